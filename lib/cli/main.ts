@@ -1,0 +1,31 @@
+/**
+ * `assay <command>`: the CLI for authors and CI, over the same core and server adapters
+ * as the app. Each command lives in its own module and returns an exit code.
+ */
+import { syncCommand } from './commands/sync';
+
+type Command = (args: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  sync: { run: syncCommand, summary: 'store the blueprints of the configured source in the database' },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: assay <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun 'assay <command> --help' for a command's options.`;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`assay: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  return command.run(rest);
+}

@@ -1,0 +1,78 @@
+/**
+ * The one registry of point functions: canonical definitions (`catalog.ts`), an explicit
+ * alias table (`aliases.ts`) and generic negation (`not_<name>` = 1 − score for functions
+ * marked `negatable`). Unknown names and non-negatable negations are resolution errors with
+ * suggestions, so the parser reports them at load time (never a silently dropped point).
+ */
+import { ALIASES, HINTS, NEGATION_PREFIX } from './aliases';
+import { CATALOG } from './catalog';
+import { closest } from './suggest';
+import type { PointFunctionDef } from './types';
+
+export type Resolution =
+  | { ok: true; canonical: string; def: PointFunctionDef<unknown>; negated: boolean }
+  | { ok: false; message: string; suggestions: string[] };
+
+const registry = new Map<string, PointFunctionDef<unknown>>();
+for (const def of CATALOG) {
+  if (registry.has(def.name)) throw new Error(`point function "${def.name}" is defined twice`);
+  registry.set(def.name, def);
+}
+for (const [alias, canonical] of Object.entries(ALIASES)) {
+  if (!registry.has(canonical)) throw new Error(`alias "${alias}" points to unknown function "${canonical}"`);
+  if (registry.has(alias)) throw new Error(`alias "${alias}" shadows a canonical function`);
+}
+
+/** Canonical name for a positive (un-negated) spelling, or undefined. */
+function canonicalOf(name: string): string | undefined {
+  if (registry.has(name)) return name;
+  return ALIASES[name];
+}
+
+/** Every spelling that resolves, for suggestions and docs: canonical, aliases, `not_` forms. */
+export function acceptedNames(): string[] {
+  const positive = [...registry.keys(), ...Object.keys(ALIASES)];
+  const negative = positive.filter((name) => registry.get(canonicalOf(name)!)!.negatable).map((name) => NEGATION_PREFIX + name);
+  return [...positive, ...negative].sort();
+}
+
+function unknown(written: string, name: string): Resolution {
+  const hint = HINTS[name] ?? (name.startsWith(NEGATION_PREFIX) ? HINTS[name.slice(NEGATION_PREFIX.length)] : undefined);
+  const negatedHint = hint && name.startsWith(NEGATION_PREFIX) && !HINTS[name] ? NEGATION_PREFIX + hint : hint;
+  const suggestions = [...new Set([...(negatedHint ? [negatedHint] : []), ...closest(name, acceptedNames())])].slice(0, 3);
+  let message = `unknown point function "${written}"`;
+  // A quoted `"$icontains: '(A)'"` arrives as one name (README item 1): say how to fix it.
+  if (/[:\s]/.test(name)) message += '; it looks like a function and its argument in one string: write `- $fn: argument` as a YAML mapping, not a quoted string';
+  if (suggestions.length) message += `; did you mean ${suggestions.map((s) => `$${s}`).join(', ')}?`;
+  return { ok: false, message, suggestions };
+}
+
+/** Resolves a name as written (`contains`, `$icontain`, `not_match`, alias…) to its definition. */
+export function resolvePointFunction(written: string): Resolution {
+  const name = written.trim().replace(/^\$/, '');
+  const positive = canonicalOf(name);
+  if (positive) return { ok: true, canonical: positive, def: registry.get(positive)!, negated: false };
+
+  if (name.startsWith(NEGATION_PREFIX)) {
+    const base = canonicalOf(name.slice(NEGATION_PREFIX.length));
+    if (base) {
+      const def = registry.get(base)!;
+      if (def.negatable) return { ok: true, canonical: base, def, negated: true };
+      return {
+        ok: false,
+        message: `"${written}": ${base} cannot be negated (1 − score is not meaningful for it); put the point under should_not or express the condition directly`,
+        suggestions: [],
+      };
+    }
+  }
+  return unknown(written, name);
+}
+
+export function listPointFunctions(): PointFunctionDef<unknown>[] {
+  return [...registry.values()];
+}
+
+/** The alias table (alias → canonical), for docs and the blueprint JSON Schema. */
+export function pointFunctionAliases(): Readonly<Record<string, string>> {
+  return ALIASES;
+}

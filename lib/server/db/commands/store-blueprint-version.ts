@@ -1,0 +1,106 @@
+/**
+ * Stores one blueprint file as read from a source: the blueprint row (id from path), its
+ * version (deduplicated by content hash), the version's prompts, and the pointer to the
+ * latest version. Idempotent: storing the same content again changes nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from '../client';
+import type { Blueprint, BlueprintIssue } from '@/lib/core';
+import { Prisma } from '@/generated/prisma/client';
+
+export interface BlueprintFile {
+  /** Path inside the source, e.g. `weval/en/greetings.yml`. */
+  path: string;
+  rawText: string;
+  sourceCommit: string | null;
+  blobSha: string | null;
+}
+
+export type ParsedFile = { ok: true; blueprint: Blueprint } | { ok: false; errors: BlueprintIssue[] };
+
+export const PARSER_VERSION = 'assay-1';
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export interface StoredVersion {
+  blueprintId: string;
+  versionId: string;
+  /** False when this exact content was already stored. */
+  created: boolean;
+}
+
+export async function storeBlueprintVersion(
+  db: Db,
+  sourceId: string,
+  blueprintId: string,
+  file: BlueprintFile,
+  parsed: ParsedFile,
+): Promise<StoredVersion> {
+  const hash = contentHash(file.rawText);
+  const bp = parsed.ok ? parsed.blueprint : null;
+  const meta = {
+    path: file.path,
+    title: bp?.title || blueprintId,
+    description: bp?.description ?? null,
+    tags: bp?.tags ?? [],
+    author: bp?.author == null ? Prisma.DbNull : (bp.author as Prisma.InputJsonValue),
+    promptCount: bp?.prompts.length ?? 0,
+    removedAt: null,
+  };
+  return db.$transaction(async (tx) => {
+    await tx.blueprint.upsert({
+      where: { id: blueprintId },
+      create: { id: blueprintId, sourceId, ...meta },
+      update: { sourceId, ...meta },
+    });
+    const existing = await tx.blueprintVersion.findUnique({
+      where: { blueprintId_contentHash: { blueprintId, contentHash: hash } },
+      select: { id: true },
+    });
+    let versionId = existing?.id;
+    if (!versionId) {
+      const version = await tx.blueprintVersion.create({
+        data: {
+          blueprintId,
+          contentHash: hash,
+          sourceCommit: file.sourceCommit,
+          blobSha: file.blobSha,
+          path: file.path,
+          rawText: file.rawText,
+          normalized: bp ? (bp as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+          validationErrors: parsed.ok ? [] : (parsed.errors as unknown as Prisma.InputJsonValue),
+          valid: parsed.ok,
+          parserVersion: PARSER_VERSION,
+          promptCount: bp?.prompts.length ?? 0,
+        },
+        select: { id: true },
+      });
+      versionId = version.id;
+      if (bp) {
+        await tx.versionPrompt.createMany({
+          data: bp.prompts.map((p, position) => ({
+            versionId: version.id,
+            promptKey: p.id,
+            position,
+            messages: p.messages as unknown as Prisma.InputJsonValue,
+            system: p.system,
+            ideal: p.ideal,
+            weight: p.weight,
+            citation: p.citation,
+            split: p.split,
+            status: p.status,
+            category: p.category,
+            points: p.points as unknown as Prisma.InputJsonValue,
+            pointCount: p.points.length,
+            repeats: p.repeats,
+          })),
+          skipDuplicates: true,
+        });
+      }
+    }
+    await tx.blueprint.update({ where: { id: blueprintId }, data: { latestVersionId: versionId } });
+    return { blueprintId, versionId, created: !existing };
+  });
+}

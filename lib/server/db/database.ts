@@ -1,0 +1,70 @@
+/**
+ * Which database a process uses: `DATABASE_URL` when set, otherwise the embedded PGlite in
+ * `ASSAY_DATA_DIR`. PGlite's files can be opened by one process only, so the process that
+ * opens them publishes its socket URL in a lock file; another process (the CLI while the dev
+ * server runs) connects to that socket instead of opening the files a second time.
+ */
+import { readFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Env } from '../env';
+import { startPglite } from './pglite';
+import { migrate } from './migrate';
+
+export interface OpenDatabase {
+  url: string;
+  /** `server` (DATABASE_URL), `embedded` (we opened PGlite) or `shared` (another process's PGlite). */
+  mode: 'server' | 'embedded' | 'shared';
+  close(): Promise<void>;
+}
+
+function lockPath(dataDir: string): string {
+  return `${resolve(dataDir)}.lock.json`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'ASSAY_DATA_DIR'>, opts: { migrate?: boolean } = {}): Promise<OpenDatabase> {
+  let db: OpenDatabase;
+  if (env.DATABASE_URL) {
+    db = { url: env.DATABASE_URL, mode: 'server', close: async () => {} };
+  } else if (env.ASSAY_DATA_DIR.startsWith('memory://')) {
+    const embedded = await startPglite({ dataDir: env.ASSAY_DATA_DIR });
+    db = { url: embedded.url, mode: 'embedded', close: () => embedded.stop() };
+  } else {
+    const lock = lockPath(env.ASSAY_DATA_DIR);
+    const holder = readLock(lock);
+    if (holder && holder.pid !== process.pid && alive(holder.pid)) {
+      db = { url: holder.url, mode: 'shared', close: async () => {} };
+    } else {
+      mkdirSync(dirname(lock), { recursive: true });
+      const embedded = await startPglite({ dataDir: env.ASSAY_DATA_DIR });
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, url: embedded.url }));
+      db = {
+        url: embedded.url,
+        mode: 'embedded',
+        async close() {
+          rmSync(lock, { force: true });
+          await embedded.stop();
+        },
+      };
+    }
+  }
+  if (opts.migrate !== false) await migrate(db.url);
+  return db;
+}
+
+function readLock(path: string): { pid: number; url: string } | null {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; url?: unknown };
+    return typeof v.pid === 'number' && typeof v.url === 'string' ? { pid: v.pid, url: v.url } : null;
+  } catch {
+    return null;
+  }
+}

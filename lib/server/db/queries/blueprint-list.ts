@@ -1,0 +1,40 @@
+/** The home page's list of blueprints: one indexed query, no blueprint bodies loaded. */
+import type { Db } from '../client';
+
+export interface BlueprintListItem {
+  id: string;
+  title: string;
+  description: string | null;
+  tags: string[];
+  promptCount: number;
+  valid: boolean;
+  errorCount: number;
+  updatedAt: Date;
+}
+
+export async function listBlueprints(db: Db, opts: { tag?: string; limit?: number } = {}): Promise<BlueprintListItem[]> {
+  const rows = await db.blueprint.findMany({
+    where: { removedAt: null, ...(opts.tag ? { tags: { has: opts.tag } } : {}) },
+    orderBy: [{ title: 'asc' }, { id: 'asc' }],
+    take: opts.limit ?? 500,
+    select: {
+      id: true,
+      title: true,
+      description: true,
+      tags: true,
+      promptCount: true,
+      updatedAt: true,
+      latestVersion: { select: { valid: true, validationErrors: true } },
+    },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    description: r.description,
+    tags: r.tags,
+    promptCount: r.promptCount,
+    valid: r.latestVersion?.valid ?? false,
+    errorCount: Array.isArray(r.latestVersion?.validationErrors) ? r.latestVersion.validationErrors.length : 0,
+    updatedAt: r.updatedAt,
+  }));
+}

@@ -1,0 +1,83 @@
+/**
+ * Every environment variable Assay reads, validated once with zod. A missing or malformed
+ * value stops start-up with a message that names the variable and says what it expects.
+ * Documented in `.env.example`; nothing else in the code reads `process.env`.
+ */
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+const postgresUrl = z
+  .string()
+  .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgresql:// URL, e.g. postgresql://user@127.0.0.1:5432/assay');
+
+export const EnvSchema = z.object({
+  /** PostgreSQL server. Unset: the launcher starts the embedded PGlite and sets it. */
+  DATABASE_URL: postgresUrl.optional(),
+  /** Where the embedded database keeps its files (`memory://` for a throwaway one). */
+  ASSAY_DATA_DIR: z.string().min(1).default('.data/pglite'),
+  /** The local blueprint source, used when no GitHub repository is configured. */
+  ASSAY_BLUEPRINTS_DIR: z.string().min(1).default('blueprints'),
+  /** Port the web app listens on. */
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Bearer token for admin routes; at least 24 characters so it cannot be guessed. */
+  ASSAY_ADMIN_TOKEN: optionalString.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+  /** Public base URL used in links posted to GitHub. */
+  ASSAY_PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** GitHub blueprint repository as `owner/repo`; unset means the local folder. */
+  GITHUB_REPOSITORY: optionalString.pipe(
+    z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/repo').optional(),
+  ),
+  GITHUB_BRANCH: z.string().min(1).default('main'),
+  GITHUB_TOKEN: optionalString,
+  GITHUB_WEBHOOK_SECRET: optionalString,
+  /** GitHub API base URL (a local fake in tests). */
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  OPENAI_API_KEY: optionalString,
+  OPENROUTER_API_KEY: optionalString,
+  ANTHROPIC_API_KEY: optionalString,
+  GOOGLE_API_KEY: optionalString,
+  TOGETHER_API_KEY: optionalString,
+  GROQ_API_KEY: optionalString,
+  /** Overrides the base URL of every OpenAI-compatible provider (the fake LLM server in tests). */
+  ASSAY_LLM_BASE_URL: optionalString.pipe(z.url().optional()),
+  INNGEST_EVENT_KEY: optionalString,
+  INNGEST_SIGNING_KEY: optionalString,
+  INNGEST_DEV: optionalString,
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+/** Parses an environment; throws EnvError listing every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new EnvError(`Invalid configuration (see .env.example):\n${lines.join('\n')}`);
+}
+
+let cached: Env | undefined;
+
+/** The process's configuration, read once. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** The database URL; only the launcher may leave it unset (it starts PGlite and sets it). */
+export function databaseUrl(): string {
+  const url = env().DATABASE_URL;
+  if (!url) {
+    throw new EnvError(
+      'DATABASE_URL is not set. Start Assay with `npm run dev` (it starts the embedded database), ' +
+        'or set DATABASE_URL=postgresql://… to use a PostgreSQL server.',
+    );
+  }
+  return url;
+}

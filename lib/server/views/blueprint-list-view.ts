@@ -1,0 +1,24 @@
+/** View model of the home page's blueprint list: labels and ordering decided here, not in JSX. */
+import type { BlueprintListItem } from '../db/queries/blueprint-list';
+
+export interface BlueprintCardView {
+  id: string;
+  href: string;
+  title: string;
+  description: string | null;
+  tags: string[];
+  promptCountLabel: string;
+  errorLabel: string | null;
+}
+
+export function blueprintCards(items: BlueprintListItem[]): BlueprintCardView[] {
+  return items.map((b) => ({
+    id: b.id,
+    href: `/blueprints/${encodeURIComponent(b.id)}`,
+    title: b.title,
+    description: b.description,
+    tags: [...b.tags].sort((x, y) => x.localeCompare(y)),
+    promptCountLabel: `${b.promptCount} ${b.promptCount === 1 ? 'prompt' : 'prompts'}`,
+    errorLabel: b.valid ? null : `invalid (${b.errorCount} ${b.errorCount === 1 ? 'error' : 'errors'})`,
+  }));
+}

@@ -1,0 +1,29 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  typedRoutes: false,
+  // server-only packages with wasm or native-ish internals: load them from node_modules
+  serverExternalPackages: ['pg', '@prisma/adapter-pg', '@electric-sql/pglite', 'quickjs-emscripten', 'inngest'],
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          // replies and blueprints are untrusted text: no inline script, no remote content
+          {
+            key: 'Content-Security-Policy',
+            value:
+              process.env.NODE_ENV === 'production'
+                ? "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'"
+                : "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws:; object-src 'none'; base-uri 'self'",
+          },
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'same-origin' },
+        ],
+      },
+    ];
+  },
+};
+
+export default nextConfig;
