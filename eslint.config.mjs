@@ -1,6 +1,7 @@
 // Lint, with the architecture's import directions as errors (STYLE.md: "set them from the start").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const coreThroughIndex = {
   group: ['@/lib/core/*', '@/lib/core/**', '**/lib/core/*/**'],
@@ -19,6 +20,7 @@ export default tseslint.config(
   { ignores: ['node_modules/', '.next/', 'generated/', 'next-env.d.ts', 'test-results/', 'playwright-report/', '.data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ['**/*.mjs', '**/*.cjs'], languageOptions: { globals: globals.node } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -36,6 +36,35 @@ export const EnvSchema = z.object({
   GITHUB_WEBHOOK_SECRET: optionalString,
   /** GitHub API base URL (a local fake in tests). */
   GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** A GitHub App instead of GITHUB_TOKEN: its id, private key (PEM; `\n` escapes allowed) and installation id. */
+  GITHUB_APP_ID: optionalString,
+  GITHUB_APP_PRIVATE_KEY: optionalString,
+  GITHUB_APP_INSTALLATION_ID: optionalString
+    .transform((v) => (v === undefined ? undefined : Number(v)))
+    .pipe(z.number({ error: 'must be a number' }).int().positive().optional()),
+  /** GitHub OAuth app for maintainers' sign-in (callback: ASSAY_PUBLIC_URL/api/auth/github/callback). */
+  GITHUB_OAUTH_CLIENT_ID: optionalString,
+  GITHUB_OAUTH_CLIENT_SECRET: optionalString,
+  /** Where the OAuth pages live (github.com; the fake GitHub server in tests). */
+  GITHUB_OAUTH_URL: z.url().default('https://github.com'),
+  /** GitHub logins made maintainers when they sign in (comma-separated); other roles are kept in the users table. */
+  ASSAY_MAINTAINER_LOGINS: optionalString,
+  /** The label with which a maintainer approves a pull request's run (the other way: a `/assay run` comment). */
+  ASSAY_PR_APPROVAL_LABEL: z.string().min(1).default('assay:run'),
+  /** Models a pull request's blueprints run against (comma-separated); unset: the blueprint's own, cut to ASSAY_PR_MAX_MODELS. */
+  ASSAY_PR_MODELS: optionalString,
+  /** The budget of one pull request's run of one blueprint, and how many blueprints of a PR may run. */
+  ASSAY_PR_MAX_MODELS: z.coerce.number().int().positive().default(3),
+  ASSAY_PR_MAX_PROMPTS: z.coerce.number().int().positive().default(10),
+  ASSAY_PR_MAX_CALLS: z.coerce.number().int().positive().default(200),
+  ASSAY_PR_MAX_COST_USD: z.coerce.number().positive().default(2),
+  ASSAY_PR_MAX_BLUEPRINTS: z.coerce.number().int().positive().default(5),
+  /** The safety-net sync for missed push webhooks (Inngest cron syntax). */
+  ASSAY_SYNC_CRON: z.string().min(9).default('*/30 * * * *'),
+  /** Scheduled re-runs: when, after how many days an identical run is repeated, and at most how many runs per tick. */
+  ASSAY_RERUN_CRON: z.string().min(9).default('0 3 * * *'),
+  ASSAY_RERUN_MAX_AGE_DAYS: z.coerce.number().positive().default(7),
+  ASSAY_RERUN_MAX_PER_TICK: z.coerce.number().int().positive().default(10),
   OPENAI_API_KEY: optionalString,
   OPENROUTER_API_KEY: optionalString,
   ANTHROPIC_API_KEY: optionalString,

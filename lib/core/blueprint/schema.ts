@@ -22,13 +22,19 @@ export const MessageSchema = z.object({
 export type Message = z.infer<typeof MessageSchema>;
 
 const PointCommon = {
-  /** Human-readable statement of the criterion (for functions: a rendering such as `contains "x"`). */
+  /** Human-readable statement of the criterion (for functions: a rendering such as `contains("x")`). */
   text: z.string(),
   /** Relative weight (Weval's `multiplier`/`weight`), > 0. */
   weight: z.number().positive(),
   citation: z.string().nullable(),
   /** Alternative path id (`"should:0"`, `"should_not:1"`…) or null for a required point. */
   path: z.string().nullable(),
+  /**
+   * Which block the point was written in. A `should_not` *function* point already carries the
+   * negation in `fn` (`$contains` under should_not is stored as `not_contains`), so it is scored
+   * like any function point. A `should_not` text/question point is judged for presence and
+   * scored 1 − value (Weval's inversion).
+   */
   source: z.enum(['should', 'should_not']),
   /** A failed gate makes the attempt's score 0 (seed 003). */
   gate: z.boolean(),
@@ -41,7 +47,7 @@ export const FunctionPointSchema = z.object({
   ...PointCommon,
   /** Canonical registry name after alias resolution, e.g. `contains`, `not_matches`. */
   fn: z.string(),
-  /** Arguments, already validated against the function's parameter schema. */
+  /** Arguments, already validated against the function's parameter schema (`undefined` for `$factcheck`-style zero-argument calls). */
   args: z.unknown(),
 });
 export const QuestionPointSchema = z.object({
@@ -67,15 +73,62 @@ export type FunctionPoint = z.infer<typeof FunctionPointSchema>;
 export type QuestionPoint = z.infer<typeof QuestionPointSchema>;
 export type CorrectPoint = z.infer<typeof CorrectPointSchema>;
 
+/** A reference (`references`/`citations` in the header, an object `citation` on a prompt). */
+export const ReferenceSchema = z.object({ title: z.string(), url: z.string().optional() });
+export type Reference = z.infer<typeof ReferenceSchema>;
+
+/** A fact the reply must cover (soev `Nugget`); only `vital` nuggets count towards coverage. */
+export const NuggetSchema = z.object({
+  text: z.string().min(1),
+  importance: z.enum(['vital', 'okay']),
+  sources: z.array(z.string()),
+});
+export type Nugget = z.infer<typeof NuggetSchema>;
+
+/** soev `expect`: what the system must do and say, and which sources it may cite. */
+export const ExpectSchema = z.object({
+  behaviour: z.enum(['answer', 'refuse', 'abstain']),
+  /** Key of a fixed message the reply must contain (soev `Expect.message`), or null. */
+  message: z.string().nullable(),
+  /** A reference answer for the judge, or null. */
+  answer: z.string().nullable(),
+  nuggets: z.array(NuggetSchema),
+  sources: z.object({
+    /** Groups of alternative sources by group name; citing one member covers the group. */
+    required: z.record(z.string(), z.array(z.string())),
+    supporting: z.array(z.string()),
+    forbidden: z.array(z.string()),
+  }),
+});
+export type Expect = z.infer<typeof ExpectSchema>;
+
+/** Another wording of a prompt's conversation; consistency across variants is a criterion. */
+export const VariantSchema = z.object({ name: z.string(), messages: z.array(MessageSchema).min(1) });
+export type Variant = z.infer<typeof VariantSchema>;
+
+export const RenderAsSchema = z.enum(['markdown', 'html', 'plaintext']);
+
 export const PromptSchema = z.object({
   id: z.string(),
-  /** Whether the id was written by the author or derived as a stable hash. */
-  idSource: z.enum(['explicit', 'hash']),
+  /**
+   * `explicit`: written by the author; `hash`: Weval's stable hash of the prompt's content;
+   * `renamed`: a duplicate of an earlier id, given a `-2`, `-3`… suffix (reported as a warning).
+   */
+  idSource: z.enum(['explicit', 'hash', 'renamed']),
   messages: z.array(MessageSchema).min(1),
-  system: z.string().nullable(),
+  /**
+   * The prompt's own system prompt. Absent: use the blueprint's `system`. `null`: run this prompt
+   * with no system prompt. Ignored when the blueprint lists `systems` variants (as in Weval);
+   * use `systemPromptFor()` rather than reading this directly.
+   */
+  system: z.string().nullable().optional(),
   ideal: z.string().nullable(),
+  /** Prompt importance in the blueprint's mean (Weval `weight`/`importance`/`multiplier`), 0.1–10. */
   weight: z.number().positive(),
+  /** The prompt's source (`citation`/`reference`): its text, or the title of a `{title, url}` object. */
   citation: z.string().nullable(),
+  /** The `url` of a `{title, url}` citation object, or null. */
+  citationUrl: z.string().nullable(),
   description: z.string().nullable(),
   /** Flat list; alternative-path membership is in `point.path`. */
   points: z.array(PointSchema),
@@ -86,17 +139,14 @@ export const PromptSchema = z.object({
   split: z.enum(['dev', 'test']),
   category: z.string().nullable(),
   tags: z.array(z.string()),
-  render_as: z.enum(['markdown', 'html', 'plaintext']).nullable(),
-  /** soev `expect` case fields, kept verbatim when present. */
-  expect: z
-    .object({
-      behaviour: z.enum(['answer', 'refuse', 'abstain']).nullable(),
-      nuggets: z.array(z.string()),
-      sources: z.array(z.string()),
-    })
-    .nullable(),
+  /** Effective rendering: the prompt's own, else the blueprint's, else `markdown` (Weval). */
+  render_as: RenderAsSchema.nullable(),
+  /** Bypass the response cache for this prompt (prompt's own, else the blueprint's), or null. */
+  noCache: z.boolean().nullable(),
+  /** soev `expect` case fields, or null when the prompt has none. */
+  expect: ExpectSchema.nullable(),
   lineage: z.string().nullable(),
-  variants: z.array(z.string()),
+  variants: z.array(VariantSchema),
   loc: SourceLocSchema.nullable(),
 });
 export type Prompt = z.infer<typeof PromptSchema>;
@@ -115,20 +165,43 @@ export const ModelRefSchema = z.union([
 export type ModelRef = z.infer<typeof ModelRefSchema>;
 
 export const BlueprintSchema = z.object({
+  /** The header's `id`/`configId` as written, or null. Weval ignores it: the stored id is `blueprintIdFromPath(path)`. */
   id: z.string().nullable(),
+  /** The header's `title`/`configTitle`, else the header id, else the file name. */
   title: z.string(),
   description: z.string().nullable(),
-  author: z.unknown().nullable(),
-  references: z.array(z.unknown()),
+  /** A name, or `{ name, url?, image_url? }`. */
+  author: z.union([z.string(), z.object({ name: z.string() }).loose()]).nullable(),
+  references: z.array(ReferenceSchema),
   tags: z.array(z.string()),
+  /** Empty when the header lists none (the platform's default set, Weval's `CORE`). */
   models: z.array(ModelRefSchema),
-  /** System prompt variants (`system`/`systems`); `[null]` means "no system prompt". */
+  /** The system prompt of every prompt that does not set its own (`system`/`systemPrompt`), or null. */
+  system: z.string().nullable(),
+  /**
+   * System-prompt variants (`systems`, or `system` written as a list): each runs as its own
+   * model variant and replaces every prompt's system prompt; `null` in the list = none. Empty
+   * when the blueprint has no variants. See `systemPromptsToRun()` / `systemPromptFor()`.
+   */
   systems: z.array(z.string().nullable()),
+  /** A single temperature (`temperature`), or null for the provider default. */
+  temperature: z.number().nullable(),
+  /** Temperature variants (`temperatures`), or null; when non-empty they replace `temperature`. */
   temperatures: z.array(z.number()).nullable(),
-  render_as: z.enum(['markdown', 'html', 'plaintext']).nullable(),
+  render_as: RenderAsSchema.nullable(),
   tools: z.array(z.unknown()).nullable(),
   toolUse: z.unknown().nullable(),
   evaluationConfig: z.unknown().nullable(),
+  /** Reusable point definitions (`point_defs`/`defs`) as written; `$ref` points are already expanded. */
+  point_defs: z.record(z.string(), z.unknown()).nullable(),
+  /** Generation concurrency asked for by the blueprint, or null. */
+  concurrency: z.number().int().positive().nullable(),
+  /** The blueprint-wide `noCache` default, or null. */
+  noCache: z.boolean().nullable(),
+  /** Header fields Assay keeps verbatim without interpreting them (Weval passes every header field through). */
+  extensions: z.record(z.string(), z.unknown()),
+  /** The header's keys as written, in order: which spelling was used (`system` vs `systems`…), for export and diagnostics. */
+  headerKeys: z.array(z.string()),
   prompts: z.array(PromptSchema),
 });
 export type Blueprint = z.infer<typeof BlueprintSchema>;

@@ -11,7 +11,7 @@
 import { JSONPath } from 'jsonpath-plus';
 import type { Assertion, CorrectNode } from './schema';
 import type { ResponseView } from './view';
-import { compilePattern } from './regex';
+import { compilePattern, testPattern } from '../points/text/regex';
 
 export type CorrectStatus = 'pass' | 'fail' | 'error';
 export interface CorrectResult {
@@ -117,9 +117,9 @@ export function evaluateAssertion(a: Assertion, view: ResponseView): CorrectResu
       return result(values.some((v) => jsonContains(v, a.value)), `found ${found(values)}`);
     case 'jsonpath_regex':
     case 'regex': {
-      const compiled = compilePattern(a.pattern, a.flags);
-      if (!compiled.ok) return { status: 'error', explanation: `${what}: ${compiled.error}` };
-      const ok = values.some((v) => compiled.regex.test(asText(v)));
+      const compiled = compilePattern(a.pattern, false, a.flags ?? '');
+      if (!compiled.ok) return { status: 'error', explanation: `${what}: ${compiled.message}` };
+      const ok = values.some((v) => testPattern(compiled, asText(v)));
       return result(ok, ok ? 'matched' : `no match in ${found(values)}`);
     }
   }

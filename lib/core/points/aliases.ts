@@ -52,3 +52,11 @@ export const HINTS: Readonly<Record<string, string>> = {
 };
 
 export const NEGATION_PREFIX = 'not_';
+
+/** What to write instead of `not_<name>` for the functions whose 1 − score means nothing. */
+export const NOT_NEGATABLE_ADVICE: Readonly<Record<string, string>> = {
+  js: 'negate inside the code, e.g. `$js: "!(r.length > 100)"`',
+  word_count_between: 'write the range you want instead',
+  call: 'let the service return the inverted score',
+  factcheck: 'a fact-check score cannot be inverted meaningfully',
+};

@@ -4,7 +4,7 @@
  * marked `negatable`). Unknown names and non-negatable negations are resolution errors with
  * suggestions, so the parser reports them at load time (never a silently dropped point).
  */
-import { ALIASES, HINTS, NEGATION_PREFIX } from './aliases';
+import { ALIASES, HINTS, NEGATION_PREFIX, NOT_NEGATABLE_ADVICE } from './aliases';
 import { CATALOG } from './catalog';
 import { closest } from './suggest';
 import type { PointFunctionDef } from './types';
@@ -30,21 +30,33 @@ function canonicalOf(name: string): string | undefined {
 }
 
 /** Every spelling that resolves, for suggestions and docs: canonical, aliases, `not_` forms. */
-export function acceptedNames(): string[] {
+export const acceptedNames: readonly string[] = (() => {
   const positive = [...registry.keys(), ...Object.keys(ALIASES)];
   const negative = positive.filter((name) => registry.get(canonicalOf(name)!)!.negatable).map((name) => NEGATION_PREFIX + name);
   return [...positive, ...negative].sort();
+})();
+
+function resolves(name: string): boolean {
+  return acceptedNames.includes(name);
 }
 
 function unknown(written: string, name: string): Resolution {
-  const hint = HINTS[name] ?? (name.startsWith(NEGATION_PREFIX) ? HINTS[name.slice(NEGATION_PREFIX.length)] : undefined);
-  const negatedHint = hint && name.startsWith(NEGATION_PREFIX) && !HINTS[name] ? NEGATION_PREFIX + hint : hint;
-  const suggestions = [...new Set([...(negatedHint ? [negatedHint] : []), ...closest(name, acceptedNames())])].slice(0, 3);
-  let message = `unknown point function "${written}"`;
   // A quoted `"$icontains: '(A)'"` arrives as one name (README item 1): say how to fix it.
-  if (/[:\s]/.test(name)) message += '; it looks like a function and its argument in one string: write `- $fn: argument` as a YAML mapping, not a quoted string';
-  if (suggestions.length) message += `; did you mean ${suggestions.map((s) => `$${s}`).join(', ')}?`;
-  return { ok: false, message, suggestions };
+  const glued = /^\$?(\w+)\s*:\s*(.*)$/s.exec(name);
+  if (glued && resolves(glued[1]!)) {
+    const [, fn, argument] = glued;
+    return {
+      ok: false,
+      message: `unknown point function "${written}": a function and its argument were written as one quoted string; write a YAML mapping without the outer quotes: \`- $${fn}: ${argument}\``,
+      suggestions: [fn!],
+    };
+  }
+  const negated = name.startsWith(NEGATION_PREFIX);
+  const hinted = HINTS[name] ?? (negated ? HINTS[name.slice(NEGATION_PREFIX.length)] : undefined);
+  const hint = hinted && negated && !HINTS[name] ? NEGATION_PREFIX + hinted : hinted;
+  const suggestions = [...new Set([...(hint ? [hint] : []), ...closest(name, acceptedNames)])].slice(0, 3);
+  const didYouMean = suggestions.length ? `; did you mean ${suggestions.map((s) => `$${s}`).join(', ')}?` : '';
+  return { ok: false, message: `unknown point function "${written}"${didYouMean}`, suggestions };
 }
 
 /** Resolves a name as written (`contains`, `$icontain`, `not_match`, alias…) to its definition. */
@@ -60,8 +72,8 @@ export function resolvePointFunction(written: string): Resolution {
       if (def.negatable) return { ok: true, canonical: base, def, negated: true };
       return {
         ok: false,
-        message: `"${written}": ${base} cannot be negated (1 − score is not meaningful for it); put the point under should_not or express the condition directly`,
-        suggestions: [],
+        message: `"${written}": ${base} cannot be negated; ${NOT_NEGATABLE_ADVICE[base] ?? 'express the condition directly'}`,
+        suggestions: [base],
       };
     }
   }

@@ -92,8 +92,17 @@ export async function syncLocalFolder(db: Db, folder: string, trigger = 'start')
   }
 }
 
-/** Stores `models/NAME.json`; a malformed one is reported and leaves the stored collection as it was. */
-async function storeCollection(db: Db, sourceId: string, path: string, rawText: string): Promise<string | null> {
+/**
+ * Stores `models/NAME.json` (with the commit and blob it was read at, for the GitHub sync); a
+ * malformed one is reported and leaves the stored collection as it was.
+ */
+export async function storeCollection(
+  db: Db,
+  sourceId: string,
+  path: string,
+  rawText: string,
+  at: { commitSha: string | null; blobSha: string | null } = { commitSha: null, blobSha: null },
+): Promise<string | null> {
   const name = path.slice('models/'.length, -'.json'.length);
   let models: unknown;
   try {
@@ -106,8 +115,8 @@ async function storeCollection(db: Db, sourceId: string, path: string, rawText: 
   }
   await db.modelCollection.upsert({
     where: { sourceId_name: { sourceId, name } },
-    create: { sourceId, name, models },
-    update: { models },
+    create: { sourceId, name, models, ...at },
+    update: { models, ...at },
   });
   return null;
 }

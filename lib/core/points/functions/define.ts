@@ -34,13 +34,25 @@ export function stringListArg(message: string) {
   return z.array(z.string({ error: message }), { error: message });
 }
 
-/** `[n, [strings…]]` for the *_at_least_n_of family; n may exceed the list length (Weval). */
+/** `[n, [strings…]]` for the *_at_least_n_of family; n may exceed the list length, and 0 is vacuous (Weval). */
 export function atLeastNArg(message: string) {
   return z.tuple(
     [
-      z.number({ error: message }).int({ error: message }).min(1, { error: message }),
+      z.number({ error: message }).int({ error: message }).min(0, { error: message }),
       z.array(z.string({ error: message }), { error: message }),
     ],
     { error: message },
   );
+}
+
+/** Error option for strict objects: names the unknown keys (typos such as `normalise`), else `message`. */
+export function objectError(message: string) {
+  return {
+    error: (issue: z.core.$ZodRawIssue) => {
+      if (issue.code === 'unrecognized_keys' && 'keys' in issue && Array.isArray(issue.keys)) {
+        return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}: ${message}`;
+      }
+      return message;
+    },
+  };
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { FnOutcome, PointContext } from '../types';
-import { defineFunction, show } from './define';
+import { defineFunction, objectError, show } from './define';
 
 const CALL = '$call expects { service: "<configured service>", …parameters } (or Weval\'s { url: "…", …parameters }); parameters may use {response}, {modelId}, {promptId}, {messages}, {promptText}';
 const FACTCHECK = '$factcheck takes no argument or an instruction string, e.g. `$factcheck: "focus on dates"`';
@@ -92,7 +92,7 @@ export const externalFunctions = [
     name: 'factcheck',
     description: 'Fact-checks the response with the configured fact-check service (optional instruction).',
     negatable: false,
-    args: z.union([z.string(), z.literal(true), z.null(), z.undefined(), z.object({ instruction: z.string().optional() }).strict()], { error: FACTCHECK }),
+    args: z.union([z.string(), z.literal(true), z.null(), z.undefined(), z.object({ instruction: z.string({ error: FACTCHECK }).optional() }, objectError(FACTCHECK)).strict()], { error: FACTCHECK }),
     evaluate(response, args, ctx) {
       const instruction = typeof args === 'string' ? args : args && typeof args === 'object' ? args.instruction : undefined;
       return callService('factcheck', { claim: response, instruction }, ctx);

@@ -25,12 +25,17 @@ function missingList(items: string[], hits: boolean[]): string {
 
 const KIND_EXAMPLE: Record<Item, string> = { literal: '["fiduciary", "duty"]', pattern: '["^The ruling", "states that$"]' };
 
+function listArg(name: string, item: Item) {
+  const what = item === 'pattern' ? 'regular expressions' : 'strings';
+  return stringListArg(`${name} expects a list of ${what}, e.g. \`$${name}: ${KIND_EXAMPLE[item]}\``);
+}
+
 function anyOf(name: string, item: Item, ci: boolean, description: string) {
   return defineFunction<string[]>({
     name,
     description,
     negatable: true,
-    args: stringListArg(`${name} expects a list of strings, e.g. \`$${name}: ${KIND_EXAMPLE[item]}\``),
+    args: listArg(name, item),
     evaluate(response, items) {
       const hits = found(name, response, items, item, ci);
       if (!Array.isArray(hits)) return hits;
@@ -45,7 +50,7 @@ function allOf(name: string, item: Item, ci: boolean, description: string) {
     name,
     description,
     negatable: true,
-    args: stringListArg(`${name} expects a list of strings, e.g. \`$${name}: ${KIND_EXAMPLE[item]}\``),
+    args: listArg(name, item),
     evaluate(response, items) {
       const hits = found(name, response, items, item, ci);
       if (!Array.isArray(hits)) return hits;
@@ -59,16 +64,18 @@ function allOf(name: string, item: Item, ci: boolean, description: string) {
 
 function atLeastNOf(name: string, item: Item, ci: boolean, description: string) {
   const example = item === 'literal' ? '[2, ["apples", "oranges", "pears"]]' : '[2, ["\\\\d+ apples", "\\\\d+ pears"]]';
+  const message = `${name} expects [n, [strings…]] with n a whole number, e.g. \`$${name}: ${example}\``;
   return defineFunction<[number, string[]]>({
     name,
     description,
     negatable: true,
-    args: atLeastNArg(`${name} expects [n, [strings…]] with n a whole number ≥ 1, e.g. \`$${name}: ${example}\``),
+    args: atLeastNArg(message),
     evaluate(response, [n, items]) {
       const hits = found(name, response, items, item, ci);
       if (!Array.isArray(hits)) return hits;
       const count = hits.filter(Boolean).length;
-      return graded(Math.min(1, count / n), `${name}: ${count} of ${items.length} found, ${n} required${missingList(items, hits)}`);
+      // n = 0 asks for nothing: met (Weval returns 1).
+      return graded(n === 0 ? 1 : Math.min(1, count / n), `${name}: ${count} of ${items.length} found, ${n} required${missingList(items, hits)}`);
     },
   });
 }

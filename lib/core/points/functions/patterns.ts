@@ -1,6 +1,8 @@
 /**
- * Regex checks. Patterns compile at evaluation; an invalid one is an `{error}` outcome
- * (the point is unscored, not failed). `(?i)` at the start is accepted as the `i` flag.
+ * Regex checks. The loader (lib/core/blueprint/functions.ts) compiles every pattern with
+ * `compilePattern` and reports a bad one at its position; evaluation compiles again and turns
+ * a bad pattern into an `{error}` outcome (unscored, not failed) for arguments that did not
+ * come through the loader. `(?i)` at the start is accepted as the `i` flag.
  */
 import { compilePattern, testPattern } from '../text/regex';
 import type { FnOutcome } from '../types';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { SandboxError, type FnOutcome, type PointContext } from '../types';
-import { defineFunction, show, verdict } from './define';
+import { defineFunction, objectError, show, verdict } from './define';
 import { toolCallsOf } from './tool-trace';
 
 const CALLED = 'tool_called expects a tool name, e.g. `$tool_called: "web_search"`';
@@ -115,7 +115,7 @@ export const toolFunctions = [
           where: z.union([z.record(z.string(), z.unknown()), z.string().min(1)], { error: ARGS }),
           normalizeWhitespace: z.boolean({ error: ARGS }).optional(),
         },
-        { error: ARGS },
+        objectError(ARGS),
       )
       .strict(),
     evaluate(response, spec, ctx) {

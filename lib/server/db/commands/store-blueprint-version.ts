@@ -31,13 +31,25 @@ export interface StoredVersion {
   created: boolean;
 }
 
+export interface StoreOptions {
+  /**
+   * Default true: the version becomes the blueprint's latest and the blueprint row takes its
+   * metadata. False stores a version that is not at the source's head (a pull request's):
+   * the latest pointer and metadata stay, and a blueprint that did not exist yet is created
+   * hidden (removedAt set) until a sync finds it on the branch.
+   */
+  publish?: boolean;
+}
+
 export async function storeBlueprintVersion(
   db: Db,
   sourceId: string,
   blueprintId: string,
   file: BlueprintFile,
   parsed: ParsedFile,
+  options: StoreOptions = {},
 ): Promise<StoredVersion> {
+  const publish = options.publish ?? true;
   const hash = contentHash(file.rawText);
   const bp = parsed.ok ? parsed.blueprint : null;
   const meta = {
@@ -52,8 +64,8 @@ export async function storeBlueprintVersion(
   return db.$transaction(async (tx) => {
     await tx.blueprint.upsert({
       where: { id: blueprintId },
-      create: { id: blueprintId, sourceId, ...meta },
-      update: { sourceId, ...meta },
+      create: { id: blueprintId, sourceId, ...meta, removedAt: publish ? null : new Date() },
+      update: publish ? { sourceId, ...meta } : {},
     });
     const existing = await tx.blueprintVersion.findUnique({
       where: { blueprintId_contentHash: { blueprintId, contentHash: hash } },
@@ -100,7 +112,7 @@ export async function storeBlueprintVersion(
         });
       }
     }
-    await tx.blueprint.update({ where: { id: blueprintId }, data: { latestVersionId: versionId } });
+    if (publish) await tx.blueprint.update({ where: { id: blueprintId }, data: { latestVersionId: versionId } });
     return { blueprintId, versionId, created: !existing };
   });
 }

@@ -1,0 +1,609 @@
+/**
+ * A fake GitHub for tests and demos: a real HTTP server (port 0 by default) that speaks the
+ * part of the REST API Assay uses — branches, commits, trees, blobs, contents, pull requests
+ * and their files, issue comments and labels, check runs, collaborator permissions, GitHub
+ * App installation tokens, the OAuth web flow and `/user` — over a repository whose first
+ * commit is the Weval configs corpus. It delivers signed webhooks (push, pull_request,
+ * issue_comment) to a configured URL, the way GitHub does, and logs every request so tests
+ * can count what a use case fetched.
+ *
+ *   const gh = await FakeGitHub.start({ token: 't', webhook: { url, secret } });
+ *   new Octokit({ baseUrl: gh.url, auth: 't' });
+ *   await gh.commit({ 'blueprints/a.yml': '…' }, 'change a');   // also delivers `push`
+ */
+import { createServer, type Server } from 'node:http';
+import { createHmac, createVerify, randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { GitStore, type Commit, type FileChanges } from './github-server-git';
+import { corpusFiles } from './github-server-corpus';
+import { notFound, paginate, readRequest, Router, send, type FakeReply, type FakeRequest } from './github-server-http';
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+
+export interface FakeGitHubOptions {
+  owner?: string;
+  repo?: string;
+  branch?: string;
+  /** The first commit's files; default: the Weval configs corpus. */
+  files?: Record<string, string>;
+  /** A token the API accepts (`token X` / `Bearer X`). With a token or an app set, every API call must authenticate. */
+  token?: string;
+  /** A GitHub App whose JWTs (RS256, signed with the matching private key) can mint installation tokens. */
+  app?: { appId: string; installationId: number; publicKeyPem: string };
+  /** An OAuth app for the web sign-in flow. */
+  oauth?: { clientId: string; clientSecret: string };
+  /** Where webhooks go, signed with `secret` (X-Hub-Signature-256). */
+  webhook?: { url: string; secret: string };
+  port?: number;
+  host?: string;
+  /** Trees with more entries than this are answered `truncated: true` (GitHub's cap is 100,000). */
+  treeEntryLimit?: number;
+}
+
+export interface FakePull {
+  number: number;
+  title: string;
+  author: string;
+  state: 'open' | 'closed';
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+  baseSha: string;
+  labels: string[];
+}
+
+export interface FakeComment {
+  id: number;
+  issueNumber: number;
+  body: string;
+  user: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FakeCheckRun {
+  id: number;
+  name: string;
+  headSha: string;
+  status: string;
+  conclusion: string | null;
+  output: { title?: string; summary?: string; text?: string };
+  annotations: Record<string, unknown>[];
+  detailsUrl?: string;
+  by: string;
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  status: number;
+  response: string;
+}
+
+interface Identity {
+  kind: 'token' | 'installation' | 'user';
+  login: string;
+}
+
+export class FakeGitHub {
+  readonly git = new GitStore();
+  readonly owner: string;
+  readonly repo: string;
+  readonly branch: string;
+  url = '';
+  /** Every API request, in order. */
+  readonly requests: { method: string; path: string; status: number }[] = [];
+  readonly pulls = new Map<number, FakePull>();
+  readonly comments: FakeComment[] = [];
+  readonly checkRuns: FakeCheckRun[] = [];
+  readonly deliveries: Delivery[] = [];
+  readonly permissions = new Map<string, Permission>();
+  /** Who is signed in to the fake github.com in the browser (the OAuth page asks when unset). */
+  browserUser: string | null = null;
+  webhook: { url: string; secret: string } | undefined;
+
+  private server!: Server;
+  private readonly router = new Router();
+  private readonly tokens = new Map<string, Identity>();
+  private readonly oauthCodes = new Map<string, { login: string; clientId: string; expires: number }>();
+  private nextId = 1000;
+  /** Pull requests and issues share one number sequence on GitHub. */
+  private nextNumber = 1;
+  private readonly started = Date.now();
+
+  private constructor(private readonly options: FakeGitHubOptions) {
+    this.owner = options.owner ?? 'weval-org';
+    this.repo = options.repo ?? 'configs';
+    this.branch = options.branch ?? 'main';
+    this.webhook = options.webhook;
+    if (options.token) this.tokens.set(options.token, { kind: 'token', login: 'assay-bot' });
+    this.git.commit(this.branch, options.files ?? corpusFiles(), 'Initial import of the blueprint repository');
+    this.routes();
+  }
+
+  static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+    const gh = new FakeGitHub(options);
+    gh.server = createServer((req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://fake');
+        const { rawBody, body } = await readRequest(req);
+        const host = req.headers.host ?? `127.0.0.1`;
+        const fake: FakeRequest = { method: req.method ?? 'GET', path: url.pathname, params: {}, query: url.searchParams, headers: req.headers, body, rawBody, origin: `http://${host}` };
+        let reply: FakeReply;
+        try {
+          const hit = gh.router.match(fake.method, fake.path);
+          reply = hit ? await hit.handler({ ...fake, params: hit.params }) : notFound();
+        } catch (e) {
+          reply = { status: 500, body: { message: (e as Error).message } };
+        }
+        if (!fake.path.startsWith('/_fake/')) gh.requests.push({ method: fake.method, path: fake.path, status: reply.status });
+        send(res, reply);
+      })();
+    });
+    await new Promise<void>((done) => gh.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', done));
+    const { port } = gh.server.address() as AddressInfo;
+    gh.url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+    return gh;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((done) => this.server.close(() => done()));
+  }
+
+  get fullName(): string {
+    return `${this.owner}/${this.repo}`;
+  }
+
+  head(branch = this.branch): Commit {
+    return this.git.resolve(branch)!;
+  }
+
+  /** Requests whose path matches, e.g. `count('GET', /\/git\/blobs\//)`. */
+  count(method: string, path: RegExp): number {
+    return this.requests.filter((r) => r.method === method && path.test(r.path)).length;
+  }
+
+  // ───────────── control: what a person does on GitHub (each delivers its webhook) ─────────────
+
+  /** Pushes a commit to `branch` and delivers `push`. */
+  async commit(changes: FileChanges, message = 'Update blueprints', opts: { branch?: string; author?: string } = {}): Promise<{ sha: string; delivery?: Delivery }> {
+    const branch = opts.branch ?? this.branch;
+    const before = this.git.branches.get(branch) ?? '0'.repeat(40);
+    const c = this.git.commit(branch, changes, message, opts.author);
+    const delivery = await this.deliverIfConfigured('push', {
+      ref: `refs/heads/${branch}`,
+      before,
+      after: c.sha,
+      repository: this.repository(),
+      pusher: { name: c.author },
+      sender: { login: c.author },
+      head_commit: { id: c.sha, message, timestamp: c.date },
+      commits: [{ id: c.sha, message, added: [], modified: Object.keys(changes), removed: [] }],
+    });
+    return { sha: c.sha, delivery };
+  }
+
+  /** Opens a pull request from a new branch holding `changes`; delivers `pull_request` opened. */
+  async openPullRequest(o: { author: string; title: string; changes: FileChanges }): Promise<{ number: number; headSha: string; delivery?: Delivery }> {
+    const number = this.nextNumber++;
+    const headRef = `${o.author}/pr-${number}`;
+    const base = this.head();
+    const head = this.git.commit(headRef, o.changes, o.title, o.author, base.sha);
+    const pr: FakePull = { number, title: o.title, author: o.author, state: 'open', headRef, headSha: head.sha, baseRef: this.branch, baseSha: base.sha, labels: [] };
+    this.pulls.set(number, pr);
+    const delivery = await this.deliverIfConfigured('pull_request', this.pullEvent('opened', pr, o.author));
+    return { number, headSha: head.sha, delivery };
+  }
+
+  /** Pushes more changes to a pull request's branch; delivers `pull_request` synchronize. */
+  async pushToPullRequest(number: number, changes: FileChanges): Promise<{ headSha: string; delivery?: Delivery }> {
+    const pr = this.pull(number);
+    const head = this.git.commit(pr.headRef, changes, 'Update', pr.author);
+    pr.headSha = head.sha;
+    const delivery = await this.deliverIfConfigured('pull_request', this.pullEvent('synchronize', pr, pr.author));
+    return { headSha: head.sha, delivery };
+  }
+
+  /** `by` adds a label to a pull request; delivers `pull_request` labeled. */
+  async addLabel(number: number, label: string, by: string): Promise<{ delivery?: Delivery }> {
+    const pr = this.pull(number);
+    if (!pr.labels.includes(label)) pr.labels.push(label);
+    const delivery = await this.deliverIfConfigured('pull_request', { ...this.pullEvent('labeled', pr, by), label: { name: label } });
+    return { delivery };
+  }
+
+  /** `by` comments on a pull request; delivers `issue_comment` created. */
+  async commentOn(number: number, by: string, body: string): Promise<{ comment: FakeComment; delivery?: Delivery }> {
+    const pr = this.pull(number);
+    const comment = this.addComment(number, by, body);
+    const delivery = await this.deliverIfConfigured('issue_comment', {
+      action: 'created',
+      issue: { number, title: pr.title, user: { login: pr.author }, state: pr.state, pull_request: { url: `${this.url}/repos/${this.fullName}/pulls/${number}` } },
+      comment: this.commentJson(comment),
+      repository: this.repository(),
+      sender: { login: by },
+    });
+    return { comment, delivery };
+  }
+
+  setPermission(login: string, permission: Permission): void {
+    this.permissions.set(login, permission);
+  }
+
+  commentsOn(number: number): FakeComment[] {
+    return this.comments.filter((c) => c.issueNumber === number);
+  }
+
+  checkRunsFor(sha: string): FakeCheckRun[] {
+    return this.checkRuns.filter((c) => c.headSha === sha);
+  }
+
+  /** POSTs a webhook like GitHub: JSON body, X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256. */
+  async deliver(event: string, payload: unknown, o: { url?: string; secret?: string; signature?: string } = {}): Promise<Delivery> {
+    const url = o.url ?? this.webhook?.url;
+    if (!url) throw new Error('no webhook URL: pass { url } or configure options.webhook');
+    const body = JSON.stringify(payload);
+    const secret = o.secret ?? this.webhook?.secret ?? '';
+    const signature = o.signature ?? `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+    const id = randomUUID();
+    const res = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'GitHub-Hookshot/fake',
+        'x-github-event': event,
+        'x-github-delivery': id,
+        'x-hub-signature-256': signature,
+      },
+    });
+    const delivery = { id, event, status: res.status, response: await res.text() };
+    this.deliveries.push(delivery);
+    return delivery;
+  }
+
+  pullEvent(action: string, pr: FakePull, sender: string): Record<string, unknown> {
+    return { action, number: pr.number, pull_request: this.pullJson(pr), repository: this.repository(), sender: { login: sender } };
+  }
+
+  private async deliverIfConfigured(event: string, payload: unknown): Promise<Delivery | undefined> {
+    return this.webhook ? this.deliver(event, payload) : undefined;
+  }
+
+  private pull(number: number): FakePull {
+    const pr = this.pulls.get(number);
+    if (!pr) throw new Error(`no pull request #${number}`);
+    return pr;
+  }
+
+  private addComment(issueNumber: number, user: string, body: string): FakeComment {
+    const now = new Date().toISOString();
+    const c = { id: this.nextId++, issueNumber, body, user, createdAt: now, updatedAt: now };
+    this.comments.push(c);
+    return c;
+  }
+
+  // ───────────── JSON shapes ─────────────
+
+  private repository() {
+    return { id: 1, name: this.repo, full_name: this.fullName, owner: { login: this.owner }, default_branch: this.branch, private: false, html_url: `https://github.com/${this.fullName}` };
+  }
+
+  private pullJson(pr: FakePull) {
+    return {
+      number: pr.number,
+      title: pr.title,
+      state: pr.state,
+      user: { login: pr.author, type: 'User' },
+      labels: pr.labels.map((name) => ({ name })),
+      head: { ref: pr.headRef, sha: pr.headSha, repo: this.repository() },
+      base: { ref: pr.baseRef, sha: pr.baseSha, repo: this.repository() },
+      html_url: `https://github.com/${this.fullName}/pull/${pr.number}`,
+    };
+  }
+
+  private commentJson(c: FakeComment) {
+    return { id: c.id, body: c.body, user: { login: c.user, type: c.user.endsWith('[bot]') ? 'Bot' : 'User' }, created_at: c.createdAt, updated_at: c.updatedAt, html_url: `https://github.com/${this.fullName}/pull/${c.issueNumber}#issuecomment-${c.id}` };
+  }
+
+  private checkRunJson(c: FakeCheckRun) {
+    return { id: c.id, name: c.name, head_sha: c.headSha, status: c.status, conclusion: c.conclusion, details_url: c.detailsUrl ?? null, output: { ...c.output, annotations_count: c.annotations.length } };
+  }
+
+  private commitJson(c: Commit) {
+    return { sha: c.sha, message: c.message, tree: { sha: c.treeSha }, parents: c.parents.map((sha) => ({ sha })), author: { name: c.author, date: c.date }, committer: { name: c.author, date: c.date } };
+  }
+
+  // ───────────── authentication ─────────────
+
+  private identify(req: FakeRequest): Identity | null {
+    const header = req.headers.authorization ?? '';
+    const m = /^(?:token|bearer)\s+(.+)$/i.exec(header);
+    return m ? (this.tokens.get(m[1]!) ?? null) : null;
+  }
+
+  /** With a token or an app configured, the API refuses anonymous calls (as for a private repository). */
+  private guard(req: FakeRequest, write = false): Identity | FakeReply {
+    const who = this.identify(req);
+    if (who) return who;
+    if (req.headers.authorization) return { status: 401, body: { message: 'Bad credentials' } };
+    if (write || this.options.token || this.options.app) return { status: 401, body: { message: 'Requires authentication' } };
+    return { kind: 'token', login: 'anonymous' };
+  }
+
+  private verifyAppJwt(req: FakeRequest): boolean {
+    const app = this.options.app;
+    const m = /^bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+    if (!app || !m) return false;
+    const [h, p, s] = m[1]!.split('.');
+    if (!h || !p || !s) return false;
+    const ok = createVerify('RSA-SHA256').update(`${h}.${p}`).verify(app.publicKeyPem, Buffer.from(s, 'base64url'));
+    if (!ok) return false;
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as { iss?: unknown; exp?: number; iat?: number };
+    const now = Date.now() / 1000;
+    return String(claims.iss) === app.appId && typeof claims.exp === 'number' && claims.exp > now && claims.exp - (claims.iat ?? 0) <= 600;
+  }
+
+  // ───────────── routes ─────────────
+
+  private routes(): void {
+    const r = this.router;
+    const repo = `/repos/:owner/:repo`;
+    const inRepo = (handler: (req: FakeRequest, who: Identity) => FakeReply | Promise<FakeReply>, write = false) => (req: FakeRequest) => {
+      if (req.params.owner !== this.owner || req.params.repo !== this.repo) return notFound();
+      const who = this.guard(req, write);
+      return 'status' in who ? who : handler(req, who);
+    };
+
+    r.on('GET', `${repo}/branches/:branch`, inRepo((req) => {
+      const c = this.git.resolve(req.params.branch!);
+      if (!c || !this.git.branches.has(req.params.branch!)) return notFound('Branch not found');
+      return { status: 200, body: { name: req.params.branch, commit: { sha: c.sha, commit: this.commitJson(c) } } };
+    }));
+    r.on('GET', `${repo}/git/ref/*ref`, inRepo((req) => {
+      const c = this.git.resolve(req.params.ref!);
+      return c ? { status: 200, body: { ref: `refs/${req.params.ref}`, object: { sha: c.sha, type: 'commit' } } } : notFound();
+    }));
+    r.on('GET', `${repo}/git/commits/:sha`, inRepo((req) => {
+      const c = this.git.commits.get(req.params.sha!);
+      return c ? { status: 200, body: this.commitJson(c) } : notFound();
+    }));
+    r.on('GET', `${repo}/commits/:ref`, inRepo((req) => {
+      const c = this.git.resolve(req.params.ref!);
+      return c ? { status: 200, body: { sha: c.sha, commit: this.commitJson(c) } } : notFound('No commit found for SHA');
+    }));
+    r.on('GET', `${repo}/git/trees/:sha`, inRepo((req) => {
+      // like GitHub, a commit SHA or branch name is accepted as a tree-ish
+      const sha = this.git.resolve(req.params.sha!)?.treeSha ?? req.params.sha!;
+      const recursive = !!req.query.get('recursive') && req.query.get('recursive') !== '0' && req.query.get('recursive') !== 'false';
+      const entries = this.git.listTree(sha, recursive);
+      if (!entries) return notFound();
+      const limit = this.options.treeEntryLimit ?? 100_000;
+      const truncated = entries.length > limit;
+      const tree = entries.slice(0, limit).map((e) => ({ ...e, url: `${req.origin}${repo.replace(':owner', this.owner).replace(':repo', this.repo)}/git/${e.type}s/${e.sha}` }));
+      return { status: 200, body: { sha, url: `${req.origin}${req.path}`, tree, truncated } };
+    }));
+    r.on('GET', `${repo}/git/blobs/:sha`, inRepo((req) => {
+      const blob = this.git.blobs.get(req.params.sha!);
+      if (!blob) return notFound();
+      const content = blob.toString('base64').replace(/.{60}/g, '$&\n');
+      return { status: 200, body: { sha: req.params.sha, size: blob.length, encoding: 'base64', content } };
+    }));
+    r.on('GET', `${repo}/contents/*path`, inRepo((req) => {
+      const c = this.git.resolve(req.query.get('ref') ?? this.branch);
+      if (!c) return notFound('No commit found for the ref');
+      const path = req.params.path!.replace(/\/$/, '');
+      const sha = c.files.get(path);
+      if (sha) {
+        const blob = this.git.blobs.get(sha)!;
+        return { status: 200, body: { type: 'file', encoding: 'base64', size: blob.length, name: path.split('/').at(-1), path, sha, content: blob.toString('base64') } };
+      }
+      const dir = this.git.directory(c, path);
+      if (!dir) return notFound();
+      return { status: 200, body: dir.map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').at(-1), path: e.path, sha: e.sha, size: e.size ?? 0 })) };
+    }));
+
+    r.on('GET', `${repo}/pulls/:number`, inRepo((req) => {
+      const pr = this.pulls.get(Number(req.params.number));
+      return pr ? { status: 200, body: this.pullJson(pr) } : notFound();
+    }));
+    r.on('GET', `${repo}/pulls/:number/files`, inRepo((req) => {
+      const pr = this.pulls.get(Number(req.params.number));
+      if (!pr) return notFound();
+      const base = this.git.commits.get(pr.baseSha)!.files;
+      const head = this.git.commits.get(pr.headSha)!.files;
+      const files: Record<string, unknown>[] = [];
+      for (const path of new Set([...base.keys(), ...head.keys()])) {
+        const before = base.get(path);
+        const after = head.get(path);
+        if (before === after) continue;
+        const status = !before ? 'added' : !after ? 'removed' : 'modified';
+        files.push({ filename: path, status, sha: after ?? before, additions: 0, deletions: 0, changes: 0 });
+      }
+      files.sort((a, b) => String(a.filename).localeCompare(String(b.filename)));
+      return paginate(req, files);
+    }));
+
+    r.on('GET', `${repo}/issues/:number/comments`, inRepo((req) => paginate(req, this.commentsOn(Number(req.params.number)).map((c) => this.commentJson(c)))));
+    r.on('POST', `${repo}/issues/:number/comments`, inRepo((req, who) => {
+      const body = (req.body as { body?: unknown }).body;
+      if (typeof body !== 'string' || !body) return { status: 422, body: { message: 'body is required' } };
+      if (body.length > 65536) return { status: 422, body: { message: 'body is too long (maximum is 65536 characters)' } };
+      return { status: 201, body: this.commentJson(this.addComment(Number(req.params.number), who.login, body)) };
+    }, true));
+    r.on('PATCH', `${repo}/issues/comments/:id`, inRepo((req) => {
+      const c = this.comments.find((x) => x.id === Number(req.params.id));
+      if (!c) return notFound();
+      c.body = String((req.body as { body?: unknown }).body ?? c.body);
+      c.updatedAt = new Date().toISOString();
+      return { status: 200, body: this.commentJson(c) };
+    }, true));
+    r.on('POST', `${repo}/issues/:number/labels`, inRepo((req) => {
+      const pr = this.pulls.get(Number(req.params.number));
+      if (!pr) return notFound();
+      for (const l of ((req.body as { labels?: string[] }).labels ?? [])) if (!pr.labels.includes(l)) pr.labels.push(l);
+      return { status: 200, body: pr.labels.map((name) => ({ name })) };
+    }, true));
+    r.on('DELETE', `${repo}/issues/:number/labels/:name`, inRepo((req) => {
+      const pr = this.pulls.get(Number(req.params.number));
+      if (!pr) return notFound();
+      pr.labels = pr.labels.filter((l) => l !== req.params.name);
+      return { status: 200, body: pr.labels.map((name) => ({ name })) };
+    }, true));
+
+    r.on('POST', `${repo}/check-runs`, inRepo((req, who) => {
+      const b = req.body as { name?: string; head_sha?: string; status?: string; conclusion?: string; details_url?: string; output?: { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } };
+      if (!b.name || !b.head_sha) return { status: 422, body: { message: 'name and head_sha are required' } };
+      if (!this.git.commits.has(b.head_sha)) return { status: 422, body: { message: 'No commit found for SHA: ' + b.head_sha } };
+      const annotations = b.output?.annotations ?? [];
+      if (annotations.length > 50) return { status: 422, body: { message: 'at most 50 annotations per request' } };
+      const run: FakeCheckRun = { id: this.nextId++, name: b.name, headSha: b.head_sha, status: b.conclusion ? 'completed' : (b.status ?? 'queued'), conclusion: b.conclusion ?? null, output: { title: b.output?.title, summary: b.output?.summary, text: b.output?.text }, annotations, detailsUrl: b.details_url, by: who.login };
+      this.checkRuns.push(run);
+      return { status: 201, body: this.checkRunJson(run) };
+    }, true));
+    r.on('PATCH', `${repo}/check-runs/:id`, inRepo((req) => {
+      const run = this.checkRuns.find((c) => c.id === Number(req.params.id));
+      if (!run) return notFound();
+      const b = req.body as { status?: string; conclusion?: string; details_url?: string; output?: { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } };
+      const annotations = b.output?.annotations ?? [];
+      if (annotations.length > 50) return { status: 422, body: { message: 'at most 50 annotations per request' } };
+      if (b.status) run.status = b.status;
+      if (b.conclusion) {
+        run.conclusion = b.conclusion;
+        run.status = 'completed';
+      }
+      if (b.details_url) run.detailsUrl = b.details_url;
+      if (b.output) run.output = { title: b.output.title ?? run.output.title, summary: b.output.summary ?? run.output.summary, text: b.output.text ?? run.output.text };
+      run.annotations.push(...annotations); // GitHub appends annotations across updates
+      return { status: 200, body: this.checkRunJson(run) };
+    }, true));
+    r.on('GET', `${repo}/commits/:ref/check-runs`, inRepo((req) => {
+      const c = this.git.resolve(req.params.ref!);
+      const runs = c ? this.checkRunsFor(c.sha).map((x) => this.checkRunJson(x)) : [];
+      return { status: 200, body: { total_count: runs.length, check_runs: runs } };
+    }));
+    r.on('GET', `${repo}/check-runs/:id/annotations`, inRepo((req) => {
+      const run = this.checkRuns.find((c) => c.id === Number(req.params.id));
+      return run ? paginate(req, run.annotations) : notFound();
+    }));
+
+    r.on('GET', `${repo}/collaborators/:user/permission`, inRepo((req) => {
+      const permission = this.permissions.get(req.params.user!) ?? 'none';
+      // GitHub folds `maintain` into `write` and `triage` into `read`, and names the role in role_name
+      const legacy = permission === 'maintain' ? 'write' : permission === 'triage' ? 'read' : permission;
+      return { status: 200, body: { permission: legacy, role_name: permission, user: { login: req.params.user } } };
+    }));
+
+    r.on('POST', '/app/installations/:id/access_tokens', (req) => {
+      if (!this.verifyAppJwt(req)) return { status: 401, body: { message: 'A JSON web token could not be decoded' } };
+      if (Number(req.params.id) !== this.options.app!.installationId) return notFound();
+      const token = `ghs_${randomBytes(16).toString('hex')}`;
+      this.tokens.set(token, { kind: 'installation', login: 'assay-app[bot]' });
+      return { status: 201, body: { token, expires_at: new Date(Date.now() + 3600_000).toISOString(), permissions: { contents: 'read', pull_requests: 'write', checks: 'write', issues: 'write' } } };
+    });
+
+    this.oauthRoutes();
+    this.controlRoutes();
+  }
+
+  private oauthRoutes(): void {
+    const r = this.router;
+    const authorize = (req: FakeRequest, login: string | null): FakeReply => {
+      const oauth = this.options.oauth;
+      const clientId = req.query.get('client_id');
+      const redirectUri = req.query.get('redirect_uri');
+      if (!oauth || clientId !== oauth.clientId || !redirectUri) return { status: 404, body: 'unknown OAuth application' };
+      if (!login) {
+        // the fake github.com sign-in page: who are you?
+        const hidden = [...req.query].map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body: `<!doctype html><title>Sign in to GitHub (fake)</title><h1>Sign in to GitHub (fake)</h1><form method="get" action="/login/oauth/authorize/confirm">${hidden}<label>Username <input name="login" autocomplete="off"></label><button type="submit">Authorize</button></form>`,
+        };
+      }
+      const code = randomBytes(10).toString('hex');
+      this.oauthCodes.set(code, { login, clientId, expires: Date.now() + 600_000 });
+      const back = new URL(redirectUri);
+      back.searchParams.set('code', code);
+      const state = req.query.get('state');
+      if (state) back.searchParams.set('state', state);
+      return { status: 302, headers: { location: back.toString() } };
+    };
+    r.on('GET', '/login/oauth/authorize', (req) => authorize(req, this.browserUser));
+    r.on('GET', '/login/oauth/authorize/confirm', (req) => authorize(req, req.query.get('login') || null));
+    r.on('POST', '/login/oauth/access_token', (req) => {
+      const b = req.body as { client_id?: string; client_secret?: string; code?: string };
+      const oauth = this.options.oauth;
+      const grant = b.code ? this.oauthCodes.get(b.code) : undefined;
+      const json = (req.headers.accept ?? '').includes('application/json');
+      const answer = (body: Record<string, string>): FakeReply =>
+        json ? { status: 200, body } : { status: 200, body: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      if (!oauth || b.client_id !== oauth.clientId || b.client_secret !== oauth.clientSecret) return answer({ error: 'incorrect_client_credentials' });
+      if (!grant || grant.expires < Date.now() || grant.clientId !== b.client_id) return answer({ error: 'bad_verification_code' });
+      this.oauthCodes.delete(b.code!); // a code works once
+      const token = `gho_${randomBytes(16).toString('hex')}`;
+      this.tokens.set(token, { kind: 'user', login: grant.login });
+      return answer({ access_token: token, token_type: 'bearer', scope: 'read:user' });
+    });
+    r.on('GET', '/user', (req) => {
+      const who = this.identify(req);
+      if (!who || who.kind !== 'user') return { status: 401, body: { message: 'Requires authentication' } };
+      return { status: 200, body: { login: who.login, id: hashId(who.login), name: who.login, type: 'User' } };
+    });
+  }
+
+  /** `/_fake/*`: the control API, for tests and demos driving the fake from another process. */
+  private controlRoutes(): void {
+    const r = this.router;
+    const ok = (body: unknown): FakeReply => ({ status: 200, body });
+    type Body = Record<string, unknown>;
+    r.on('GET', '/_fake/state', () => ok({ url: this.url, owner: this.owner, repo: this.repo, branch: this.branch, head: this.head().sha, startedAt: this.started }));
+    r.on('GET', '/_fake/requests', () => ok(this.requests));
+    r.on('GET', '/_fake/deliveries', () => ok(this.deliveries));
+    r.on('POST', '/_fake/commits', async (req) => {
+      const b = req.body as Body;
+      return ok(await this.commit(b.changes as FileChanges, String(b.message ?? 'Update'), { author: b.author as string | undefined }));
+    });
+    r.on('POST', '/_fake/pulls', async (req) => {
+      const b = req.body as Body;
+      return ok(await this.openPullRequest({ author: String(b.author), title: String(b.title), changes: b.changes as FileChanges }));
+    });
+    r.on('POST', '/_fake/pulls/:number/commits', async (req) => ok(await this.pushToPullRequest(Number(req.params.number), (req.body as Body).changes as FileChanges)));
+    r.on('POST', '/_fake/pulls/:number/labels', async (req) => {
+      const b = req.body as Body;
+      return ok(await this.addLabel(Number(req.params.number), String(b.label), String(b.by)));
+    });
+    r.on('POST', '/_fake/pulls/:number/comments', async (req) => {
+      const b = req.body as Body;
+      return ok(await this.commentOn(Number(req.params.number), String(b.by), String(b.body)));
+    });
+    r.on('GET', '/_fake/pulls/:number/comments', (req) => ok(this.commentsOn(Number(req.params.number))));
+    r.on('GET', '/_fake/check-runs/:sha', (req) => ok(this.checkRunsFor(req.params.sha!)));
+    r.on('PUT', '/_fake/permissions/:login', (req) => {
+      this.setPermission(req.params.login!, String((req.body as Body).permission) as Permission);
+      return ok({ login: req.params.login, permission: this.permissions.get(req.params.login!) });
+    });
+    r.on('PUT', '/_fake/browser-user', (req) => {
+      const login = (req.body as Body).login;
+      this.browserUser = typeof login === 'string' && login ? login : null;
+      return ok({ browserUser: this.browserUser });
+    });
+    r.on('PUT', '/_fake/webhook', (req) => {
+      const b = req.body as Body;
+      this.webhook = b.url ? { url: String(b.url), secret: String(b.secret ?? '') } : undefined;
+      return ok({ webhook: this.webhook ? { url: this.webhook.url } : null });
+    });
+  }
+}
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function hashId(login: string): number {
+  let h = 7;
+  for (const ch of login) h = (h * 31 + ch.charCodeAt(0)) % 1_000_000_007;
+  return h;
+}

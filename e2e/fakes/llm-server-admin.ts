@@ -1,0 +1,35 @@
+/**
+ * Remote control of a fake LLM running in another process (Playwright's web server, the
+ * standalone `npm run fake-llm`): the same setRules/setFaults/reset/stats over `/__fake/*`.
+ * Rules travel as JSON: a RegExp pattern is sent as its `/source/flags` string.
+ */
+import type { FakeStats } from './llm-server';
+import type { FaultConfig, Rule } from './llm-server-rules';
+
+export interface FakeLlmAdmin {
+  setRules(rules: Rule[]): Promise<void>;
+  setFaults(faults: FaultConfig | FaultConfig[] | null): Promise<void>;
+  reset(): Promise<void>;
+  stats(): Promise<FakeStats>;
+}
+
+/** `origin` is the fake's scheme://host:port (a `/v1` base URL is accepted too). */
+export function fakeLlmAdmin(origin: string): FakeLlmAdmin {
+  const base = origin.replace(/\/v1\/?$/, '').replace(/\/$/, '');
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${base}/__fake/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v)) }),
+    });
+    const json = (await res.json()) as unknown;
+    if (!res.ok) throw new Error(`fake LLM ${path}: HTTP ${res.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    setRules: async (rules) => void (await call('POST', 'rules', rules)),
+    setFaults: async (faults) => void (await call('POST', 'faults', faults)),
+    reset: async () => void (await call('POST', 'reset', {})),
+    stats: async () => (await call('GET', 'stats')) as FakeStats,
+  };
+}

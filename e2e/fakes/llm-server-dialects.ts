@@ -1,0 +1,234 @@
+/**
+ * The wire formats the fake speaks: OpenAI chat completions, Anthropic messages, and a small
+ * home-made JSON API standing in for "your own assistant" (SPEC §2.5, custom mappings). Each
+ * dialect parses into the shared FakeRequest and renders the shared answer back. Parsing is
+ * strict where the real APIs are (Anthropic's required max_tokens, no system turns in
+ * messages, tool results naming their call) so adapter mistakes fail here, not in production.
+ */
+import type { FakeMessage, FakeRequest, JudgeAnswer } from './llm-server-rules';
+
+export type Dialect = FakeRequest['dialect'];
+
+export interface FakeAnswer {
+  content: string;
+  toolCalls: { id: string; name: string; arguments: unknown }[];
+  /** Present when the client asked for log-probabilities (OpenAI only). */
+  logprobTokens?: JudgeAnswer['tokens'];
+  usage: { promptTokens: number; completionTokens: number };
+  costUsd?: number;
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class BadRequest extends Error {}
+
+function text(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((p) => (isRecord(p) && (p.type === 'text' || p.type === undefined) && typeof p.text === 'string' ? p.text : ''))
+      .join('');
+  }
+  return '';
+}
+
+function parseJsonArgs(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function attemptOf(body: Json, headers: Record<string, string | string[] | undefined>): string | undefined {
+  const fromHeader = header(headers, 'x-assay-attempt');
+  if (fromHeader !== undefined) return fromHeader;
+  const meta = body.metadata;
+  return isRecord(meta) && meta.attempt !== undefined ? String(meta.attempt) : undefined;
+}
+
+function openAiMessages(raw: unknown[]): { system: string; messages: FakeMessage[] } {
+  const system: string[] = [];
+  const messages: FakeMessage[] = [];
+  for (const m of raw) {
+    if (!isRecord(m) || typeof m.role !== 'string') throw new BadRequest('each message needs a role');
+    if (m.role === 'system' || m.role === 'developer') system.push(text(m.content));
+    else if (m.role === 'user') messages.push({ role: 'user', content: text(m.content) });
+    else if (m.role === 'tool') {
+      if (typeof m.tool_call_id !== 'string') throw new BadRequest("a 'tool' message needs tool_call_id");
+      messages.push({ role: 'tool', content: text(m.content), toolCallId: m.tool_call_id });
+    } else if (m.role === 'assistant') {
+      const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
+      messages.push({
+        role: 'assistant',
+        content: text(m.content),
+        ...(calls.length
+          ? {
+              toolCalls: calls.map((c) => {
+                const fn = isRecord(c) && isRecord(c.function) ? c.function : {};
+                return { ...(isRecord(c) && typeof c.id === 'string' ? { id: c.id } : {}), name: String(fn.name), arguments: parseJsonArgs(fn.arguments) };
+              }),
+            }
+          : {}),
+      });
+    } else throw new BadRequest(`unknown role '${m.role}'`);
+  }
+  return { system: system.join('\n\n'), messages };
+}
+
+export function parseRequest(dialect: Dialect, body: unknown, headers: Record<string, string | string[] | undefined>): FakeRequest {
+  if (!isRecord(body)) throw new BadRequest('the body must be a JSON object');
+  const attempt = attemptOf(body, headers);
+  if (dialect === 'openai') {
+    if (typeof body.model !== 'string') throw new BadRequest("'model' is required");
+    if (!Array.isArray(body.messages) || body.messages.length === 0) throw new BadRequest("'messages' must be a non-empty array");
+    const { system, messages } = openAiMessages(body.messages);
+    const maxTokens = body.max_tokens ?? body.max_completion_tokens;
+    return {
+      dialect,
+      model: body.model,
+      system,
+      messages,
+      ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+      ...(typeof maxTokens === 'number' ? { maxTokens } : {}),
+      tools: Array.isArray(body.tools) ? body.tools : [],
+      ...(body.logprobs === true ? { topLogprobs: typeof body.top_logprobs === 'number' ? body.top_logprobs : 0 } : {}),
+      ...(attempt !== undefined ? { attempt } : {}),
+    };
+  }
+  if (dialect === 'anthropic') {
+    if (typeof body.model !== 'string') throw new BadRequest('model: Field required');
+    if (typeof body.max_tokens !== 'number') throw new BadRequest('max_tokens: Field required');
+    if (!Array.isArray(body.messages) || body.messages.length === 0) throw new BadRequest('messages: at least one message is required');
+    const messages: FakeMessage[] = [];
+    for (const m of body.messages) {
+      if (!isRecord(m) || (m.role !== 'user' && m.role !== 'assistant')) {
+        throw new BadRequest("messages: roles must be 'user' or 'assistant' (the system prompt is the top-level 'system' field)");
+      }
+      const blocks: unknown[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
+      let content = '';
+      const toolCalls: NonNullable<FakeMessage['toolCalls']> = [];
+      for (const b of blocks) {
+        if (!isRecord(b)) continue;
+        if (b.type === 'text') content += String(b.text ?? '');
+        else if (b.type === 'tool_use') toolCalls.push({ id: String(b.id), name: String(b.name), arguments: b.input });
+        else if (b.type === 'tool_result') {
+          if (typeof b.tool_use_id !== 'string') throw new BadRequest('tool_result.tool_use_id: Field required');
+          messages.push({ role: 'tool', content: text(b.content), toolCallId: b.tool_use_id });
+        }
+      }
+      if (content !== '' || toolCalls.length) messages.push({ role: m.role, content, ...(toolCalls.length ? { toolCalls } : {}) });
+    }
+    return {
+      dialect,
+      model: body.model,
+      system: text(body.system),
+      messages,
+      ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+      maxTokens: body.max_tokens,
+      tools: Array.isArray(body.tools) ? body.tools : [],
+      ...(attempt !== undefined ? { attempt } : {}),
+    };
+  }
+  // custom: `{ model?, system?, messages? (OpenAI shape) | input? }`
+  let parsed: { system: string; messages: FakeMessage[] };
+  if (Array.isArray(body.messages)) parsed = openAiMessages(body.messages);
+  else if (typeof body.input === 'string') parsed = { system: '', messages: [{ role: 'user', content: body.input }] };
+  else throw new BadRequest("send 'messages' (a list) or 'input' (a string)");
+  const system = [typeof body.system === 'string' ? body.system : '', parsed.system].filter(Boolean).join('\n\n');
+  return {
+    dialect,
+    model: typeof body.model === 'string' ? body.model : 'custom-assistant',
+    system,
+    messages: parsed.messages,
+    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+    tools: [],
+    ...(attempt !== undefined ? { attempt } : {}),
+  };
+}
+
+export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAnswer, seq: number): Json {
+  const { promptTokens, completionTokens } = answer.usage;
+  if (dialect === 'openai') {
+    return {
+      id: `chatcmpl-fake-${seq}`,
+      object: 'chat.completion',
+      created: 1_700_000_000 + seq,
+      model: req.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: answer.toolCalls.length && answer.content === '' ? null : answer.content,
+            refusal: null,
+            ...(answer.toolCalls.length
+              ? { tool_calls: answer.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) } })) }
+              : {}),
+          },
+          logprobs: answer.logprobTokens
+            ? { content: answer.logprobTokens.map((t) => ({ token: t.token, logprob: t.logprob, bytes: null, top_logprobs: t.top.map((x) => ({ ...x, bytes: null })) })), refusal: null }
+            : null,
+          finish_reason: answer.toolCalls.length ? 'tool_calls' : 'stop',
+        },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        ...(answer.costUsd !== undefined ? { cost: answer.costUsd } : {}),
+      },
+    };
+  }
+  if (dialect === 'anthropic') {
+    return {
+      id: `msg_fake_${seq}`,
+      type: 'message',
+      role: 'assistant',
+      model: req.model,
+      content: [
+        ...(answer.content !== '' || !answer.toolCalls.length ? [{ type: 'text', text: answer.content, citations: null }] : []),
+        ...answer.toolCalls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })),
+      ],
+      stop_reason: answer.toolCalls.length ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: promptTokens, output_tokens: completionTokens },
+    };
+  }
+  return {
+    model: req.model,
+    output: { text: answer.content, tool_calls: answer.toolCalls.map((c) => ({ tool: c.name, args: c.arguments ?? {} })) },
+    usage: { input: promptTokens, output: completionTokens },
+  };
+}
+
+const OPENAI_ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'invalid_api_key',
+  403: 'permission_denied',
+  404: 'not_found_error',
+  429: 'rate_limit_exceeded',
+};
+const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+export function renderError(dialect: Dialect, status: number, message: string): Json {
+  if (dialect === 'openai') {
+    return { error: { message, type: OPENAI_ERROR_TYPES[status] ?? 'server_error', param: null, code: OPENAI_ERROR_TYPES[status] ?? null } };
+  }
+  if (dialect === 'anthropic') return { type: 'error', error: { type: ANTHROPIC_ERROR_TYPES[status] ?? 'api_error', message } };
+  return { error: message };
+}

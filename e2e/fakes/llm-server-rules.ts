@@ -1,0 +1,204 @@
+/**
+ * The fake LLM's brain, independent of HTTP: the script (rules matched in order), the judge
+ * answer with exact label log-probabilities, deterministic fault draws and request keys.
+ * Every dialect (OpenAI, Anthropic, custom JSON) is first normalised to a FakeRequest.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+/**
+ * A RegExp, or a string holding one so rules can travel as JSON: `/source/flags` (e.g.
+ * `/weather/i`) or a bare source (`gpt-4o`, `judge`), which then matches anywhere.
+ */
+export const PatternSchema = z.union([z.string(), z.instanceof(RegExp)]);
+export type Pattern = z.infer<typeof PatternSchema>;
+
+export const FakeToolCallSchema = z.object({ name: z.string().min(1), arguments: z.unknown() });
+
+export const JudgeSchema = z.object({
+  /** Probability per label (normalised if they do not sum to 1); the reply is the most likely one. */
+  labels: z.record(z.string(), z.number().min(0)).refine((l) => Object.values(l).some((p) => p > 0), 'at least one label needs p > 0'),
+  /** Text before the label, as judges that reason first write it. */
+  reasoning: z.string().optional(),
+});
+
+export const RuleSchema = z
+  .object({
+    /** Shown in `requests()` so a test can see which rule answered. */
+    name: z.string().optional(),
+    model: PatternSchema.optional(),
+    /** Matched against the conversation's final turn when it is the user's. */
+    lastUser: PatternSchema.optional(),
+    /** Matched against the conversation's final turn when it is a tool result (the second step of a tool loop). */
+    lastTool: PatternSchema.optional(),
+    system: PatternSchema.optional(),
+    reply: z.string().optional(),
+    toolCalls: z.array(FakeToolCallSchema).optional(),
+    judge: JudgeSchema.optional(),
+    /** Answer with this HTTP error instead. */
+    error: z.object({ status: z.number().int().min(400).max(599), message: z.string().optional(), headers: z.record(z.string(), z.string()).optional() }).optional(),
+    /** Never answer (until the client gives up). */
+    hang: z.boolean().optional(),
+    latencyMs: z.number().min(0).optional(),
+    usage: z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) }).optional(),
+    /** Reported as OpenRouter's `usage.cost`. */
+    costUsd: z.number().min(0).optional(),
+    /** Applies to the first n matching requests only, then falls through to later rules. */
+    times: z.number().int().positive().optional(),
+  })
+  .refine((r) => [r.reply !== undefined || r.toolCalls !== undefined, r.judge, r.error, r.hang].filter(Boolean).length <= 1, {
+    message: 'a rule answers with one of: reply and/or toolCalls, judge, error, hang',
+  });
+export type Rule = z.infer<typeof RuleSchema>;
+
+export const FaultConfigSchema = z.object({
+  /** Only requests whose model matches (all when absent). */
+  model: PatternSchema.optional(),
+  /** Fractions of requests in [0, 1], drawn deterministically from the seed and the request. */
+  rateLimited: z.number().min(0).max(1).optional(),
+  serverError: z.number().min(0).max(1).optional(),
+  hang: z.number().min(0).max(1).optional(),
+  /** A 200 whose content is garbage without any label (a judge that rambled). */
+  malformed: z.number().min(0).max(1).optional(),
+  /** The `retry-after` header value sent with a 429 (seconds). */
+  retryAfter: z.string().optional(),
+});
+export type FaultConfig = z.infer<typeof FaultConfigSchema>;
+export type FaultKind = 'rate_limited' | 'server_error' | 'hang' | 'malformed';
+
+export interface FakeMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  toolCalls?: { id?: string; name: string; arguments: unknown }[];
+  toolCallId?: string;
+}
+
+export interface FakeRequest {
+  dialect: 'openai' | 'anthropic' | 'custom';
+  model: string;
+  /** System prompt(s), joined; '' when none. */
+  system: string;
+  /** The conversation without system turns, normalised across dialects. */
+  messages: FakeMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  tools: unknown[];
+  /** k when the client asked for top-k log-probabilities (OpenAI), else undefined. */
+  topLogprobs?: number;
+  attempt?: string;
+}
+
+export function toRegExp(p: Pattern): RegExp {
+  if (typeof p !== 'string') return new RegExp(p.source, p.flags.replace(/[gy]/g, '')); // g/y would make test() stateful
+  const literal = /^\/(.+)\/([imsuv]*)$/s.exec(p);
+  return literal ? new RegExp(literal[1]!, literal[2]) : new RegExp(p);
+}
+
+export function lastUserText(req: FakeRequest): string {
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i]!;
+    if (m.role === 'user' && m.content !== '') return m.content;
+  }
+  return '';
+}
+
+/** The final turn's text when it has this role, else null. */
+function finalTurn(req: FakeRequest, role: FakeMessage['role']): string | null {
+  const last = req.messages.at(-1);
+  return last?.role === role ? last.content : null;
+}
+
+export function ruleMatches(rule: Rule, req: FakeRequest): boolean {
+  const test = (p: Pattern, text: string | null): boolean => text !== null && toRegExp(p).test(text);
+  if (rule.model !== undefined && !toRegExp(rule.model).test(req.model)) return false;
+  if (rule.lastUser !== undefined && !test(rule.lastUser, finalTurn(req, 'user'))) return false;
+  if (rule.lastTool !== undefined && !test(rule.lastTool, finalTurn(req, 'tool'))) return false;
+  if (rule.system !== undefined && !toRegExp(rule.system).test(req.system)) return false;
+  return true;
+}
+
+export function defaultReply(req: FakeRequest): string {
+  return `Fake reply from ${req.model} to: ${lastUserText(req).slice(0, 40)}`;
+}
+
+/** Identity of a request for the duplicate counter: what a response cache would key on. */
+export function requestKey(req: FakeRequest): string {
+  const material = JSON.stringify([req.model, req.system, req.messages, req.temperature ?? null, req.attempt ?? null]);
+  return createHash('sha256').update(material).digest('hex').slice(0, 16);
+}
+
+/** Uniform in [0, 1) from the seed, the request and how many times it was seen before. */
+export function draw(seed: number, key: string, occurrence: number): number {
+  const h = createHash('sha256').update(`${seed}:${key}:${occurrence}`).digest();
+  return h.readUIntBE(0, 6) / 2 ** 48;
+}
+
+/**
+ * Which fault (if any) hits this request. Deterministic per (seed, request, occurrence): a
+ * retry of the same request is a fresh draw, so a retried call can succeed, and concurrency
+ * cannot change which requests fail.
+ */
+export function pickFault(faults: readonly FaultConfig[], req: FakeRequest, u: number): { kind: FaultKind; config: FaultConfig } | null {
+  const config = faults.find((f) => f.model === undefined || toRegExp(f.model).test(req.model));
+  if (!config) return null;
+  let edge = 0;
+  for (const [kind, p] of [
+    ['rate_limited', config.rateLimited],
+    ['server_error', config.serverError],
+    ['hang', config.hang],
+    ['malformed', config.malformed],
+  ] as const) {
+    edge += p ?? 0;
+    if (u < edge) return { kind, config };
+  }
+  return null;
+}
+
+export interface JudgeAnswer {
+  content: string;
+  label: string;
+  /** Per output token, with the label token's alternatives carrying log(p) of every label. */
+  tokens: { token: string; logprob: number; top: { token: string; logprob: number }[] }[];
+}
+
+/**
+ * The judge reply for a label distribution: the most likely label as the answer, and at its
+ * token position the top log-probabilities log(p) of each label (p > 0), best first, cut to
+ * the k the client asked for. A client doing softmax over them gets the distribution back.
+ */
+export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, k: number): JudgeAnswer {
+  const entries = Object.entries(judge.labels).filter(([, p]) => p > 0);
+  const total = entries.reduce((s, [, p]) => s + p, 0);
+  const ranked = entries.map(([token, p]) => ({ token, logprob: Math.log(p / total) })).sort((a, b) => b.logprob - a.logprob);
+  const best = ranked[0]!;
+  const prefix = judge.reasoning ? tokenise(`${judge.reasoning} `) : [];
+  return {
+    content: prefix.join('') + best.token,
+    label: best.token,
+    tokens: [
+      ...prefix.map((token) => ({ token, logprob: 0, top: k > 0 ? [{ token, logprob: 0 }] : [] })),
+      { token: best.token, logprob: best.logprob, top: ranked.slice(0, Math.min(k, 20)) },
+    ],
+  };
+}
+
+/** Whitespace-attached word tokens; they concatenate back to the text exactly. */
+export function tokenise(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
+}
+
+/** Plain replies get token log-probabilities too (deterministic, not meaningful). */
+export function plainLogprobs(content: string, k: number): JudgeAnswer['tokens'] {
+  return tokenise(content).map((token, i) => {
+    const logprob = -0.05 * ((i % 4) + 1);
+    const alternatives = Array.from({ length: Math.max(0, Math.min(k, 20) - 1) }, (_, j) => ({ token: `alt${j + 1}`, logprob: -4 - j }));
+    return { token, logprob, top: k > 0 ? [{ token, logprob }, ...alternatives] : [] };
+  });
+}
+
+export const GARBAGE = 'Hmm… let me think about that ~~ §§ (no verdict) ~~';
+
+/** Deterministic token counts so usage assertions are stable: one token per word. */
+export function countTokens(...texts: string[]): number {
+  return texts.reduce((n, t) => n + (t.match(/\S+/g)?.length ?? 0), 0);
+}

@@ -1,0 +1,280 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeLlmAdmin } from './llm-server-admin';
+import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from './llm-server';
+import { GARBAGE } from './llm-server-rules';
+
+let fake: FakeLlm | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function start(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  fake = await startFakeLlm(options);
+  return fake;
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads wire JSON
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: Json; headers: Headers }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Json, headers: res.headers };
+}
+
+const openai = (f: FakeLlm, body: Json | string, headers?: Record<string, string>) => post(`${f.url}/chat/completions`, body, headers);
+const anthropic = (f: FakeLlm, body: Json) => post(`${f.url}/messages`, { max_tokens: 100, ...body });
+const user = (content: string, model = 'fake-model', extra: Json = {}) => ({ model, messages: [{ role: 'user', content }], ...extra });
+
+describe('fake LLM: scripted replies', () => {
+  it('answers with a deterministic default reply when no rule matches', async () => {
+    const f = await start();
+    const { status, json } = await openai(f, user('Explain the difference between a list and a tuple in Python'));
+    expect(status).toBe(200);
+    expect(json.choices[0].message.content).toBe('Fake reply from fake-model to: Explain the difference between a list an');
+    expect(json.choices[0].finish_reason).toBe('stop');
+    // One token per word: deterministic usage for assertions.
+    expect(json.usage).toEqual({ prompt_tokens: 11, completion_tokens: 12, total_tokens: 23 });
+  });
+
+  it('matches rules in order on model, last user turn and system prompt (strings are regex sources, /…/flags allowed)', async () => {
+    const f = await start({
+      rules: [
+        { model: '^gpt-', lastUser: '/CAPITAL/i', reply: 'Paris (gpt)' },
+        { lastUser: 'capital', reply: 'Paris (anyone)' },
+        { system: 'terse', reply: 'k.' },
+        { model: /claude/, reply: 'claude default' },
+      ],
+    });
+    const content = async (body: Json) => (await openai(f, body)).json.choices[0].message.content as string;
+    expect(await content(user('The capital of France?', 'gpt-4o'))).toBe('Paris (gpt)');
+    expect(await content(user('The capital of France?', 'llama'))).toBe('Paris (anyone)');
+    expect(await content({ model: 'x', messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'hi' }] })).toBe('k.');
+    expect((await anthropic(f, user('hi', 'claude-3-5-haiku'))).json.content).toEqual([{ type: 'text', text: 'claude default', citations: null }]);
+  });
+
+  it('applies a rule with `times` only to its first n matches', async () => {
+    const f = await start({ rules: [{ times: 2, error: { status: 503 } }, { reply: 'recovered' }] });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await openai(f, user('x'))).status);
+    expect(statuses).toEqual([503, 503, 200]);
+  });
+
+  it('returns tool calls in both dialects, and scripts the step after a tool result', async () => {
+    const f = await start({
+      rules: [
+        { lastUser: 'weather', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
+        { lastTool: 'temp', reply: 'Cold.' },
+      ],
+    });
+    const o = (await openai(f, user('weather in Oslo?'))).json.choices[0];
+    expect(o.finish_reason).toBe('tool_calls');
+    expect(o.message.content).toBeNull();
+    expect(o.message.tool_calls[0]).toMatchObject({ type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } });
+
+    const a = (await anthropic(f, user('weather in Oslo?'))).json;
+    expect(a.stop_reason).toBe('tool_use');
+    expect(a.content).toEqual([{ type: 'tool_use', id: expect.any(String), name: 'get_weather', input: { city: 'Oslo' } }]);
+
+    const after = await anthropic(f, {
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'weather in Oslo?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'get_weather', input: { city: 'Oslo' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '{"temp":-3}' }] },
+      ],
+    });
+    expect(after.json.content[0].text).toBe('Cold.');
+    expect(f.requests().at(-1)!.request.messages.at(-1)).toEqual({ role: 'tool', content: '{"temp":-3}', toolCallId: 't1' });
+  });
+
+  it('holds every answer back by the fixed latency, or a rule’s own', async () => {
+    const f = await start({ latencyMs: 120, rules: [{ lastUser: 'fast', reply: 'zoom', latencyMs: 0 }] });
+    let t = performance.now();
+    await openai(f, user('slow please'));
+    expect(performance.now() - t).toBeGreaterThanOrEqual(115);
+    t = performance.now();
+    await openai(f, user('fast please'));
+    expect(performance.now() - t).toBeLessThan(100);
+  });
+
+  it('lists models, and rejects what the real APIs reject', async () => {
+    const f = await start({ rules: [{ model: 'special-model', reply: 'x' }] });
+    const models = (await (await fetch(`${f.url}/models`)).json()) as Json;
+    expect(models.data.map((m: Json) => m.id)).toEqual(['fake-model', 'fake-judge', 'special-model']);
+    expect((await post(`${f.url}/messages`, user('hi'))).json).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } });
+    expect((await anthropic(f, { model: 'm', messages: [{ role: 'system', content: 'x' }] })).status).toBe(400);
+    expect((await openai(f, { messages: [] })).json.error.message).toBe("'model' is required");
+    expect((await openai(f, '{not json')).status).toBe(400);
+    expect((await openai(f, { model: 'm', messages: [{ role: 'tool', content: 'x' }] })).json.error.message).toContain('tool_call_id');
+  });
+
+  it('requires a known key when apiKeys is set (Bearer or x-api-key)', async () => {
+    const f = await start({ apiKeys: ['good'] });
+    expect((await openai(f, user('x'))).status).toBe(401);
+    expect((await openai(f, user('x'), { authorization: 'Bearer bad' })).json.error.message).toBe('Incorrect API key provided: bad');
+    expect((await openai(f, user('x'), { authorization: 'Bearer good' })).status).toBe(200);
+    expect((await openai(f, user('x'), { 'x-api-key': 'good' })).status).toBe(200);
+  });
+});
+
+describe('fake LLM: judge answers', () => {
+  const labels = { CLASS_ABSENT: 0.05, CLASS_PARTIALLY_PRESENT: 0.25, CLASS_FULLY_PRESENT: 0.7 };
+
+  it('answers the most likely label with log(p) of every label at its position', async () => {
+    const f = await start({ rules: [{ model: 'judge', judge: { labels } }] });
+    const { json } = await openai(f, user('Grade this reply', 'fake-judge', { logprobs: true, top_logprobs: 5 }));
+    const choice = json.choices[0];
+    expect(choice.message.content).toBe('CLASS_FULLY_PRESENT');
+    expect(choice.logprobs.content).toHaveLength(1);
+    const top = choice.logprobs.content[0].top_logprobs as { token: string; logprob: number }[];
+    expect(top.map((t) => t.token)).toEqual(['CLASS_FULLY_PRESENT', 'CLASS_PARTIALLY_PRESENT', 'CLASS_ABSENT']);
+    for (const t of top) expect(t.logprob).toBeCloseTo(Math.log(labels[t.token as keyof typeof labels]), 12);
+    expect(choice.logprobs.content[0].logprob).toBeCloseTo(Math.log(0.7), 12);
+  });
+
+  it('normalises weights that do not sum to 1, cuts to the k asked for, and drops p = 0', async () => {
+    const f = await start({ rules: [{ judge: { labels: { yes: 3, no: 1, maybe: 0 } } }] });
+    const all = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 20 }))).json.choices[0].logprobs.content[0].top_logprobs;
+    expect(all.map((t: Json) => [t.token, Math.exp(t.logprob)])).toEqual([
+      ['yes', expect.closeTo(0.75, 12)],
+      ['no', expect.closeTo(0.25, 12)],
+    ]);
+    const one = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 1 }))).json.choices[0].logprobs.content[0].top_logprobs;
+    expect(one.map((t: Json) => t.token)).toEqual(['yes']);
+  });
+
+  it('can reason before the label; tokens concatenate to the content and the label is last', async () => {
+    const f = await start({ rules: [{ judge: { labels: { A: 0.4, B: 0.6 }, reasoning: 'The reply cites its source.' } }] });
+    const choice = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 2 }))).json.choices[0];
+    expect(choice.message.content).toBe('The reply cites its source. B');
+    const tokens = choice.logprobs.content as Json[];
+    expect(tokens.map((t) => t.token).join('')).toBe(choice.message.content);
+    expect(tokens.at(-1)!.top_logprobs.map((t: Json) => t.token)).toEqual(['B', 'A']);
+  });
+
+  it('returns no logprobs unless asked, and only the label text over Anthropic', async () => {
+    const f = await start({ rules: [{ judge: { labels } }] });
+    expect((await openai(f, user('?'))).json.choices[0].logprobs).toBeNull();
+    expect((await anthropic(f, user('?'))).json.content[0].text).toBe('CLASS_FULLY_PRESENT');
+  });
+});
+
+describe('fake LLM: faults', () => {
+  async function outcomes(f: FakeLlm, n: number, model = 'fake-model'): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const { status, json } = await openai(f, user(`prompt number ${i}`, model));
+      out.push(status !== 200 ? String(status) : json.choices[0].message.content === GARBAGE ? 'garbage' : 'ok');
+    }
+    return out;
+  }
+
+  it('fails a seeded, deterministic fraction of requests: 429 with retry-after, 500, garbage', async () => {
+    const faults = { rateLimited: 0.1, serverError: 0.1, malformed: 0.1 };
+    const first = await outcomes(await start({ faults, seed: 7 }), 400);
+    await fake!.close();
+    const again = await outcomes(await start({ faults, seed: 7 }), 400);
+    await fake!.close();
+    const other = await outcomes(await start({ faults, seed: 8 }), 400);
+    expect(again).toEqual(first);
+    expect(other).not.toEqual(first);
+    const count = (k: string) => first.filter((o) => o === k).length;
+    // 400 draws at p = 0.1: the count is 40 ± 6 (σ); allow ±3σ.
+    for (const k of ['429', '500', 'garbage']) expect(count(k)).toBeGreaterThan(22);
+    for (const k of ['429', '500', 'garbage']) expect(count(k)).toBeLessThan(58);
+    expect(count('ok')).toBe(400 - count('429') - count('500') - count('garbage'));
+  });
+
+  it('sends retry-after 0.05 s with a 429 (configurable), and lets a retry of the same request succeed', async () => {
+    const f = await start({ faults: { rateLimited: 1 } });
+    const res = await openai(f, user('x'));
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('0.05');
+    f.setFaults({ rateLimited: 1, retryAfter: '2' });
+    expect((await openai(f, user('x'))).headers.get('retry-after')).toBe('2');
+    f.setFaults({ rateLimited: 0.5 });
+    const statuses = [];
+    for (let i = 0; i < 20 && statuses.at(-1) !== 200; i++) statuses.push((await openai(f, user('same request'))).status);
+    expect(statuses.at(-1)).toBe(200);
+  });
+
+  it('scopes faults to model patterns', async () => {
+    const f = await start({ faults: [{ model: 'flaky', serverError: 1 }] });
+    expect(await outcomes(f, 5, 'flaky-model')).toEqual(Array(5).fill('500'));
+    expect(await outcomes(f, 5, 'solid-model')).toEqual(Array(5).fill('ok'));
+  });
+
+  it('hangs until the client gives up; the hung call never counts as completed; close() still returns', async () => {
+    const f = await start({ faults: { hang: 1 } });
+    const controller = new AbortController();
+    const p = fetch(`${f.url}/chat/completions`, { method: 'POST', body: JSON.stringify(user('x')), signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    controller.abort();
+    await expect(p).rejects.toThrow();
+    expect(f.calls()).toBe(1);
+    expect(f.callsByKey().size).toBe(0);
+    void fetch(`${f.url}/chat/completions`, { method: 'POST', body: JSON.stringify(user('y')) }).catch(() => {});
+    await new Promise((r) => setTimeout(r, 50));
+    const t = performance.now();
+    await f.close();
+    fake = undefined;
+    expect(performance.now() - t).toBeLessThan(1_000);
+  });
+});
+
+describe('fake LLM: counters', () => {
+  it('counts every request, and completed ones per key (model, messages, temperature, attempt)', async () => {
+    const f = await start({ faults: [{ model: 'broken', serverError: 1 }] });
+    await openai(f, user('a'));
+    await openai(f, user('a', 'fake-model', { temperature: 0.7 }));
+    await openai(f, user('a'), { 'x-assay-attempt': '1' });
+    await openai(f, user('a', 'broken'));
+    expect(f.calls()).toBe(4);
+    expect([...f.callsByKey().values()]).toEqual([1, 1, 1]);
+    expect(f.duplicateCompletedCalls()).toBe(0);
+
+    await openai(f, user('a'));
+    expect(f.duplicateCompletedCalls()).toBe(1);
+    // The same request over another dialect, attempt in the body: the same key, so a second duplicate.
+    await anthropic(f, { ...user('a'), metadata: { attempt: 1 } });
+    expect(f.duplicateCompletedCalls()).toBe(2);
+    expect(f.stats()).toMatchObject({ calls: 6, completed: 5, duplicateCompletedCalls: 2 });
+
+    f.reset();
+    expect(f.stats()).toEqual({ calls: 0, completed: 0, duplicateCompletedCalls: 0, byKey: {} });
+    expect(f.requests()).toEqual([]);
+  });
+
+  it('does not count a reply the client stopped waiting for', async () => {
+    const f = await start({ latencyMs: 300 });
+    await expect(fetch(`${f.url}/chat/completions`, { method: 'POST', body: JSON.stringify(user('x')), signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(f.calls()).toBe(1);
+    expect(f.callsByKey().size).toBe(0);
+  });
+});
+
+describe('fake LLM: remote control', () => {
+  it('takes rules and faults as JSON, validates them, and reports stats', async () => {
+    const f = await start({ rules: [{ reply: 'initial' }] });
+    const admin = fakeLlmAdmin(f.url);
+    await admin.setRules([{ lastUser: /hello/i, reply: 'hi there' }]);
+    expect((await openai(f, user('HELLO'))).json.choices[0].message.content).toBe('hi there');
+    await admin.setFaults({ serverError: 1 });
+    expect((await openai(f, user('HELLO'))).status).toBe(500);
+    expect(await admin.stats()).toMatchObject({ calls: 2, completed: 1 });
+    await expect(admin.setRules([{ reply: 'x', error: { status: 500 } }] as never)).rejects.toThrow(/one of: reply and\/or toolCalls, judge, error, hang/);
+    await admin.reset();
+    expect((await openai(f, user('HELLO'))).json.choices[0].message.content).toBe('initial');
+  });
+
+  it('speaks a custom JSON dialect for systems under test', async () => {
+    const f = await start({ rules: [{ lastUser: 'book', toolCalls: [{ name: 'book_table', arguments: { people: 2 } }], reply: 'Booked.' }] });
+    const { json } = await post(`${f.origin}/custom/chat`, { input: 'Please book a table' });
+    expect(json).toEqual({
+      model: 'custom-assistant',
+      output: { text: 'Booked.', tool_calls: [{ tool: 'book_table', args: { people: 2 } }] },
+      usage: { input: 4, output: 2 },
+    });
+  });
+});

@@ -1,0 +1,350 @@
+/**
+ * The fake LLM provider: ONE real HTTP server used by the unit tests, the e2e suite and the
+ * benchmarks (STYLE.md habit 8). It speaks OpenAI `POST /v1/chat/completions`, Anthropic
+ * `POST /v1/messages`, a home-made `POST /custom/chat`, and `GET /v1/models`; it is scripted
+ * by rules, injects seeded faults, and counts calls so a test can prove that no completed call
+ * was made twice. `/__fake/*` lets another process (Playwright) script and inspect it.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { z } from 'zod';
+import { BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
+import {
+  countTokens,
+  defaultReply,
+  draw,
+  FaultConfigSchema,
+  GARBAGE,
+  judgeAnswer,
+  pickFault,
+  plainLogprobs,
+  requestKey,
+  ruleMatches,
+  RuleSchema,
+  type FakeRequest,
+  type FaultConfig,
+  type FaultKind,
+  type Rule,
+} from './llm-server-rules';
+
+export type { FaultConfig, Rule, Pattern, FakeRequest, FakeMessage } from './llm-server-rules';
+
+export interface FakeLlmOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  rules?: Rule[];
+  /** Delay before every answer, unless a rule sets its own. */
+  latencyMs?: number;
+  faults?: FaultConfig | FaultConfig[];
+  /** Seed of the fault draws (default 1). */
+  seed?: number;
+  /** When set, chat requests must present one of these keys (Bearer or x-api-key), else 401. */
+  apiKeys?: string[];
+  /** How many requests `requests()` keeps (oldest dropped first); default 1000. */
+  keepRequests?: number;
+}
+
+export interface RecordedRequest {
+  seq: number;
+  dialect: Dialect;
+  path: string;
+  key: string;
+  request: FakeRequest;
+  status: number;
+  fault?: FaultKind;
+  rule?: string;
+}
+
+export interface FakeStats {
+  calls: number;
+  completed: number;
+  duplicateCompletedCalls: number;
+  byKey: Record<string, number>;
+}
+
+export interface FakeLlm {
+  /** OpenAI-style base URL, e.g. http://127.0.0.1:4010/v1 (set ASSAY_LLM_BASE_URL to it). */
+  url: string;
+  /** Scheme, host and port only, e.g. http://127.0.0.1:4010. */
+  origin: string;
+  port: number;
+  /** Every chat request received, whatever its outcome. */
+  calls(): number;
+  /** Completed (200, well-formed) responses per request key. */
+  callsByKey(): Map<string, number>;
+  /** Completed responses beyond the first, summed over keys: 0 when nothing was done twice. */
+  duplicateCompletedCalls(): number;
+  /** The most recent requests, normalised, with how each was answered. */
+  requests(): RecordedRequest[];
+  stats(): FakeStats;
+  setRules(rules: Rule[]): void;
+  setFaults(faults: FaultConfig | FaultConfig[] | null): void;
+  setLatency(ms: number): void;
+  /** Clears counters and the request log, and restores the rules and faults given at start. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 5 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) reject(new BadRequest('body too large'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** The client hung up (gave up waiting, or aborted): nothing more to send. */
+function clientGone(res: ServerResponse): boolean {
+  return res.destroyed || !res.socket || res.socket.destroyed;
+}
+
+function dialectFor(method: string, path: string): Dialect | null {
+  if (method !== 'POST') return null;
+  if (path.endsWith('/chat/completions')) return 'openai';
+  if (path.endsWith('/messages')) return 'anthropic';
+  if (path === '/custom/chat') return 'custom';
+  return null;
+}
+
+function presentedKey(req: IncomingMessage): string | undefined {
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length);
+  const x = req.headers['x-api-key'];
+  return Array.isArray(x) ? x[0] : x;
+}
+
+const normaliseFaults = (f: FaultConfig | FaultConfig[] | null | undefined): FaultConfig[] =>
+  (f == null ? [] : Array.isArray(f) ? f : [f]).map((c) => FaultConfigSchema.parse(c));
+
+export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const initialRules = (options.rules ?? []).map((r) => RuleSchema.parse(r));
+  const initialFaults = normaliseFaults(options.faults);
+  const seed = options.seed ?? 1;
+  const keep = options.keepRequests ?? 1000;
+  const apiKeys = options.apiKeys ? new Set(options.apiKeys) : null;
+
+  let rules = initialRules;
+  let faults = initialFaults;
+  let latencyMs = options.latencyMs ?? 0;
+  let calls = 0;
+  let seq = 0;
+  let ruleUses = new Map<Rule, number>();
+  let seen = new Map<string, number>();
+  let completed = new Map<string, number>();
+  let log: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+
+  const record = (r: RecordedRequest): void => {
+    log.push(r);
+    if (log.length > keep) log = log.slice(-keep);
+  };
+
+  const pickRule = (req: FakeRequest): Rule | undefined => {
+    const rule = rules.find((r) => ruleMatches(r, req) && (r.times === undefined || (ruleUses.get(r) ?? 0) < r.times));
+    if (rule) ruleUses.set(rule, (ruleUses.get(rule) ?? 0) + 1);
+    return rule;
+  };
+
+  function answerFor(req: FakeRequest, rule: Rule | undefined, malformed: boolean): FakeAnswer {
+    const k = req.topLogprobs;
+    let content: string;
+    let tokens: FakeAnswer['logprobTokens'];
+    if (malformed) {
+      content = GARBAGE;
+      tokens = k === undefined ? undefined : plainLogprobs(content, k);
+    } else if (rule?.judge) {
+      const judged = judgeAnswer(rule.judge, k ?? 0);
+      content = judged.content;
+      tokens = k === undefined ? undefined : judged.tokens;
+    } else {
+      content = rule?.reply ?? (rule?.toolCalls ? '' : defaultReply(req));
+      tokens = k === undefined ? undefined : plainLogprobs(content, k);
+    }
+    const toolCalls = malformed ? [] : (rule?.toolCalls ?? []).map((c, i) => ({ id: `call_fake_${seq}_${i}`, name: c.name, arguments: c.arguments ?? {} }));
+    const promptTokens = countTokens(req.system, ...req.messages.map((m) => m.content));
+    const completionTokens = countTokens(content, ...toolCalls.map((c) => JSON.stringify(c.arguments)));
+    return {
+      content,
+      toolCalls,
+      ...(tokens ? { logprobTokens: tokens } : {}),
+      usage: rule?.usage ?? { promptTokens, completionTokens },
+      ...(rule?.costUsd !== undefined ? { costUsd: rule.costUsd } : {}),
+    };
+  }
+
+  async function handleChat(dialect: Dialect, path: string, httpReq: IncomingMessage, res: ServerResponse): Promise<void> {
+    calls++;
+    const mySeq = ++seq;
+    let req: FakeRequest;
+    try {
+      req = parseRequest(dialect, JSON.parse(await readBody(httpReq)) as unknown, httpReq.headers);
+    } catch (e) {
+      const message = e instanceof BadRequest ? e.message : `invalid JSON body: ${(e as Error).message}`;
+      return sendJson(res, 400, renderError(dialect, 400, message));
+    }
+    const key = requestKey(req);
+    const entry: RecordedRequest = { seq: mySeq, dialect, path, key, request: req, status: 0 };
+    record(entry);
+
+    const presented = presentedKey(httpReq);
+    if (apiKeys && (!presented || !apiKeys.has(presented))) {
+      entry.status = 401;
+      // Echoes the key, as some providers do: proves the adapters redact what comes back.
+      return sendJson(res, 401, renderError(dialect, 401, `Incorrect API key provided: ${presented ?? '(none)'}`));
+    }
+
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    const fault = pickFault(faults, req, draw(seed, key, occurrence));
+    if (fault) entry.fault = fault.kind;
+    const rule = fault ? undefined : pickRule(req);
+    if (rule?.name) entry.rule = rule.name;
+
+    if (fault?.kind === 'hang' || rule?.hang) return; // held open until the client gives up or close()
+
+    const delay = rule?.latencyMs ?? latencyMs;
+    if (delay > 0) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (clientGone(res)) return;
+    }
+
+    if (fault?.kind === 'rate_limited') {
+      entry.status = 429;
+      return sendJson(res, 429, renderError(dialect, 429, 'Rate limit reached (fake)'), { 'retry-after': fault.config.retryAfter ?? '0.05' });
+    }
+    if (fault?.kind === 'server_error') {
+      entry.status = 500;
+      return sendJson(res, 500, renderError(dialect, 500, 'The server had an error (fake)'));
+    }
+    if (rule?.error) {
+      entry.status = rule.error.status;
+      return sendJson(res, rule.error.status, renderError(dialect, rule.error.status, rule.error.message ?? `scripted error ${rule.error.status}`), rule.error.headers);
+    }
+
+    const malformed = fault?.kind === 'malformed';
+    const body = renderAnswer(dialect, req, answerFor(req, rule, malformed), mySeq);
+    entry.status = 200;
+    // Counted once the response is actually handed over: a client that already gave up did not complete.
+    if (!malformed) res.on('finish', () => completed.set(key, (completed.get(key) ?? 0) + 1));
+    sendJson(res, 200, body);
+  }
+
+  function modelList(): unknown {
+    const named = rules.flatMap((r) => (typeof r.model === 'string' && /^[\w./:-]+$/.test(r.model) ? [r.model] : []));
+    const ids = [...new Set(['fake-model', 'fake-judge', ...named])];
+    return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'assay-fake' })) };
+  }
+
+  const api: Omit<FakeLlm, 'url' | 'origin' | 'port' | 'close'> = {
+    calls: () => calls,
+    callsByKey: () => new Map(completed),
+    duplicateCompletedCalls: () => [...completed.values()].reduce((s, n) => s + Math.max(0, n - 1), 0),
+    requests: () => [...log],
+    stats: () => ({
+      calls,
+      completed: [...completed.values()].reduce((s, n) => s + n, 0),
+      duplicateCompletedCalls: api.duplicateCompletedCalls(),
+      byKey: Object.fromEntries(completed),
+    }),
+    setRules: (next) => {
+      rules = next.map((r) => RuleSchema.parse(r));
+      ruleUses = new Map();
+    },
+    setFaults: (next) => {
+      faults = normaliseFaults(next);
+    },
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
+    reset: () => {
+      rules = initialRules;
+      faults = initialFaults;
+      latencyMs = options.latencyMs ?? 0;
+      calls = 0;
+      ruleUses = new Map();
+      seen = new Map();
+      completed = new Map();
+      log = [];
+    },
+  };
+
+  async function handleAdmin(path: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let json: unknown;
+    try {
+      json = req.method === 'POST' ? (JSON.parse((await readBody(req)) || 'null') as unknown) : undefined;
+    } catch (e) {
+      return sendJson(res, 400, { error: `invalid JSON body: ${(e as Error).message}` });
+    }
+    if (path === '/__fake/stats' && req.method === 'GET') return sendJson(res, 200, api.stats());
+    if (path === '/__fake/requests' && req.method === 'GET') return sendJson(res, 200, api.requests());
+    if (path === '/__fake/rules' && req.method === 'POST') {
+      const parsed = z.array(RuleSchema).safeParse(json);
+      if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
+      api.setRules(parsed.data);
+      return sendJson(res, 200, { ok: true, rules: parsed.data.length });
+    }
+    if (path === '/__fake/faults' && req.method === 'POST') {
+      const parsed = z.union([z.null(), FaultConfigSchema, z.array(FaultConfigSchema)]).safeParse(json);
+      if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
+      api.setFaults(parsed.data);
+      return sendJson(res, 200, { ok: true });
+    }
+    if (path === '/__fake/reset' && req.method === 'POST') {
+      api.reset();
+      return sendJson(res, 200, { ok: true });
+    }
+    return sendJson(res, 404, { error: `no admin route ${req.method} ${path}` });
+  }
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    const dialect = dialectFor(req.method ?? 'GET', path);
+    const done = (p: Promise<void>): void => {
+      p.catch((e: unknown) => sendJson(res, 500, { error: `fake server bug: ${(e as Error).message}` }));
+    };
+    if (dialect) return done(handleChat(dialect, path, req, res));
+    if (req.method === 'GET' && path.endsWith('/models')) return sendJson(res, 200, modelList());
+    if (path.startsWith('/__fake/')) return done(handleAdmin(path, req, res));
+    sendJson(res, 404, { error: { message: `The fake LLM has no route ${req.method} ${path}`, type: 'not_found_error' } });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host}:${port}`;
+
+  return {
+    ...api,
+    url: `${origin}/v1`,
+    origin,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Hanging requests would keep the server open forever: cut every connection.
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

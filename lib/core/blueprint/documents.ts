@@ -1,0 +1,139 @@
+/**
+ * From text to "a header and a list of prompt nodes", accepting every layout Weval accepts:
+ *
+ *   1. a header document followed by documents holding prompts (`---` separated);
+ *   2. a stream of prompt documents (each a prompt mapping or a list of prompts);
+ *   3. one document that is a list of prompts;
+ *   4. one document with a `prompts:` key (and JSON, which is always this form);
+ *   plus a lone prompt mapping, and a header with no prompts at all.
+ *
+ * Which document is the header follows Weval: in a multi-document file the first document is
+ * the header unless it looks like a prompt (has `prompt`, `messages`, `should`, `ideal` or
+ * `points`); a single mapping is a prompt if it looks like one, otherwise a header.
+ */
+import { LineCounter, parseAllDocuments } from 'yaml';
+import type { Issues } from './errors';
+import { findJsonSyntaxError } from './json-syntax';
+import { describe, fromYaml, get, locAt, truthy, type YMap, type YNode } from './positions';
+
+export type BlueprintFormat = 'yaml' | 'json';
+
+export interface Layout {
+  header: YMap | null;
+  prompts: YNode[];
+}
+
+/** Weval's test for "this mapping is a prompt": any of these keys with a truthy value. */
+const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as const;
+/** Keys that only ever belong to a prompt; a mapping with any of them is never a header. */
+const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expects', 'expectations', 'correct'] as const;
+
+export function looksLikePrompt(map: YMap): boolean {
+  return [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS].some((key) => truthy(get(map, key)));
+}
+
+export function formatFromFile(file: string): BlueprintFormat {
+  // Weval's rule (fetch-and-schedule-evals): `.yml`/`.yaml` are YAML, anything else is JSON.
+  // Assay is kinder to names without an extension: only `.json` is JSON.
+  return /\.json$/i.test(file) ? 'json' : 'yaml';
+}
+
+/** Parses the text into documents; null (with issues recorded) when it is not YAML/JSON or is empty. */
+export function readDocuments(text: string, format: BlueprintFormat, issues: Issues): YNode[] | null {
+  const lineCounter = new LineCounter();
+  if (format === 'json') {
+    const bad = findJsonSyntaxError(text);
+    if (bad) {
+      // Count lines over the whole text so the offset maps to a line and column.
+      parseAllDocuments(text, { lineCounter });
+      issues.error(
+        locAt(lineCounter, bad.offset),
+        'syntax',
+        `JSON syntax error: ${bad.message}`,
+        'Fix the JSON at this position (a missing comma, quote or bracket is the usual cause), or write the blueprint in YAML.',
+      );
+      return null;
+    }
+  }
+  const docs = parseAllDocuments(text, {
+    lineCounter,
+    prettyErrors: false,
+    // js-yaml (Weval) applies `<<` merge keys by default.
+    merge: true,
+    // JSON.parse keeps the last of duplicate keys; YAML forbids them.
+    uniqueKeys: format === 'yaml',
+  });
+  let syntaxErrors = 0;
+  for (const doc of docs) {
+    for (const error of doc.errors) {
+      syntaxErrors++;
+      issues.error(locAt(lineCounter, error.pos[0]), 'syntax', `YAML syntax error: ${firstLine(error.message)}`, yamlHint(error.code, error.message));
+    }
+  }
+  if (syntaxErrors > 0) return null;
+
+  const nodes = docs.map((doc) => fromYaml(doc, lineCounter)).filter((node): node is YNode => node !== null && !(node.kind === 'scalar' && node.value === null));
+  if (nodes.length === 0) {
+    issues.error(null, 'empty', 'the blueprint is empty (no document with content)', 'Add a header (title, models…) and at least one prompt, e.g. `- prompt: "…"`.');
+    return null;
+  }
+  return nodes;
+}
+
+export function splitLayout(docs: YNode[], format: BlueprintFormat, issues: Issues): Layout {
+  const [first, ...rest] = docs as [YNode, ...YNode[]];
+  if (rest.length === 0) return splitSingle(first, format, issues);
+
+  const firstIsHeader = first.kind === 'map' && !looksLikePrompt(first);
+  const header = firstIsHeader ? (first as YMap) : null;
+  const promptDocs = firstIsHeader ? rest : docs;
+  if (header && get(header, 'prompts')) {
+    issues.error(
+      get(header, 'prompts')!.loc,
+      'schema',
+      'prompts are given both under the header\'s `prompts:` key and as later documents',
+      'Keep one: either move these prompts into the documents after `---`, or drop the `---` documents and list every prompt under `prompts:`.',
+    );
+  }
+  return { header, prompts: promptDocs.flatMap((doc) => promptsOfDocument(doc, issues)) };
+}
+
+function splitSingle(doc: YNode, format: BlueprintFormat, issues: Issues): Layout {
+  if (doc.kind === 'seq') return { header: null, prompts: doc.items };
+  if (doc.kind === 'scalar') {
+    issues.error(doc.loc, 'schema', `a blueprint document must be a mapping (the header) or a list of prompts, not ${describe(doc)}`, 'Start with a header such as `title: My blueprint`, then `---`, then a list of prompts (`- prompt: "…"`).');
+    return { header: null, prompts: [] };
+  }
+  const prompts = get(doc, 'prompts');
+  if (prompts) {
+    if (prompts.kind === 'seq') return { header: doc, prompts: prompts.items };
+    if (!(prompts.kind === 'scalar' && prompts.value === null)) {
+      issues.error(prompts.loc, 'schema', `\`prompts\` must be a list of prompts, not ${describe(prompts)}`, 'Write each prompt as a list item: `prompts:\\n  - id: p1\\n    prompt: "…"`.');
+    }
+    return { header: doc, prompts: [] };
+  }
+  if (format === 'json') return { header: doc, prompts: [] };
+  if (looksLikePrompt(doc)) return { header: null, prompts: [doc] };
+  return { header: doc, prompts: [] };
+}
+
+function promptsOfDocument(doc: YNode, issues: Issues): YNode[] {
+  if (doc.kind === 'seq') return doc.items;
+  if (doc.kind === 'map') return [doc];
+  issues.error(doc.loc, 'schema', `a prompt document must be a prompt mapping or a list of prompts, not ${describe(doc)}`, 'Write prompts as `- prompt: "…"` items (one list), or one prompt mapping per `---` document.');
+  return [];
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+function yamlHint(code: string, message: string): string {
+  if (code === 'BLOCK_AS_IMPLICIT_KEY' || /compact mappings|implicit keys/.test(message)) {
+    return 'A plain value cannot contain ": " (colon and space). Quote the whole value, e.g. `title: "Maternal Benefits: Uttar Pradesh"`, or use a block scalar (`description: |`).';
+  }
+  if (code === 'DUPLICATE_KEY') return 'Each key may appear once per mapping; remove or rename the repeated key.';
+  if (code === 'BAD_INDENT' || code === 'MISSING_CHAR') return 'Check the indentation and the closing quote or bracket of the value that starts here.';
+  if (code === 'TAB_AS_INDENT') return 'YAML indentation must use spaces, not tabs.';
+  return 'Fix the YAML at this position; quoting values that contain `:`, `#`, `[`, `{` or a leading `*`/`&`/`!` avoids most problems.';
+}

@@ -1,0 +1,296 @@
+/**
+ * The header document (SPEC §2.2): every field Weval reads, with Weval's aliases and checks
+ * (render_as, author, references, models), plus `point_defs`. Fields Weval passes through
+ * without reading are kept verbatim in `extensions`; fields nobody knows are kept there too
+ * (Weval passes them through) but reported as warnings, with a "did you mean" when close.
+ */
+import { closest } from '../points/suggest';
+import type { Issues } from './errors';
+import { optionalString, stringList } from './case-fields';
+import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
+import { RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
+
+export type Header = Omit<Blueprint, 'prompts' | 'title'> & {
+  /** null when the header has none; the parser fills in a fallback. */
+  title: string | null;
+  /** `point_defs` (alias `defs`) as nodes, for `$ref` expansion. */
+  defNodes: Map<string, YNode>;
+};
+
+const RENDER_AS = RenderAsSchema.options;
+
+/** Read by Assay (header.ts or prompts). */
+const READ_KEYS = [
+  'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
+  'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
+  'noCache', 'concurrency', 'prompts',
+];
+/** Weval header fields that Assay keeps but does not interpret. */
+const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
+
+export function emptyHeader(): Header {
+  return {
+    id: null, title: null, description: null, author: null, references: [], tags: [], models: [], system: null, systems: [], temperature: null,
+    temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null,
+    extensions: {}, headerKeys: [], defNodes: new Map(),
+  };
+}
+
+export function normalizeHeader(map: YMap | null, issues: Issues): Header {
+  const header = emptyHeader();
+  if (!map) return header;
+  header.headerKeys = map.entries.map((e) => e.key);
+
+  // Weval: `id || configId`, `title || configTitle`, `system || systemPrompt`.
+  header.id = optionalString(firstTruthy(map, ['id', 'configId']), 'id', issues);
+  header.title = optionalString(firstTruthy(map, ['title', 'configTitle']), 'title', issues);
+  header.description = optionalString(get(map, 'description'), 'description', issues);
+  header.author = authorOf(get(map, 'author'), issues);
+  header.references = referencesOf(map, issues);
+  header.tags = stringList(get(map, 'tags'), 'tags', issues);
+  header.models = modelsOf(get(map, 'models'), issues);
+  systemsOf(map, header, issues);
+  temperaturesOf(map, header, issues);
+  header.render_as = renderAsOf(get(map, 'render_as'), issues, 'global');
+  header.noCache = booleanOf(get(map, 'noCache'), 'noCache', issues);
+  header.concurrency = concurrencyOf(get(map, 'concurrency'), issues);
+  header.tools = toolsOf(get(map, 'tools'), issues);
+  header.toolUse = toolUseOf(get(map, 'toolUse'), issues);
+  header.evaluationConfig = nullable(get(map, 'evaluationConfig'));
+
+  const defs = get(map, 'point_defs') ?? get(map, 'defs');
+  if (defs && !(defs.kind === 'scalar' && defs.value === null)) {
+    if (defs.kind === 'map') {
+      for (const e of defs.entries) header.defNodes.set(e.key, e.value);
+      header.point_defs = toJS(defs) as Record<string, unknown>;
+    } else {
+      issues.error(defs.loc, 'schema', `\`point_defs\` must be a mapping from names to definitions, not ${describe(defs)}`, 'Write `point_defs:\\n  name: "<js code>"` or `  name: { point: "…", weight: 2 }`.');
+    }
+  }
+
+  for (const e of map.entries) {
+    if (READ_KEYS.includes(e.key)) continue;
+    header.extensions[e.key] = toJS(e.value);
+    if (PASSTHROUGH_KEYS.includes(e.key)) continue;
+    const near = closest(e.key, [...READ_KEYS, ...PASSTHROUGH_KEYS]);
+    issues.warn(e.keyNode.loc, 'unknown_field', `unknown header field \`${e.key}\` (kept, but Assay does not use it)${near.length ? `; did you mean \`${near[0]}\`?` : ''}`, near.length ? `Rename it to \`${near[0]}\`.` : 'Remove it, or check the spelling against the blueprint format documentation.');
+  }
+  return header;
+}
+
+function firstTruthy(map: YMap, keys: string[]): YNode | undefined {
+  for (const key of keys) {
+    const node = get(map, key);
+    if (node && !(node.kind === 'scalar' && !node.value)) return node;
+  }
+  return undefined;
+}
+
+function nullable(node: YNode | undefined): unknown {
+  return node === undefined ? null : toJS(node);
+}
+
+export function renderAsOf(node: YNode | undefined, issues: Issues, scope: 'global' | 'prompt'): Blueprint['render_as'] {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  const value = str(node);
+  const parsed = RenderAsSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  issues.error(node.loc, 'schema', `invalid ${scope === 'global' ? 'global ' : ''}\`render_as\` value ${JSON.stringify(toJS(node))}; must be one of ${RENDER_AS.join(', ')}`, 'Write e.g. `render_as: html` for replies that are HTML/SVG.');
+  return null;
+}
+
+export function booleanOf(node: YNode | undefined, key: string, issues: Issues): boolean | null {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  if (node.kind === 'scalar' && typeof node.value === 'boolean') return node.value;
+  issues.error(node.loc, 'schema', `\`${key}\` must be true or false, not ${describe(node)}`, `Write \`${key}: true\`.`);
+  return null;
+}
+
+function authorOf(node: YNode | undefined, issues: Issues): Blueprint['author'] {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  if (node.kind === 'scalar' && typeof node.value === 'string') return node.value;
+  if (node.kind === 'map') {
+    const name = str(get(node, 'name'));
+    if (name !== undefined && name.trim() !== '') return toJS(node) as { name: string };
+    issues.error(node.loc, 'schema', "invalid `author` object: missing `name` string", 'Write `author: { name: "Jane Doe", url: "https://…" }` or `author: "Jane Doe"`.');
+    return null;
+  }
+  issues.error(node.loc, 'schema', `\`author\` must be a string or an object with \`name\`, not ${describe(node)}`, 'Write `author: "Jane Doe"`.');
+  return null;
+}
+
+/** `reference`/`citation`/`references`/`citations` (first truthy, Weval's order): strings or `{title|name, url}`. */
+function referencesOf(map: YMap, issues: Issues): Reference[] {
+  const node = firstTruthy(map, ['reference', 'citation', 'references', 'citations']);
+  if (!node) return [];
+  const items = node.kind === 'seq' ? node.items : [node];
+  const out: Reference[] = [];
+  for (const item of items) {
+    if (item.kind === 'scalar' && typeof item.value === 'string') {
+      out.push({ title: item.value });
+      continue;
+    }
+    if (item.kind === 'map') {
+      const title = str(get(item, 'title')) || str(get(item, 'name'));
+      if (title !== undefined && title.trim() !== '') {
+        const url = get(item, 'url');
+        out.push(url === undefined || (url.kind === 'scalar' && url.value === null) ? { title } : { title, url: String(toJS(url)) });
+        continue;
+      }
+      issues.error(item.loc, 'schema', 'invalid reference/citation object: missing `title` or `name` string', 'Write `- title: "Paper title"` with an optional `url:`.');
+      continue;
+    }
+    issues.error(item.loc, 'schema', `a reference must be a string or an object with \`title\`/\`name\`, not ${describe(item)}`, 'Write `references:\\n  - "Paper title"\\n  - { title: "…", url: "https://…" }`.');
+  }
+  return out;
+}
+
+/**
+ * `models`: `provider:model` ids, collection names (no colon, e.g. `CORE`, resolved from the
+ * repository's `models/` folder), or custom model objects (Weval's required fields checked).
+ */
+function modelsOf(node: YNode | undefined, issues: Issues): ModelRef[] {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return [];
+  if (node.kind !== 'seq') {
+    issues.error(node.loc, 'schema', `\`models\` must be a list of model ids, collection names or custom model objects, not ${describe(node)}`, 'Write `models:\\n  - CORE\\n  - openrouter:openai/gpt-4o`.');
+    return [];
+  }
+  const out: ModelRef[] = [];
+  for (const item of node.items) {
+    if (item.kind === 'scalar' && typeof item.value === 'string' && item.value.trim() !== '') {
+      const id = item.value.trim();
+      out.push(id.includes(':') ? { kind: 'id', id } : { kind: 'collection', name: id });
+      continue;
+    }
+    if (item.kind === 'map') {
+      const model = customModelOf(item, issues);
+      if (model) out.push(model);
+      continue;
+    }
+    issues.error(item.loc, 'schema', `a model must be a string (\`provider:model\` or a collection name) or a custom model object, not ${describe(item)}`, 'Write e.g. `- openrouter:openai/gpt-4o-mini` or `- CORE`.');
+  }
+  return out;
+}
+
+/**
+ * Two kinds of custom model object: Weval's (`id`, `url`, `modelName`, `inherit`, optional
+ * `format: chat|completions` and `headers`), and Assay's system under test over HTTP
+ * (`format: openai`, or `format: custom` / a `response:` mapping), whose full spec the HTTP
+ * provider adapter validates; here only its `id` and `url` are required.
+ */
+function customModelOf(map: YMap, issues: Issues): ModelRef | null {
+  const format = get(map, 'format');
+  const formatName = str(format);
+  const httpEndpoint = formatName === 'openai' || formatName === 'custom' || (format === undefined && get(map, 'response') !== undefined);
+  const hint = httpEndpoint
+    ? 'An HTTP model needs `id` and `url` (http/https), with `format: openai` or a `response:` mapping (`format: custom`).'
+    : 'A custom model needs `id`, `url`, `modelName` and `inherit` (e.g. `inherit: openai`), with optional `format: chat|completions` and `headers`; or, for your own HTTP service, `format: openai` or `format: custom` with a `response:` mapping.';
+  let ok = true;
+  for (const key of httpEndpoint ? ['id', 'url'] : ['id', 'url', 'modelName', 'inherit']) {
+    if (str(get(map, key)) === undefined || str(get(map, key)) === '') {
+      issues.error((get(map, key) ?? map).loc, 'schema', `invalid custom model: \`${key}\` is required and must be a string`, hint);
+      ok = false;
+    }
+  }
+  if (!httpEndpoint && format && !(format.kind === 'scalar' && format.value === null) && !['chat', 'completions'].includes(formatName ?? '')) {
+    issues.error(format.loc, 'schema', `invalid custom model: \`format\` must be chat, completions, openai or custom, not ${JSON.stringify(toJS(format))}`, hint);
+    ok = false;
+  }
+  const headers = get(map, 'headers');
+  if (headers && headers.kind !== 'map' && !(headers.kind === 'scalar' && headers.value === null)) {
+    issues.error(headers.loc, 'schema', '`headers` of a custom model must be a mapping', hint);
+    ok = false;
+  }
+  return ok ? { kind: 'custom', id: str(get(map, 'id'))!, spec: toJS(map) as Record<string, unknown> } : null;
+}
+
+/** `system` (a string, or a list = variants), `systems` (variants), `systemPrompt` (legacy). */
+function systemsOf(map: YMap, header: Header, issues: Issues): void {
+  const system = get(map, 'system');
+  const systems = get(map, 'systems');
+  const legacy = get(map, 'systemPrompt');
+  const variantsFrom = (node: YNode, key: string): (string | null)[] => {
+    if (node.kind !== 'seq') return [];
+    const out: (string | null)[] = [];
+    for (const item of node.items) {
+      if (item.kind === 'scalar' && (item.value === null || typeof item.value === 'string')) out.push(item.value as string | null);
+      else issues.error(item.loc, 'schema', `each system prompt in \`${key}\` must be a string or null (no system prompt), not ${describe(item)}`, `Write \`${key}: [null, "You are a …"]\`.`);
+    }
+    return out;
+  };
+  if (system?.kind === 'seq') header.systems = variantsFrom(system, 'system');
+  else if (system && system.kind === 'scalar' && (system.value === null || typeof system.value === 'string')) header.system = system.value as string | null;
+  else if (system) issues.error(system.loc, 'schema', `\`system\` must be a string, null or a list of system prompts, not ${describe(system)}`, 'Write `system: "You are a …"`.');
+  // Weval: `system || systemPrompt`.
+  if (!header.system && legacy) header.system = optionalString(legacy, 'systemPrompt', issues);
+  if (systems && !(systems.kind === 'scalar' && systems.value === null)) {
+    if (systems.kind !== 'seq') issues.error(systems.loc, 'schema', `\`systems\` must be a list of system prompts (null = none), not ${describe(systems)}`, 'Write `systems: [null, "You are a …"]`.');
+    else {
+      if (system?.kind === 'seq') issues.warn(systems.loc, 'suspicious', 'both `system` (as a list) and `systems` give system-prompt variants; `systems` is used', 'Keep one list.');
+      header.systems = variantsFrom(systems, 'systems');
+    }
+  }
+}
+
+function temperaturesOf(map: YMap, header: Header, issues: Issues): void {
+  const single = get(map, 'temperature');
+  if (single && !(single.kind === 'scalar' && single.value === null)) {
+    if (single.kind === 'scalar' && typeof single.value === 'number') header.temperature = single.value;
+    else issues.error(single.loc, 'schema', `\`temperature\` must be a number, not ${describe(single)}`, 'Write e.g. `temperature: 0.7`, or `temperatures: [0, 0.7]` for several runs.');
+  }
+  const list = get(map, 'temperatures');
+  if (list && !(list.kind === 'scalar' && list.value === null)) {
+    if (list.kind !== 'seq') {
+      issues.error(list.loc, 'schema', `\`temperatures\` must be a list of numbers, not ${describe(list)}`, 'Write e.g. `temperatures: [0, 0.7]`.');
+      return;
+    }
+    header.temperatures = [];
+    for (const item of list.items) {
+      if (item.kind === 'scalar' && typeof item.value === 'number') header.temperatures.push(item.value);
+      else issues.error(item.loc, 'schema', `each temperature must be a number, not ${describe(item)}`, 'Write e.g. `temperatures: [0, 0.7]`.');
+    }
+  }
+}
+
+function concurrencyOf(node: YNode | undefined, issues: Issues): number | null {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  if (node.kind === 'scalar' && typeof node.value === 'number' && Number.isInteger(node.value) && node.value >= 1) return node.value;
+  issues.error(node.loc, 'schema', `\`concurrency\` must be a whole number ≥ 1, not ${JSON.stringify(toJS(node))}`, 'Write e.g. `concurrency: 5`.');
+  return null;
+}
+
+function toolsOf(node: YNode | undefined, issues: Issues): unknown[] | null {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  if (node.kind !== 'seq') {
+    issues.error(node.loc, 'schema', `\`tools\` must be a list of tool definitions, not ${describe(node)}`, 'Write `tools:\\n  - name: search\\n    description: "…"\\n    schema: { type: object, … }`.');
+    return null;
+  }
+  for (const item of node.items) {
+    if (item.kind !== 'map' || str(get(item, 'name')) === undefined) {
+      issues.error(item.loc, 'schema', 'each tool must be a mapping with a `name` (and `description`, `schema`)', 'Write `- name: search` with `description:` and a JSON-Schema `schema:`.');
+    }
+  }
+  return toJS(node) as unknown[];
+}
+
+/**
+ * `toolUse: { enabled, mode, maxSteps, outputFormat }`. Weval accepts only `mode: trace-only`;
+ * Assay also accepts `native` and `auto` (providers with native tool calling use it).
+ */
+function toolUseOf(node: YNode | undefined, issues: Issues): unknown {
+  if (!node) return null;
+  if (node.kind === 'scalar' && node.value === null) return null;
+  if (node.kind !== 'map') {
+    issues.error(node.loc, 'schema', `\`toolUse\` must be a mapping, not ${describe(node)}`, 'Write `toolUse: { enabled: true, mode: trace-only, maxSteps: 4 }`.');
+    return null;
+  }
+  const mode = entry(node, 'mode');
+  if (mode && !['trace-only', 'native', 'auto'].includes(str(mode.value) ?? '')) {
+    issues.error(mode.value.loc, 'schema', `\`toolUse.mode\` must be trace-only, native or auto, not ${JSON.stringify(toJS(mode.value))}`, '`trace-only` reads TOOL_CALL lines from the reply; `native` uses the provider\'s tool calling; `auto` uses native where the provider supports it.');
+  }
+  const maxSteps = get(node, 'maxSteps');
+  if (maxSteps && !(maxSteps.kind === 'scalar' && typeof maxSteps.value === 'number' && Number.isInteger(maxSteps.value) && maxSteps.value >= 1)) {
+    issues.error(maxSteps.loc, 'schema', '`toolUse.maxSteps` must be a whole number ≥ 1', 'Write e.g. `maxSteps: 4`.');
+  }
+  return toJS(node);
+}

@@ -1,0 +1,9 @@
+/** The blueprint module's public names (re-exported by lib/core/index.ts). */
+export { parseBlueprint, type ParseOptions, type ParseResult } from './parse';
+export { BlueprintIssueSchema, formatIssue, type BlueprintIssue, type IssueCode } from './errors';
+export { blueprintIdFromPath, promptHashId, stableStringify, sha256Hex } from './ids';
+export { systemPromptFor, systemPromptsToRun, temperaturesToRun } from './axes';
+export { wevalBlueprint, wevalPrompt } from './weval';
+export type { BlueprintFormat } from './documents';
+export type { ResolvePointFunction } from './functions';
+export * from './schema';

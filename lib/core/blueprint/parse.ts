@@ -1,0 +1,109 @@
+/**
+ * `parseBlueprint(text, { file })`: a blueprint's text → the normalised `Blueprint`, or every
+ * problem with its file, line, column and a hint. Pure: the caller reads the file.
+ *
+ *   text ─ documents.ts ─→ header node + prompt nodes
+ *        ─ header.ts ────→ header fields, point_defs
+ *        ─ prompts.ts ───→ prompts (points.ts, functions.ts, question-points.ts, correct-block.ts, case-fields.ts)
+ *        ─ assignIds ────→ explicit ids, Weval hash ids, duplicates reported and renamed
+ */
+import { byPosition, Issues, type BlueprintIssue } from './errors';
+import { readDocuments, splitLayout, formatFromFile, type BlueprintFormat } from './documents';
+import { defaultResolver, type ResolvePointFunction } from './functions';
+import { normalizeHeader, type Header } from './header';
+import { promptHashId } from './ids';
+import { definitionPoint, type PointDefs, type PointsContext } from './points';
+import { normalizePrompt, type DraftPrompt } from './prompts';
+import { BlueprintSchema, type Blueprint, type Prompt } from './schema';
+import { wevalPrompt } from './weval';
+
+export interface ParseOptions {
+  /** The file's path or name, used in every issue and for the format and title fallbacks. */
+  file: string;
+  /** Default: from the extension (`.json` → JSON, anything else → YAML). */
+  format?: BlueprintFormat;
+  /** The point-function lookup; default: the registry's `resolvePointFunction`. */
+  pointDefs?: ResolvePointFunction;
+}
+
+export type ParseResult =
+  | { ok: true; blueprint: Blueprint; warnings: BlueprintIssue[] }
+  | { ok: false; errors: BlueprintIssue[]; warnings: BlueprintIssue[] };
+
+export function parseBlueprint(text: string, options: ParseOptions): ParseResult {
+  const issues = new Issues(options.file);
+  const format = options.format ?? formatFromFile(options.file);
+  const docs = readDocuments(text, format, issues);
+  if (!docs) return result(issues, null);
+
+  const layout = splitLayout(docs, format, issues);
+  const header = normalizeHeader(layout.header, issues);
+  const ctx: PointsContext = { issues, resolve: options.pointDefs ?? defaultResolver, defs: checkDefinitions(header, issues, options.pointDefs ?? defaultResolver) };
+  const drafts = layout.prompts.map((node) => normalizePrompt(node, header, ctx)).filter((d): d is DraftPrompt => d !== null);
+  const prompts = assignIds(drafts, issues);
+
+  const { defNodes: _defNodes, title, ...fields } = header;
+  const blueprint = { ...fields, title: title ?? header.id ?? titleFromFile(options.file), prompts };
+  return result(issues, blueprint);
+}
+
+function result(issues: Issues, blueprint: Blueprint | null): ParseResult {
+  const warnings = issues.warnings.sort(byPosition);
+  if (issues.hasErrors() || !blueprint) return { ok: false, errors: issues.errors.sort(byPosition), warnings };
+  // The schema is the contract: a blueprint that fails it is a parser bug, reported rather than passed on.
+  const checked = BlueprintSchema.safeParse(blueprint);
+  if (!checked.success) {
+    issues.error(null, 'schema', `internal error: the normalised blueprint does not match its schema (${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message})`, 'Please report this with the blueprint attached.');
+    return { ok: false, errors: issues.errors, warnings };
+  }
+  return { ok: true, blueprint: checked.data, warnings };
+}
+
+/** Each definition is checked once, where it is written, so a broken one is reported once. */
+function checkDefinitions(header: Header, issues: Issues, resolve: ResolvePointFunction): PointDefs {
+  const broken = new Set<string>();
+  for (const [name, node] of header.defNodes) {
+    const before = issues.errors.length;
+    definitionPoint(node, { block: 'should', path: null }, { issues, resolve, defs: { nodes: header.defNodes, broken } });
+    if (issues.errors.length > before) broken.add(name);
+  }
+  return { nodes: header.defNodes, broken };
+}
+
+/**
+ * Explicit ids are kept; a missing id is Weval's hash of the prompt. Two prompts with one id
+ * (explicit or hashed) would overwrite each other's results (Weval did not notice: defect 7):
+ * the later one is reported and renamed `<id>-2`, `-3`…, so the blueprint still loads.
+ */
+function assignIds(drafts: DraftPrompt[], issues: Issues): Prompt[] {
+  const withIds = drafts.map((d) => {
+    const id = d.explicitId ?? promptHashId(wevalPrompt(d.prompt, false));
+    return { draft: d, id, idSource: d.explicitId ? ('explicit' as const) : ('hash' as const) };
+  });
+  const taken = new Set(withIds.map((p) => p.id));
+  const firstAt = new Map<string, DraftPrompt>();
+  return withIds.map(({ draft, id, idSource }) => {
+    const first = firstAt.get(id);
+    if (!first) {
+      firstAt.set(id, draft);
+      return { id, idSource, ...draft.prompt };
+    }
+    let n = 2;
+    while (taken.has(`${id}-${n}`)) n++;
+    const renamed = `${id}-${n}`;
+    taken.add(renamed);
+    const what = idSource === 'explicit' ? `the prompt id "${id}"` : `this prompt has no id and is identical to the prompt at line ${first.prompt.loc?.line}, so its hash id "${id}"`;
+    issues.warn(
+      draft.idLoc,
+      'duplicate_id',
+      `${what} is already used by the prompt at line ${first.prompt.loc?.line}:${first.prompt.loc?.col}; this one is renamed "${renamed}"`,
+      idSource === 'explicit' ? 'Give every prompt a unique `id` (results are stored by prompt id).' : 'Remove the duplicate prompt, or give both an explicit, unique `id`.',
+    );
+    return { id: renamed, idSource: 'renamed' as const, ...draft.prompt };
+  });
+}
+
+function titleFromFile(file: string): string {
+  const base = file.replace(/\\/g, '/').split('/').pop() ?? file;
+  return base.replace(/(\.(civic|weval))?\.(ya?ml|json)$/i, '') || 'Untitled blueprint';
+}

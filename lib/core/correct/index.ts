@@ -1,0 +1,14 @@
+/** `correct:` checks: the schema, the response view and the tree evaluator. */
+export * from './schema';
+export {
+  buildResponseView,
+  normaliseToolCall,
+  parseContentJson,
+  parseTextToolCalls,
+  ResponseViewSchema,
+  ViewToolCallSchema,
+  type ResponseInput,
+  type ResponseView,
+  type ViewToolCall,
+} from './view';
+export { describeAssertion, evaluateAssertion, evaluateCorrect, jsonEqual, type CorrectResult, type CorrectStatus } from './evaluate';

@@ -1,0 +1,41 @@
+/** Judging: question values, the judge class scale, distributions, panel consensus, hardening. */
+export * from './questions';
+export {
+  CHOICE_NOT_APPLICABLE_AT,
+  choiceValue,
+  expectedFromDistribution,
+  JudgeValueError,
+  noulValue,
+  questionLabels,
+  questionsValue,
+  questionValue,
+  scoreValue,
+  type ChoiceResult,
+  type LabelDistribution,
+  type QuestionOutcome,
+  type QuestionsValue,
+  type WeightedAnswer,
+} from './values';
+export {
+  canonicalJudgeClass,
+  canonicaliseClassDistribution,
+  JUDGE_CLASS_ALIASES,
+  JUDGE_CLASS_VALUES,
+  JUDGE_SCALE,
+  judgeScaleQuestion,
+  judgeScaleValue,
+  type JudgeClass,
+} from './scale';
+export {
+  distributionFromLogprobs,
+  distributionFromSamples,
+  DistributionMethodSchema,
+  JudgeDistributionSchema,
+  type DistributionMethod,
+  type DistributionResult,
+  type JudgeDistribution,
+  type TopLogprob,
+} from './distribution';
+export { DISAGREEMENT_STD, krippendorffAlphaInterval, panelConsensus, type PanelConsensus } from './consensus';
+export { JUDGE_DELIMITERS, neutraliseDelimiters, parseLastLabel, type LabelReader, type ParsedLabel } from './hardening';
+export { buildJudgeRequest, readJudgeOutput, readJudgeSamples, judgeLabels, type JudgeApproach, type JudgeInput, type JudgeRequest, type JudgeOutputToken, type JudgeReading } from './prompt';

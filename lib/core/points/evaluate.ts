@@ -1,0 +1,38 @@
+/**
+ * Running a resolved point function: re-validate the stored arguments, evaluate, then make
+ * the outcome safe for aggregation — a throw becomes `{error}`, a non-finite score becomes
+ * `{error}` (never a 0, never NaN: README items 9–10), scores are clamped to [0,1], and a
+ * negated point (`not_…`) scores 1 − score. Errors are not negated: unscored stays unscored.
+ */
+import type { Resolution } from './registry';
+import type { FnOutcome, PointContext, PointFunctionDef } from './types';
+
+type Resolved = Extract<Resolution, { ok: true }>;
+
+export type ArgsCheck = { ok: true; args: unknown } | { ok: false; message: string };
+
+/** Validates an argument as written; the message says how to write it (one line per distinct problem). */
+export function checkPointArgs(def: PointFunctionDef<unknown>, raw: unknown): ArgsCheck {
+  const parsed = def.args.safeParse(raw);
+  if (parsed.success) return { ok: true, args: parsed.data };
+  const messages = [...new Set(parsed.error.issues.map((issue) => issue.message))];
+  return { ok: false, message: messages.join('; ') };
+}
+
+export async function evaluatePoint(resolved: Resolved, response: string, rawArgs: unknown, ctx: PointContext): Promise<FnOutcome> {
+  const { def, negated, canonical } = resolved;
+  const checked = checkPointArgs(def, rawArgs);
+  if (!checked.ok) return { error: checked.message };
+  let outcome: FnOutcome;
+  try {
+    outcome = await def.evaluate(response, checked.args, ctx);
+  } catch (error) {
+    return { error: `${canonical} failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if ('error' in outcome) return outcome;
+  if (typeof outcome.score !== 'number' || !Number.isFinite(outcome.score)) {
+    return { error: `${canonical} produced no valid score (${String(outcome.score)})` };
+  }
+  const score = Math.max(0, Math.min(1, outcome.score));
+  return negated ? { score: 1 - score, detail: `not (${outcome.detail})` } : { score, detail: outcome.detail };
+}

@@ -1,0 +1,13 @@
+/**
+ * Public surface of the point functions (lib/core/index.ts re-exports what outside code may use).
+ * - resolve a name as written and validate its argument at load time;
+ * - evaluate a resolved function safely (negation, clamping, errors never a 0);
+ * - the sandbox adapter the server and CLI create once and pass as `PointContext.sandbox`.
+ */
+export type { ExternalCallPort, FnOutcome, PointContext, PointFunctionDef, SandboxErrorKind, SandboxPort, ToolCall } from './types';
+export { SandboxError } from './types';
+export { acceptedNames, listPointFunctions, pointFunctionAliases, resolvePointFunction, type Resolution } from './registry';
+export { checkPointArgs, evaluatePoint, type ArgsCheck } from './evaluate';
+export { compilePattern, testPattern, type Compiled } from './text/regex';
+export { foldCase, nfc } from './text/normalize';
+export { createQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './sandbox/quickjs';

@@ -1,0 +1,24 @@
+/** Scoring, one named level each: verdict → attempt → prompt (k repeats) → model, and paired comparison. */
+export {
+  JudgeMethodSchema,
+  PanelSchema,
+  PASS_AT,
+  specFromPoint,
+  verdictFromOutcome,
+  VerdictSchema,
+  VerdictSpecSchema,
+  VerdictStatusSchema,
+  type JudgeMethod,
+  type Outcome,
+  type Panel,
+  type Verdict,
+  type VerdictSpec,
+  type VerdictStatus,
+} from './verdict';
+export { evaluateDeterministicPoint, type DeterministicContext, type ReplyInput } from './deterministic';
+export { outcomeFromJudges, type JudgeAnswer } from './judged';
+export { attemptScore, AttemptScoreSchema, weightedMean, type AttemptScore } from './attempt';
+export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } from './prompt';
+export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
+export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';
+export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalSchema, type BootstrapOptions, type Interval } from './bootstrap';

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { promptScore, PromptScoreSchema } from './prompt';
+
+describe('promptScore', () => {
+  it('mean over k attempts with pass@k and pass^k', () => {
+    const r = promptScore([{ score: 1 }, { score: 0.5 }, { score: 0 }], { passThreshold: 0.5 });
+    expect(r).toMatchObject({ score: 0.5, k: 3, scored: 3, passes: 2, passAtK: true, passHatK: false });
+    expect(PromptScoreSchema.parse(r)).toEqual(r);
+  });
+
+  it('every attempt passing is pass^k', () => {
+    expect(promptScore([{ score: 0.9 }, { score: 0.8 }], { passThreshold: 0.75 })).toMatchObject({ passAtK: true, passHatK: true });
+    expect(promptScore([{ score: 0.1 }], { passThreshold: 0.75 })).toMatchObject({ passAtK: false, passHatK: false });
+  });
+
+  it('no threshold: no pass statistics', () => {
+    expect(promptScore([{ score: 1 }])).toMatchObject({ passThreshold: null, passes: null, passAtK: null, passHatK: null });
+  });
+
+  it('attempts with no score are counted, not averaged as 0; errors add up', () => {
+    const r = promptScore([{ score: 1, errors: 0 }, { score: null, errors: 3 }], { passThreshold: 0.5 });
+    expect(r).toMatchObject({ score: 1, scored: 1, unscored: 1, errors: 3, passHatK: true });
+    expect(promptScore([{ score: null, errors: 1 }])).toMatchObject({ score: null, passAtK: null });
+  });
+
+  it('reports the spread of the attempts', () => {
+    expect(promptScore([{ score: 0 }, { score: 1 }]).std).toBe(0.5);
+  });
+
+  it('rejects a threshold outside [0,1]', () => {
+    expect(() => promptScore([{ score: 1 }], { passThreshold: 50 })).toThrow(/passThreshold must be in \[0,1\]/);
+  });
+});

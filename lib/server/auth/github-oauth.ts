@@ -1,0 +1,87 @@
+/**
+ * Sign-in with GitHub (the OAuth web flow): send the browser to GitHub with a random
+ * `state` (kept in a short-lived cookie), take the `code` back, exchange it for a token,
+ * read `/user`, and open a session for that login. The role comes from the users table;
+ * ASSAY_MAINTAINER_LOGINS promotes the listed logins to maintainer when they sign in.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { BadRequestError, NotConfiguredError, UnauthorizedError, UpstreamError } from '../http/errors';
+import { enforceRateLimit, SIGN_IN_LIMIT } from './rate-limit';
+import { createSession } from './sessions';
+
+export const OAUTH_STATE_COOKIE = 'assay_oauth_state';
+
+export interface OAuthConfig {
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** github.com, or the fake GitHub server. */
+  oauthUrl: string;
+  apiUrl: string;
+  publicUrl: string;
+  maintainerLogins: string[];
+}
+
+/** GitHub's login rule: alphanumerics and single inner hyphens, at most 39 characters. */
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+
+function configured(c: OAuthConfig): { clientId: string; clientSecret: string } {
+  if (!c.clientId || !c.clientSecret) throw new NotConfiguredError('GitHub sign-in is not configured: set GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET.');
+  return { clientId: c.clientId, clientSecret: c.clientSecret };
+}
+
+export function callbackUrl(c: OAuthConfig): string {
+  return `${c.publicUrl.replace(/\/$/, '')}/api/auth/github/callback`;
+}
+
+/** Where to send the browser, and the state to remember in a cookie. */
+export function startOAuth(c: OAuthConfig): { location: string; state: string } {
+  const { clientId } = configured(c);
+  const state = randomBytes(16).toString('base64url');
+  const url = new URL('/login/oauth/authorize', c.oauthUrl);
+  url.searchParams.set('client_id', clientId);
+  url.searchParams.set('redirect_uri', callbackUrl(c));
+  url.searchParams.set('scope', 'read:user');
+  url.searchParams.set('state', state);
+  return { location: url.toString(), state };
+}
+
+const TokenReply = z.union([z.object({ access_token: z.string().min(1) }), z.object({ error: z.string(), error_description: z.string().optional() })]);
+const GitHubUser = z.object({ login: z.string().regex(GITHUB_LOGIN), name: z.string().nullable().optional() });
+
+export async function finishOAuth(
+  db: Db,
+  c: OAuthConfig,
+  q: { code: string; state: string; expectedState: string | null; clientAddress: string },
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ token: string; expiresAt: Date; login: string }> {
+  const { clientId, clientSecret } = configured(c);
+  await enforceRateLimit(db, `sign-in:${q.clientAddress}`, SIGN_IN_LIMIT);
+  // the state ties the callback to the browser that started the flow (no login CSRF)
+  if (!q.expectedState || q.expectedState.length !== q.state.length || !timingSafeEqual(Buffer.from(q.expectedState), Buffer.from(q.state))) {
+    throw new BadRequestError('The sign-in expired or was started elsewhere; start again from the sign-in page.');
+  }
+  const res = await fetchImpl(new URL('/login/oauth/access_token', c.oauthUrl), {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, code: q.code, redirect_uri: callbackUrl(c) }),
+  });
+  const reply = TokenReply.safeParse(await res.json().catch(() => null));
+  if (!res.ok || !reply.success) throw new UpstreamError(`GitHub's token exchange failed (HTTP ${res.status}).`);
+  if ('error' in reply.data) throw new UnauthorizedError(`GitHub refused the sign-in (${reply.data.error}); start again.`);
+  const me = await fetchImpl(`${c.apiUrl.replace(/\/$/, '')}/user`, { headers: { authorization: `Bearer ${reply.data.access_token}`, accept: 'application/vnd.github+json', 'user-agent': 'assay' } });
+  const user = GitHubUser.safeParse(await me.json().catch(() => null));
+  if (!me.ok || !user.success) throw new UpstreamError(`GitHub did not say who signed in (HTTP ${me.status}).`);
+  const login = user.data.login;
+  const promote = c.maintainerLogins.some((l) => l.toLowerCase() === login.toLowerCase());
+  const row = await db.user.upsert({
+    where: { githubLogin: login },
+    create: { githubLogin: login, name: user.data.name ?? null, role: promote ? 'maintainer' : 'reader' },
+    update: { name: user.data.name ?? null },
+  });
+  // promotion only raises a reader/author; it never lowers an admin
+  if (promote && (row.role === 'reader' || row.role === 'author')) await db.user.update({ where: { id: row.id }, data: { role: 'maintainer' } });
+  const session = await createSession(db, row.id);
+  return { ...session, login };
+}

@@ -1,0 +1,46 @@
+/**
+ * Who is asking: the admin token (`Authorization: Bearer …`, for scripts and CI), or a
+ * signed-in user (the session cookie). Acting — anything that changes state or spends
+ * money — needs the token or a user whose role is maintainer or admin.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../db/client';
+import { ForbiddenError, UnauthorizedError } from '../http/errors';
+import { readCookie } from '../http/responses';
+import { SESSION_COOKIE, sessionUser, type SessionUser } from './sessions';
+
+export type Principal = { kind: 'admin-token' } | { kind: 'user'; user: SessionUser };
+
+/** Compares digests, so the time taken says nothing about how much of the token matched. */
+export function isAdminToken(presented: string | null | undefined, configured: string | undefined): boolean {
+  if (!presented || !configured) return false;
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(configured).digest();
+  return timingSafeEqual(a, b);
+}
+
+export function mayAct(p: Principal | null): boolean {
+  return p !== null && (p.kind === 'admin-token' || p.user.role === 'maintainer' || p.user.role === 'admin');
+}
+
+/** The login recorded as the actor of an approval or a run. */
+export function actorName(p: Principal): string {
+  return p.kind === 'admin-token' ? 'admin' : p.user.githubLogin;
+}
+
+export async function principalOf(db: Db, adminToken: string | undefined, request: Request): Promise<Principal | null> {
+  const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  if (bearer) {
+    if (isAdminToken(bearer, adminToken)) return { kind: 'admin-token' };
+    throw new UnauthorizedError('The bearer token is not the admin token (ASSAY_ADMIN_TOKEN).');
+  }
+  const user = await sessionUser(db, readCookie(request, SESSION_COOKIE));
+  return user ? { kind: 'user', user } : null;
+}
+
+/** The principal, if it may act; otherwise 401 (nobody) or 403 (a reader or author). */
+export function requireActor(p: Principal | null): Principal {
+  if (!p) throw new UnauthorizedError();
+  if (!mayAct(p)) throw new ForbiddenError(`${actorName(p)} is signed in as ${p.kind === 'user' ? p.user.role : '?'}; this needs a maintainer or admin (an admin can change roles).`);
+  return p;
+}

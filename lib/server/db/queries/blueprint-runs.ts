@@ -1,0 +1,37 @@
+/**
+ * A blueprint's run history (newest first, a page at a time), each completed run's model
+ * scores for the trend chart, and the latest completed run's ranking.
+ */
+import type { Db } from '../client';
+
+export async function getBlueprintRuns(db: Db, blueprintId: string, opts: { limit?: number } = {}) {
+  const runs = await db.run.findMany({
+    where: { blueprintId },
+    orderBy: { createdAt: 'desc' },
+    take: opts.limit ?? 30,
+    select: {
+      id: true,
+      status: true,
+      trigger: true,
+      sourceCommit: true,
+      createdAt: true,
+      finishedAt: true,
+      totalCalls: true,
+      doneCalls: true,
+      errorCalls: true,
+      errorVerdicts: true,
+      costUsd: true,
+    },
+  });
+  const completed = runs.filter((r) => r.status === 'completed').map((r) => r.id);
+  const scores =
+    completed.length === 0
+      ? []
+      : await db.runModelSummary.findMany({
+          where: { runId: { in: completed } },
+          select: { runId: true, modelId: true, score: true, ciLow: true, ciHigh: true, errorCount: true },
+          take: 20_000,
+        });
+  return { runs, scores, latestCompletedRunId: completed[0] ?? null };
+}
+export type BlueprintRuns = Awaited<ReturnType<typeof getBlueprintRuns>>;

@@ -1,0 +1,30 @@
+/**
+ * A model across Assay: every model's scores on the live blueprints (so the view can say how
+ * this model compares with the field on each blueprint and tag) and this model's history
+ * over runs. Bounded by blueprints × models and by the history limit, never by run size.
+ */
+import type { Db } from '../client';
+import { getLeaderboardRows } from './leaderboard';
+
+export async function getModelProfile(db: Db, modelId: string, opts: { historyLimit?: number } = {}) {
+  const [model, scores, history] = await Promise.all([
+    db.model.findUnique({ where: { id: modelId }, select: { id: true, provider: true, displayName: true } }),
+    getLeaderboardRows(db),
+    db.runModelSummary.findMany({
+      where: { modelId, run: { status: 'completed' } },
+      orderBy: { run: { createdAt: 'desc' } },
+      take: opts.historyLimit ?? 200,
+      select: {
+        runId: true,
+        score: true,
+        ciLow: true,
+        ciHigh: true,
+        errorCount: true,
+        run: { select: { createdAt: true, blueprint: { select: { id: true, title: true } } } },
+      },
+    }),
+  ]);
+  if (!model && !scores.some((s) => s.modelId === modelId) && history.length === 0) return null;
+  return { modelId, model, scores, history };
+}
+export type ModelProfile = NonNullable<Awaited<ReturnType<typeof getModelProfile>>>;

@@ -1,0 +1,49 @@
+/**
+ * The run's criteria, a page of prompts at a time: for each point of each visible prompt,
+ * how the models did on it (mean, range, errors, judge disagreements). Bounded by the
+ * page's prompts, never the whole run.
+ */
+import type { Db } from '../client';
+import { SEALED_SPLIT } from './sealed';
+
+export interface RunPointRow {
+  promptKey: string;
+  pointIndex: number;
+  pointText: string;
+  kind: string;
+  mean: number | null;
+  min: number | null;
+  max: number | null;
+  verdicts: number;
+  errors: number;
+  notApplicable: number;
+  disagreements: number;
+}
+
+export async function getRunPointsPage(
+  db: Db,
+  run: { id: string; versionId: string },
+  opts: { page: number; pageSize: number },
+): Promise<{ prompts: { promptKey: string; position: number }[]; points: RunPointRow[]; total: number }> {
+  const prompts = await db.$queryRaw<{ promptKey: string; position: number; total: number }[]>`
+    SELECT vp.prompt_key AS "promptKey", vp.position, (count(*) OVER ())::int AS total
+    FROM version_prompts vp
+    WHERE vp.version_id = ${run.versionId} AND vp.split <> ${SEALED_SPLIT}
+      AND EXISTS (SELECT 1 FROM run_cell_summaries c WHERE c.run_id = ${run.id} AND c.prompt_key = vp.prompt_key)
+    ORDER BY vp.position
+    OFFSET ${(opts.page - 1) * opts.pageSize} LIMIT ${opts.pageSize}`;
+  const keys = prompts.map((p) => p.promptKey);
+  const points =
+    keys.length === 0
+      ? []
+      : await db.$queryRaw<RunPointRow[]>`
+          SELECT v.prompt_key AS "promptKey", v.point_index AS "pointIndex", min(v.point_text) AS "pointText", min(v.kind) AS kind,
+                 avg(v.score)::float8 AS mean, min(v.score)::float8 AS min, max(v.score)::float8 AS max, count(*)::int AS verdicts,
+                 (count(*) FILTER (WHERE v.status = 'error'))::int AS errors,
+                 (count(*) FILTER (WHERE v.status = 'not_applicable'))::int AS "notApplicable",
+                 (count(*) FILTER (WHERE v.disagreement))::int AS disagreements
+          FROM verdicts v
+          WHERE v.run_id = ${run.id} AND v.prompt_key = ANY(${keys})
+          GROUP BY v.prompt_key, v.point_index`;
+  return { prompts: prompts.map(({ total: _t, ...p }) => p), points, total: prompts[0]?.total ?? 0 };
+}

@@ -1,0 +1,131 @@
+/**
+ * A prompt within a run: the prompt itself (never a sealed one), every model's cell, the
+ * small points × models grid of verdict scores, and the replies with their full verdicts
+ * for the models a page shows. Sealed prompts read as missing here, so the page is a 404.
+ */
+import type { Db } from '../client';
+import { SEALED_SPLIT } from './sealed';
+
+export async function getVisiblePrompt(db: Db, versionId: string, promptKey: string) {
+  const prompt = await db.versionPrompt.findUnique({
+    where: { versionId_promptKey: { versionId, promptKey } },
+    select: {
+      promptKey: true,
+      position: true,
+      messages: true,
+      system: true,
+      ideal: true,
+      weight: true,
+      citation: true,
+      category: true,
+      points: true,
+      pointCount: true,
+      repeats: true,
+      split: true,
+    },
+  });
+  if (!prompt || prompt.split === SEALED_SPLIT) return null;
+  return prompt;
+}
+export type VisiblePrompt = NonNullable<Awaited<ReturnType<typeof getVisiblePrompt>>>;
+
+export interface GridVerdict {
+  modelId: string;
+  pointIndex: number;
+  status: 'pass' | 'fail' | 'not_applicable' | 'error';
+  score: number | null;
+  disagreement: boolean;
+}
+
+/** The prompt, its neighbours by position, every model's cell and the points × models grid. */
+export async function getRunPrompt(db: Db, run: { id: string; versionId: string }, promptKey: string) {
+  const prompt = await getVisiblePrompt(db, run.versionId, promptKey);
+  if (!prompt) return null;
+  const [cells, grid, previous, next] = await Promise.all([
+    db.runCellSummary.findMany({
+      where: { runId: run.id, promptKey },
+      select: { modelId: true, score: true, attempts: true, errorCount: true },
+    }),
+    db.verdict.findMany({
+      where: { runId: run.id, promptKey },
+      select: { modelId: true, pointIndex: true, status: true, score: true, disagreement: true },
+      take: 20_000,
+    }),
+    db.versionPrompt.findFirst({
+      where: { versionId: run.versionId, position: { lt: prompt.position }, split: { not: SEALED_SPLIT } },
+      orderBy: { position: 'desc' },
+      select: { promptKey: true },
+    }),
+    db.versionPrompt.findFirst({
+      where: { versionId: run.versionId, position: { gt: prompt.position }, split: { not: SEALED_SPLIT } },
+      orderBy: { position: 'asc' },
+      select: { promptKey: true },
+    }),
+  ]);
+  return { prompt, cells, grid: grid as GridVerdict[], previousKey: previous?.promptKey ?? null, nextKey: next?.promptKey ?? null };
+}
+export type RunPrompt = NonNullable<Awaited<ReturnType<typeof getRunPrompt>>>;
+
+const VERDICT_DETAIL = {
+  pointIndex: true,
+  status: true,
+  score: true,
+  kind: true,
+  pointText: true,
+  fn: true,
+  args: true,
+  weight: true,
+  gate: true,
+  path: true,
+  source: true,
+  distribution: true,
+  method: true,
+  reasoning: true,
+  judges: true,
+  spread: true,
+  alpha: true,
+  disagreement: true,
+} as const;
+
+/** The replies (every attempt) of some models to one visible prompt, each with its verdicts. */
+export async function getPromptReplies(db: Db, run: { id: string; versionId: string }, promptKey: string, modelIds: string[]) {
+  if (modelIds.length === 0 || !(await getVisiblePrompt(db, run.versionId, promptKey))) return [];
+  return db.reply.findMany({
+    where: { runId: run.id, promptKey, modelId: { in: modelIds } },
+    orderBy: [{ modelId: 'asc' }, { systemIndex: 'asc' }, { temperatureIndex: 'asc' }, { attempt: 'asc' }],
+    select: {
+      id: true,
+      modelId: true,
+      systemIndex: true,
+      temperatureIndex: true,
+      temperature: true,
+      attempt: true,
+      content: true,
+      toolCalls: true,
+      finishReason: true,
+      promptTokens: true,
+      completionTokens: true,
+      latencyMs: true,
+      costUsd: true,
+      error: true,
+      errorKind: true,
+      fromCache: true,
+      attemptScores: { where: { runId: run.id }, select: { score: true, errorCount: true, gateFailed: true, noApplicable: true }, take: 1 },
+      verdicts: { where: { runId: run.id }, orderBy: { pointIndex: 'asc' }, select: VERDICT_DETAIL },
+    },
+  });
+}
+export type PromptReply = Awaited<ReturnType<typeof getPromptReplies>>[number];
+export type VerdictDetail = PromptReply['verdicts'][number];
+
+/** Every model's verdict on one point of one visible prompt (the point view). */
+export async function getPointVerdicts(db: Db, run: { id: string; versionId: string }, promptKey: string, pointIndex: number) {
+  if (!(await getVisiblePrompt(db, run.versionId, promptKey))) return [];
+  return db.verdict.findMany({
+    where: { runId: run.id, promptKey, pointIndex },
+    orderBy: [{ modelId: 'asc' }],
+    select: { ...VERDICT_DETAIL, modelId: true, reply: { select: { attempt: true, systemIndex: true, temperatureIndex: true } } },
+    take: 2_000,
+  });
+}
+export type PointVerdict = Awaited<ReturnType<typeof getPointVerdicts>>[number];

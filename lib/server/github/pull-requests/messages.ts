@@ -1,0 +1,114 @@
+/**
+ * What Assay writes on a pull request: the check run's output and annotations, and the
+ * comments (validation, approval, results). Pure functions of stored data, so they are
+ * tested without GitHub. Text that comes from a blueprint (error messages quote it) goes
+ * inside code fences or is escaped, so a pull request cannot inject markup or @mentions.
+ */
+import type { CheckAnnotation, CheckRunResult } from '../port';
+import type { PullRequestPolicy } from '../config';
+import type { PullRequestValidation, ValidatedFile } from './validation';
+
+/** Marks Assay's own validation comment, so it is updated in place rather than repeated. */
+export const VALIDATION_MARKER = '<!-- assay:validation -->';
+export const CHECK_NAME = 'Assay: blueprints';
+
+/** GitHub shows at most this many annotations usefully; the summary lists every error anyway. */
+const MAX_ANNOTATIONS = 100;
+
+const fence = (s: string) => s.replace(/```/g, "'''");
+/** Escapes text shown outside a code block: HTML, Markdown specials and @mentions. */
+export function inline(s: string): string {
+  return s.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!).replace(/([\\`*_[\]|])/g, '\\$1').replace(/@/g, '@\u200b');
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function errorLines(files: ValidatedFile[]): string[] {
+  return files.flatMap((f) => f.errors.map((e) => `${f.path}:${e.line}:${e.col}: ${e.message}${e.hint ? `\n    hint: ${e.hint}` : ''}`));
+}
+
+export function checkRunResult(v: PullRequestValidation): CheckRunResult {
+  const bad = v.files.filter((f) => !f.valid);
+  const errorCount = bad.reduce((n, f) => n + f.errors.length, 0);
+  const annotations: CheckAnnotation[] = v.files
+    .flatMap((f) => [
+      ...f.errors.map((e) => ({ path: f.path, startLine: e.line, endLine: e.line, startColumn: e.col, endColumn: e.col, level: 'failure' as const, title: 'Invalid blueprint', message: e.hint ? `${e.message}\n${e.hint}` : e.message })),
+      ...f.warnings.map((w) => ({ path: f.path, startLine: w.line, endLine: w.line, startColumn: w.col, endColumn: w.col, level: 'warning' as const, title: 'Blueprint warning', message: w.message })),
+    ])
+    .slice(0, MAX_ANNOTATIONS);
+  if (v.files.length === 0) {
+    return { conclusion: 'neutral', title: 'No blueprints changed', summary: 'This pull request changes no file under `blueprints/` or `models/`.', annotations: [] };
+  }
+  if (bad.length === 0) {
+    return { conclusion: 'success', title: `${plural(v.files.length, 'file')} valid`, summary: v.files.map((f) => `- \`${f.path}\`: valid${f.kind === 'blueprint' ? `, ${plural(f.promptCount, 'prompt')}` : ''}`).join('\n'), annotations };
+  }
+  return {
+    conclusion: 'failure',
+    title: `${plural(errorCount, 'error')} in ${plural(bad.length, 'file')}`,
+    summary: `Fix these and push again:\n\n\`\`\`text\n${fence(errorLines(bad).join('\n'))}\n\`\`\``,
+    annotations,
+  };
+}
+
+export function validationComment(v: PullRequestValidation, policy: PullRequestPolicy, headSha: string): string {
+  const rows = v.files.map((f) => `| \`${inline(f.path)}\` | ${f.valid ? '✅ valid' : `❌ ${plural(f.errors.length, 'error')}`} | ${f.kind === 'blueprint' ? plural(f.promptCount, 'prompt') : 'model collection'} |`);
+  const bad = v.files.filter((f) => !f.valid);
+  const parts = [VALIDATION_MARKER, `### Assay: blueprint check at ${headSha.slice(0, 7)}`];
+  if (v.files.length === 0) {
+    parts.push('This pull request changes no blueprint (`blueprints/**/*.yml`) or model collection (`models/*.json`); nothing to check.');
+    return parts.join('\n\n');
+  }
+  parts.push(['| File | Result | Size |', '|---|---|---|', ...rows].join('\n'));
+  if (bad.length > 0) {
+    parts.push(`**Errors** (file:line:col) — fix them and push again:\n\n\`\`\`text\n${fence(errorLines(bad).join('\n'))}\n\`\`\``);
+  } else {
+    const b = policy.budget;
+    parts.push(
+      `Every file is valid. Running these blueprints costs money, so it waits for a maintainer: add the label \`${inline(policy.approvalLabel)}\` or comment \`${policy.command}\` ` +
+        `(write permission needed). A run uses at most ${plural(b.maxModels, 'model')}, ${plural(b.maxPrompts, 'prompt')}, ${plural(b.maxCalls, 'call')} and $${b.maxCostUsd.toFixed(2)} per blueprint` +
+        `, for at most ${plural(policy.maxBlueprints, 'blueprint')}. A new push needs a new approval.`,
+    );
+  }
+  return parts.join('\n\n');
+}
+
+export interface StartedRun {
+  blueprintId: string;
+  runId: string;
+  deduplicated: boolean;
+}
+
+export function approvalComment(approvedBy: string, runs: StartedRun[], skipped: string[], publicUrl: string): string {
+  const lines = runs.map((r) => `- \`${inline(r.blueprintId)}\`: [run ${r.runId}](${publicUrl}/runs/${r.runId})${r.deduplicated ? ' (an identical run already exists)' : ''}`);
+  const more = skipped.length ? `\n\nNot run (over the per-PR limit): ${skipped.map((s) => `\`${inline(s)}\``).join(', ')}.` : '';
+  return `▶️ Run approved by @${approvedBy}: ${plural(runs.length, 'blueprint')} queued; results will follow here.\n\n${lines.join('\n')}${more}`;
+}
+
+export function refusalComment(login: string, reason: 'permission' | 'invalid' | 'stale', command: string): string {
+  if (reason === 'permission') return `@${login}: only collaborators with write permission can approve a run (\`${command}\`); a maintainer will take a look.`;
+  if (reason === 'stale') return `@${login}: the pull request changed after the approval; approve the new commits again.`;
+  return `@${login}: the blueprints in this pull request have errors; fix them (see the check run) and approve again.`;
+}
+
+export interface ModelScoreRow {
+  modelId: string;
+  score: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+  errorCount: number;
+  costUsd: number;
+}
+
+const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`);
+
+export function resultsComment(o: { blueprintId: string; title: string; runId: string; status: string; headSha: string | null; rows: ModelScoreRow[]; publicUrl: string }): string {
+  const link = `${o.publicUrl}/runs/${o.runId}`;
+  const sorted = [...o.rows].sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.modelId.localeCompare(b.modelId));
+  const table = sorted.length
+    ? ['| Model | Score | 95% CI | Errors | Cost |', '|---|---:|---|---:|---:|', ...sorted.map((r) => `| \`${inline(r.modelId)}\` | ${pct(r.score)} | ${r.ciLow === null || r.ciHigh === null ? '—' : `${pct(r.ciLow)} – ${pct(r.ciHigh)}`} | ${r.errorCount} | $${r.costUsd.toFixed(4)} |`)].join('\n')
+    : '_No model produced a score._';
+  const status = o.status === 'completed' ? '' : `\n\n⚠️ The run ended as **${o.status}**; the scores cover what finished.`;
+  return `### Assay results: ${inline(o.title)} (\`${inline(o.blueprintId)}\`)${o.headSha ? ` at ${o.headSha.slice(0, 7)}` : ''}\n\n${table}${status}\n\n[Open the drill-down](${link}): every prompt, reply and criterion.`;
+}

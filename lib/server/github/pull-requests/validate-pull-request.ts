@@ -1,0 +1,91 @@
+/**
+ * On a pull request opened or pushed to: validate every changed blueprint and model
+ * collection at the head commit, and report at once as a check run (with file:line:col
+ * annotations) and as Assay's comment on the PR (updated in place on later pushes). Nothing
+ * runs and nothing is stored but the validation: running waits for a maintainer.
+ */
+import { Prisma } from '@/generated/prisma/client';
+import { parseBlueprint } from '@/lib/core';
+import type { Db } from '../../db/client';
+import type { GitHubSource, PullRequestPolicy } from '../config';
+import type { GitHubRepo } from '../port';
+import { blueprintIdOf, isBlueprintPath, isCollectionPath } from '../paths';
+import { ensureGitHubSource } from '../source';
+import { CHECK_NAME, checkRunResult, validationComment } from './messages';
+import { checkCollection, PullRequestValidationSchema, stateOf, type PullRequestState, type PullRequestValidation, type ValidatedFile } from './validation';
+
+export interface PullRequestRef {
+  number: number;
+  headSha: string;
+  author: string;
+  title: string;
+}
+
+export interface ValidatedPullRequest {
+  pullRequestId: string;
+  state: PullRequestState;
+  validation: PullRequestValidation;
+  checkRunId: number | null;
+  commentId: number | null;
+}
+
+export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSource, policy: PullRequestPolicy, pr: PullRequestRef): Promise<ValidatedPullRequest> {
+  const { id: sourceId } = await ensureGitHubSource(db, src);
+  const row = await db.pullRequest.upsert({
+    where: { sourceId_number_headSha: { sourceId, number: pr.number, headSha: pr.headSha } },
+    create: { sourceId, number: pr.number, headSha: pr.headSha, author: pr.author, title: pr.title, state: 'validating' },
+    update: { title: pr.title },
+  });
+  if (row.validation !== null) {
+    // this head was validated already (a redelivered webhook, a retried job): report nothing twice
+    return { pullRequestId: row.id, state: row.state as PullRequestState, validation: PullRequestValidationSchema.parse(row.validation), checkRunId: row.checkRunId ? Number(row.checkRunId) : null, commentId: row.commentId ? Number(row.commentId) : null };
+  }
+
+  const checkRunId = await gh.createCheckRun(pr.headSha, CHECK_NAME);
+  const validation = await validateFiles(gh, pr.number);
+  await gh.completeCheckRun(checkRunId, checkRunResult(validation));
+  const commentId = await upsertValidationComment(db, gh, sourceId, pr.number, validationComment(validation, policy, pr.headSha));
+  const state = stateOf(validation);
+  await db.pullRequest.update({
+    where: { id: row.id },
+    data: { state, validation: validation as unknown as Prisma.InputJsonValue, checkRunId: String(checkRunId), commentId: String(commentId) },
+  });
+  return { pullRequestId: row.id, state, validation, checkRunId, commentId };
+}
+
+async function validateFiles(gh: GitHubRepo, number: number): Promise<PullRequestValidation> {
+  const changed = (await gh.listPullRequestFiles(number)).filter((f) => f.status !== 'removed' && (isBlueprintPath(f.path) || isCollectionPath(f.path)));
+  const files: ValidatedFile[] = [];
+  for (const f of changed) {
+    const text = await gh.readBlob(f.blobSha);
+    if (isCollectionPath(f.path)) {
+      const errors = checkCollection(text);
+      files.push({ path: f.path, kind: 'collection', blueprintId: null, blobSha: f.blobSha, valid: errors.length === 0, promptCount: 0, errors, warnings: [] });
+      continue;
+    }
+    const parsed = parseBlueprint(text, { file: f.path });
+    const issue = (i: { line: number; col: number; message: string; hint: string }) => ({ line: i.line, col: i.col, message: i.message, hint: i.hint });
+    files.push({
+      path: f.path,
+      kind: 'blueprint',
+      blueprintId: blueprintIdOf(f.path),
+      blobSha: f.blobSha,
+      valid: parsed.ok,
+      promptCount: parsed.ok ? parsed.blueprint.prompts.length : 0,
+      errors: parsed.ok ? [] : parsed.errors.map(issue),
+      warnings: parsed.warnings.map(issue),
+    });
+  }
+  return { files };
+}
+
+/** One Assay comment per pull request, edited on each push; a new one if someone deleted it. */
+async function upsertValidationComment(db: Db, gh: GitHubRepo, sourceId: string, number: number, body: string): Promise<number> {
+  const previous = await db.pullRequest.findFirst({
+    where: { sourceId, number, commentId: { not: null } },
+    orderBy: { updatedAt: 'desc' },
+    select: { commentId: true },
+  });
+  if (previous?.commentId && (await gh.updateComment(Number(previous.commentId), body))) return Number(previous.commentId);
+  return gh.postComment(number, body);
+}

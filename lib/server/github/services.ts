@@ -1,0 +1,54 @@
+/**
+ * The dependencies of the GitHub use cases in one record, and the two things every entry
+ * point (webhook, Inngest function, admin page, CLI) does with them: sync the configured
+ * source, and run a job now. The record is built from the environment in one place
+ * (lib/server/platform.ts); tests build it around the fake GitHub server.
+ */
+import type { Db } from '../db/client';
+import { NotConfiguredError } from '../http/errors';
+import { syncLocalFolder, type SyncSummary } from '../blueprints/sync-local';
+import type { GitHubSource, PullRequestPolicy } from './config';
+import type { GitHubJobs, SyncTrigger } from './jobs';
+import type { GitHubRepo } from './port';
+import { approvePullRequestRun, type RunPorts } from './pull-requests/approve-pull-request-run';
+import { validatePullRequest } from './pull-requests/validate-pull-request';
+import { syncGitHubRepository, type GitHubSyncSummary } from './sync-repository';
+
+export interface GitHubServices {
+  db: Db;
+  /** Null when no repository is configured: blueprints come from `localFolder`. */
+  github: { repo: GitHubRepo; source: GitHubSource } | null;
+  localFolder: string;
+  policy: PullRequestPolicy;
+  runs: RunPorts;
+}
+
+export type SourceSyncSummary = (GitHubSyncSummary & { kind: 'github' }) | (SyncSummary & { kind: 'local' });
+
+/** Syncs the configured source: the GitHub repository, or else the local folder. */
+export async function syncConfiguredSource(s: GitHubServices, trigger: SyncTrigger, force = false): Promise<SourceSyncSummary> {
+  if (s.github) return { kind: 'github', ...(await syncGitHubRepository(s.db, s.github.repo, s.github.source, { trigger, force })) };
+  return { kind: 'local', ...(await syncLocalFolder(s.db, s.localFolder, trigger)) };
+}
+
+export function requireGitHub(s: GitHubServices): { repo: GitHubRepo; source: GitHubSource } {
+  if (!s.github) throw new NotConfiguredError('No GitHub repository is configured: set GITHUB_REPOSITORY (owner/repo) and GITHUB_TOKEN or a GitHub App.');
+  return s.github;
+}
+
+/** The jobs, executed in this process as they are requested. */
+export function inProcessJobs(s: GitHubServices): GitHubJobs {
+  return {
+    async requestSync(trigger) {
+      await syncConfiguredSource(s, trigger);
+    },
+    async pullRequestChanged(pr) {
+      const gh = requireGitHub(s);
+      await validatePullRequest(s.db, gh.repo, gh.source, s.policy, pr);
+    },
+    async pullRequestApproved(approval) {
+      const gh = requireGitHub(s);
+      await approvePullRequestRun(s.db, gh.repo, gh.source, s.policy, s.runs, approval);
+    },
+  };
+}

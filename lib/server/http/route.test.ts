@@ -1,0 +1,104 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { route } from './route';
+import { ConflictError, RateLimitedError, UnauthorizedError } from './errors';
+import { readCookie, redirect, serializeCookie } from './responses';
+
+const echo = route(
+  {
+    params: z.object({ number: z.coerce.number().int().positive() }),
+    body: z.object({ name: z.string().min(1) }),
+    response: z.object({ number: z.number(), greeting: z.string() }),
+    status: 201,
+  },
+  async ({ params, body }) => ({ number: params.number, greeting: `hello ${body.name}` }),
+);
+
+const post = (body: string, type = 'application/json') =>
+  new Request('http://x/api/thing/7', { method: 'POST', body, headers: { 'content-type': type } });
+const ctx = (params: unknown) => ({ params: Promise.resolve(params) });
+
+describe('route wrapper', () => {
+  it('validates params and body, and answers the validated response with its status', async () => {
+    const res = await echo(post('{"name":"ada"}'), ctx({ number: '7' }));
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ number: 7, greeting: 'hello ada' });
+  });
+
+  it('accepts form-encoded bodies (HTML forms)', async () => {
+    const res = await echo(post('name=grace', 'application/x-www-form-urlencoded'), ctx({ number: '1' }));
+    expect(await res.json()).toEqual({ number: 1, greeting: 'hello grace' });
+  });
+
+  it('answers 400 with the failing field for a bad body, bad JSON or bad params', async () => {
+    const bad = await echo(post('{"name":""}'), ctx({ number: '7' }));
+    expect(bad.status).toBe(400);
+    const json = (await bad.json()) as { error: { code: string; message: string } };
+    expect(json.error.code).toBe('bad_request');
+    expect(json.error.message).toMatch(/^Invalid body: name:/);
+    expect((await echo(post('{oops'), ctx({ number: '7' }))).status).toBe(400);
+    expect((await echo(post('{"name":"x"}'), ctx({ number: '-1' }))).status).toBe(400);
+  });
+
+  it('maps typed errors to their status and code, with Retry-After and WWW-Authenticate', async () => {
+    const limited = route({ response: z.null() }, async () => {
+      throw new RateLimitedError(30);
+    });
+    const res = await limited(new Request('http://x/'));
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('30');
+    const unauth = route({ response: z.null(), authenticate: async () => { throw new UnauthorizedError(); } }, async () => null);
+    const r2 = await unauth(new Request('http://x/'));
+    expect(r2.status).toBe(401);
+    expect(r2.headers.get('www-authenticate')).toBe('Bearer');
+    const conflict = route({ response: z.null() }, async () => {
+      throw new ConflictError('already approved', { number: 3 });
+    });
+    expect(await (await conflict(new Request('http://x/'))).json()).toEqual({ error: { code: 'conflict', message: 'already approved', details: { number: 3 } } });
+  });
+
+  it('does not read the body when authentication refuses', async () => {
+    const handler = vi.fn(async () => null);
+    const guarded = route({ body: z.object({}), response: z.null(), authenticate: async () => { throw new UnauthorizedError(); } }, handler);
+    const req = post('{}');
+    expect((await guarded(req)).status).toBe(401);
+    expect(req.bodyUsed).toBe(false);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('turns a response that breaks its schema into a 500 without leaking it', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = route({ response: z.object({ ok: z.literal(true) }) }, async () => ({ ok: false, secret: 'x' }) as never);
+    const res = await broken(new Request('http://x/'));
+    expect(res.status).toBe(500);
+    expect(await res.text()).not.toContain('secret');
+    const crashing = route({ response: z.null() }, async () => {
+      throw new Error('db password is hunter2');
+    });
+    const r2 = await crashing(new Request('http://x/'));
+    expect(r2.status).toBe(500);
+    expect(await r2.text()).not.toContain('hunter2');
+    spy.mockRestore();
+  });
+
+  it('keeps the exact body text for signature checks and passes Response results through', async () => {
+    const raw = route({ rawBody: true, response: z.null() }, async ({ rawBody }) => redirect(`/done?len=${rawBody.length}`, [serializeCookie('a', 'b c', { sameSite: 'Strict', secure: false })]));
+    const res = await raw(post('{ "spaced" :  1 }'));
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/done?len=17');
+    expect(res.headers.get('set-cookie')).toBe('a=b%20c; Path=/; HttpOnly; SameSite=Strict');
+  });
+
+  it('rejects bodies over the limit with 413', async () => {
+    const small = route({ body: z.object({}).loose(), response: z.null(), maxBodyBytes: 10 }, async () => null);
+    expect((await small(post(JSON.stringify({ x: 'y'.repeat(20) })))).status).toBe(413);
+  });
+});
+
+describe('cookies', () => {
+  it('reads a cookie by name from the Cookie header', () => {
+    const req = new Request('http://x/', { headers: { cookie: 'a=1; assay_session=abc%3D; b=2' } });
+    expect(readCookie(req, 'assay_session')).toBe('abc=');
+    expect(readCookie(req, 'missing')).toBeNull();
+  });
+});

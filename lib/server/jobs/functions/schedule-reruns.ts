@@ -1,0 +1,75 @@
+/**
+ * Scheduled re-runs: which blueprints to run again, and asking for each run. A blueprint is
+ * due when it has never run, when its latest run is older than the configured age (then the
+ * identical run is repeated on purpose, with the cache bypassed, to measure drift), or when
+ * its run identity changed (a new version, a changed model collection…). That last case is
+ * decided by `requestRun` itself with `skipIfIdentical`: an unchanged blueprint is never run
+ * twice. Pull-request runs do not count: they ran a PR's content, not the branch's.
+ */
+import type { Db } from '../../db/client';
+import type { RunPorts } from '../../github/pull-requests/approve-pull-request-run';
+
+export interface RerunPolicy {
+  maxAgeDays: number;
+  /** New runs per tick at most, so a first tick over a large repository does not spend everything at once. */
+  maxPerTick: number;
+}
+
+export interface DueBlueprint {
+  blueprintId: string;
+  reason: 'never_run' | 'stale' | 'identity';
+  /** ISO time of the latest scheduled/manual run, if any. */
+  lastRunAt: string | null;
+}
+
+export interface RerunResult {
+  blueprintId: string;
+  reason: DueBlueprint['reason'];
+  runId: string;
+  deduplicated: boolean;
+}
+
+/** Every live, valid blueprint with the reason it may need a run; oldest runs first. */
+export async function planReruns(db: Db, policy: Pick<RerunPolicy, 'maxAgeDays'>, now: Date): Promise<DueBlueprint[]> {
+  const blueprints = await db.blueprint.findMany({
+    where: { removedAt: null, latestVersion: { is: { valid: true } } },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
+  const latest = await db.$queryRaw<{ blueprint_id: string; created_at: Date }[]>`
+    SELECT DISTINCT ON (blueprint_id) blueprint_id, created_at FROM runs
+    WHERE trigger IN ('schedule', 'manual', 'cli')
+    ORDER BY blueprint_id, created_at DESC`;
+  const lastRun = new Map(latest.map((r) => [r.blueprint_id, new Date(r.created_at)]));
+  const cutoff = now.getTime() - policy.maxAgeDays * 86_400_000;
+  return blueprints
+    .map(({ id }): DueBlueprint => {
+      const at = lastRun.get(id);
+      if (!at) return { blueprintId: id, reason: 'never_run', lastRunAt: null };
+      return { blueprintId: id, reason: at.getTime() < cutoff ? 'stale' : 'identity', lastRunAt: at.toISOString() };
+    })
+    .sort((a, b) => (a.lastRunAt ?? '').localeCompare(b.lastRunAt ?? '') || a.blueprintId.localeCompare(b.blueprintId));
+}
+
+export async function requestRerun(db: Db, ports: RunPorts, due: DueBlueprint): Promise<RerunResult> {
+  const run = await ports.requestRun(
+    db,
+    // a stale blueprint repeats its identical run on purpose; otherwise only a changed identity runs
+    { blueprintId: due.blueprintId, trigger: 'schedule', bypassCache: true, skipIfIdentical: due.reason !== 'stale' },
+    ports.dispatcher,
+  );
+  return { blueprintId: due.blueprintId, reason: due.reason, runId: run.runId, deduplicated: run.deduplicated };
+}
+
+/** One tick, in this process (the local runner and tests); the Inngest cron does the same step by step. */
+export async function scheduleReruns(db: Db, ports: RunPorts, policy: RerunPolicy, now = new Date()): Promise<RerunResult[]> {
+  const results: RerunResult[] = [];
+  let created = 0;
+  for (const due of await planReruns(db, policy, now)) {
+    if (created >= policy.maxPerTick) break;
+    const r = await requestRerun(db, ports, due);
+    if (!r.deduplicated) created++;
+    results.push(r);
+  }
+  return results;
+}

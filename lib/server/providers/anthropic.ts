@@ -1,0 +1,142 @@
+/**
+ * Anthropic's Messages API over the official SDK. The differences from OpenAI that matter:
+ * the system prompt is a separate field, tool calls and results are content blocks, turns of
+ * one role must be merged, `max_tokens` is required, and there are no log-probabilities.
+ */
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { attemptHeaders } from './attempt-header';
+import { errorText, httpError, malformedError, networkError } from './classify';
+import { costUsd } from './cost';
+import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
+import { functionTools, parseArguments } from './tool-calls';
+import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type ToolCall } from './types';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+/** The Messages API insists on a limit; this one is generous for evaluation replies. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+export interface AnthropicOptions {
+  apiKey: string;
+  /** Without the `/v1` suffix: the SDK adds `/v1/messages` itself. */
+  baseURL?: string;
+  defaultTimeoutMs?: number;
+  provider?: string;
+}
+
+/** `temperature` is not in this SDK's typed params but the API still takes it for the models that support it. */
+export type AnthropicParams = MessageCreateParamsNonStreaming & { temperature?: number };
+
+export function toAnthropicParams(req: ChatRequest): AnthropicParams {
+  const system = req.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content ?? '')
+    .join('\n\n');
+  const messages: MessageParam[] = [];
+  for (const m of req.messages) {
+    if (m.role === 'system') continue;
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const blocks: ContentBlockParam[] = [];
+    if (m.role === 'tool') {
+      blocks.push({ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content ?? '' });
+    } else {
+      if (m.content) blocks.push({ type: 'text', text: m.content });
+      for (const [i, c] of (m.toolCalls ?? []).entries()) {
+        blocks.push({ type: 'tool_use', id: c.id ?? `toolu_${i}`, name: c.name, input: parseArguments(c.arguments) });
+      }
+    }
+    const last = messages.at(-1);
+    if (last && last.role === role) {
+      // Consecutive turns of one role (e.g. several tool results) must be one message.
+      const prior: ContentBlockParam[] = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...(last.content as ContentBlockParam[])];
+      last.content = [...prior, ...blocks];
+    } else {
+      const onlyText = blocks.length === 1 && blocks[0]!.type === 'text';
+      messages.push({ role, content: onlyText ? (blocks[0] as { text: string }).text : blocks.length ? blocks : '' });
+    }
+  }
+  const tools: Tool[] = functionTools(req.tools).map((t) => ({
+    name: t.name,
+    ...(t.description ? { description: t.description } : {}),
+    input_schema: (t.parameters ?? { type: 'object', properties: {} }) as Tool.InputSchema,
+  }));
+  return {
+    model: req.model,
+    max_tokens: req.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages,
+    ...(system ? { system } : {}),
+    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+    ...(tools.length ? { tools } : {}),
+  };
+}
+
+export function fromAnthropicMessage(message: Message, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+  if (!message || !Array.isArray(message.content)) {
+    throw malformedError(ctx.provider, `no content blocks in the reply: ${JSON.stringify(message).slice(0, 200)}`);
+  }
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') content += block.text;
+    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
+  }
+  const u = message.usage;
+  const usage = u && typeof u.input_tokens === 'number' ? { promptTokens: u.input_tokens, completionTokens: u.output_tokens ?? 0 } : null;
+  return {
+    content,
+    toolCalls,
+    finishReason: message.stop_reason ?? null,
+    usage,
+    costUsd: costUsd(ctx.model, usage),
+    logprobs: null,
+    latencyMs: ctx.latencyMs,
+  };
+}
+
+export class AnthropicClient implements LlmClient {
+  readonly provider: string;
+  readonly #sdk: Anthropic;
+  readonly #secrets: string[];
+  readonly #timeoutMs: number;
+
+  constructor(opts: AnthropicOptions) {
+    this.provider = opts.provider ?? 'anthropic';
+    this.#secrets = [opts.apiKey];
+    this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // Everything explicit, so the SDK reads no environment variable or profile file of its own.
+    this.#sdk = new Anthropic({
+      apiKey: opts.apiKey,
+      baseURL: opts.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
+      maxRetries: 0,
+      logLevel: 'off',
+      openTelemetry: false,
+    });
+  }
+
+  chat(req: ChatRequest): Promise<ChatResponse> {
+    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
+    const started = performance.now();
+    return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
+      let message: Message;
+      try {
+        message = await this.#sdk.messages.create(toAnthropicParams(req), { signal, timeout: timeoutMs + 1_000, headers: attemptHeaders(req) });
+      } catch (e) {
+        throw this.#classify(e);
+      }
+      return fromAnthropicMessage(message, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
+    });
+  }
+
+  #classify(e: unknown): unknown {
+    if (e instanceof APIUserAbortError) return e;
+    if (e instanceof APIConnectionTimeoutError) {
+      return new ProviderError({ kind: 'timeout', provider: this.provider, message: `${this.provider}: request timed out` });
+    }
+    if (e instanceof APIConnectionError) return networkError(this.provider, errorText(e), this.#secrets);
+    if (e instanceof APIError && typeof e.status === 'number') {
+      return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
+    }
+    if (e instanceof ProviderError) return e;
+    return malformedError(this.provider, errorText(e), this.#secrets);
+  }
+}

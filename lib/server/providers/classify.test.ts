@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { httpError, kindForStatus, parseRetryAfter, redact } from './classify';
+
+describe('parseRetryAfter', () => {
+  const now = () => Date.parse('2025-01-01T00:00:00Z');
+
+  it('reads retry-after-ms, retry-after in (fractional) seconds, and an HTTP date', () => {
+    expect(parseRetryAfter(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
+    expect(parseRetryAfter(new Headers({ 'retry-after': '0.05' }))).toBe(50);
+    expect(parseRetryAfter({ 'Retry-After': '3' })).toBe(3000);
+    expect(parseRetryAfter({ 'retry-after': 'Wed, 01 Jan 2025 00:00:02 GMT' }, now)).toBe(2000);
+    expect(parseRetryAfter({ 'retry-after': 'Tue, 31 Dec 2024 23:00:00 GMT' }, now)).toBe(0);
+  });
+
+  it('is undefined when absent or unreadable', () => {
+    expect(parseRetryAfter(new Headers())).toBeUndefined();
+    expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
+
+describe('classification', () => {
+  it('maps statuses to kinds', () => {
+    expect([429, 401, 403, 400, 404, 422, 408, 500, 503, 529].map(kindForStatus)).toEqual([
+      'rate_limited',
+      'auth',
+      'auth',
+      'bad_request',
+      'bad_request',
+      'bad_request',
+      'retryable',
+      'retryable',
+      'retryable',
+      'retryable',
+    ]);
+  });
+
+  it('builds a message that says what to do, carries retry-after, and redacts secrets', () => {
+    const e = httpError({ provider: 'openai', status: 401, detail: '401 Incorrect API key provided: sk-abcdefghijklmnop', secrets: ['sk-abcdefghijklmnop'] });
+    expect(e.message).toBe('openai: HTTP 401: Incorrect API key provided: [redacted] (check the API key for this provider)');
+    expect(httpError({ provider: 'groq', status: 429, headers: { 'retry-after': '2' } })).toMatchObject({ kind: 'rate_limited', retryAfterMs: 2000 });
+  });
+
+  it('redacts known secrets, bearer tokens and sk- keys it was not told about', () => {
+    expect(redact('key=hunter2-secret; Authorization: Bearer abc.def; other sk-proj-ABCDEFGHIJKLMNOP', ['hunter2-secret'])).toBe(
+      'key=[redacted]; Authorization: Bearer [redacted]; other sk-pro…[redacted]',
+    );
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Systems under test over HTTP (SPEC §2.5): a team's own assistant, called either as an
+ * OpenAI-compatible endpoint (the OpenAI adapter at another URL) or through a custom JSON
+ * mapping. The blueprint says where and how; the maintainer's configuration says which
+ * hosts may be called and which environment variables may fill headers (SPEC §10), so a
+ * blueprint can neither reach an arbitrary URL nor send a secret anywhere.
+ */
+import { JSONPath } from 'jsonpath-plus';
+import { attemptHeaders } from './attempt-header';
+import { errorText, httpError, malformedError, networkError } from './classify';
+import { costUsd } from './cost';
+import { CustomHttpSpecError, parseCustomHttpSpec, renderTemplate, type CustomHttpSpec, type CustomMappingSpec } from './custom-http-spec';
+import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
+import { OpenAiCompatibleClient, toOpenAiMessages } from './openai-compatible';
+import { normaliseToolCalls } from './tool-calls';
+import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type Usage } from './types';
+
+export const CUSTOM_PROVIDER = 'custom';
+
+export interface CustomHttpContext {
+  /** Origins (`https://bot.example.org`) HTTP models may call: the maintainer's allow-list. */
+  allowedOrigins: readonly string[];
+  /** The environment variables the maintainer exposes to HTTP model headers, and only those. */
+  env: Readonly<Record<string, string | undefined>>;
+  defaultTimeoutMs?: number;
+}
+
+/** Where the allow-lists come from, named in error messages so the fix is obvious. */
+export const ORIGINS_ENV = 'ASSAY_HTTP_MODEL_ORIGINS';
+export const HEADER_ENV_LIST = 'ASSAY_HTTP_MODEL_ENV';
+
+const DEFAULT_BODY = { messages: '{{messages}}' };
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+function checkOrigin(id: string, url: string, allowed: readonly string[]): void {
+  const origin = originOf(url);
+  const ok = allowed.map(originOf).filter((o): o is string => o !== null);
+  if (origin && ok.includes(origin)) return;
+  throw new CustomHttpSpecError(
+    `HTTP model "${id}": ${origin ?? url} is not an allowed endpoint. A maintainer must list it in ${ORIGINS_ENV} ` +
+      `(comma-separated origins, e.g. ${origin ?? 'https://bot.example.org'}); blueprints cannot call arbitrary URLs.`,
+  );
+}
+
+function resolveHeaders(id: string, spec: CustomHttpSpec, env: CustomHttpContext['env']): { headers: Record<string, string>; secrets: string[] } {
+  const headers: Record<string, string> = {};
+  const secrets: string[] = [];
+  for (const [name, ref] of Object.entries(spec.headers ?? {})) {
+    if (!Object.hasOwn(env, ref.env)) {
+      throw new CustomHttpSpecError(
+        `HTTP model "${id}": header ${name} reads ${ref.env}, which is not exposed to HTTP models. A maintainer must add ${ref.env} to ${HEADER_ENV_LIST}.`,
+      );
+    }
+    const value = env[ref.env];
+    if (!value) throw new CustomHttpSpecError(`HTTP model "${id}": header ${name} reads ${ref.env}, which is not set. Set ${ref.env} in the server's environment.`);
+    headers[name] = `${ref.prefix ?? ''}${value}`;
+    secrets.push(value);
+  }
+  return { headers, secrets };
+}
+
+/** Reads content, tool calls and usage out of a custom reply through the spec's JSONPaths. */
+export function mapCustomResponse(json: unknown, mapping: CustomMappingSpec['response'], ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+  // eval: false: paths come from blueprints, so no script filters ([?(…)]) may run.
+  const query = (path: string): unknown[] => JSONPath({ path, json: json as object, wrap: true, eval: false }) as unknown[];
+  const found = query(mapping.content);
+  if (found.length === 0) {
+    throw malformedError(ctx.provider, `response.content ${mapping.content} matched nothing in ${JSON.stringify(json).slice(0, 200)}`);
+  }
+  const first = found[0];
+  const content = first == null ? '' : typeof first === 'string' ? first : JSON.stringify(first);
+  let toolCalls: ChatResponse['toolCalls'] = [];
+  if (mapping.tool_calls) {
+    const calls = query(mapping.tool_calls);
+    toolCalls = normaliseToolCalls(calls.length === 1 && Array.isArray(calls[0]) ? calls[0] : calls);
+  }
+  const number = (path: string | undefined): number | undefined => {
+    const v = path ? query(path)[0] : undefined;
+    return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  };
+  const prompt = number(mapping.prompt_tokens);
+  const completion = number(mapping.completion_tokens);
+  const usage: Usage | null = prompt === undefined && completion === undefined ? null : { promptTokens: prompt ?? 0, completionTokens: completion ?? 0 };
+  return { content, toolCalls, finishReason: null, usage, costUsd: costUsd(ctx.model, usage), logprobs: null, latencyMs: ctx.latencyMs };
+}
+
+export function templateVariables(req: ChatRequest): Record<string, unknown> {
+  const system = req.messages.filter((m) => m.role === 'system').map((m) => m.content ?? '');
+  const lastUser = [...req.messages].reverse().find((m) => m.role === 'user');
+  return {
+    messages: toOpenAiMessages(req.messages),
+    last_user: lastUser?.content ?? '',
+    system: system.length ? system.join('\n\n') : undefined,
+    model: req.model,
+    temperature: req.temperature,
+    max_tokens: req.maxTokens,
+    tools: req.tools,
+    attempt: req.attempt,
+  };
+}
+
+class CustomMappingClient implements LlmClient {
+  readonly provider = CUSTOM_PROVIDER;
+  readonly #spec: CustomMappingSpec;
+  readonly #headers: Record<string, string>;
+  readonly #secrets: string[];
+  readonly #timeoutMs: number;
+
+  constructor(spec: CustomMappingSpec, headers: Record<string, string>, secrets: string[], timeoutMs: number) {
+    this.#spec = spec;
+    this.#headers = headers;
+    this.#secrets = secrets;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  chat(req: ChatRequest): Promise<ChatResponse> {
+    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
+    const started = performance.now();
+    const spec = this.#spec;
+    return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
+      const body = renderTemplate(spec.body ?? DEFAULT_BODY, templateVariables(req));
+      let res: Response;
+      let text: string;
+      try {
+        res = await fetch(spec.url, {
+          method: spec.method,
+          headers: { 'content-type': 'application/json', accept: 'application/json', ...this.#headers, ...attemptHeaders(req) },
+          body: JSON.stringify(body),
+          signal,
+          // A redirect could lead anywhere; the allow-list covers only the URL as written.
+          redirect: 'manual',
+        });
+        text = await res.text();
+      } catch (e) {
+        if (isAbortError(e) || e instanceof ProviderError) throw e;
+        throw networkError(this.provider, errorText(e), this.#secrets);
+      }
+      if (!res.ok) throw httpError({ provider: this.provider, status: res.status, headers: res.headers, detail: text.slice(0, 300), secrets: this.#secrets });
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw malformedError(this.provider, `not JSON: ${text.slice(0, 200)}`, this.#secrets);
+      }
+      return mapCustomResponse(json, spec.response, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
+    });
+  }
+}
+
+/**
+ * Validates a custom model object and builds its client. Throws CustomHttpSpecError (clear,
+ * with the fix) for a bad spec, a host not on the allow-list, or a header variable that is not
+ * exposed or not set.
+ */
+export function createCustomHttpClient(id: string, rawSpec: unknown, ctx: CustomHttpContext): { client: LlmClient; model: string } {
+  const spec = parseCustomHttpSpec(rawSpec, id);
+  checkOrigin(id, spec.url, ctx.allowedOrigins);
+  const { headers, secrets } = resolveHeaders(id, spec, ctx.env);
+  const timeoutMs = spec.timeoutMs ?? ctx.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const model = spec.model ?? id;
+  if (spec.format === 'openai') {
+    const hasAuth = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+    const client = new OpenAiCompatibleClient({
+      provider: CUSTOM_PROVIDER,
+      // The SDK appends /chat/completions itself.
+      baseURL: spec.url.replace(/\/chat\/completions\/?$/, ''),
+      // The SDK insists on a key; it is never sent (Authorization is removed unless the spec sets it).
+      apiKey: 'assay-no-key',
+      defaultHeaders: { ...headers, ...(hasAuth ? {} : { Authorization: null }) },
+      defaultTimeoutMs: timeoutMs,
+      secrets,
+      noRedirects: true,
+    });
+    return { client, model };
+  }
+  return { client: new CustomMappingClient(spec, headers, secrets, timeoutMs), model };
+}

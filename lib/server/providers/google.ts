@@ -1,0 +1,157 @@
+/**
+ * Gemini over `@google/genai`. No offline fake speaks its protocol, so the request and
+ * response mappings are pure functions tested on their own; the client around them is thin.
+ * Gemini offers log-probabilities (`responseLogprobs` + `logprobs: k`) on the models that
+ * support them; a reply without them maps to null.
+ */
+import { ApiError, GoogleGenAI, type Content, type GenerateContentParameters, type GenerateContentResponse, type Part } from '@google/genai';
+import { attemptHeaders } from './attempt-header';
+import { errorText, httpError, malformedError, networkError } from './classify';
+import { costUsd } from './cost';
+import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
+import { functionTools, parseArguments } from './tool-calls';
+import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type ToolCall } from './types';
+
+export interface GoogleOptions {
+  apiKey: string;
+  baseURL?: string;
+  defaultTimeoutMs?: number;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function toGeminiParams(req: ChatRequest, extra: { signal?: AbortSignal; timeoutMs?: number } = {}): GenerateContentParameters {
+  const system = req.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content ?? '')
+    .join('\n\n');
+  // A tool result must name its function; OpenAI-style turns only carry the call id.
+  const toolNames = new Map<string, string>();
+  for (const m of req.messages) for (const c of m.toolCalls ?? []) if (c.id) toolNames.set(c.id, c.name);
+
+  const contents: Content[] = [];
+  for (const m of req.messages) {
+    if (m.role === 'system') continue;
+    const role = m.role === 'assistant' ? 'model' : 'user';
+    const parts: Part[] = [];
+    if (m.role === 'tool') {
+      const output = parseArguments(m.content ?? '');
+      parts.push({
+        functionResponse: {
+          ...(m.toolCallId ? { id: m.toolCallId } : {}),
+          name: (m.toolCallId && toolNames.get(m.toolCallId)) || 'tool',
+          response: isRecord(output) ? output : { output },
+        },
+      });
+    } else {
+      if (m.content) parts.push({ text: m.content });
+      for (const c of m.toolCalls ?? []) {
+        const args = parseArguments(c.arguments);
+        parts.push({ functionCall: { ...(c.id ? { id: c.id } : {}), name: c.name, args: isRecord(args) ? args : { value: args } } });
+      }
+    }
+    const last = contents.at(-1);
+    if (last && last.role === role) last.parts = [...(last.parts ?? []), ...parts];
+    else contents.push({ role, parts });
+  }
+
+  const declarations = functionTools(req.tools).map((t) => ({
+    name: t.name,
+    ...(t.description ? { description: t.description } : {}),
+    ...(t.parameters ? { parametersJsonSchema: t.parameters } : {}),
+  }));
+  const headers = attemptHeaders(req);
+  return {
+    model: req.model,
+    contents,
+    config: {
+      ...(system ? { systemInstruction: system } : {}),
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      ...(req.maxTokens !== undefined ? { maxOutputTokens: req.maxTokens } : {}),
+      ...(declarations.length ? { tools: [{ functionDeclarations: declarations }] } : {}),
+      ...(req.topLogprobs !== undefined ? { responseLogprobs: true, logprobs: req.topLogprobs } : {}),
+      ...(extra.signal ? { abortSignal: extra.signal } : {}),
+      ...(Object.keys(headers).length || extra.timeoutMs !== undefined
+        ? { httpOptions: { ...(Object.keys(headers).length ? { headers } : {}), ...(extra.timeoutMs !== undefined ? { timeout: extra.timeoutMs } : {}) } }
+        : {}),
+    },
+  };
+}
+
+type GeminiReply = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'>;
+
+export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+  const candidate = res?.candidates?.[0];
+  if (!candidate) {
+    const blocked = res?.promptFeedback?.blockReason;
+    throw malformedError(ctx.provider, blocked ? `the prompt was blocked (${blocked})` : 'no candidates in the reply');
+  }
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  for (const part of candidate.content?.parts ?? []) {
+    if (typeof part.text === 'string' && !part.thought) content += part.text;
+    if (part.functionCall?.name) {
+      toolCalls.push({ ...(part.functionCall.id ? { id: part.functionCall.id } : {}), name: part.functionCall.name, arguments: part.functionCall.args ?? {} });
+    }
+  }
+  const meta = res.usageMetadata;
+  const usage =
+    meta && typeof meta.promptTokenCount === 'number'
+      ? { promptTokens: meta.promptTokenCount, completionTokens: meta.candidatesTokenCount ?? 0 }
+      : null;
+  const chosen = candidate.logprobsResult?.chosenCandidates;
+  const tops = candidate.logprobsResult?.topCandidates ?? [];
+  const logprobs: TokenLogprob[] | null = chosen?.length
+    ? chosen.map((c, i) => ({
+        token: c.token ?? '',
+        logprob: c.logProbability ?? Number.NEGATIVE_INFINITY,
+        top: (tops[i]?.candidates ?? []).map((t) => ({ token: t.token ?? '', logprob: t.logProbability ?? Number.NEGATIVE_INFINITY })),
+      }))
+    : null;
+  return {
+    content,
+    toolCalls,
+    finishReason: candidate.finishReason ?? null,
+    usage,
+    costUsd: costUsd(ctx.model, usage),
+    logprobs,
+    latencyMs: ctx.latencyMs,
+  };
+}
+
+/** Gemini's errors carry a status but no headers, so a 429 here has no retry-after. */
+export function classifyGeminiError(e: unknown, provider: string, secrets: readonly string[]): unknown {
+  if (isAbortError(e) || e instanceof ProviderError) return e;
+  if (e instanceof ApiError && typeof e.status === 'number') return httpError({ provider, status: e.status, detail: e.message, secrets });
+  if (e instanceof TypeError) return networkError(provider, errorText(e), secrets); // undici's "fetch failed"
+  return malformedError(provider, errorText(e), secrets);
+}
+
+export class GoogleClient implements LlmClient {
+  readonly provider = 'google';
+  readonly #sdk: GoogleGenAI;
+  readonly #secrets: string[];
+  readonly #timeoutMs: number;
+
+  constructor(opts: GoogleOptions) {
+    this.#secrets = [opts.apiKey];
+    this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // No retryOptions: the SDK then makes exactly one request (retries are ours). `vertexai: false`
+    // explicitly, or GOOGLE_GENAI_USE_VERTEXAI in the environment would switch backends behind our back.
+    this.#sdk = new GoogleGenAI({ apiKey: opts.apiKey, vertexai: false, ...(opts.baseURL ? { httpOptions: { baseUrl: opts.baseURL } } : {}) });
+  }
+
+  chat(req: ChatRequest): Promise<ChatResponse> {
+    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
+    const started = performance.now();
+    return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
+      let res: GenerateContentResponse;
+      try {
+        res = await this.#sdk.models.generateContent(toGeminiParams(req, { signal, timeoutMs: timeoutMs + 1_000 }));
+      } catch (e) {
+        throw classifyGeminiError(e, this.provider, this.#secrets);
+      }
+      return fromGeminiResponse(res, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
+    });
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The LLM client port and its adapters: the only import path for the rest of the server
+ * (the run pipeline, judges, the CLI). The contract suite (contract.ts) is for tests only.
+ */
+export {
+  ProviderError,
+  isProviderError,
+  RETRYABLE_KINDS,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResponse,
+  type LlmClient,
+  type ProviderErrorKind,
+  type TokenLogprob,
+  type ToolCall,
+  type TopLogprob,
+  type Usage,
+} from './types';
+export { resolveModel, providerConfigFromEnv, ModelResolutionError, type ProviderConfig, type CustomModelRef, type ResolvedModel } from './resolve';
+export { PROVIDERS, PROVIDER_NAMES, isProviderName, type ProviderName } from './catalog';
+export { withRetry, backoffDelay, sleep, DEFAULT_RETRY, type RetryOptions } from './retry';
+export { costUsd, priceFor, APPROXIMATE_PRICES_PER_MTOK } from './cost';
+export { parseRetryAfter, redact } from './classify';
+export { isAbortError, DEFAULT_TIMEOUT_MS } from './deadline';
+export { ATTEMPT_HEADER } from './attempt-header';
+export { OpenAiCompatibleClient, type OpenAiCompatibleOptions } from './openai-compatible';
+export { AnthropicClient, type AnthropicOptions } from './anthropic';
+export { GoogleClient, type GoogleOptions } from './google';
+export { createCustomHttpClient, CUSTOM_PROVIDER, type CustomHttpContext } from './custom-http';
+export { parseCustomHttpSpec, CustomHttpSpecError, TEMPLATE_VARIABLES, type CustomHttpSpec } from './custom-http-spec';

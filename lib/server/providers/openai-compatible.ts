@@ -1,0 +1,148 @@
+/**
+ * OpenAI chat completions over the official SDK. OpenAI, OpenRouter, Together, Groq, vLLM,
+ * Ollama, LM Studio and OpenAI-format systems under test differ only in base URL and key,
+ * so they are all this one adapter (see catalog.ts).
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { attemptHeaders } from './attempt-header';
+import { errorText, httpError, malformedError, networkError } from './classify';
+import { costUsd } from './cost';
+import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
+import { normaliseToolCalls, stringifyArguments } from './tool-calls';
+import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type Usage } from './types';
+
+export interface OpenAiCompatibleOptions {
+  provider: string;
+  baseURL: string;
+  apiKey: string;
+  /** Extra headers on every request; `null` removes one the SDK would send (e.g. Authorization). */
+  defaultHeaders?: Record<string, string | null>;
+  defaultTimeoutMs?: number;
+  /** Further values to redact from errors (header secrets of HTTP models). */
+  secrets?: string[];
+  /** Do not follow redirects: an allow-listed URL must not lead to another host. */
+  noRedirects?: boolean;
+}
+
+export function toOpenAiMessages(messages: ChatRequest['messages']): ChatCompletionMessageParam[] {
+  return messages.map((m): ChatCompletionMessageParam => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: m.content ?? '' };
+      case 'user':
+        return { role: 'user', content: m.content ?? '' };
+      case 'tool':
+        return { role: 'tool', content: m.content ?? '', tool_call_id: m.toolCallId ?? '' };
+      case 'assistant':
+        return {
+          role: 'assistant',
+          content: m.content,
+          ...(m.toolCalls?.length
+            ? {
+                tool_calls: m.toolCalls.map((c, i) => ({
+                  id: c.id ?? `call_${i}`,
+                  type: 'function' as const,
+                  function: { name: c.name, arguments: stringifyArguments(c.arguments) },
+                })),
+              }
+            : {}),
+        };
+    }
+  });
+}
+
+export function toOpenAiParams(req: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+  return {
+    model: req.model,
+    messages: toOpenAiMessages(req.messages),
+    ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+    // `max_tokens`, not `max_completion_tokens`: every compatible server (vLLM, Ollama…) knows it.
+    ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+    ...(req.tools?.length ? { tools: req.tools as ChatCompletionTool[] } : {}),
+    ...(req.topLogprobs !== undefined ? { logprobs: true, top_logprobs: req.topLogprobs } : {}),
+  };
+}
+
+export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+  const choice = completion?.choices?.[0];
+  if (!choice || typeof choice !== 'object' || !choice.message) {
+    throw malformedError(ctx.provider, `no choices in the reply: ${JSON.stringify(completion).slice(0, 200)}`);
+  }
+  const raw = completion.usage;
+  const usage: Usage | null =
+    raw && typeof raw.prompt_tokens === 'number' ? { promptTokens: raw.prompt_tokens, completionTokens: raw.completion_tokens ?? 0 } : null;
+  // OpenRouter adds its charge to `usage.cost`; it is the real figure when present.
+  const reported = (raw as { cost?: unknown } | undefined)?.cost;
+  const logprobs: TokenLogprob[] | null =
+    choice.logprobs?.content?.map((t) => ({
+      token: t.token,
+      logprob: t.logprob,
+      top: (t.top_logprobs ?? []).map((x) => ({ token: x.token, logprob: x.logprob })),
+    })) ?? null;
+  return {
+    content: typeof choice.message.content === 'string' ? choice.message.content : '',
+    toolCalls: normaliseToolCalls(choice.message.tool_calls),
+    finishReason: choice.finish_reason ?? null,
+    usage,
+    costUsd: costUsd(ctx.model, usage, typeof reported === 'number' ? reported : null),
+    logprobs,
+    latencyMs: ctx.latencyMs,
+  };
+}
+
+export class OpenAiCompatibleClient implements LlmClient {
+  readonly provider: string;
+  // Private: the SDK object holds the key, and must not show up in logs or serialised state.
+  readonly #sdk: OpenAI;
+  readonly #secrets: string[];
+  readonly #timeoutMs: number;
+
+  constructor(opts: OpenAiCompatibleOptions) {
+    this.provider = opts.provider;
+    this.#secrets = [opts.apiKey, ...(opts.secrets ?? [])];
+    this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#sdk = new OpenAI({
+      apiKey: opts.apiKey,
+      baseURL: opts.baseURL,
+      maxRetries: 0, // retries are ours (retry.ts), so that one policy sees every failure
+      organization: null,
+      project: null,
+      logLevel: 'off',
+      ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
+      ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
+    });
+  }
+
+  chat(req: ChatRequest): Promise<ChatResponse> {
+    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
+    const started = performance.now();
+    return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
+      let completion: ChatCompletion;
+      try {
+        completion = await this.#sdk.chat.completions.create(toOpenAiParams(req), {
+          signal,
+          // Our deadline fires first; the SDK's is only a backstop.
+          timeout: timeoutMs + 1_000,
+          headers: attemptHeaders(req),
+        });
+      } catch (e) {
+        throw this.#classify(e);
+      }
+      return fromOpenAiCompletion(completion, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
+    });
+  }
+
+  #classify(e: unknown): unknown {
+    if (e instanceof APIUserAbortError) return e; // withDeadline says whether it was our timer or the caller
+    if (e instanceof APIConnectionTimeoutError) {
+      return new ProviderError({ kind: 'timeout', provider: this.provider, message: `${this.provider}: request timed out` });
+    }
+    if (e instanceof APIConnectionError) return networkError(this.provider, errorText(e), this.#secrets);
+    if (e instanceof APIError && typeof e.status === 'number') {
+      return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
+    }
+    if (e instanceof ProviderError) return e;
+    return malformedError(this.provider, errorText(e), this.#secrets);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The one place that wires model ids to real adapters (STYLE.md habit 7): `openai:gpt-4o-mini`,
+ * `openrouter:openai/gpt-4o`, `anthropic:…`, `google:…`, the other OpenAI-compatible prefixes,
+ * and custom HTTP model objects. Errors say which variable to set; keys never appear in them.
+ */
+import { AnthropicClient } from './anthropic';
+import { isProviderName, PROVIDER_NAMES, PROVIDERS, type ProviderName } from './catalog';
+import { createCustomHttpClient, HEADER_ENV_LIST, ORIGINS_ENV, type CustomHttpContext } from './custom-http';
+import { GoogleClient } from './google';
+import { OpenAiCompatibleClient } from './openai-compatible';
+import type { LlmClient } from './types';
+
+export interface ProviderConfig {
+  /** API key per provider (from OPENAI_API_KEY, ANTHROPIC_API_KEY, …). */
+  keys: Partial<Record<ProviderName, string>>;
+  /**
+   * ASSAY_LLM_BASE_URL: every OpenAI-compatible and the Anthropic provider go to this base URL
+   * instead (the fake LLM server in tests and demos); keys then become optional.
+   */
+  baseUrlOverride?: string;
+  /** Where a local server (vLLM, Ollama, LM Studio) runs, when not at its usual port. */
+  baseUrls?: Partial<Record<ProviderName, string>>;
+  /** The maintainer's allow-lists for HTTP models. Without it, no custom model resolves. */
+  custom?: CustomHttpContext;
+  defaultTimeoutMs?: number;
+}
+
+/** A custom model object as the blueprint loader yields it (`ModelRef` of kind `custom`). */
+export interface CustomModelRef {
+  id: string;
+  spec: unknown;
+}
+
+export interface ResolvedModel {
+  client: LlmClient;
+  /** The provider-native id to put in ChatRequest.model. */
+  model: string;
+}
+
+export class ModelResolutionError extends Error {
+  override name = 'ModelResolutionError';
+}
+
+/** Sent when the override is on and no key is configured: the fake accepts anything. */
+const PLACEHOLDER_KEY = 'assay-placeholder-key';
+
+// Clients hold connection pools: one per provider per configuration object.
+const clientCache = new WeakMap<ProviderConfig, Map<string, LlmClient>>();
+
+function cached(config: ProviderConfig, key: string, make: () => LlmClient): LlmClient {
+  let byKey = clientCache.get(config);
+  if (!byKey) clientCache.set(config, (byKey = new Map()));
+  let client = byKey.get(key);
+  if (!client) byKey.set(key, (client = make()));
+  return client;
+}
+
+function clientFor(provider: ProviderName, config: ProviderConfig, modelId: string): LlmClient {
+  const entry = PROVIDERS[provider];
+  const override = entry.api === 'google' ? undefined : config.baseUrlOverride;
+  const key = config.keys[provider] || (override || !entry.keyRequired ? PLACEHOLDER_KEY : undefined);
+  if (!key) {
+    throw new ModelResolutionError(`${modelId} needs an API key for ${provider}: set ${entry.keyEnv} in the environment (see .env.example).`);
+  }
+  const timeout = config.defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs: config.defaultTimeoutMs };
+  return cached(config, provider, () => {
+    if (entry.api === 'anthropic') {
+      // The Anthropic SDK adds /v1/messages itself, so an OpenAI-style `…/v1` override loses its suffix.
+      const baseURL = override ? override.replace(/\/v1\/?$/, '') : (config.baseUrls?.[provider] ?? entry.baseUrl);
+      return new AnthropicClient({ apiKey: key, baseURL, provider, ...timeout });
+    }
+    if (entry.api === 'google') return new GoogleClient({ apiKey: key, ...(config.baseUrls?.google ? { baseURL: config.baseUrls.google } : {}), ...timeout });
+    return new OpenAiCompatibleClient({ provider, apiKey: key, baseURL: override ?? config.baseUrls?.[provider] ?? entry.baseUrl, ...timeout });
+  });
+}
+
+export function resolveModel(model: string | CustomModelRef, config: ProviderConfig): ResolvedModel {
+  if (typeof model !== 'string') {
+    const ctx: CustomHttpContext = config.custom ?? { allowedOrigins: [], env: {} };
+    const timeout = ctx.defaultTimeoutMs ?? config.defaultTimeoutMs;
+    // Built fresh: custom clients are cheap (plain fetch) and their spec is per blueprint.
+    return createCustomHttpClient(model.id, model.spec, { ...ctx, ...(timeout === undefined ? {} : { defaultTimeoutMs: timeout }) });
+  }
+  const colon = model.indexOf(':');
+  const known = PROVIDER_NAMES.join(', ');
+  if (colon <= 0) {
+    throw new ModelResolutionError(`Model id "${model}" has no provider prefix: write it as provider:model, e.g. openai:gpt-4o-mini (providers: ${known}).`);
+  }
+  const provider = model.slice(0, colon);
+  const native = model.slice(colon + 1);
+  if (!isProviderName(provider)) {
+    throw new ModelResolutionError(`Model id "${model}": unknown provider "${provider}" (providers: ${known}); an HTTP endpoint is written as a model object with a url.`);
+  }
+  if (native.trim() === '') throw new ModelResolutionError(`Model id "${model}" names no model after "${provider}:".`);
+  return { client: clientFor(provider, config, model), model: native };
+}
+
+const list = (v: string | undefined): string[] =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/**
+ * ProviderConfig from environment variables (the validated Env, plus the variables it does not
+ * know yet: *_BASE_URL of local servers, ASSAY_HTTP_MODEL_ORIGINS, ASSAY_HTTP_MODEL_ENV and the
+ * variables that list names). Pure: the caller decides where the record comes from.
+ */
+export function providerConfigFromEnv(env: Readonly<Record<string, string | undefined>>): ProviderConfig {
+  const keys: ProviderConfig['keys'] = {};
+  const baseUrls: ProviderConfig['baseUrls'] = {};
+  for (const name of PROVIDER_NAMES) {
+    const entry: { keyEnv: string; baseUrlEnv?: string } = PROVIDERS[name];
+    const key = env[entry.keyEnv];
+    if (key) keys[name] = key;
+    const url = entry.baseUrlEnv ? env[entry.baseUrlEnv] : undefined;
+    if (url) baseUrls[name] = url;
+  }
+  const exposed = Object.fromEntries(list(env[HEADER_ENV_LIST]).map((name) => [name, env[name]]));
+  return {
+    keys,
+    baseUrls,
+    ...(env.ASSAY_LLM_BASE_URL ? { baseUrlOverride: env.ASSAY_LLM_BASE_URL } : {}),
+    custom: { allowedOrigins: list(env[ORIGINS_ENV]), env: exposed },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The LLM client port, shaped by its consumer (the run pipeline and the judges): one chat
+ * call in, one normalised reply out, and errors already classified so the caller's retry
+ * policy never has to know which provider it spoke to (STYLE.md habits 7 and 9).
+ */
+
+export interface ToolCall {
+  /** The provider's id for the call, needed to send its result back; absent when it gave none. */
+  id?: string;
+  name: string;
+  /** Parsed JSON when the arguments parse, otherwise the raw string as the model wrote it. */
+  arguments: unknown;
+}
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null;
+  /** On an assistant turn: the tool calls it made. */
+  toolCalls?: ToolCall[];
+  /** On a tool turn: which call this is the result of. */
+  toolCallId?: string;
+}
+
+export interface ChatRequest {
+  /** Provider-native model id (`gpt-4o-mini`, `openai/gpt-4o` on OpenRouter…). */
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Tools in OpenAI's function-tool format; adapters translate them. */
+  tools?: unknown[];
+  /** Ask for the top-k log-probabilities of each output token (judges read label probabilities from them). */
+  topLogprobs?: number;
+  /**
+   * Which repeat of the same request this is (0-based). Sent as the `x-assay-attempt` header so
+   * that caches and the fake server tell independent samples apart from accidental duplicates.
+   */
+  attempt?: number;
+  signal?: AbortSignal;
+  /** Per-call deadline; the adapter's default applies when absent. */
+  timeoutMs?: number;
+}
+
+export interface TopLogprob {
+  token: string;
+  logprob: number;
+}
+
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  top: TopLogprob[];
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ChatResponse {
+  content: string;
+  toolCalls: ToolCall[];
+  /** The provider's own word (`stop`, `tool_calls`, `end_turn`, `tool_use`, `STOP`…), or null. */
+  finishReason: string | null;
+  usage: Usage | null;
+  /** Reported by the provider (OpenRouter) or estimated from the price table; null when unknown. */
+  costUsd: number | null;
+  /** Per output token, when asked for and the provider offers them; otherwise null. */
+  logprobs: TokenLogprob[] | null;
+  latencyMs: number;
+}
+
+export interface LlmClient {
+  /** Provider name as in model ids (`openai`, `anthropic`, `custom`…); also the rate-limit key. */
+  readonly provider: string;
+  /**
+   * Resolves with the reply or rejects with a ProviderError; a call cancelled through
+   * `req.signal` rejects with the signal's reason (an AbortError), which is not retried.
+   */
+  chat(req: ChatRequest): Promise<ChatResponse>;
+}
+
+export type ProviderErrorKind = 'retryable' | 'rate_limited' | 'auth' | 'bad_request' | 'timeout' | 'malformed';
+
+/** Kinds worth another attempt: the provider may answer next time. */
+export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['retryable', 'rate_limited', 'timeout']);
+
+/**
+ * A failed provider call, classified by the adapter that made it. Messages never carry API
+ * keys: adapters redact them before constructing one (see `redact` in classify.ts).
+ */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+  readonly kind: ProviderErrorKind;
+  readonly provider: string;
+  readonly status?: number;
+  /** How long the provider asked us to wait before trying again. */
+  readonly retryAfterMs?: number;
+
+  constructor(init: { kind: ProviderErrorKind; provider: string; message: string; status?: number; retryAfterMs?: number }) {
+    super(init.message);
+    this.kind = init.kind;
+    this.provider = init.provider;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE_KINDS.has(this.kind);
+  }
+}
+
+export function isProviderError(e: unknown): e is ProviderError {
+  return e instanceof ProviderError;
+}

@@ -1,0 +1,40 @@
+/**
+ * The run use cases' public contract, written first so that the GitHub (PR runs, cron)
+ * and admin code can call them while the run pipeline is built.
+ */
+import type { Db } from '../db/client';
+
+export type RunTrigger = 'manual' | 'schedule' | 'pull_request' | 'cli' | 'rescore';
+
+export interface RunRequest {
+  blueprintId: string;
+  /** Defaults to the blueprint's latest version. */
+  versionId?: string;
+  /** Model ids; default: the blueprint's own `models` (collections resolved). */
+  models?: string[];
+  /** Judge model ids; default: the blueprint's evaluationConfig or the platform's panel. */
+  judges?: string[];
+  repeats?: number;
+  trigger: RunTrigger;
+  pullRequestId?: string;
+  createdById?: string;
+  budget?: { maxCalls?: number; maxCostUsd?: number; maxModels?: number; maxPrompts?: number };
+  /** Scheduled re-runs bypass the response cache so drift is real. */
+  bypassCache?: boolean;
+  /** Skip when an identical run (same identity hash) already completed or is in progress. */
+  skipIfIdentical?: boolean;
+}
+
+export interface RequestedRun {
+  runId: string;
+  identityHash: string;
+  /** True when skipIfIdentical found an identical run and no new run was created. */
+  deduplicated: boolean;
+}
+
+/** Where a requested run goes to be executed: Inngest at scale, the in-process runner locally. */
+export interface RunDispatcher {
+  dispatch(runId: string): Promise<void>;
+}
+
+export type RequestRun = (db: Db, req: RunRequest, dispatcher: RunDispatcher) => Promise<RequestedRun>;

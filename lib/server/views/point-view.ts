@@ -1,0 +1,52 @@
+/** One criterion of one prompt, every model's verdict on it, best first; with the spread across models. */
+import type { PointVerdict, VisiblePrompt } from '../db/queries/run-prompt';
+import type { RunModelRow } from '../db/queries/run-ranking';
+import { formatScore, modelShortName, plural } from './format';
+import { parsePoints } from './prompt-view';
+import { href } from './urls';
+import { verdictView, type VerdictView } from './verdict-view';
+
+export interface PointEntryView {
+  modelId: string;
+  label: string;
+  cellHref: string;
+  attemptLabel: string | null;
+  verdict: VerdictView;
+}
+
+export interface PointPageView {
+  heading: string;
+  text: string;
+  facts: string[];
+  promptHref: string;
+  summary: string;
+  entries: PointEntryView[];
+}
+
+export function pointPageView(runId: string, prompt: VisiblePrompt, pointIndex: number, verdicts: PointVerdict[], ranking: RunModelRow[]): PointPageView | null {
+  const point = parsePoints(prompt.points)[pointIndex];
+  if (!point && verdicts.length === 0) return null;
+  const names = new Map(ranking.map((m) => [m.modelId, modelShortName(m.modelId, m.displayName)]));
+  const scored = verdicts.filter((v) => v.score !== null && (v.status === 'pass' || v.status === 'fail'));
+  const mean = scored.length ? scored.reduce((a, v) => a + (v.score as number), 0) / scored.length : null;
+  const errors = verdicts.filter((v) => v.status === 'error').length;
+  const passes = verdicts.filter((v) => v.status === 'pass').length;
+  const entries = [...verdicts]
+    .sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.modelId.localeCompare(b.modelId) || a.reply.attempt - b.reply.attempt)
+    .map((v) => ({
+      modelId: v.modelId,
+      label: names.get(v.modelId) ?? modelShortName(v.modelId),
+      cellHref: `${href.prompt(runId, prompt.promptKey, { model: v.modelId })}#point-${pointIndex}`,
+      attemptLabel: prompt.repeats > 1 ? `attempt ${v.reply.attempt + 1}` : null,
+      verdict: verdictView(v),
+    }));
+  const text = point?.text ?? verdicts[0]?.pointText ?? `Point ${pointIndex + 1}`;
+  return {
+    heading: `Point ${pointIndex + 1} of prompt ${prompt.promptKey}`,
+    text,
+    facts: [point?.kind === 'function' ? 'function' : 'judged', ...(point && point.weight !== 1 ? [`weight ${point.weight}`] : []), ...(point?.gate ? ['gate'] : [])],
+    promptHref: `${href.prompt(runId, prompt.promptKey)}#point-${pointIndex}`,
+    summary: `${plural(passes, 'pass', 'passes')} of ${plural(verdicts.length, 'verdict')}; mean ${formatScore(mean)}${errors ? `; ${plural(errors, 'error')}` : ''}.`,
+    entries,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The live progress of a run: the JSON contract of /api/runs/[runId]/progress (validated on
+ * the way out by the route and on the way in by the polling component) and what the page
+ * shows from it. Pure: the client component imports it too.
+ */
+import { z } from 'zod';
+import { formatCount, formatDuration, formatPercent, formatUsd, plural } from './format';
+
+export const RunProgressSchema = z.object({
+  runId: z.string(),
+  status: z.enum(['queued', 'running', 'judging', 'summarising', 'completed', 'failed', 'cancelled', 'budget_exceeded']),
+  totalCalls: z.number().int().nonnegative(),
+  doneCalls: z.number().int().nonnegative(),
+  errorCalls: z.number().int().nonnegative(),
+  totalVerdicts: z.number().int().nonnegative(),
+  doneVerdicts: z.number().int().nonnegative(),
+  errorVerdicts: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative(),
+  error: z.string().nullable(),
+  startedAt: z.iso.datetime().nullable(),
+  finishedAt: z.iso.datetime().nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type RunProgress = z.infer<typeof RunProgressSchema>;
+
+export const TERMINAL = new Set<RunProgress['status']>(['completed', 'failed', 'cancelled', 'budget_exceeded']);
+
+export interface ProgressBarView {
+  label: string;
+  done: number;
+  total: number;
+  /** 0–100, for the bar's width and aria-valuenow. */
+  percent: number;
+  text: string;
+}
+
+export interface ProgressView {
+  statusLabel: string;
+  terminal: boolean;
+  bars: ProgressBarView[];
+  facts: { label: string; value: string }[];
+  error: string | null;
+}
+
+const STATUS_LABEL: Record<RunProgress['status'], string> = {
+  queued: 'Queued',
+  running: 'Generating replies',
+  judging: 'Judging replies',
+  summarising: 'Summarising scores',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  budget_exceeded: 'Stopped: budget reached',
+};
+
+function bar(label: string, done: number, total: number): ProgressBarView {
+  const fraction = total > 0 ? Math.min(1, done / total) : 0;
+  return { label, done, total, percent: Math.round(fraction * 1000) / 10, text: `${formatCount(done)} of ${formatCount(total)} (${formatPercent(fraction)})` };
+}
+
+export function progressView(p: RunProgress, now: Date): ProgressView {
+  const terminal = TERMINAL.has(p.status);
+  const started = p.startedAt ? new Date(p.startedAt) : null;
+  const end = p.finishedAt ? new Date(p.finishedAt) : now;
+  const elapsed = started ? Math.max(0, end.getTime() - started.getTime()) : null;
+  const fraction = p.totalCalls > 0 ? p.doneCalls / p.totalCalls : 0;
+  // a linear estimate from the replies done so far: rough, and labelled as such
+  const remaining = !terminal && elapsed !== null && fraction > 0.02 && fraction < 1 ? (elapsed / fraction) * (1 - fraction) : null;
+  return {
+    statusLabel: STATUS_LABEL[p.status],
+    terminal,
+    bars: [bar('Replies', p.doneCalls, p.totalCalls), bar('Verdicts', p.doneVerdicts, p.totalVerdicts)],
+    facts: [
+      { label: 'Errors', value: `${plural(p.errorCalls, 'failed reply', 'failed replies')}, ${plural(p.errorVerdicts, 'verdict error')}` },
+      { label: 'Cost so far', value: formatUsd(p.costUsd) },
+      ...(elapsed !== null ? [{ label: terminal ? 'Took' : 'Elapsed', value: formatDuration(elapsed) }] : []),
+      ...(remaining !== null ? [{ label: 'Estimated time left', value: `about ${formatDuration(remaining)}` }] : []),
+    ],
+    error: p.error,
+  };
+}
+
+/** The database row → the API's JSON (dates as ISO strings). */
+export function progressJson(row: {
+  id: string;
+  status: string;
+  totalCalls: number;
+  doneCalls: number;
+  errorCalls: number;
+  totalVerdicts: number;
+  doneVerdicts: number;
+  errorVerdicts: number;
+  costUsd: number;
+  error: string | null;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  updatedAt: Date;
+}): RunProgress {
+  return RunProgressSchema.parse({
+    runId: row.id,
+    status: row.status,
+    totalCalls: row.totalCalls,
+    doneCalls: row.doneCalls,
+    errorCalls: row.errorCalls,
+    totalVerdicts: row.totalVerdicts,
+    doneVerdicts: row.doneVerdicts,
+    errorVerdicts: row.errorVerdicts,
+    costUsd: row.costUsd,
+    error: row.error,
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  });
+}

@@ -1,0 +1,77 @@
+/** One model within a run: where it stands, its prompts (weakest first), and its errors. */
+import type { RunModelError, RunModelPromptRow, RunModelSort, RunModelSummaryDetail } from '../db/queries/run-model';
+import { scoreColour } from './colour-scale';
+import { describeInterval, formatCount, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, truncate } from './format';
+import { paginationView, type PaginationView } from './pagination';
+import { href } from './urls';
+
+export interface RunModelPageView {
+  modelId: string;
+  label: string;
+  modelPageHref: string;
+  scoreLabel: string;
+  intervalLabel: string | null;
+  intervalText: string;
+  rankLabel: string;
+  facts: { label: string; value: string }[];
+  prompts: { promptKey: string; href: string; snippet: string; scoreLabel: string; background: string; color: string; errors: number }[];
+  pagination: PaginationView;
+  sorts: { label: string; href: string; current: boolean }[];
+  sealedNote: string | null;
+  errors: { label: string; message: string; href: string }[];
+}
+
+const SORTS: [RunModelSort, string][] = [
+  ['weakest', 'Weakest first'],
+  ['strongest', 'Strongest first'],
+  ['position', 'Blueprint order'],
+];
+
+export function runModelPageView(
+  runId: string,
+  s: RunModelSummaryDetail,
+  prompts: { rows: RunModelPromptRow[]; total: number; sealed: { count: number; mean: number | null } },
+  errors: RunModelError[],
+  opts: { page: number; pageSize: number; sort: RunModelSort },
+): RunModelPageView {
+  return {
+    modelId: s.modelId,
+    label: modelShortName(s.modelId, s.displayName),
+    modelPageHref: href.model(s.modelId),
+    scoreLabel: formatScore(s.score),
+    intervalLabel: formatInterval(s.ciLow, s.ciHigh),
+    intervalText: describeInterval(s.ciLow, s.ciHigh),
+    rankLabel: s.rank === null ? `unranked of ${s.models}` : `#${s.rank} of ${s.models}`,
+    facts: [
+      { label: 'Prompts', value: formatCount(s.promptCount) },
+      { label: 'Replies', value: formatCount(s.replyCount) },
+      { label: 'Verdicts', value: formatCount(s.verdictCount) },
+      { label: 'Errors', value: formatCount(s.errorCount) },
+      { label: 'Cost', value: formatUsd(s.costUsd) },
+      { label: 'Median latency', value: s.latencyMsP50 === null ? '—' : formatDuration(s.latencyMsP50) },
+    ],
+    prompts: prompts.rows.map((r) => {
+      const c = scoreColour(r.score);
+      return {
+        promptKey: r.promptKey,
+        href: href.cell(runId, r.promptKey, s.modelId),
+        snippet: truncate(r.snippet, 110),
+        scoreLabel: r.score === null ? (r.errorCount ? 'error' : '—') : formatScore(r.score),
+        background: c.background,
+        color: c.color,
+        errors: r.errorCount,
+      };
+    }),
+    pagination: paginationView(opts.page, opts.pageSize, prompts.total, 'prompts', (n) => href.runModel(runId, s.modelId, { page: n, sort: opts.sort })),
+    sorts: SORTS.map(([sort, label]) => ({ label, href: href.runModel(runId, s.modelId, { sort }), current: sort === opts.sort })),
+    sealedNote:
+      prompts.sealed.count > 0
+        ? `${plural(prompts.sealed.count, 'sealed test prompt')} scored (mean ${formatScore(prompts.sealed.mean)}), counted in the total, not shown.`
+        : null,
+    errors: errors.map((e) => ({
+      label: e.kind === 'reply' ? `${e.promptKey}: the reply failed` : `${e.promptKey}, point ${(e.pointIndex ?? 0) + 1}: ${truncate(e.pointText ?? '', 80)}`,
+      message: e.message,
+      href: e.kind === 'reply' ? href.cell(runId, e.promptKey, s.modelId) : `${href.prompt(runId, e.promptKey, { model: s.modelId })}#point-${e.pointIndex ?? 0}`,
+    })),
+  };
+}

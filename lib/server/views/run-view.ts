@@ -1,0 +1,121 @@
+/** The header every run page shares (state, facts, tabs, diff picker) and the run's model ranking. */
+import type { RunHeader } from '../db/queries/run-header';
+import type { RunModelRow } from '../db/queries/run-ranking';
+import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
+import { competitionRanks, intervalBar, type IntervalBar } from './leaderboard-view';
+import { href, type RunView } from './urls';
+
+export type StatusTone = 'ok' | 'working' | 'failed';
+
+const STATUS: Record<string, { label: string; tone: StatusTone }> = {
+  queued: { label: 'Queued', tone: 'working' },
+  running: { label: 'Running', tone: 'working' },
+  judging: { label: 'Judging', tone: 'working' },
+  summarising: { label: 'Summarising', tone: 'working' },
+  completed: { label: 'Completed', tone: 'ok' },
+  failed: { label: 'Failed', tone: 'failed' },
+  cancelled: { label: 'Cancelled', tone: 'failed' },
+  budget_exceeded: { label: 'Stopped: budget reached', tone: 'failed' },
+};
+
+export function runStatus(status: string): { label: string; tone: StatusTone; working: boolean } {
+  const s = STATUS[status] ?? { label: status, tone: 'failed' as const };
+  return { ...s, working: s.tone === 'working' };
+}
+
+export interface RunTabView {
+  label: string;
+  href: string;
+  current: boolean;
+}
+
+export interface RunHeaderView {
+  id: string;
+  title: string;
+  blueprintTitle: string;
+  blueprintHref: string;
+  statusLabel: string;
+  statusTone: StatusTone;
+  working: boolean;
+  progressHref: string;
+  facts: { label: string; value: string; href?: string }[];
+  tabs: RunTabView[];
+  diffChoices: { label: string; href: string }[];
+  error: string | null;
+}
+
+export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'other'): RunHeaderView {
+  const s = runStatus(h.status);
+  const src = h.blueprint.source;
+  const sha = shortSha(h.sourceCommit);
+  const commitHref = src.kind === 'github' && src.owner && src.repo && h.sourceCommit ? `https://github.com/${src.owner}/${src.repo}/blob/${h.sourceCommit}/${h.blueprint.path}` : undefined;
+  const facts: RunHeaderView['facts'] = [
+    { label: 'Started', value: formatDateTime(h.startedAt ?? h.createdAt) },
+    ...(h.finishedAt && h.startedAt ? [{ label: 'Took', value: formatDuration(h.finishedAt.getTime() - h.startedAt.getTime()) }] : []),
+    ...(sha ? [{ label: 'Commit', value: sha, ...(commitHref ? { href: commitHref } : {}) }] : []),
+    { label: 'Trigger', value: h.trigger },
+    { label: 'Replies', value: `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
+    { label: 'Verdicts', value: formatCount(h.doneVerdicts) },
+    { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
+    { label: 'Cost', value: formatUsd(h.costUsd) },
+  ];
+  const tabs: RunTabView[] = [
+    { label: 'Heatmap', href: href.run(h.id), current: current === 'prompts' },
+    { label: 'Models', href: href.run(h.id, { view: 'models' }), current: current === 'models' },
+    { label: 'Points', href: href.run(h.id, { view: 'points' }), current: current === 'points' },
+    { label: 'Progress', href: href.progress(h.id), current: current === 'progress' },
+  ];
+  return {
+    id: h.id,
+    title: `Run of ${formatDate(h.createdAt)}`,
+    blueprintTitle: h.blueprint.title,
+    blueprintHref: href.blueprint(h.blueprint.id),
+    statusLabel: s.label,
+    statusTone: s.tone,
+    working: s.working,
+    progressHref: href.progress(h.id),
+    facts,
+    tabs,
+    diffChoices: h.siblings.map((o) => ({ label: `Run of ${formatDateTime(o.createdAt)}${o.sourceCommit ? ` (${shortSha(o.sourceCommit)})` : ''}`, href: href.diff(h.id, o.id) })),
+    error: h.error,
+  };
+}
+
+export interface RankingEntryView {
+  rank: number | null;
+  modelId: string;
+  label: string;
+  href: string;
+  modelPageHref: string;
+  scoreLabel: string;
+  intervalLabel: string | null;
+  intervalText: string;
+  bar: IntervalBar | null;
+  prompts: string;
+  replies: string;
+  verdicts: string;
+  errors: number;
+  cost: string;
+  latency: string;
+}
+
+export function rankingView(runId: string, rows: RunModelRow[]): RankingEntryView[] {
+  const ranks = competitionRanks(rows.map((r) => r.score));
+  return rows.map((r, i) => ({
+    rank: ranks[i] ?? null,
+    modelId: r.modelId,
+    label: modelShortName(r.modelId, r.displayName),
+    href: href.runModel(runId, r.modelId),
+    modelPageHref: href.model(r.modelId),
+    scoreLabel: formatScore(r.score),
+    intervalLabel: formatInterval(r.ciLow, r.ciHigh),
+    intervalText: describeInterval(r.ciLow, r.ciHigh),
+    bar: intervalBar(r.score, r.ciLow, r.ciHigh),
+    prompts: formatCount(r.promptCount),
+    replies: formatCount(r.replyCount),
+    verdicts: formatCount(r.verdictCount),
+    errors: r.errorCount,
+    cost: formatUsd(r.costUsd),
+    latency: r.latencyMsP50 === null ? '—' : formatDuration(r.latencyMsP50),
+  }));
+}

@@ -1,0 +1,62 @@
+/**
+ * Every address a reader can follow or share, built in one place. Model ids carry ':' and
+ * '/' (`openrouter:openai/gpt-4o`), so they travel as several path segments, each
+ * percent-encoded: readable, and safe whether or not the router decodes `%2F`.
+ */
+
+const seg = (s: string) => encodeURIComponent(s);
+
+function query(params: Record<string, string | number | null | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** A model id as path segments: `openrouter:openai/gpt-4o` → `openrouter%3Aopenai/gpt-4o`. */
+export function modelPath(modelId: string): string {
+  return modelId.split('/').map(seg).join('/');
+}
+
+/** Decodes a path segment that the router may or may not have decoded already. */
+export function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The model id from the segments of a catch-all route (`[...modelId]`). */
+export function modelIdFromSegments(segments: readonly string[]): string {
+  return segments.map(decodeSegment).join('/');
+}
+
+export type RunView = 'prompts' | 'models' | 'points';
+
+export const href = {
+  home: (tag?: string | null) => `/${query({ tag })}`,
+  blueprint: (id: string, params: { page?: number } = {}) => `/blueprints/${seg(id)}${query({ page: params.page && params.page > 1 ? params.page : null })}`,
+  blueprintSource: (id: string) => `/blueprints/${seg(id)}/source`,
+  run: (runId: string, params: { view?: RunView; page?: number; sort?: string } = {}) =>
+    `/runs/${seg(runId)}${query({
+      view: params.view && params.view !== 'prompts' ? params.view : null,
+      sort: params.sort && params.sort !== 'position' ? params.sort : null,
+      page: params.page && params.page > 1 ? params.page : null,
+    })}`,
+  prompt: (runId: string, promptKey: string, params: { model?: string | null; compare?: number } = {}) =>
+    `/runs/${seg(runId)}/prompts/${seg(promptKey)}${query({ model: params.model, compare: params.compare && params.compare > 1 ? params.compare : null })}`,
+  /** A prompt × model cell: the prompt page focused on that model's reply. */
+  cell: (runId: string, promptKey: string, modelId: string) => `${href.prompt(runId, promptKey, { model: modelId })}#cell`,
+  pointAnchor: (runId: string, promptKey: string, pointIndex: number, modelId?: string | null) =>
+    `${href.prompt(runId, promptKey, { model: modelId })}#point-${pointIndex}`,
+  point: (runId: string, promptKey: string, pointIndex: number) => `/runs/${seg(runId)}/prompts/${seg(promptKey)}/points/${pointIndex}`,
+  runModel: (runId: string, modelId: string, params: { page?: number; sort?: string } = {}) =>
+    `/runs/${seg(runId)}/models/${modelPath(modelId)}${query({ sort: params.sort && params.sort !== 'weakest' ? params.sort : null, page: params.page && params.page > 1 ? params.page : null })}`,
+  diff: (runId: string, otherRunId: string) => `/runs/${seg(runId)}/diff/${seg(otherRunId)}`,
+  progress: (runId: string) => `/runs/${seg(runId)}/progress`,
+  progressApi: (runId: string) => `/api/runs/${seg(runId)}/progress`,
+  model: (modelId: string) => `/models/${modelPath(modelId)}`,
+  search: (q: string, params: { kind?: string; page?: number } = {}) =>
+    `/search${query({ q, kind: params.kind && params.kind !== 'replies' ? params.kind : null, page: params.page && params.page > 1 ? params.page : null })}`,
+};

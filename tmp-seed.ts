@@ -1,0 +1,15 @@
+import { freshDatabase } from '@/lib/server/db/testing';
+import { seedBlueprint } from '@/lib/server/db/seed/seed-run';
+import { seedDemo } from '@/lib/server/db/seed/seed-demo';
+import { benchModels } from '@/lib/server/db/seed/content';
+const engine = (process.argv[2] ?? 'postgres') as 'postgres' | 'pglite';
+const t = await freshDatabase(engine);
+let t0 = Date.now();
+const d = await seedDemo(t.db);
+console.log('demo', Date.now() - t0, 'ms', d.support.verdictsPerRun, d.coding.verdictsPerRun);
+t0 = Date.now();
+const big = await seedBlueprint(t.db, { slug: 'bench-large', title: 'Large', prompts: 500, models: benchModels(20), points: 10, completedRuns: 1 });
+console.log('large', Date.now() - t0, 'ms', big.verdictsPerRun);
+console.log(await t.db.runModelSummary.findMany({ where: { runId: big.runIds[0] }, take: 3 }));
+console.log(await t.db.$queryRawUnsafe(`select pg_size_pretty(pg_total_relation_size('verdicts')) v, pg_size_pretty(pg_total_relation_size('replies')) r`));
+await t.close();
