@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
 // Debian's Chromium, never a downloaded browser (no network here). The web server is the
-// production build (`next start`) on the embedded database, seeded from blueprints/.
+// production build (`next start`) on the embedded database, seeded from blueprints/ and
+// with the demo runs (ASSAY_SEED_DEMO).
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
 export default defineConfig({
@@ -28,6 +29,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       ASSAY_DATA_DIR: 'memory://',
+      // demo blueprints with completed runs, a live run, sealed prompts and a hostile reply (lib/server/db/seed)
+      ASSAY_SEED_DEMO: '1',
       NEXT_TELEMETRY_DISABLED: '1',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
     },

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { SearchForm } from '@/components/search-form';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -11,17 +12,23 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:p-2">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:z-50 focus:bg-white focus:p-2 dark:focus:bg-zinc-900">
           Skip to content
         </a>
         <header className="border-b border-zinc-200 dark:border-zinc-800">
-          <nav aria-label="Main" className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
+          <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
             <Link href="/" className="text-lg font-semibold tracking-tight">
               Assay
             </Link>
             <Link href="/" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Leaderboards
+            </Link>
+            <Link href="/#blueprints-h" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Blueprints
             </Link>
+            <div className="ml-auto">
+              <SearchForm compact />
+            </div>
           </nav>
         </header>
         <main id="main" className="mx-auto max-w-6xl px-4 py-8">

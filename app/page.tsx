@@ -1,21 +1,87 @@
+import { Suspense } from 'react';
 import { getDb } from '@/lib/server/context';
 import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
+import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
 import { blueprintCards } from '@/lib/server/views/blueprint-list-view';
+import { leaderboardView, tagChips } from '@/lib/server/views/leaderboard-view';
+import { HomeParams } from '@/lib/server/views/params';
+import { recentRunsView } from '@/lib/server/views/recent-runs-view';
+import { href } from '@/lib/server/views/urls';
 import { BlueprintList } from '@/components/blueprint-list';
+import { LeaderboardTable, TagChips } from '@/components/leaderboard';
+import { RecentRuns } from '@/components/recent-runs';
+import { SearchForm } from '@/components/search-form';
+import { SectionBoundary } from '@/components/section-boundary';
+import { CardsSkeleton, TableSkeleton } from '@/components/skeletons';
+import { Section, muted } from '@/components/ui';
 
 export const dynamic = 'force-dynamic';
 
-export default async function HomePage() {
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+async function Leaderboards({ tag }: { tag: string | null }) {
+  const db = getDb();
+  const rows = await getLeaderboardRows(db);
+  const names = await getModelNames(db, [...new Set(rows.map((r) => r.modelId))]);
+  const board = leaderboardView(rows, names, tag);
+  return (
+    <Section id="leaderboard-h" title={board.title}>
+      <TagChips tags={tagChips(rows, tag)} overallHref={href.home()} overallActive={tag === null} />
+      <LeaderboardTable view={board} />
+    </Section>
+  );
+}
+
+async function Recent() {
+  return <RecentRuns runs={recentRunsView(await listRecentRuns(getDb(), 8), new Date())} />;
+}
+
+async function Blueprints() {
   const items = blueprintCards(await listBlueprints(getDb()));
   return (
-    <div className="space-y-6">
-      <section>
-        <h1 className="text-2xl font-semibold tracking-tight">Blueprints</h1>
-        <p className="mt-1 text-zinc-600 dark:text-zinc-400">
-          {items.length} {items.length === 1 ? 'blueprint' : 'blueprints'}: prompts and the criteria that grade the replies.
-        </p>
-      </section>
+    <>
+      <p className={muted}>
+        {items.length} {items.length === 1 ? 'blueprint' : 'blueprints'}: prompts and the criteria that grade the replies.
+      </p>
       <BlueprintList items={items} />
+    </>
+  );
+}
+
+export default async function HomePage({ searchParams }: Props) {
+  const { tag } = HomeParams.parse(await searchParams);
+  return (
+    <div className="space-y-10">
+      <section className="space-y-3">
+        <h1 className="text-2xl font-semibold tracking-tight">Leaderboards and blueprints</h1>
+        <p className={`max-w-3xl ${muted}`}>
+          Every score comes from a blueprint’s prompts and the criteria that grade the replies. Follow any number down to the replies and the judges’ reasoning behind it.
+        </p>
+        <SearchForm />
+      </section>
+      <SectionBoundary name="leaderboard">
+        <Suspense fallback={<TableSkeleton label="leaderboard" rows={6} />}>
+          <Leaderboards tag={tag ?? null} />
+        </Suspense>
+      </SectionBoundary>
+      <Section id="recent-h" title="Recent runs">
+        <SectionBoundary name="list of recent runs">
+          <Suspense fallback={<TableSkeleton label="recent runs" rows={4} />}>
+            <Recent />
+          </Suspense>
+        </SectionBoundary>
+      </Section>
+      <section aria-labelledby="blueprints-h" className="space-y-3">
+        <h2 id="blueprints-h" className="text-lg font-semibold tracking-tight">
+          Blueprints
+        </h2>
+        <SectionBoundary name="list of blueprints">
+          <Suspense fallback={<CardsSkeleton label="blueprints" cards={4} />}>
+            <Blueprints />
+          </Suspense>
+        </SectionBoundary>
+      </section>
     </div>
   );
 }

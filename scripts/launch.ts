@@ -12,6 +12,7 @@ import { env, EnvError } from '../lib/server/env';
 import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
 import { syncLocalFolder } from '../lib/server/blueprints/sync-local';
+import { seedDemo } from '../lib/server/db/seed/seed-demo';
 
 async function main(): Promise<number> {
   const config = env();
@@ -31,6 +32,15 @@ async function main(): Promise<number> {
         `assay: synced ${config.ASSAY_BLUEPRINTS_DIR}/: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid`,
       );
       for (const line of s.errors) console.log(`  ${line}`);
+    } finally {
+      await db.$disconnect();
+    }
+  }
+  if (config.ASSAY_SEED_DEMO) {
+    const db = createDb(database.url);
+    try {
+      const demo = await seedDemo(db);
+      console.log(`assay: seeded demo runs: ${[...demo.support.runIds, ...demo.coding.runIds].join(', ')}`);
     } finally {
       await db.$disconnect();
     }

@@ -20,6 +20,11 @@ export const JudgeSchema = z.object({
   labels: z.record(z.string(), z.number().min(0)).refine((l) => Object.values(l).some((p) => p > 0), 'at least one label needs p > 0'),
   /** Text before the label, as judges that reason first write it. */
   reasoning: z.string().optional(),
+  /**
+   * `assay`: Assay's judge protocol, `<reflection>…</reflection>\n<answer>X</answer>` with X its own
+   * token; `bare`: the label alone (after the reasoning, if any).
+   */
+  format: z.enum(['assay', 'bare']).default('assay'),
 });
 
 export const RuleSchema = z
@@ -162,22 +167,40 @@ export interface JudgeAnswer {
 }
 
 /**
- * The judge reply for a label distribution: the most likely label as the answer, and at its
+ * The judge reply for a label distribution: the answer is the most likely label, and at its
  * token position the top log-probabilities log(p) of each label (p > 0), best first, cut to
- * the k the client asked for. A client doing softmax over them gets the distribution back.
+ * the k the client asked for; a client doing softmax over them gets the distribution back.
+ * A sampled request (temperature > 0, no log-probabilities asked for) answers a label drawn
+ * at a low-discrepancy quantile of its attempt number instead, so n samples of attempts
+ * 0…n−1 approximate the distribution deterministically.
  */
-export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, k: number): JudgeAnswer {
+export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, k: number, sample?: { attempt: number }): JudgeAnswer {
   const entries = Object.entries(judge.labels).filter(([, p]) => p > 0);
   const total = entries.reduce((s, [, p]) => s + p, 0);
   const ranked = entries.map(([token, p]) => ({ token, logprob: Math.log(p / total) })).sort((a, b) => b.logprob - a.logprob);
-  const best = ranked[0]!;
-  const prefix = judge.reasoning ? tokenise(`${judge.reasoning} `) : [];
+  let chosen = ranked[0]!;
+  if (sample) {
+    const u = (((sample.attempt + 0.5) * 0.6180339887498949) % 1 + 1) % 1;
+    let acc = 0;
+    for (const r of ranked) {
+      acc += Math.exp(r.logprob);
+      chosen = r;
+      if (u < acc) break;
+    }
+  }
+  const [before, after] =
+    judge.format === 'assay'
+      ? [`<reflection>${judge.reasoning ?? 'Graded against the criterion.'}</reflection>\n<answer>`, '</answer>']
+      : [judge.reasoning ? `${judge.reasoning} ` : '', ''];
+  const prefix = tokenise(before);
+  const plain = (token: string) => ({ token, logprob: 0, top: k > 0 ? [{ token, logprob: 0 }] : [] });
   return {
-    content: prefix.join('') + best.token,
-    label: best.token,
+    content: before + chosen.token + after,
+    label: chosen.token,
     tokens: [
-      ...prefix.map((token) => ({ token, logprob: 0, top: k > 0 ? [{ token, logprob: 0 }] : [] })),
-      { token: best.token, logprob: best.logprob, top: ranked.slice(0, Math.min(k, 20)) },
+      ...prefix.map(plain),
+      { token: chosen.token, logprob: chosen.logprob, top: ranked.slice(0, Math.min(k, 20)) },
+      ...(after ? [plain(after)] : []),
     ],
   };
 }

@@ -121,7 +121,7 @@ describe('fake LLM: judge answers', () => {
   const labels = { CLASS_ABSENT: 0.05, CLASS_PARTIALLY_PRESENT: 0.25, CLASS_FULLY_PRESENT: 0.7 };
 
   it('answers the most likely label with log(p) of every label at its position', async () => {
-    const f = await start({ rules: [{ model: 'judge', judge: { labels } }] });
+    const f = await start({ rules: [{ model: 'judge', judge: { labels, format: 'bare' } }] });
     const { json } = await openai(f, user('Grade this reply', 'fake-judge', { logprobs: true, top_logprobs: 5 }));
     const choice = json.choices[0];
     expect(choice.message.content).toBe('CLASS_FULLY_PRESENT');
@@ -133,7 +133,7 @@ describe('fake LLM: judge answers', () => {
   });
 
   it('normalises weights that do not sum to 1, cuts to the k asked for, and drops p = 0', async () => {
-    const f = await start({ rules: [{ judge: { labels: { yes: 3, no: 1, maybe: 0 } } }] });
+    const f = await start({ rules: [{ judge: { labels: { yes: 3, no: 1, maybe: 0 }, format: 'bare' } }] });
     const all = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 20 }))).json.choices[0].logprobs.content[0].top_logprobs;
     expect(all.map((t: Json) => [t.token, Math.exp(t.logprob)])).toEqual([
       ['yes', expect.closeTo(0.75, 12)],
@@ -144,7 +144,7 @@ describe('fake LLM: judge answers', () => {
   });
 
   it('can reason before the label; tokens concatenate to the content and the label is last', async () => {
-    const f = await start({ rules: [{ judge: { labels: { A: 0.4, B: 0.6 }, reasoning: 'The reply cites its source.' } }] });
+    const f = await start({ rules: [{ judge: { labels: { A: 0.4, B: 0.6 }, reasoning: 'The reply cites its source.', format: 'bare' } }] });
     const choice = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 2 }))).json.choices[0];
     expect(choice.message.content).toBe('The reply cites its source. B');
     const tokens = choice.logprobs.content as Json[];
@@ -152,8 +152,35 @@ describe('fake LLM: judge answers', () => {
     expect(tokens.at(-1)!.top_logprobs.map((t: Json) => t.token)).toEqual(['B', 'A']);
   });
 
+  it('speaks Assay’s judge protocol by default: the answer letter is its own token', async () => {
+    const f = await start({ rules: [{ judge: { labels: { A: 0.2, B: 0.8 }, reasoning: 'Mostly there.' } }] });
+    const choice = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 5 }))).json.choices[0];
+    expect(choice.message.content).toBe('<reflection>Mostly there.</reflection>\n<answer>B</answer>');
+    const tokens = choice.logprobs.content as Json[];
+    expect(tokens.map((t) => t.token).join('')).toBe(choice.message.content);
+    const letter = tokens.find((t) => t.token === 'B')!;
+    expect(letter.top_logprobs.map((t: Json) => [t.token, Math.exp(t.logprob)])).toEqual([
+      ['B', expect.closeTo(0.8, 12)],
+      ['A', expect.closeTo(0.2, 12)],
+    ]);
+  });
+
+  it('samples deterministically by attempt when asked at temperature > 0 without logprobs', async () => {
+    const f = await start({ rules: [{ judge: { labels: { A: 0.25, B: 0.75 } } }] });
+    const answers: string[] = [];
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const res = await fetch(`${f.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-assay-attempt': String(attempt) },
+        body: JSON.stringify({ model: 'j', temperature: 1, messages: [{ role: 'user', content: 'grade' }] }),
+      });
+      answers.push(((await res.json()) as Json).choices[0].message.content.match(/<answer>(.)<\/answer>/)[1]);
+    }
+    expect(answers.filter((a) => a === 'B')).toHaveLength(6);
+  });
+
   it('returns no logprobs unless asked, and only the label text over Anthropic', async () => {
-    const f = await start({ rules: [{ judge: { labels } }] });
+    const f = await start({ rules: [{ judge: { labels, format: 'bare' } }] });
     expect((await openai(f, user('?'))).json.choices[0].logprobs).toBeNull();
     expect((await anthropic(f, user('?'))).json.content[0].text).toBe('CLASS_FULLY_PRESENT');
   });

@@ -168,7 +168,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       content = GARBAGE;
       tokens = k === undefined ? undefined : plainLogprobs(content, k);
     } else if (rule?.judge) {
-      const judged = judgeAnswer(rule.judge, k ?? 0);
+      const sampled = k === undefined && (req.temperature ?? 0) > 0;
+      const judged = judgeAnswer(rule.judge, k ?? 0, sampled ? { attempt: Number(req.attempt ?? 0) || 0 } : undefined);
       content = judged.content;
       tokens = k === undefined ? undefined : judged.tokens;
     } else {

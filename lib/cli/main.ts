@@ -2,12 +2,18 @@
  * `assay <command>`: the CLI for authors and CI, over the same core and server adapters
  * as the app. Each command lives in its own module and returns an exit code.
  */
-import { syncCommand } from './commands/sync';
-
 type Command = (args: string[]) => Promise<number>;
 
+// Each command is loaded when it runs: `validate` and `check` need no database client, and
+// loading one (Prisma, server adapters) would slow every invocation in CI and editors.
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
-  sync: { run: syncCommand, summary: 'store the blueprints of the configured source in the database' },
+  validate: {
+    run: async (args) => (await import('./commands/validate')).validateCommand(args),
+    summary: 'check blueprint files (errors as file:line:col); --json prints them normalised',
+  },
+  check: { run: async (args) => (await import('./commands/check')).checkCommand(args), summary: 'grade one point against one reply (or a JSONL stream of them)' },
+  schema: { run: async (args) => (await import('./commands/schema')).schemaCommand(args), summary: 'print the JSON Schema of the blueprint format, for editors' },
+  sync: { run: async (args) => (await import('./commands/sync')).syncCommand(args), summary: 'store the blueprints of the configured source in the database' },
 };
 
 function usage(): string {

@@ -7,3 +7,4 @@ export * from './judging';
 export * from './correct';
 export * from './scoring';
 export * from './points';
+export * from './runs';

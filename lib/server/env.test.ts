@@ -27,4 +27,11 @@ describe('configuration', () => {
     expect(() => parseEnv({ ASSAY_ADMIN_TOKEN: 'short' })).toThrow(/ASSAY_ADMIN_TOKEN: must be at least 24 characters/);
     expect(parseEnv({ ASSAY_ADMIN_TOKEN: '', OPENAI_API_KEY: '' }).OPENAI_API_KEY).toBeUndefined();
   });
+
+  it('reads ASSAY_SEED_DEMO as a flag, and rejects anything but 0 or 1', () => {
+    expect(parseEnv({}).ASSAY_SEED_DEMO).toBe(false);
+    expect(parseEnv({ ASSAY_SEED_DEMO: '1' }).ASSAY_SEED_DEMO).toBe(true);
+    expect(parseEnv({ ASSAY_SEED_DEMO: '0' }).ASSAY_SEED_DEMO).toBe(false);
+    expect(() => parseEnv({ ASSAY_SEED_DEMO: 'yes' })).toThrow(/ASSAY_SEED_DEMO/);
+  });
 });

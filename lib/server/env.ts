@@ -19,6 +19,14 @@ export const EnvSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   /** Where the embedded database keeps its files (`memory://` for a throwaway one). */
   ASSAY_DATA_DIR: z.string().min(1).default('.data/pglite'),
+  /**
+   * `1`: at start, seed demo blueprints with completed runs (replies, verdicts, summaries),
+   * replacing earlier demo data. For the e2e specs and for trying the pages; never in production.
+   */
+  ASSAY_SEED_DEMO: z
+    .enum(['0', '1', ''])
+    .optional()
+    .transform((v) => v === '1'),
   /** The local blueprint source, used when no GitHub repository is configured. */
   ASSAY_BLUEPRINTS_DIR: z.string().min(1).default('blueprints'),
   /** Port the web app listens on. */
@@ -73,6 +81,32 @@ export const EnvSchema = z.object({
   GROQ_API_KEY: optionalString,
   /** Overrides the base URL of every OpenAI-compatible provider (the fake LLM server in tests). */
   ASSAY_LLM_BASE_URL: optionalString.pipe(z.url().optional()),
+  /** Base URLs of self-hosted OpenAI-compatible servers. */
+  VLLM_BASE_URL: optionalString.pipe(z.url().optional()),
+  OLLAMA_BASE_URL: optionalString.pipe(z.url().optional()),
+  LMSTUDIO_BASE_URL: optionalString.pipe(z.url().optional()),
+  /** Origins (comma-separated) that blueprint HTTP systems under test may call. */
+  ASSAY_HTTP_MODEL_ORIGINS: optionalString,
+  /** Env variable names (comma-separated) whose values HTTP systems under test may send as headers. */
+  ASSAY_HTTP_MODEL_ENV: optionalString,
+  /** The default judge panel (comma-separated `model` or `model#approach`). */
+  ASSAY_JUDGES: z.string().min(1).default('openai:gpt-4.1-mini,anthropic:claude-3-5-haiku-latest'),
+  /** Concurrent provider calls per provider in the in-process runner. */
+  ASSAY_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(8),
+  /** Services `$call`/`factcheck` may reach: JSON `{"name": "https://…"}`; nothing else is ever called. */
+  ASSAY_EXTERNAL_SERVICES: optionalString.pipe(
+    z
+      .string()
+      .transform((v, ctx) => {
+        try {
+          return z.record(z.string(), z.url()).parse(JSON.parse(v));
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON object of service name → https URL' });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+  ),
   INNGEST_EVENT_KEY: optionalString,
   INNGEST_SIGNING_KEY: optionalString,
   INNGEST_DEV: optionalString,

@@ -1,23 +1,49 @@
-/** `assay sync`: store the local blueprint folder (or, once configured, the GitHub repository). */
+/**
+ * `assay sync`: store the blueprints of the configured source in the database: the GitHub
+ * repository when GITHUB_REPOSITORY is set (only changed blobs are fetched), else the local
+ * folder. `--dir` forces the local folder.
+ */
 import { parseArgs } from 'node:util';
 import { env } from '@/lib/server/env';
 import { openDatabase } from '@/lib/server/db/database';
 import { createDb } from '@/lib/server/db/client';
 import { syncLocalFolder } from '@/lib/server/blueprints/sync-local';
+import { githubConfig } from '@/lib/server/github/config';
+import { createOctokit, octokitRepo } from '@/lib/server/github/octokit-repo';
+import { syncGitHubRepository } from '@/lib/server/github/sync-repository';
+
+const USAGE = `usage: assay sync [--dir FOLDER] [--force]
+
+With GITHUB_REPOSITORY=owner/repo set, syncs that repository's GITHUB_BRANCH through the GitHub
+API (GITHUB_TOKEN or a GitHub App; GITHUB_API_URL for a GitHub Enterprise or the fake server),
+fetching only the files that changed since the last sync. Otherwise, or with --dir, stores every
+blueprint of FOLDER (default: $ASSAY_BLUEPRINTS_DIR or blueprints/).
+
+  --dir FOLDER  sync a local folder even when a repository is configured
+  --force       list the repository's tree even if its head commit was synced already`;
 
 export async function syncCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { dir: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
-    console.log('usage: assay sync [--dir FOLDER]\n\nStores every blueprint of FOLDER (default: $ASSAY_BLUEPRINTS_DIR or blueprints/).');
+    console.log(USAGE);
     return 0;
   }
   const config = env();
   const database = await openDatabase(config);
   const db = createDb(database.url);
   try {
+    const gh = values.dir ? null : githubConfig(config);
+    if (gh) {
+      const s = await syncGitHubRepository(db, octokitRepo(createOctokit(gh), gh.owner, gh.repo), gh, { trigger: 'cli', force: values.force ?? false });
+      const where = `${gh.owner}/${gh.repo}@${gh.branch} (${s.commitSha.slice(0, 7)})`;
+      if (s.upToDate) console.log(`${where}: already synced; nothing fetched (--force to list the tree again)`);
+      else console.log(`${where}: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid, ${s.collections} model collections; ${s.blobsFetched} files fetched`);
+      for (const line of s.errors) console.log(line);
+      return s.invalid > 0 ? 1 : 0;
+    }
     const dir = values.dir ?? config.ASSAY_BLUEPRINTS_DIR;
     const s = await syncLocalFolder(db, dir, 'cli');
     console.log(`${dir}: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid, ${s.collections} model collections`);

@@ -3,8 +3,8 @@
  * names the vector, the defect (conformance/README.md numbering; 0 = an Assay extension, not a
  * Weval defect) and turns Weval's recorded output into the output Assay must produce. Every
  * entry also says how many points (or prompts) it changes, so an entry that no longer applies,
- * or applies more widely than written, fails the test. docs/compatibility/parser.md lists the
- * same differences with their reasons.
+ * or applies more widely than written, fails the test. The "Blueprint parser" section of
+ * docs/compatibility.md lists the same differences with their reasons.
  */
 
 type Json = Record<string, unknown>;

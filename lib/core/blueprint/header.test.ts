@@ -55,6 +55,19 @@ describe('header fields (SPEC §2.2)', () => {
     expect(bp.prompts[0]).toMatchObject({ render_as: 'html', noCache: true });
   });
 
+  it('accepts tools in Weval\'s shape and in the OpenAI function-tool shape the providers send', () => {
+    const bp = load(yaml`
+      tools:
+        - { name: search, description: "Search", schema: { type: object } }
+        - type: function
+          function: { name: get_weather, parameters: { type: object } }
+      ---
+      - prompt: q
+    `);
+    expect(bp.tools).toHaveLength(2);
+    expect(where(errorsOf('tools: [{ type: function, function: { description: x } }]\n---\n- prompt: q\n'))).toEqual(['1:9 schema']);
+  });
+
   it('rejects what Weval rejects, at the offending node', () => {
     const errors = errorsOf(yaml`
       author: { url: "https://x" }

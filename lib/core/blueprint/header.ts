@@ -20,13 +20,13 @@ export type Header = Omit<Blueprint, 'prompts' | 'title'> & {
 const RENDER_AS = RenderAsSchema.options;
 
 /** Read by Assay (header.ts or prompts). */
-const READ_KEYS = [
+export const READ_KEYS = [
   'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
   'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
   'noCache', 'concurrency', 'prompts',
 ];
 /** Weval header fields that Assay keeps but does not interpret. */
-const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
+export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
 
 export function emptyHeader(): Header {
   return {
@@ -266,11 +266,26 @@ function toolsOf(node: YNode | undefined, issues: Issues): unknown[] | null {
     return null;
   }
   for (const item of node.items) {
-    if (item.kind !== 'map' || str(get(item, 'name')) === undefined) {
-      issues.error(item.loc, 'schema', 'each tool must be a mapping with a `name` (and `description`, `schema`)', 'Write `- name: search` with `description:` and a JSON-Schema `schema:`.');
+    if (toolName(item) === undefined) {
+      issues.error(
+        item.loc,
+        'schema',
+        'each tool must be a mapping with a `name` (Weval: `name`, `description`, `schema`) or an OpenAI function tool (`type: function`, `function: { name, … }`)',
+        'Write `- name: search` with `description:` and a JSON-Schema `schema:`, or `- type: function` with `function: { name: search, parameters: { … } }`.',
+      );
     }
   }
   return toJS(node) as unknown[];
+}
+
+/**
+ * A tool's name: Weval's `{ name, description, schema }`, or the OpenAI function-tool shape
+ * `{ type: function, function: { name, … } }` that the provider adapters send as is.
+ */
+function toolName(item: YNode): string | undefined {
+  if (item.kind !== 'map') return undefined;
+  const fn = get(item, 'function');
+  return str(get(item, 'name')) ?? (fn?.kind === 'map' ? str(get(fn, 'name')) : undefined);
 }
 
 /**

@@ -7,3 +7,5 @@ export { wevalBlueprint, wevalPrompt } from './weval';
 export type { BlueprintFormat } from './documents';
 export type { ResolvePointFunction } from './functions';
 export * from './schema';
+export { parsePointSource, type PointSourceResult } from './point-source';
+export { blueprintSourceSchema, blueprintJsonSchema } from './source-schema';

@@ -7,7 +7,7 @@
  * alternative paths (OR: the best path counts). Assay adds `gate: true` on any point and the
  * judge-question forms `noul:`/`score:`/`choice:` (question-points.ts).
  *
- * Where Weval's parser was defective, this one does the right thing (docs/compatibility/parser.md):
+ * Where Weval's parser was defective, this one does the right thing (docs/compatibility.md, "Blueprint parser"):
  * a quoted `"$fn: arg"` is that function (1), also inside an alternative path (2), names resolve
  * through an explicit alias table (3), a block that is not a list is an error (4), falsy
  * arguments are kept (5), `$ref` keeps the point's own weight and citation (6), and should /

@@ -23,7 +23,7 @@ export interface DraftPrompt {
 /** Weval's order: the first of these with a truthy value is the prompt's rubric. */
 const POINT_KEYS = ['should', 'points', 'expect', 'expects', 'expectations'] as const;
 
-const PROMPT_KEYS = [
+export const PROMPT_KEYS = [
   'id', 'prompt', 'promptText', 'messages', 'ideal', 'idealResponse', 'system', 'description', 'citation', 'reference', 'weight', 'importance',
   'multiplier', ...POINT_KEYS, 'should_not', 'render_as', 'noCache', 'correct', ...CASE_KEYS,
 ];

@@ -2,7 +2,7 @@
  * Vectors for the Weval defects Assay fixes (conformance README items 10, 11, 12). Weval's
  * recorded vectors contain none of these inputs, so each entry states what Weval's code
  * returns (read from its source at commit 51dc4d3) and what Assay returns instead.
- * docs/compatibility/points.md lists the same names with the reasons.
+ * The "Point functions" section of docs/compatibility.md lists the same names with the reasons.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { evaluatePoint } from './evaluate';

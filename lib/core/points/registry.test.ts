@@ -36,9 +36,10 @@ describe('resolvePointFunction', () => {
     expect(resolved('not_is_json')).toEqual({ canonical: 'is_json', negated: true });
   });
 
-  it('refuses to negate what 1 − score cannot mean, and says what to do', () => {
-    expect(resolved('not_js')).toEqual({ error: expect.stringMatching(/cannot be negated; negate inside the code/), suggestions: ['js'] });
-    expect(resolved('not_word_count_between')).toMatchObject({ error: expect.stringMatching(/range/) });
+  it('negates every function as 1 − score, as Weval scores each of them under should_not, but never twice', () => {
+    for (const name of ['js', 'word_count_between', 'call', 'factcheck']) {
+      expect(resolvePointFunction(`not_${name}`)).toMatchObject({ ok: true, canonical: name, negated: true });
+    }
     expect(resolved('not_not_contains')).toMatchObject({ error: expect.stringMatching(/unknown/) });
   });
 

@@ -6,8 +6,8 @@
  * Weval's result maps to an Assay outcome: true → score 1, false → score 0, a number → that
  * score clamped to [0,1], { score, explain } → that score, { error } → an error outcome (the
  * text is Weval's, so only the kind is compared). Where Assay deliberately differs, the vector
- * is named in DIFFERENCES with the Assay result and the reason (docs/compatibility/points.md
- * lists the same names). No vector is skipped; the network functions Weval's recorder did not
+ * is named in DIFFERENCES with the Assay result and the reason (the "Point functions" section of
+ * docs/compatibility.md lists the same names). No vector is skipped; the network functions Weval's recorder did not
  * exercise are asserted to be listed in the file and are tested against a fake port elsewhere.
  */
 import vectorsText from '../../../../shared/conformance/weval/point-function-cases.json?raw';
@@ -130,6 +130,8 @@ describe('Weval names', () => {
     imatches_all_of: 'the regular plural spelling; Weval only registered imatch_all_of',
     imatches_at_least_n_of: 'the regular plural spelling; Weval only registered imatch_at_least_n_of',
     not_contains_at_least_n_of: 'generic negation: 1 − score of a negatable function',
+    not_word_count_between:
+      'generic negation: Weval itself scores `should_not: $word_count_between` as 1 − score, which Assay stores as not_word_count_between',
   };
 
   const key = (written: string) => {

@@ -7,7 +7,7 @@
  *   score    = mean of [required (if any), best (if any)]
  *
  * computed in Weval's order of operations so that the conformance vectors match to the bit.
- * Where Weval is wrong, Assay differs (docs/compatibility/scoring.md):
+ * Where Weval is wrong, Assay differs (docs/compatibility.md, "Scoring"):
  * - an `error` verdict is left out and counted, and a group with no verdict left drops out
  *   (Weval: a group of errored points scores 0);
  * - when verdicts errored and none is left to count, there is no score (null), not 0;

@@ -39,7 +39,9 @@ describe('evaluateDeterministicPoint', () => {
 
   it('applies not_* negation and should_not inversion', async () => {
     expect(await evaluateDeterministicPoint(fnPoint('not_contains', 'world'), 'hello world', { resolve })).toMatchObject({ score: 0, rawScore: 1 });
-    expect(await evaluateDeterministicPoint(fnPoint('contains', 'bye', { source: 'should_not' }), 'hello', { resolve })).toMatchObject({ score: 1 });
+    // should_not `$contains: bye` is stored by the loader as `not_contains`: negated exactly once.
+    expect(await evaluateDeterministicPoint(fnPoint('not_contains', 'bye', { source: 'should_not' }), 'hello', { resolve })).toMatchObject({ score: 1 });
+    expect(await evaluateDeterministicPoint(fnPoint('not_contains', 'bye', { source: 'should_not' }), 'bye now', { resolve })).toMatchObject({ score: 0 });
   });
 
   it('unknown functions, throwing functions and NaN are error verdicts', async () => {

@@ -24,10 +24,13 @@ describe('verdictFromOutcome', () => {
   it('not_* negation then should_not inversion, raw score kept', () => {
     const p = fnPoint('not_contains', 'x');
     expect(verdictFromOutcome(p, 0, { score: 0.25 }, { negated: true })).toMatchObject({ score: 0.75, rawScore: 0.25 });
-    const sn = fnPoint('contains', 'x', { source: 'should_not' });
-    expect(verdictFromOutcome(sn, 0, { score: 1 })).toMatchObject({ score: 0, status: 'fail', rawScore: 1 });
-    const both = fnPoint('not_contains', 'x', { source: 'should_not' });
-    expect(verdictFromOutcome(both, 0, { score: 1 }, { negated: true })).toMatchObject({ score: 1 });
+    // The loader stores `$contains` under should_not as `not_contains`: negated once, not twice.
+    const sn = fnPoint('not_contains', 'x', { source: 'should_not' });
+    expect(verdictFromOutcome(sn, 0, { score: 1 }, { negated: true })).toMatchObject({ score: 0, status: 'fail', rawScore: 1 });
+    expect(verdictFromOutcome(sn, 0, { score: 0 }, { negated: true })).toMatchObject({ score: 1, status: 'pass', rawScore: 0 });
+    // A judged should_not point is judged for presence and inverted.
+    const judged = textPoint('mentions a competitor', { source: 'should_not' });
+    expect(verdictFromOutcome(judged, 0, { score: 0.8 })).toMatchObject({ score: expect.closeTo(0.2, 12), rawScore: 0.8 });
   });
 
   it('errors and not-applicable carry no score', () => {

@@ -121,6 +121,7 @@ export function specFromPoint(point: Point, opts: { negated?: boolean; judges?: 
 /**
  * The verdict for one point from what its check produced. Applies, in Weval's order:
  * booleans → 1/0, numbers clamped to [0,1], then `not_*` negation (1 − s), then `should_not`
+ * (judged and `correct:` points only; a should_not function point is stored as its `not_*` form)
  * inversion (1 − s). A NaN score is an `error` verdict, never a number (Weval lets it
  * through: defect 10); ±Infinity clamps as in Weval.
  */
@@ -184,7 +185,9 @@ export function verdictFromOutcome(
   const raw = Math.max(0, Math.min(1, n));
   let score = raw;
   if (opts.negated) score = 1 - score;
-  if (point.source === 'should_not') score = 1 - score;
+  // A `should_not` function point already carries its negation in `fn` (the loader stores
+  // `$contains` under should_not as `not_contains`); only judged and check points are inverted.
+  if (point.source === 'should_not' && point.kind !== 'function') score = 1 - score;
   return {
     ...base,
     status: score >= PASS_AT ? 'pass' : 'fail',

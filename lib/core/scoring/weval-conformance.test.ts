@@ -7,7 +7,7 @@
  * `error`) and scored with `attemptScore`; function points run through
  * `evaluateDeterministicPoint` with the real registry. Where Assay deliberately differs, the
  * vector is named in DELIBERATE_DIFFERENCES below with our value and the reason, and
- * docs/compatibility/scoring.md lists the same vectors.
+ * the "Scoring" section of docs/compatibility.md lists the same vectors.
  */
 import { describe, expect, it } from 'vitest';
 import type { FunctionPoint, Message } from '../blueprint/schema';
@@ -87,7 +87,7 @@ function verdictFromAssessment(a: Assessment, index: number): Verdict {
 
 /**
  * The vectors where Assay deliberately gives another answer than Weval, with ours.
- * Keep in step with docs/compatibility/scoring.md.
+ * Keep in step with the "Scoring" section of docs/compatibility.md.
  */
 const DELIBERATE_DIFFERENCES: Record<string, { weval: number; ours: Partial<AttemptScore>; reason: string }> = {
   'aggregateCoverageScores :: test: aggregateCoverageScores > should return 0 for an empty array of assessments': {
@@ -145,13 +145,15 @@ describe('Weval aggregation vectors', () => {
       expect(DELIBERATE_DIFFERENCES[key(c)]).toBeUndefined();
       const verdicts = await Promise.all(
         c.input.points.map(async (np, i) => {
-          // What the parser would store: arguments validated by the function's own schema.
+          // What the parser would store: arguments validated by the function's own schema, and a
+          // should_not function (Weval's `isInverted`) as its `not_*` form.
           const res = resolvePointFunction(np.functionName);
+          const fn = np.isInverted && res.ok ? `not_${res.canonical}` : np.functionName;
           const args = res.ok ? res.def.args.parse(np.functionArgs) : np.functionArgs;
           const point: FunctionPoint = {
             kind: 'function',
             text: np.displayText,
-            fn: np.functionName,
+            fn,
             args,
             weight: np.multiplier,
             citation: np.citation ?? null,

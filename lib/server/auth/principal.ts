@@ -25,16 +25,28 @@ export function mayAct(p: Principal | null): boolean {
 
 /** The login recorded as the actor of an approval or a run. */
 export function actorName(p: Principal): string {
-  return p.kind === 'admin-token' ? 'admin' : p.user.githubLogin;
+  return p.kind === 'admin-token' ? '~admin' : p.user.githubLogin;
 }
 
-export async function principalOf(db: Db, adminToken: string | undefined, request: Request): Promise<Principal | null> {
+/**
+ * The bearer admin token, else the session cookie. A cookie-authenticated request that
+ * changes state must come from one of our own pages: besides SameSite=Strict, its Origin
+ * (when the browser sends one) must be this site's or `publicUrl`'s.
+ */
+export async function principalOf(db: Db, adminToken: string | undefined, request: Request, publicUrl?: string): Promise<Principal | null> {
   const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
   if (bearer) {
     if (isAdminToken(bearer, adminToken)) return { kind: 'admin-token' };
     throw new UnauthorizedError('The bearer token is not the admin token (ASSAY_ADMIN_TOKEN).');
   }
-  const user = await sessionUser(db, readCookie(request, SESSION_COOKIE));
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token) return null;
+  const origin = request.headers.get('origin');
+  if (request.method !== 'GET' && request.method !== 'HEAD' && origin) {
+    const ours = [new URL(request.url).origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])];
+    if (!ours.includes(origin)) throw new ForbiddenError(`A request from ${origin} cannot act with this site's session.`);
+  }
+  const user = await sessionUser(db, token);
   return user ? { kind: 'user', user } : null;
 }
 

@@ -4,7 +4,7 @@
  * Octokit's RequestErrors become typed AppErrors here, once.
  */
 import { Octokit } from '@octokit/rest';
-import { NotFoundError, UpstreamError } from '../http/errors';
+import { AppError, NotFoundError, UpstreamError } from '../http/errors';
 import { installationTokens } from './app-auth';
 import type { GitHubConfig } from './config';
 import type { CheckRunResult, GitHubRepo, PullRequestFile, RepoFile, RepoPermission } from './port';
@@ -26,6 +26,7 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
+    if (e instanceof AppError) throw e; // already explained (e.g. the app's token request)
     const status = (e as { status?: number }).status;
     if (status === 404) throw new NotFoundError(`GitHub: ${what} was not found (HTTP 404); check GITHUB_REPOSITORY and that the token can read it.`);
     if (status === 401 || status === 403) {

@@ -90,6 +90,9 @@ async function syncBlueprints(db: Db, gh: GitHubRepo, sourceId: string, commitSh
     ).map((b) => [b.id, b]),
   );
   const limit = pLimit(FETCH_CONCURRENCY);
+  // blobs are fetched in parallel, but stored one at a time: each store is a transaction, and
+  // an embedded database (PGlite) runs one at a time anyway; awaiting the queue bounds memory
+  let writes: Promise<void> = Promise.resolve();
   await Promise.all(
     files.map((file) =>
       limit(async () => {
@@ -103,22 +106,27 @@ async function syncBlueprints(db: Db, gh: GitHubRepo, sourceId: string, commitSh
         }
         const rawText = await gh.readBlob(file.blobSha);
         summary.blobsFetched++;
-        const parsed = parseBlueprint(rawText, { file: file.path });
-        if (!parsed.ok) {
-          summary.invalid++;
-          summary.errors.push(...parsed.errors.map((e) => `${file.path}:${e.line}:${e.col}: ${e.message}`));
-        }
-        const version = await storeBlueprintVersion(db, sourceId, id, { path: file.path, rawText, sourceCommit: commitSha, blobSha: file.blobSha }, parsed);
-        if (!version.created) {
-          // the same text stored before without a blob SHA (e.g. from the local folder): record it, or every sync would fetch it again
-          await db.blueprintVersion.updateMany({ where: { id: version.versionId, blobSha: null }, data: { blobSha: file.blobSha, sourceCommit: commitSha } });
-        }
-        if (current && !current.removedAt) summary.changed++;
-        else summary.added++;
+        writes = writes.then(() => storeFile(db, sourceId, commitSha, file, rawText, summary, current ? !current.removedAt : false));
+        await writes;
       }),
     ),
   );
   summary.errors.sort();
+}
+
+async function storeFile(db: Db, sourceId: string, commitSha: string, file: RepoFile, rawText: string, summary: GitHubSyncSummary, existed: boolean): Promise<void> {
+  const parsed = parseBlueprint(rawText, { file: file.path });
+  if (!parsed.ok) {
+    summary.invalid++;
+    summary.errors.push(...parsed.errors.map((e) => `${file.path}:${e.line}:${e.col}: ${e.message}`));
+  }
+  const version = await storeBlueprintVersion(db, sourceId, blueprintIdOf(file.path), { path: file.path, rawText, sourceCommit: commitSha, blobSha: file.blobSha }, parsed);
+  if (!version.created) {
+    // the same text stored before without a blob SHA (e.g. from the local folder): record it, or every sync would fetch it again
+    await db.blueprintVersion.updateMany({ where: { id: version.versionId, blobSha: null }, data: { blobSha: file.blobSha, sourceCommit: commitSha } });
+  }
+  if (existed) summary.changed++;
+  else summary.added++;
 }
 
 async function syncCollections(db: Db, gh: GitHubRepo, sourceId: string, commitSha: string, files: RepoFile[], summary: GitHubSyncSummary): Promise<void> {

@@ -1,4 +1,4 @@
 /** HTTP edge helpers: typed errors and the route wrapper that maps them. */
 export * from './errors';
-export { route, errorResponse, type RouteHandler, type RouteInput, type RouteSpec, type RouteContext } from './route';
+export { route, errorResponse, isFormPost, type RouteHandler, type RouteInput, type RouteSpec, type RouteContext } from './route';
 export { redirect, serializeCookie, readCookie, type CookieOptions } from './responses';

@@ -4,7 +4,7 @@
  * one place. A handler returns data (validated against `response`, sent as JSON) or, for
  * redirects and other non-JSON replies, a `Response` that is passed through as is.
  */
-import { z } from 'zod';
+import { type z } from 'zod';
 import { AppError, BadRequestError, RateLimitedError, UnauthorizedError } from './errors';
 
 export interface RouteInput<TParams, TQuery, TBody, TPrincipal> {
@@ -31,6 +31,11 @@ export interface RouteSpec<TParams, TQuery, TBody, TResult, TPrincipal> {
   authenticate?: (request: Request) => Promise<TPrincipal>;
   /** Largest body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * For HTML form posts (application/x-www-form-urlencoded) from Assay's own pages: errors
+   * redirect (303) to this path with `?error=<message>` instead of answering JSON.
+   */
+  formErrorsTo?: string;
 }
 
 /** What Next passes as the second argument of a route handler. */
@@ -65,9 +70,21 @@ export function route<TParams = undefined, TQuery = undefined, TBody = undefined
       }
       return Response.json(checked.data, { status: spec.status ?? 200 });
     } catch (e) {
+      if (spec.formErrorsTo && isFormPost(request)) return formErrorRedirect(spec.formErrorsTo, e);
       return errorResponse(e);
     }
   };
+}
+
+export function isFormPost(request: Request): boolean {
+  return (request.headers.get('content-type') ?? '').includes('application/x-www-form-urlencoded');
+}
+
+function formErrorRedirect(path: string, e: unknown): Response {
+  const message = e instanceof AppError ? e.message : 'Something went wrong; the server log has the details.';
+  if (!(e instanceof AppError)) console.error('unhandled error in form post:', e);
+  const sep = path.includes('?') ? '&' : '?';
+  return new Response(null, { status: 303, headers: { Location: `${path}${sep}error=${encodeURIComponent(message)}` } });
 }
 
 function validate<T>(what: string, schema: z.ZodType<T>, value: unknown): T {

@@ -105,5 +105,5 @@ export function truncate(text: string, max: number): string {
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  return `${(space > max * 0.5 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

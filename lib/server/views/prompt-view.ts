@@ -176,6 +176,8 @@ export interface ReplyCardView {
   label: string;
   runModelHref: string;
   cellHref: string;
+  /** This cell without the #cell anchor, for links to one of its verdicts (`#point-N`). */
+  pointLinkBase: string;
   selected: boolean;
   scoreLabel: string;
   background: string;
@@ -195,6 +197,7 @@ export function replyCards(runId: string, promptKey: string, replies: PromptRepl
       label: names.get(modelId) ?? modelShortName(modelId),
       runModelHref: href.runModel(runId, modelId),
       cellHref: href.cell(runId, promptKey, modelId),
+      pointLinkBase: href.prompt(runId, promptKey, { model: modelId }),
       selected: modelId === selected,
       scoreLabel: score === null ? (mine.some((r) => r.error) ? 'error' : '—') : formatScore(score),
       background: colours.background,

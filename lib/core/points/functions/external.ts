@@ -78,7 +78,7 @@ export const externalFunctions = [
   defineFunction<CallArgs>({
     name: 'call',
     description: 'Asks an external scoring service configured by the maintainer; the reply is the score.',
-    negatable: false,
+    negatable: true,
     args: callArgs,
     evaluate(response, args, ctx) {
       const { service, url, ...rest } = args;
@@ -91,7 +91,7 @@ export const externalFunctions = [
   defineFunction<FactcheckArgs>({
     name: 'factcheck',
     description: 'Fact-checks the response with the configured fact-check service (optional instruction).',
-    negatable: false,
+    negatable: true,
     args: z.union([z.string(), z.literal(true), z.null(), z.undefined(), z.object({ instruction: z.string({ error: FACTCHECK }).optional() }, objectError(FACTCHECK)).strict()], { error: FACTCHECK }),
     evaluate(response, args, ctx) {
       const instruction = typeof args === 'string' ? args : args && typeof args === 'object' ? args.instruction : undefined;

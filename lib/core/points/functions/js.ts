@@ -53,7 +53,7 @@ export const jsFunctions = [
   defineFunction<string>({
     name: 'js',
     description: 'A JavaScript expression or script (sandboxed) over `r`/`response` and `context`; returns a boolean, a number in [0, 1] or { score, explain }.',
-    negatable: false,
+    negatable: true,
     args: z.string({ error: MESSAGE }).refine((code) => code.trim() !== '', { error: MESSAGE }),
     evaluate(response, code, ctx) {
       if (!ctx.sandbox) return { error: 'js needs a sandbox (none is configured)' };

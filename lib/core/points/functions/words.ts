@@ -14,7 +14,7 @@ export const wordFunctions = [
     name: 'word_count_between',
     description: 'Graded: 1 inside [min, max]; below min, count/min; above max, max/count.',
     // 1 − score of a distance-like grade says nothing useful; write the range you want instead.
-    negatable: false,
+    negatable: true,
     args: z
       .tuple([z.number({ error: MESSAGE }).min(0, { error: MESSAGE }), z.number({ error: MESSAGE }).min(0, { error: MESSAGE })], { error: MESSAGE })
       .refine(([min, max]) => min <= max, { error: MESSAGE }),

@@ -83,7 +83,9 @@ export interface StartedRun {
 export function approvalComment(approvedBy: string, runs: StartedRun[], skipped: string[], publicUrl: string): string {
   const lines = runs.map((r) => `- \`${inline(r.blueprintId)}\`: [run ${r.runId}](${publicUrl}/runs/${r.runId})${r.deduplicated ? ' (an identical run already exists)' : ''}`);
   const more = skipped.length ? `\n\nNot run (over the per-PR limit): ${skipped.map((s) => `\`${inline(s)}\``).join(', ')}.` : '';
-  return `▶️ Run approved by @${approvedBy}: ${plural(runs.length, 'blueprint')} queued; results will follow here.\n\n${lines.join('\n')}${more}`;
+  // `~admin` is the admin token, not a GitHub account to mention
+  const who = approvedBy.startsWith('~') ? 'an Assay admin' : `@${approvedBy}`;
+  return `▶️ Run approved by ${who}: ${plural(runs.length, 'blueprint')} queued; results will follow here.\n\n${lines.join('\n')}${more}`;
 }
 
 export function refusalComment(login: string, reason: 'permission' | 'invalid' | 'stale', command: string): string {

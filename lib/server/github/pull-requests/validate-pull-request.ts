@@ -4,7 +4,7 @@
  * annotations) and as Assay's comment on the PR (updated in place on later pushes). Nothing
  * runs and nothing is stored but the validation: running waits for a maintainer.
  */
-import { Prisma } from '@/generated/prisma/client';
+import { type Prisma } from '@/generated/prisma/client';
 import { parseBlueprint } from '@/lib/core';
 import type { Db } from '../../db/client';
 import type { GitHubSource, PullRequestPolicy } from '../config';

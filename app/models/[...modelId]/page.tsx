@@ -1,0 +1,54 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { cache, Suspense } from 'react';
+import { getDb } from '@/lib/server/context';
+import { getModelProfile } from '@/lib/server/db/queries/model-profile';
+import { modelPageView } from '@/lib/server/views/model-view';
+import { modelIdFromSegments } from '@/lib/server/views/urls';
+import { ScoreLineChart } from '@/components/line-chart';
+import { AreaTable, HistoryTable, ModelSummary, StrengthsWeaknesses } from '@/components/model-page';
+import { SectionBoundary } from '@/components/section-boundary';
+import { ChartSkeleton } from '@/components/skeletons';
+import { Section, muted } from '@/components/ui';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ modelId: string[] }> };
+
+const loadProfile = cache(async (modelId: string) => getModelProfile(getDb(), modelId));
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: modelIdFromSegments((await params).modelId) };
+}
+
+async function History({ modelId }: { modelId: string }) {
+  const profile = await loadProfile(modelId);
+  if (!profile) return null;
+  const view = modelPageView(profile);
+  return (
+    <Section id="history-h" title="History" description="The model’s score on each run, by blueprint.">
+      {view.history ? <ScoreLineChart data={view.history} testId="history-chart" /> : <p className={`text-sm ${muted}`}>The chart appears after two completed runs.</p>}
+      <HistoryTable rows={view.historyTable} />
+    </Section>
+  );
+}
+
+export default async function ModelPage({ params }: Props) {
+  const modelId = modelIdFromSegments((await params).modelId);
+  const profile = await loadProfile(modelId);
+  if (!profile) notFound();
+  const view = modelPageView(profile);
+  return (
+    <div className="space-y-10">
+      <ModelSummary view={view} />
+      <StrengthsWeaknesses view={view} />
+      <AreaTable id="tags-h" title="By tag" items={view.tags} testId="model-tags" />
+      <AreaTable id="blueprints-h" title="By blueprint" items={view.blueprints} testId="model-blueprints" />
+      <SectionBoundary name="history">
+        <Suspense fallback={<ChartSkeleton label="history" />}>
+          <History modelId={modelId} />
+        </Suspense>
+      </SectionBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,12 @@
+/**
+ * Per-request memoised reads shared by a run page, its metadata and its sections, so the
+ * run header or ranking is read once per request however many parts need it.
+ */
+import { cache } from 'react';
+import { getDb } from '@/lib/server/context';
+import { getRunHeader } from '@/lib/server/db/queries/run-header';
+import { getRunRanking } from '@/lib/server/db/queries/run-ranking';
+import { decodeSegment } from '@/lib/server/views/urls';
+
+export const loadRunHeader = cache(async (runIdSegment: string) => getRunHeader(getDb(), decodeSegment(runIdSegment)));
+export const loadRunRanking = cache(async (runId: string) => getRunRanking(getDb(), runId));

@@ -1,0 +1,60 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { getDb } from '@/lib/server/context';
+import { getRunModelErrors, getRunModelPrompts, getRunModelSummary, type RunModelSummaryDetail } from '@/lib/server/db/queries/run-model';
+import { RUN_MODEL_PAGE_SIZE, RunModelParams } from '@/lib/server/views/params';
+import { runModelPageView } from '@/lib/server/views/run-model-view';
+import { runHeaderView } from '@/lib/server/views/run-view';
+import { modelIdFromSegments } from '@/lib/server/views/urls';
+import { RunHeader } from '@/components/run-header';
+import { RunModelErrors, RunModelPrompts, RunModelSummary } from '@/components/run-model-page';
+import { SectionBoundary } from '@/components/section-boundary';
+import { TableSkeleton } from '@/components/skeletons';
+import { loadRunHeader } from '../../load';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ runId: string; modelId: string[] }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Run = { id: string; versionId: string };
+type Opts = { page: number; pageSize: number; sort: 'weakest' | 'strongest' | 'position' };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `${modelIdFromSegments((await params).modelId)} in a run` };
+}
+
+async function Details({ run, summary, opts }: { run: Run; summary: RunModelSummaryDetail; opts: Opts }) {
+  const db = getDb();
+  const [prompts, errors] = await Promise.all([getRunModelPrompts(db, run, summary.modelId, opts), getRunModelErrors(db, run, summary.modelId)]);
+  const view = runModelPageView(run.id, summary, prompts, errors, opts);
+  return (
+    <div className="space-y-8">
+      <RunModelPrompts view={view} />
+      <RunModelErrors view={view} />
+    </div>
+  );
+}
+
+export default async function RunModelPage({ params, searchParams }: Props) {
+  const { runId, modelId: segments } = await params;
+  const header = await loadRunHeader(runId);
+  if (!header) notFound();
+  const modelId = modelIdFromSegments(segments);
+  const summary = await getRunModelSummary(getDb(), header.id, modelId);
+  if (!summary) notFound();
+  const q = RunModelParams.parse(await searchParams);
+  const run = { id: header.id, versionId: header.versionId };
+  const opts = { page: q.page, pageSize: RUN_MODEL_PAGE_SIZE, sort: q.sort };
+  const headline = runModelPageView(run.id, summary, { rows: [], total: 0, sealed: { count: 0, mean: null } }, [], opts);
+  return (
+    <div className="space-y-8">
+      <RunHeader view={runHeaderView(header, 'other')} trail={[{ label: headline.label }]} />
+      <RunModelSummary view={headline} />
+      <SectionBoundary name="prompts and errors">
+        <Suspense fallback={<TableSkeleton label="prompts" rows={10} />}>
+          <Details run={run} summary={summary} opts={opts} />
+        </Suspense>
+      </SectionBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { getDb } from '@/lib/server/context';
+import { getHeatmapPage } from '@/lib/server/db/queries/run-heatmap';
+import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
+import { heatmapView } from '@/lib/server/views/heatmap-view';
+import { HEATMAP_PAGE_SIZE, POINTS_PAGE_SIZE, RunParams } from '@/lib/server/views/params';
+import { pointsListView } from '@/lib/server/views/points-list-view';
+import { rankingView, runHeaderView } from '@/lib/server/views/run-view';
+import { Heatmap } from '@/components/heatmap';
+import { PointsList } from '@/components/points-list';
+import { RankingTable } from '@/components/ranking-table';
+import { RunHeader } from '@/components/run-header';
+import { SectionBoundary } from '@/components/section-boundary';
+import { HeatmapSkeleton, TableSkeleton } from '@/components/skeletons';
+import { Section } from '@/components/ui';
+import { loadRunHeader, loadRunRanking } from './load';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ runId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Run = { id: string; versionId: string };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const h = await loadRunHeader((await params).runId);
+  return { title: h ? `${h.blueprint.title}: run ${h.createdAt.toISOString().slice(0, 10)}` : 'Run' };
+}
+
+async function HeatmapSection({ run, page, sort }: { run: Run; page: number; sort: 'position' | 'hardest' | 'easiest' }) {
+  const [ranking, data] = await Promise.all([loadRunRanking(run.id), getHeatmapPage(getDb(), run, { page, pageSize: HEATMAP_PAGE_SIZE, sort })]);
+  return <Heatmap view={heatmapView(run.id, ranking, data, { page, pageSize: HEATMAP_PAGE_SIZE, sort })} />;
+}
+
+async function ModelsSection({ run }: { run: Run }) {
+  const ranking = await loadRunRanking(run.id);
+  return <RankingTable entries={rankingView(run.id, ranking)} caption="Every model in this run, best first: prompt-weighted score (0–100), 95% bootstrap interval over prompts." detailed />;
+}
+
+async function PointsSection({ run, page }: { run: Run; page: number }) {
+  const data = await getRunPointsPage(getDb(), run, { page, pageSize: POINTS_PAGE_SIZE });
+  return <PointsList view={pointsListView(run.id, data, { page, pageSize: POINTS_PAGE_SIZE })} />;
+}
+
+export default async function RunPage({ params, searchParams }: Props) {
+  const header = await loadRunHeader((await params).runId);
+  if (!header) notFound();
+  const q = RunParams.parse(await searchParams);
+  const run = { id: header.id, versionId: header.versionId };
+  return (
+    <div className="space-y-8">
+      <RunHeader view={runHeaderView(header, q.view)} main />
+      {q.view === 'prompts' && (
+        <Section id="heatmap-h" title="Prompts × models">
+          <SectionBoundary name="heatmap">
+            <Suspense fallback={<HeatmapSkeleton />}>
+              <HeatmapSection run={run} page={q.page} sort={q.sort} />
+            </Suspense>
+          </SectionBoundary>
+        </Section>
+      )}
+      {q.view === 'models' && (
+        <Section id="models-h" title="Models">
+          <SectionBoundary name="model ranking">
+            <Suspense fallback={<TableSkeleton label="model ranking" />}>
+              <ModelsSection run={run} />
+            </Suspense>
+          </SectionBoundary>
+        </Section>
+      )}
+      {q.view === 'points' && (
+        <Section id="points-h" title="Points" description="Every criterion of the run, by prompt: the mean across models and the range from worst to best.">
+          <SectionBoundary name="points">
+            <Suspense fallback={<TableSkeleton label="points" rows={8} />}>
+              <PointsSection run={run} page={q.page} />
+            </Suspense>
+          </SectionBoundary>
+        </Section>
+      )}
+    </div>
+  );
+}

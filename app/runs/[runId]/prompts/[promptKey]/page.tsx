@@ -1,0 +1,98 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { getDb } from '@/lib/server/context';
+import { getPromptReplies, getRunPrompt } from '@/lib/server/db/queries/run-prompt';
+import { PromptParams } from '@/lib/server/views/params';
+import { promptPageView, replyCards, type PromptPageView } from '@/lib/server/views/prompt-view';
+import { runHeaderView } from '@/lib/server/views/run-view';
+import { decodeSegment } from '@/lib/server/views/urls';
+import { Conversation, PointsGrid, ReplyCard } from '@/components/prompt-page';
+import { RunHeader } from '@/components/run-header';
+import { ScrollToHash } from '@/components/scroll-to-hash';
+import { SectionBoundary } from '@/components/section-boundary';
+import { CardsSkeleton } from '@/components/skeletons';
+import { Pagination, Section, link, muted } from '@/components/ui';
+import { loadRunHeader, loadRunRanking } from '../../load';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ runId: string; promptKey: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Run = { id: string; versionId: string };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { promptKey } = await params;
+  return { title: `Prompt ${decodeSegment(promptKey)}` };
+}
+
+async function Replies({ run, view }: { run: Run; view: PromptPageView }) {
+  const [replies, ranking] = await Promise.all([getPromptReplies(getDb(), run, view.key, view.replyModelIds), loadRunRanking(run.id)]);
+  const focused = view.selectedModelId ? replyCards(run.id, view.key, replies, [view.selectedModelId], ranking, view.selectedModelId)[0] : null;
+  const compare = replyCards(run.id, view.key, replies, view.compareModelIds, ranking, view.selectedModelId);
+  return (
+    <div className="space-y-8">
+      {focused && (
+        <Section id="cell-h" title={`${focused.label}’s reply`} description="This prompt × model cell: the reply and every point’s verdict.">
+          <ReplyCard card={focused} focus />
+        </Section>
+      )}
+      <Section id="replies" title={view.selectedModelId ? 'Other models, side by side' : 'Replies side by side'}>
+        <div className={`grid gap-4 ${view.selectedModelId ? 'lg:grid-cols-3' : 'md:grid-cols-2 xl:grid-cols-4'}`}>
+          {compare.map((c) => (
+            <ReplyCard key={c.modelId} card={c} />
+          ))}
+        </div>
+        {view.comparePagination && <Pagination view={view.comparePagination} label="More replies" />}
+      </Section>
+      <ScrollToHash />
+    </div>
+  );
+}
+
+export default async function PromptPage({ params, searchParams }: Props) {
+  const { runId, promptKey } = await params;
+  const header = await loadRunHeader(runId);
+  if (!header) notFound();
+  const run = { id: header.id, versionId: header.versionId };
+  // a sealed or unknown prompt is missing here: 404 before anything streams
+  const data = await getRunPrompt(getDb(), run, decodeSegment(promptKey));
+  if (!data) notFound();
+  const q = PromptParams.parse(await searchParams);
+  const view = promptPageView(run.id, data, await loadRunRanking(run.id), { model: q.model ?? null, compare: q.compare });
+  return (
+    <div className="space-y-8">
+      <RunHeader view={runHeaderView(header, 'other')} trail={[{ label: view.heading }]} />
+      <header className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">
+          {view.heading}
+          {view.selectedLabel && <span className={`ml-2 text-lg font-normal ${muted}`}>× {view.selectedLabel}</span>}
+        </h1>
+        <p className={`text-sm ${muted}`}>{view.facts.join(' · ')}</p>
+        <nav aria-label="Neighbouring prompts" className="flex gap-4 text-sm">
+          {view.previousHref && (
+            <Link href={view.previousHref} prefetch={false} className={link} rel="prev">
+              ← Previous prompt
+            </Link>
+          )}
+          {view.nextHref && (
+            <Link href={view.nextHref} prefetch={false} className={link} rel="next">
+              Next prompt →
+            </Link>
+          )}
+        </nav>
+      </header>
+      <Section id="conversation-h" title="The conversation">
+        <Conversation view={view} />
+      </Section>
+      <Section id="points-h" title="Points" description="What each reply was graded on. Open a point to see every model’s verdict and the judges’ reasoning.">
+        <PointsGrid view={view} />
+      </Section>
+      <SectionBoundary name="replies">
+        <Suspense fallback={<CardsSkeleton label="replies" />}>
+          <Replies run={run} view={view} />
+        </Suspense>
+      </SectionBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import type { DiffPageView, Tone } from '@/lib/server/views/diff-view';
+import { Empty, Section, link, muted } from './ui';
+
+const TONE: Record<Tone, string> = {
+  better: 'text-emerald-800 dark:text-emerald-300',
+  worse: 'text-red-800 dark:text-red-300',
+  same: '',
+};
+
+export function DiffModels({ view }: { view: DiffPageView }) {
+  return (
+    <Section id="diff-models-h" title="Models" description={view.notes.join(' ')}>
+      {view.models.length === 0 ? (
+        <Empty>No model was scored in both runs.</Empty>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="diff-models">
+            <thead className="border-b border-zinc-200 dark:border-zinc-800">
+              <tr>
+                <th scope="col" className="py-2 pr-3">
+                  Model
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right">
+                  Older
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right">
+                  Newer
+                </th>
+                <th scope="col" className="py-2 pr-3 text-right">
+                  Change
+                </th>
+                <th scope="col" className="py-2 pr-3">
+                  Prompts
+                </th>
+                <th scope="col" className="py-2">
+                  Sign test
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.models.map((m) => (
+                <tr key={m.modelId} className="border-b border-zinc-100 dark:border-zinc-900">
+                  <th scope="row" className="py-2 pr-3 font-medium">
+                    <a href={m.href} className={link} title={m.modelId}>
+                      {m.label}
+                    </a>
+                  </th>
+                  <td className="py-2 pr-3 text-right tabular-nums">{m.olderLabel}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{m.newerLabel}</td>
+                  <td className={`py-2 pr-3 text-right font-semibold tabular-nums ${TONE[m.tone]}`}>{m.deltaLabel}</td>
+                  <td className={`py-2 pr-3 text-xs ${muted}`}>{m.counts}</td>
+                  <td className="py-2 text-xs tabular-nums">
+                    {m.pLabel}
+                    {m.significant && <span className="ml-1 font-semibold">(significant)</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Section>
+  );
+}
+
+export function DiffCells({ view }: { view: DiffPageView }) {
+  return (
+    <Section id="diff-cells-h" title="Largest changes" description="The prompt × model cells whose score moved most between the runs.">
+      {view.cells.length === 0 ? (
+        <Empty>No cell was scored in both runs.</Empty>
+      ) : (
+        <table className="w-full text-left text-sm" data-testid="diff-cells">
+          <thead className="border-b border-zinc-200 dark:border-zinc-800">
+            <tr>
+              <th scope="col" className="py-2 pr-3">
+                Prompt
+              </th>
+              <th scope="col" className="py-2 pr-3">
+                Model
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Older
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right">
+                Newer
+              </th>
+              <th scope="col" className="py-2 text-right">
+                Change
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.cells.map((c) => (
+              <tr key={`${c.promptKey}-${c.modelLabel}`} className="border-b border-zinc-100 dark:border-zinc-900">
+                <td className="py-1 pr-3 font-mono text-xs">{c.promptKey}</td>
+                <td className="py-1 pr-3">{c.modelLabel}</td>
+                <td className="py-1 pr-3 text-right tabular-nums">
+                  <a href={c.olderHref} className={link} aria-label={`${c.promptKey} × ${c.modelLabel} in the older run: ${c.olderLabel}`}>
+                    {c.olderLabel}
+                  </a>
+                </td>
+                <td className="py-1 pr-3 text-right tabular-nums">
+                  <a href={c.newerHref} className={link} aria-label={`${c.promptKey} × ${c.modelLabel} in the newer run: ${c.newerLabel}`}>
+                    {c.newerLabel}
+                  </a>
+                </td>
+                <td className={`py-1 text-right font-semibold tabular-nums ${TONE[c.tone]}`}>{c.deltaLabel}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,48 @@
+import Link from 'next/link';
+import type { RunHeaderView } from '@/lib/server/views/run-view';
+import { Breadcrumbs, Facts, StatusBadge, Tabs, link } from './ui';
+
+/** The top of every run page: where it sits, its state and facts, the run's tabs, the diff picker. */
+export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderView; trail?: { label: string; href?: string }[]; main?: boolean }) {
+  // the run is the page's subject on the run page (h1); on a prompt or model page it is context
+  const Title = main ? 'h1' : 'p';
+  return (
+    <header className="space-y-3">
+      <Breadcrumbs items={[{ label: view.blueprintTitle, href: view.blueprintHref }, { label: view.title, href: trail.length ? view.tabs[0]?.href : undefined }, ...trail]} />
+      <div className="flex flex-wrap items-center gap-3">
+        <Title className={`${main ? 'text-2xl' : 'text-lg'} font-semibold tracking-tight`}>
+          {view.blueprintTitle}: {view.title}
+        </Title>
+        <StatusBadge label={view.statusLabel} tone={view.statusTone} />
+        {view.working && (
+          <Link href={view.progressHref} className={link}>
+            Follow live progress
+          </Link>
+        )}
+      </div>
+      <Facts items={view.facts} />
+      {view.error && (
+        <p role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+          {view.error}
+        </p>
+      )}
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <Tabs label="Run views" tabs={view.tabs} />
+        {view.diffChoices.length > 0 && (
+          <details className="text-sm">
+            <summary className={`cursor-pointer ${link}`}>Compare with another run</summary>
+            <ul className="mt-1 space-y-1">
+              {view.diffChoices.map((d) => (
+                <li key={d.href}>
+                  <Link href={d.href} prefetch={false} className={link}>
+                    {d.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,166 @@
+/** Small presentational pieces shared by the pages. They receive view models and never fetch. */
+import Link from 'next/link';
+import type { IntervalBar } from '@/lib/server/views/leaderboard-view';
+import type { PaginationView } from '@/lib/server/views/pagination';
+import type { StatusTone } from '@/lib/server/views/run-view';
+
+export const muted = 'text-zinc-600 dark:text-zinc-400';
+export const link = 'text-blue-700 underline-offset-2 hover:underline dark:text-blue-300';
+export const card = 'rounded-lg border border-zinc-200 dark:border-zinc-800';
+
+export function Section({ id, title, description, actions, children }: { id: string; title: string; description?: React.ReactNode; actions?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h2 id={id} className="text-lg font-semibold tracking-tight">
+            {title}
+          </h2>
+          {description && <p className={`text-sm ${muted}`}>{description}</p>}
+        </div>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+const TONE: Record<StatusTone, string> = {
+  ok: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200',
+  working: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
+  failed: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200',
+};
+
+export function StatusBadge({ label, tone }: { label: string; tone: StatusTone }) {
+  return <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${TONE[tone]}`}>{label}</span>;
+}
+
+/** A score on its heatmap colour (the number is always printed: colour is never the only cue). */
+export function ScoreChip({ label, background, color, title }: { label: string; background: string; color: string; title?: string }) {
+  return (
+    <span className="inline-block min-w-10 rounded px-1.5 py-0.5 text-center text-sm font-medium tabular-nums" style={{ background, color }} title={title}>
+      {label}
+    </span>
+  );
+}
+
+/** The 95% interval drawn on a 0–100 track; decorative (the numbers are in the table). */
+export function IntervalBarView({ bar }: { bar: IntervalBar | null }) {
+  if (!bar) return null;
+  return (
+    <span aria-hidden="true" className="relative inline-block h-2 w-28 rounded bg-zinc-200 align-middle dark:bg-zinc-800">
+      <span className="absolute top-0 h-2 rounded bg-blue-300 dark:bg-blue-800" style={{ left: `${bar.low}%`, width: `${Math.max(0.5, bar.high - bar.low)}%` }} />
+      <span className="absolute -top-0.5 h-3 w-0.5 bg-blue-900 dark:bg-blue-200" style={{ left: `${bar.point}%` }} />
+    </span>
+  );
+}
+
+export function Pagination({ view, label }: { view: PaginationView; label: string }) {
+  return (
+    <nav aria-label={label} className="flex flex-wrap items-center gap-3 text-sm">
+      <span className={muted}>{view.rangeLabel}</span>
+      {view.pages > 1 && (
+        <ul className="flex flex-wrap items-center gap-1">
+          <li>
+            {view.previousHref ? (
+              <Link href={view.previousHref} prefetch={false} className={`rounded border px-2 py-1 ${link}`} rel="prev">
+                Previous
+              </Link>
+            ) : (
+              <span className="rounded border px-2 py-1 opacity-50">Previous</span>
+            )}
+          </li>
+          {view.links.map((l, i) =>
+            l === null ? (
+              <li key={`gap-${i}`} aria-hidden="true">
+                …
+              </li>
+            ) : (
+              <li key={l.page}>
+                <Link href={l.href} prefetch={false} aria-current={l.current ? 'page' : undefined} className={`rounded px-2 py-1 ${l.current ? 'bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900' : link}`}>
+                  <span className="sr-only">Page </span>
+                  {l.page}
+                </Link>
+              </li>
+            ),
+          )}
+          <li>
+            {view.nextHref ? (
+              <Link href={view.nextHref} prefetch={false} className={`rounded border px-2 py-1 ${link}`} rel="next">
+                Next
+              </Link>
+            ) : (
+              <span className="rounded border px-2 py-1 opacity-50">Next</span>
+            )}
+          </li>
+        </ul>
+      )}
+    </nav>
+  );
+}
+
+export function Breadcrumbs({ items }: { items: { label: string; href?: string }[] }) {
+  return (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <ol className="flex flex-wrap items-center gap-1">
+        {items.map((item, i) => (
+          <li key={i} className="flex items-center gap-1">
+            {i > 0 && <span aria-hidden="true" className={muted}>›</span>}
+            {item.href ? (
+              <Link href={item.href} className={link}>
+                {item.label}
+              </Link>
+            ) : (
+              <span aria-current="page">{item.label}</span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+export function Facts({ items }: { items: { label: string; value: string; href?: string }[] }) {
+  return (
+    <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+      {items.map((f) => (
+        <div key={f.label} className="flex gap-1">
+          <dt className={muted}>{f.label}:</dt>
+          <dd className="tabular-nums">
+            {f.href ? (
+              <a href={f.href} rel="noopener noreferrer" className={link}>
+                {f.value}
+              </a>
+            ) : (
+              f.value
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function Tabs({ label, tabs }: { label: string; tabs: { label: string; href: string; current: boolean }[] }) {
+  return (
+    <nav aria-label={label}>
+      <ul className="flex flex-wrap gap-1 border-b border-zinc-200 dark:border-zinc-800">
+        {tabs.map((t) => (
+          <li key={t.href}>
+            <Link
+              href={t.href}
+              aria-current={t.current ? 'page' : undefined}
+              className={`-mb-px inline-block border-b-2 px-3 py-2 text-sm ${t.current ? 'border-zinc-900 font-medium dark:border-zinc-100' : `border-transparent ${muted} hover:text-zinc-900 dark:hover:text-zinc-100`}`}
+            >
+              {t.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function Empty({ children }: { children: React.ReactNode }) {
+  return <p className={`rounded border border-dashed border-zinc-300 p-6 dark:border-zinc-700 ${muted}`}>{children}</p>;
+}

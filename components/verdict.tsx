@@ -1,0 +1,123 @@
+import type { VerdictView } from '@/lib/server/views/verdict-view';
+import { ScoreChip, link, muted } from './ui';
+
+const STATUS_CLASS: Record<VerdictView['status'], string> = {
+  pass: 'text-emerald-800 dark:text-emerald-300',
+  fail: 'text-red-800 dark:text-red-300',
+  not_applicable: 'text-zinc-700 dark:text-zinc-300',
+  error: 'text-red-800 dark:text-red-300 font-semibold',
+};
+
+/** The label distribution as a row of bars; each bar's label and percentage are text. */
+export function DistributionBars({ bars, label }: { bars: NonNullable<VerdictView['distribution']>; label: string }) {
+  return (
+    <figure className="space-y-0.5">
+      <figcaption className={`text-xs ${muted}`}>{label}</figcaption>
+      <ul className="space-y-0.5">
+        {bars.map((b) => (
+          <li key={b.label} className="flex items-center gap-2 text-xs">
+            <span className="w-36 shrink-0 truncate">{b.label}</span>
+            <span aria-hidden="true" className="h-2 flex-1 rounded bg-zinc-200 dark:bg-zinc-800">
+              <span className="block h-2 rounded bg-blue-600 dark:bg-blue-400" style={{ width: `${Math.round(b.probability * 100)}%` }} />
+            </span>
+            <span className="w-10 text-right tabular-nums">{b.percentLabel}</span>
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
+/** The distribution in one line (compact cards): a stacked bar, with the numbers as text for screen readers. */
+function StackedDistribution({ bars }: { bars: NonNullable<VerdictView['distribution']> }) {
+  const text = bars.map((b) => `${b.label} ${b.percentLabel}`).join(', ');
+  return (
+    <p className="text-xs">
+      <span className="sr-only">Label distribution: {text}</span>
+      <span aria-hidden="true" title={text} className="flex h-2 w-full overflow-hidden rounded bg-zinc-200 dark:bg-zinc-800">
+        {bars.map((b, i) => (
+          <span key={b.label} style={{ width: `${Math.round(b.probability * 100)}%`, background: `rgb(37 99 235 / ${0.2 + (0.8 * i) / Math.max(1, bars.length - 1)})` }} />
+        ))}
+      </span>
+    </p>
+  );
+}
+
+/**
+ * One point's verdict: status, score, the judges' reasoning, the label distribution and the
+ * panel's spread. `full` adds each judge's own answer (the focused cell and the point page);
+ * `compact` (replies side by side) keeps one line of distribution and links to the rest, so
+ * a prompt with many models stays a page that loads fast.
+ */
+export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: VerdictView; id?: string; heading?: React.ReactNode; full?: boolean; detailsHref?: string }) {
+  const panel = [v.disagreement ? 'judges disagree' : null, v.spreadLabel, v.alphaLabel].filter(Boolean).join(' · ');
+  return (
+    <li id={id} className="scroll-mt-20 space-y-2 border-t border-zinc-100 py-3 first:border-t-0 dark:border-zinc-900" data-testid="verdict" data-status={v.status}>
+      <div className="flex items-start gap-2">
+        <ScoreChip label={v.scoreLabel} background={v.background} color={v.color} />
+        <div className="min-w-0 flex-1">
+          {heading ?? <p className="text-sm font-medium">{v.text}</p>}
+          <p className={`text-xs ${muted}`}>
+            <span className={STATUS_CLASS[v.status]}>{v.statusLabel}</span> · {v.kindLabel}
+            {v.weightLabel && ` · ${v.weightLabel}`}
+            {v.gate && ' · gate'}
+            {v.methodLabel && ` · ${v.methodLabel}`}
+          </p>
+        </div>
+      </div>
+      {v.reasoning && (
+        <p className={`text-sm whitespace-pre-line ${v.status === 'error' ? 'rounded border border-red-300 bg-red-50 p-2 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200' : ''}`}>
+          {v.status === 'error' && <span className="font-semibold">Error: </span>}
+          {v.reasoning}
+        </p>
+      )}
+      {!full && (v.distribution || panel) && (
+        <div className="space-y-1">
+          {v.distribution && <StackedDistribution bars={v.distribution} />}
+          <p className={`text-xs ${muted}`}>
+            {panel && <span className={v.disagreement ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}>{panel}</span>}
+            {detailsHref && v.judges.length > 0 && (
+              <>
+                {panel && ' · '}
+                <a href={detailsHref} className={link}>
+                  each judge
+                </a>
+              </>
+            )}
+          </p>
+        </div>
+      )}
+      {full && (v.distribution || panel || v.judges.length > 0) && (
+        <details className="text-sm">
+          <summary className={`cursor-pointer text-xs ${muted}`}>
+            Judges
+            {panel && <span className={v.disagreement ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}> · {panel}</span>}
+          </summary>
+          <div className="mt-2 space-y-3">
+            {v.distribution && <DistributionBars bars={v.distribution} label="Consensus distribution over the labels" />}
+            {v.judges.length > 0 && (
+              <ul className="space-y-2">
+                {v.judges.map((j, i) => (
+                  <li key={i} className="rounded border border-zinc-200 p-2 dark:border-zinc-800">
+                    <p className="text-xs">
+                      <span className="font-mono">{j.judge}</span>
+                      {j.error ? (
+                        <span className="ml-2 font-semibold text-red-800 dark:text-red-300">error: {j.error}</span>
+                      ) : (
+                        <span className={`ml-2 ${muted}`}>
+                          score {j.scoreLabel}
+                          {j.topLabel && ` · most likely ${j.topLabel}`}
+                        </span>
+                      )}
+                    </p>
+                    {j.reasoning && <p className="mt-1 text-sm whitespace-pre-line">{j.reasoning}</p>}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </details>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * `assay validate PATH…`: loads every blueprint under the paths (folders recursively) exactly as
+ * a sync or a run would, and reports each file: `file: ok (N prompts, M points)` or its
+ * problems as `file:line:col: message` (the form editors and CI annotate), hints indented.
+ * `--json` prints one object per file per line, with the normalised blueprint.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { blueprintIdFromPath, parseBlueprint, type BlueprintIssue } from '@/lib/core';
+import { displayPath, expandPaths, repoRelativePath } from '../files';
+import { blueprintJson, type BlueprintJson } from './blueprint-json';
+import { usageError } from './usage';
+
+const USAGE = `usage: assay validate [--json] [--strict] PATH…
+
+Checks blueprint files (.yml, .yaml, .json; folders are searched recursively).
+  --json     one JSON object per file per line: {file, ok, errors, warnings, blueprint}
+  --strict   warnings (unknown fields, suspicious forms) fail the file too
+Exit status: 0 when every file is valid, 1 when any is invalid or missing, 2 on usage errors.`;
+
+interface IssueJson {
+  line: number;
+  col: number;
+  message: string;
+  hint: string;
+  code: string;
+  severity: 'error' | 'warning';
+}
+
+interface FileReport {
+  file: string;
+  ok: boolean;
+  errors: IssueJson[];
+  warnings: IssueJson[];
+  blueprint: BlueprintJson | null;
+}
+
+export async function validateCommand(argv: string[]): Promise<number> {
+  let values: { json?: boolean; strict?: boolean; help?: boolean };
+  let paths: string[];
+  try {
+    ({ values, positionals: paths } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (error) {
+    return usageError('validate', (error as Error).message, USAGE);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (paths.length === 0) return usageError('validate', 'give at least one file or folder', USAGE);
+
+  const { files, missing } = await expandPaths(paths);
+  const reports: FileReport[] = missing.map((path) => notFound(path));
+  for (const file of files) reports.push(await validateFile(file, values.strict ?? false));
+
+  for (const report of reports) console.log(values.json ? JSON.stringify(report) : humanReport(report));
+  const invalid = reports.filter((r) => !r.ok).length;
+  if (!values.json && reports.length > 1) console.error(`${reports.length - invalid} valid, ${invalid} invalid`);
+  return invalid > 0 ? 1 : 0;
+}
+
+async function validateFile(path: string, strict: boolean): Promise<FileReport> {
+  const file = displayPath(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return { file, ok: false, errors: [fileError(`cannot read the file: ${(error as Error).message}`, 'Check the path and its permissions.')], warnings: [], blueprint: null };
+  }
+  const result = parseBlueprint(text, { file });
+  const warnings = result.warnings.map(issueJson);
+  if (!result.ok) return { file, ok: false, errors: result.errors.map(issueJson), warnings, blueprint: null };
+  // Weval stores a blueprint under the id of its path; a header `id` names it explicitly.
+  const id = result.blueprint.id ?? blueprintIdFromPath(repoRelativePath(path));
+  const blueprint = blueprintJson(result.blueprint, id);
+  // Under --strict the warnings are what fails the file, so they are reported as its errors.
+  if (strict && warnings.length > 0) return { file, ok: false, errors: warnings, warnings: [], blueprint };
+  return { file, ok: true, errors: [], warnings, blueprint };
+}
+
+function issueJson(issue: BlueprintIssue): IssueJson {
+  return { line: issue.line, col: issue.col, message: issue.message, hint: issue.hint, code: issue.code, severity: issue.severity };
+}
+
+/** A problem with the file itself rather than its content (positions are 1:1, as the loader's whole-file issues). */
+function fileError(message: string, hint: string): IssueJson {
+  return { line: 1, col: 1, message, hint, code: 'not_found', severity: 'error' };
+}
+
+function notFound(path: string): FileReport {
+  return { file: path, ok: false, errors: [fileError('no such file or directory', 'Check the path; folders are searched recursively for .yml, .yaml and .json files.')], warnings: [], blueprint: null };
+}
+
+function humanReport(report: FileReport): string {
+  const lines: string[] = [];
+  for (const issue of [...report.errors, ...report.warnings].sort((a, b) => a.line - b.line || a.col - b.col)) {
+    const label = issue.severity === 'warning' ? 'warning: ' : '';
+    // A file that cannot be read has no position to point at.
+    const at = issue.code === 'not_found' ? '' : `:${issue.line}:${issue.col}`;
+    lines.push(`${report.file}${at}: ${label}${issue.message}`);
+    if (issue.hint) lines.push(`  hint: ${issue.hint.replace(/\n/g, '\n        ')}`);
+  }
+  if (report.ok && report.blueprint) {
+    const prompts = report.blueprint.prompts;
+    const points = prompts.reduce((n, p) => n + p.points.length, 0);
+    lines.unshift(`${report.file}: ok (${prompts.length} prompt${prompts.length === 1 ? '' : 's'}, ${points} point${points === 1 ? '' : 's'})`);
+  }
+  return lines.join('\n');
+}

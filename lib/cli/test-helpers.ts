@@ -1,0 +1,43 @@
+/** Runs the real `assay` command as a child process, as a user or CI would, for the CLI tests. */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node bin/assay.mjs …args` from the repository root, with `stdin` written and closed. */
+export function assay(args: string[], stdin?: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+/** A fresh temporary folder holding `files` (relative path → content); returns its path. */
+export async function tempFiles(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'assay-cli-'));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  return dir;
+}
+
+/** stdout as lines, without the final empty one. */
+export function lines(text: string): string[] {
+  return text.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
+}

@@ -1,0 +1,39 @@
+/**
+ * What a maintainer can do from the admin area (pages and API alike): sync now, run any
+ * blueprint, approve a pull request's run. Each takes an authorised principal, so no caller
+ * can forget the check, and is rate-limited per principal in the database.
+ */
+import type { Db } from '../db/client';
+import { NotFoundError } from '../http/errors';
+import { actorName, requireActor, type Principal } from '../auth/principal';
+import { ADMIN_ACTION_LIMIT, enforceRateLimit } from '../auth/rate-limit';
+import type { GitHubJobs } from '../github/jobs';
+import { requireGitHub, type GitHubServices } from '../github/services';
+import { approvePullRequestRun, type ApprovalOutcome, type RunPorts } from '../github/pull-requests/approve-pull-request-run';
+import type { RequestedRun } from '../runs/contracts';
+
+async function authorise(db: Db, principal: Principal | null): Promise<Principal> {
+  const p = requireActor(principal);
+  await enforceRateLimit(db, `admin:${p.kind === 'user' ? p.user.id : 'token'}`, ADMIN_ACTION_LIMIT);
+  return p;
+}
+
+export async function requestSyncAsAdmin(db: Db, jobs: GitHubJobs, principal: Principal | null): Promise<void> {
+  await authorise(db, principal);
+  await jobs.requestSync('admin');
+}
+
+export async function triggerRunAsAdmin(db: Db, runs: RunPorts, principal: Principal | null, blueprintId: string): Promise<RequestedRun> {
+  const p = await authorise(db, principal);
+  const blueprint = await db.blueprint.findUnique({ where: { id: blueprintId }, select: { removedAt: true, latestVersion: { select: { valid: true } } } });
+  if (!blueprint || blueprint.removedAt) throw new NotFoundError(`No blueprint ${blueprintId} at the source's head; sync first if it was just added.`);
+  if (!blueprint.latestVersion?.valid) throw new NotFoundError(`Blueprint ${blueprintId} has errors; fix them before running it.`);
+  // a maintainer's explicit run is a fresh measurement: never deduplicated against an earlier one
+  return runs.requestRun(db, { blueprintId, trigger: 'manual', ...(p.kind === 'user' ? { createdById: p.user.id } : {}) }, runs.dispatcher);
+}
+
+export async function approvePullRequestAsAdmin(s: GitHubServices, principal: Principal | null, number: number): Promise<ApprovalOutcome> {
+  const p = await authorise(s.db, principal);
+  const gh = requireGitHub(s);
+  return approvePullRequestRun(s.db, gh.repo, gh.source, s.policy, s.runs, { number, approvedBy: actorName(p), via: 'admin' });
+}

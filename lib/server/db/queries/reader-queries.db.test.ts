@@ -1,0 +1,236 @@
+/**
+ * The reader pages' queries on a seeded demo (two blueprints, three + two completed runs, a
+ * live run, sealed prompts, a hostile reply), on PostgreSQL and PGlite: paging and ordering,
+ * the drill-downs, full-text search through its GIN indexes, and that nothing of a sealed
+ * prompt (text, key, reply or verdict) comes out of any query.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, type TestDatabase } from '../testing';
+import { seedDemo, type SeededDemo } from '../seed/seed-demo';
+import { getBlueprintDetail } from './blueprint-detail';
+import { getBlueprintRuns } from './blueprint-runs';
+import { getBlueprintSource } from './blueprint-source';
+import { getLeaderboardRows } from './leaderboard';
+import { getModelProfile } from './model-profile';
+import { listRecentRuns } from './recent-runs';
+import { getRunDiff } from './run-diff';
+import { getRunHeader } from './run-header';
+import { getHeatmapPage } from './run-heatmap';
+import { getRunModelErrors, getRunModelPrompts, getRunModelSummary } from './run-model';
+import { getRunPointsPage } from './run-points';
+import { getRunProgress } from './run-progress';
+import { getPointVerdicts, getPromptReplies, getRunPrompt } from './run-prompt';
+import { getRunRanking } from './run-ranking';
+import { searchPrompts, searchReplies } from './search';
+
+let t: TestDatabase;
+let demo: SeededDemo;
+const NOW = new Date('2026-11-30T12:00:00Z');
+/** Every sealed prompt's text, point and reply in the seed carries this marker. */
+const SEALED = /SEALED|sealed-holdout/;
+
+beforeAll(async () => {
+  t = await freshDatabase();
+  demo = await seedDemo(t.db, NOW);
+});
+afterAll(async () => t?.close());
+
+const latest = () => {
+  const id = demo.support.runIds.at(-1) as string;
+  return { id, versionId: demo.support.versionId };
+};
+
+describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
+  it('writes complete runs whose summaries agree with their rows', async () => {
+    const { support } = demo;
+    expect(support.runIds).toHaveLength(3);
+    expect(support.sealedKeys).toEqual(['sealed-holdout-1']);
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: latest().id } });
+    expect(run).toMatchObject({ status: 'completed', totalCalls: 13 * 5, doneVerdicts: support.verdictsPerRun.at(-1) });
+    expect(await t.db.verdict.count({ where: { runId: run.id } })).toBe(run.doneVerdicts);
+    expect(await t.db.runCellSummary.count({ where: { runId: run.id } })).toBe(13 * 5);
+    const summaries = await t.db.runModelSummary.findMany({ where: { runId: run.id } });
+    expect(summaries).toHaveLength(5);
+    for (const s of summaries) {
+      expect(s.promptCount).toBe(13);
+      expect(s.score).toBeGreaterThan(0);
+      expect(s.ciLow).toBeLessThanOrEqual(s.score as number);
+      expect(s.ciHigh).toBeGreaterThanOrEqual(s.score as number);
+    }
+    // the leaderboard reads the latest completed run of each blueprint
+    const board = await t.db.blueprintModelSummary.findMany({ where: { blueprintId: support.blueprintId } });
+    expect(new Set(board.map((b) => b.runId))).toEqual(new Set([run.id]));
+    expect(support.hostile).toMatchObject({ runId: run.id, promptKey: 'markdown-planets-table' });
+  });
+});
+
+describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
+  it('pages the heatmap by position or difficulty, never listing sealed prompts', async () => {
+    const page1 = await getHeatmapPage(t.db, latest(), { page: 1, pageSize: 5, sort: 'position' });
+    expect(page1.total).toBe(12);
+    expect(page1.sealedCount).toBe(1);
+    expect(page1.prompts.map((p) => p.position)).toEqual([0, 1, 3, 4, 5]);
+    expect(page1.cells).toHaveLength(5 * 5);
+    const page3 = await getHeatmapPage(t.db, latest(), { page: 3, pageSize: 5, sort: 'position' });
+    expect(page3.prompts).toHaveLength(2);
+    const past = await getHeatmapPage(t.db, latest(), { page: 9, pageSize: 5, sort: 'position' });
+    expect(past).toMatchObject({ prompts: [], total: 12 });
+    const hardest = await getHeatmapPage(t.db, latest(), { page: 1, pageSize: 12, sort: 'hardest' });
+    const mean = (key: string) => {
+      const s = hardest.cells.filter((c) => c.promptKey === key && c.score !== null).map((c) => c.score as number);
+      return s.reduce((a, b) => a + b, 0) / s.length;
+    };
+    const means = hardest.prompts.map((p) => mean(p.promptKey));
+    expect(means).toEqual([...means].sort((a, b) => a - b));
+    expect(JSON.stringify([page1, page3, hardest])).not.toMatch(SEALED);
+  });
+
+  it('reads a prompt, its grid, replies and one point; a sealed prompt reads as missing', async () => {
+    const run = latest();
+    const p = await getRunPrompt(t.db, run, 'paracetamol-max-dose');
+    expect(p?.prompt.pointCount).toBe(5);
+    expect(p?.cells).toHaveLength(5);
+    expect(p?.previousKey).toBeNull();
+    expect(p?.nextKey).toBe('reset-password-email');
+    const replies = await getPromptReplies(t.db, run, 'paracetamol-max-dose', demo.support.models.slice(0, 2));
+    expect(new Set(replies.map((r) => r.modelId))).toEqual(new Set(demo.support.models.slice(0, 2)));
+    const ok = replies.find((r) => !r.error);
+    expect(ok?.verdicts.map((v) => v.pointIndex)).toEqual([0, 1, 2, 3, 4]);
+    expect(ok?.attemptScores).toHaveLength(1);
+    const point = await getPointVerdicts(t.db, run, 'paracetamol-max-dose', 0);
+    expect(point.every((v) => v.pointIndex === 0)).toBe(true);
+    const sealed = demo.support.sealedKeys[0] as string;
+    expect(await getRunPrompt(t.db, run, sealed)).toBeNull();
+    expect(await getPromptReplies(t.db, run, sealed, demo.support.models)).toEqual([]);
+    expect(await getPointVerdicts(t.db, run, sealed, 0)).toEqual([]);
+    expect(await getRunPrompt(t.db, run, 'no-such-prompt')).toBeNull();
+  });
+
+  it('keeps the hostile reply verbatim (the page renders it inert)', async () => {
+    const h = demo.support.hostile as NonNullable<SeededDemo['support']['hostile']>;
+    const [reply] = await getPromptReplies(t.db, { id: h.runId, versionId: demo.support.versionId }, h.promptKey, [h.modelId]);
+    expect(reply?.content).toContain('<script>');
+  });
+
+  it('ranks a run’s models and reads one model: prompts weakest first, errors, sealed only in aggregate', async () => {
+    const run = latest();
+    const ranking = await getRunRanking(t.db, run.id);
+    expect(ranking).toHaveLength(5);
+    expect(ranking.map((r) => r.score)).toEqual([...ranking.map((r) => r.score)].sort((a, b) => (b ?? -1) - (a ?? -1)));
+    const modelId = ranking[0]?.modelId as string;
+    const summary = await getRunModelSummary(t.db, run.id, modelId);
+    expect(summary).toMatchObject({ rank: 1, models: 5 });
+    expect(await getRunModelSummary(t.db, run.id, 'nobody:none')).toBeNull();
+    const prompts = await getRunModelPrompts(t.db, run, modelId, { page: 1, pageSize: 50, sort: 'weakest' });
+    expect(prompts.total).toBe(12);
+    expect(prompts.sealed.count).toBe(1);
+    expect(prompts.sealed.mean).not.toBeNull();
+    const scores = prompts.rows.map((r) => r.score ?? -1);
+    expect(scores).toEqual([...scores].sort((a, b) => a - b));
+    const errors = await Promise.all(demo.support.models.map((m) => getRunModelErrors(t.db, run, m)));
+    expect(JSON.stringify([prompts, errors])).not.toMatch(SEALED);
+  });
+
+  it('lists the run’s points a page of prompts at a time', async () => {
+    const pts = await getRunPointsPage(t.db, latest(), { page: 1, pageSize: 3 });
+    expect(pts.total).toBe(12);
+    expect(pts.prompts).toHaveLength(3);
+    expect(pts.points).toHaveLength(3 * 5);
+    const first = pts.points.find((p) => p.promptKey === 'paracetamol-max-dose' && p.pointIndex === 0);
+    expect(first).toMatchObject({ verdicts: expect.any(Number), kind: 'text' });
+    expect((first?.min ?? 0) <= (first?.mean ?? 0) && (first?.mean ?? 0) <= (first?.max ?? 1)).toBe(true);
+  });
+
+  it('diffs two runs of one blueprint by model, listing visible cells only', async () => {
+    const [a, , b] = demo.support.runIds as [string, string, string];
+    const diff = await getRunDiff(t.db, { id: a, versionId: demo.support.versionId }, { id: b, versionId: demo.support.versionId }, 100);
+    expect(diff.models).toHaveLength(5);
+    for (const m of diff.models) {
+      expect(m.better + m.worse + m.same).toBe(m.paired);
+      expect(m.paired).toBeGreaterThan(10);
+    }
+    const deltas = diff.cells.map((c) => Math.abs(c.delta));
+    expect(deltas).toEqual([...deltas].sort((x, y) => y - x));
+    expect(diff.cells.some((c) => SEALED.test(c.promptKey))).toBe(false);
+  });
+
+  it('reads leaderboards, recent runs, a blueprint’s runs and a model’s profile', async () => {
+    const rows = await getLeaderboardRows(t.db);
+    expect(rows).toHaveLength(5 + 4);
+    expect(rows.find((r) => r.blueprintId === demo.coding.blueprintId)?.tags).toEqual(['coding', 'formatting']);
+    const recent = await listRecentRuns(t.db, 3);
+    expect(recent[0]?.id).toBe(demo.support.runningRunId);
+    const runs = await getBlueprintRuns(t.db, demo.support.blueprintId);
+    expect(runs.runs.map((r) => r.status)).toEqual(['running', 'completed', 'completed', 'completed']);
+    expect(runs.latestCompletedRunId).toBe(latest().id);
+    expect(runs.scores).toHaveLength(15);
+    const model = demo.support.models[2] as string;
+    const profile = await getModelProfile(t.db, model);
+    expect(profile?.history).toHaveLength(5);
+    expect(profile?.scores.filter((s) => s.modelId === model)).toHaveLength(2);
+    expect(await getModelProfile(t.db, 'nobody:none')).toBeNull();
+    const live = await getRunProgress(t.db, demo.support.runningRunId as string);
+    expect(live).toMatchObject({ status: 'running' });
+    expect(live && live.doneCalls < live.totalCalls).toBe(true);
+    const header = await getRunHeader(t.db, latest().id);
+    expect(header?.siblings.map((s) => s.id)).toEqual(demo.support.runIds.slice(0, 2).reverse());
+  });
+
+  it('shows the blueprint and its source without sealed prompts', async () => {
+    const d = await getBlueprintDetail(t.db, demo.support.blueprintId, { promptPage: 1, promptPageSize: 50 });
+    expect(d).toMatchObject({ visibleCount: 12, sealedCount: 1 });
+    expect(d?.latestVersion?.prompts).toHaveLength(12);
+    const page2 = await getBlueprintDetail(t.db, demo.support.blueprintId, { promptPage: 2, promptPageSize: 10 });
+    expect(page2?.latestVersion?.prompts.map((p) => p.position)).toEqual([11, 12]);
+    const source = await getBlueprintSource(t.db, demo.support.blueprintId);
+    expect(source?.text).toContain('paracetamol');
+    expect(source?.text).toContain('sealed test prompt');
+    expect(JSON.stringify([d, page2, source])).not.toMatch(SEALED);
+  });
+});
+
+describe(`full-text search (${process.env.ASSAY_TEST_DB})`, () => {
+  it('finds replies and prompts, newest runs first, with marked snippets', async () => {
+    const replies = await searchReplies(t.db, 'Canberra', { limit: 5, offset: 0 });
+    expect(replies.total).toBeGreaterThan(0);
+    expect(replies.hits[0]?.snippet).toMatch(/\u27e6Canberra\u27e7/);
+    const dates = replies.hits.map((h) => h.runCreatedAt.getTime());
+    expect(dates).toEqual([...dates].sort((a, b) => b - a));
+    const prompts = await searchPrompts(t.db, 'paracetamol', { limit: 5, offset: 0 });
+    // both demo blueprints ask it; each hit opens its own blueprint's latest run
+    expect(prompts.hits.map((h) => [h.blueprintId, h.promptKey, h.runId]).sort()).toEqual(
+      [
+        [demo.coding.blueprintId, 'paracetamol-max-dose', demo.coding.runIds.at(-1)],
+        [demo.support.blueprintId, 'paracetamol-max-dose', latest().id],
+      ].sort(),
+    );
+    const phrase = await searchPrompts(t.db, '"capital of Australia" -sydney', { limit: 5, offset: 0 });
+    expect(phrase.hits.map((h) => h.promptKey)).toEqual(['capital-of-australia', 'capital-of-australia']);
+    expect((await searchPrompts(t.db, '"Australia capital"', { limit: 5, offset: 0 })).total).toBe(0);
+  });
+
+  it('never finds a sealed prompt or its replies, and survives any query text', async () => {
+    for (const q of ['SEALED', 'sealed-answer', 'holdout', 'river']) {
+      expect((await searchReplies(t.db, q, { limit: 5, offset: 0 })).total, q).toBe(0);
+      expect((await searchPrompts(t.db, q, { limit: 5, offset: 0 })).total, q).toBe(0);
+    }
+    for (const q of ["'); DROP TABLE replies; --", '&&||!!', '"', ':*', '']) {
+      await expect(searchReplies(t.db, q, { limit: 5, offset: 0 })).resolves.toBeDefined();
+    }
+    expect(await t.db.reply.count()).toBeGreaterThan(0);
+  });
+
+  it('answers through the GIN indexes of the search migration', async () => {
+    const plan = async (sql: string) => {
+      const rows = await t.db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
+        return tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`);
+      });
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    expect(await plan(`SELECT id FROM replies WHERE to_tsvector('simple', content) @@ websearch_to_tsquery('simple', 'canberra')`)).toMatch(/replies_content_fts_idx/);
+    expect(await plan(`SELECT id FROM version_prompts WHERE jsonb_to_tsvector('simple', messages, '["string"]') @@ websearch_to_tsquery('simple', 'canberra')`)).toMatch(
+      /version_prompts_messages_fts_idx/,
+    );
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * Scheduled re-runs: a blueprint whose run identity changed runs once; an unchanged one is
+ * skipped; one whose latest run is too old repeats its identical run; a tick is capped.
+ * requestRun is the real one (lib/server/runs), behind a spy; nothing is executed.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InngestTestEngine } from '@inngest/test';
+import type { FakeGitHub } from '@/e2e/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../../db/testing';
+import type { GitHubServices } from '../../github/services';
+import { syncGitHubRepository } from '../../github/sync-repository';
+import { GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../../github/testing';
+import { planReruns, scheduleReruns } from './schedule-reruns';
+import { scheduleRerunsFunction } from './schedule-reruns-cron';
+
+let t: TestDatabase;
+let fake: FakeGitHub;
+let services: GitHubServices & { runs: ReturnType<typeof spiedRunPorts> };
+const policy = { maxAgeDays: 7, maxPerTick: 10 };
+const sync = () => syncGitHubRepository(t.db, services.github!.repo, services.github!.source, { trigger: 'test' });
+const created = (results: { blueprintId: string; deduplicated: boolean }[]) => results.filter((r) => !r.deduplicated).map((r) => r.blueprintId).sort();
+
+beforeAll(async () => {
+  const [db, gh] = await Promise.all([
+    freshDatabase(),
+    startFakeGitHub({ files: { 'blueprints/alpha.yml': GOOD_BLUEPRINT, 'blueprints/beta.yml': GOOD_BLUEPRINT.replace('Greetings', 'Beta'), 'blueprints/broken.yml': 'title: [' } }),
+  ]);
+  t = db;
+  fake = gh.fake;
+  services = testServices(t.db, gh.repo, fake);
+  await sync();
+});
+afterAll(async () => {
+  await Promise.all([t?.close(), fake?.close()]);
+});
+beforeEach(() => {
+  services.runs.requestRun.mockClear();
+});
+
+describe(`scheduled re-runs (${process.env.ASSAY_TEST_DB})`, () => {
+  it('runs every valid blueprint that never ran, and never an invalid one', async () => {
+    expect((await planReruns(t.db, policy, new Date())).map((d) => [d.blueprintId, d.reason])).toEqual([
+      ['alpha', 'never_run'],
+      ['beta', 'never_run'],
+    ]);
+    expect(created(await scheduleReruns(t.db, services.runs, policy))).toEqual(['alpha', 'beta']);
+  });
+
+  it('re-runs a changed blueprint once and skips the unchanged one', async () => {
+    await fake.commit({ 'blueprints/alpha.yml': GOOD_BLUEPRINT.replace('Say hello', 'Say hello warmly') }, 'Change alpha');
+    await sync();
+    const first = await scheduleReruns(t.db, services.runs, policy);
+    expect(first.map((r) => [r.blueprintId, r.reason, r.deduplicated])).toEqual([
+      ['alpha', 'identity', false],
+      ['beta', 'identity', true],
+    ]);
+    for (const [, req] of services.runs.requestRun.mock.calls) expect(req).toMatchObject({ trigger: 'schedule', bypassCache: true, skipIfIdentical: true });
+    const alphaRuns = await t.db.run.count({ where: { blueprintId: 'alpha' } });
+    expect(alphaRuns).toBe(2);
+    // the next tick finds nothing new: identical runs are not repeated
+    expect(created(await scheduleReruns(t.db, services.runs, policy))).toEqual([]);
+    expect(await t.db.run.count({ where: { blueprintId: 'alpha' } })).toBe(alphaRuns);
+    expect(await t.db.run.count({ where: { blueprintId: 'beta' } })).toBe(1);
+  });
+
+  it('repeats the identical run of a blueprint whose latest run is older than the configured age', async () => {
+    const old = new Date(Date.now() - 8 * 86_400_000);
+    await t.db.run.updateMany({ where: { blueprintId: 'beta' }, data: { createdAt: old, status: 'completed' } });
+    const results = await scheduleReruns(t.db, services.runs, policy);
+    expect(results.find((r) => r.blueprintId === 'beta')).toMatchObject({ reason: 'stale', deduplicated: false });
+    expect(services.runs.requestRun.mock.calls.find(([, req]) => req.blueprintId === 'beta')?.[1]).toMatchObject({ skipIfIdentical: false, bypassCache: true });
+    const beta = await t.db.run.findMany({ where: { blueprintId: 'beta' }, select: { identityHash: true } });
+    expect(beta).toHaveLength(2);
+    expect(beta[0]!.identityHash).toBe(beta[1]!.identityHash);
+  });
+
+  it('ignores pull-request runs and caps the new runs of one tick', async () => {
+    await t.db.run.updateMany({ data: { createdAt: new Date(Date.now() - 30 * 86_400_000) } });
+    await t.db.run.updateMany({ where: { blueprintId: 'alpha' }, data: { trigger: 'pull_request' } });
+    expect((await planReruns(t.db, policy, new Date())).find((d) => d.blueprintId === 'alpha')?.reason).toBe('never_run');
+    expect(created(await scheduleReruns(t.db, services.runs, { ...policy, maxPerTick: 1 }))).toHaveLength(1);
+  });
+});
+
+describe(`the re-run cron function (${process.env.ASSAY_TEST_DB})`, () => {
+  it('plans in one step and requests each run in its own step', async () => {
+    // both blueprints' latest scheduled runs are a month old: both are due
+    await t.db.run.updateMany({ data: { trigger: 'schedule', createdAt: new Date(Date.now() - 30 * 86_400_000) } });
+    const engine = new InngestTestEngine({ function: scheduleRerunsFunction(() => services, '0 3 * * *', policy) });
+    const { result, ctx } = await engine.execute({ events: [{ name: 'inngest/scheduled.timer', data: { cron: '0 3 * * *' } }] });
+    expect(ctx.step.run).toHaveBeenCalledWith('plan-reruns', expect.any(Function));
+    expect(ctx.step.run).toHaveBeenCalledWith('request-run-alpha', expect.any(Function));
+    expect(ctx.step.run).toHaveBeenCalledWith('request-run-beta', expect.any(Function));
+    expect(result).toMatchObject({ planned: 2, created: 2 });
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * The one place that wires the real adapters of the GitHub, admin and job use cases (STYLE
+ * habit 7): the database, the GitHub repository (Octokit with a token or a GitHub App), the
+ * pull-request policy, the run pipeline, and how jobs run (Inngest when configured,
+ * otherwise in this process). Everything is built lazily on first use, so importing this
+ * module (e.g. during `next build`) reads no environment and opens no connection.
+ * Runs go through the run pipeline's requestRun and its dispatcher (lib/server/runs/wiring.ts);
+ * a finished pull-request run posts its scores on the PR (`onFinished`).
+ */
+import { env } from './env';
+import { getDb } from './context';
+import { inngest } from './jobs/client';
+import { githubConfig, pullRequestPolicy, RUN_COMMAND } from './github/config';
+import { createOctokit, octokitRepo } from './github/octokit-repo';
+import { deferredJobs, inngestJobs, type GitHubJobs } from './github/jobs';
+import { inProcessJobs, type GitHubServices } from './github/services';
+import type { RunPorts } from './github/pull-requests/approve-pull-request-run';
+import { reportPullRequestRun } from './github/pull-requests/report-pull-request-run';
+import { ConflictError } from './http/errors';
+import { requestRun } from './runs/request-run';
+import { RunConfigError } from './runs/errors';
+import type { RunDeps } from './runs/deps';
+import { createRunDeps, inngestConfigured, inngestDispatcher, localDispatcher, runDefaults } from './runs/wiring';
+import type { WebhookDeps } from './github/webhooks/receive-webhook';
+import type { OAuthConfig } from './auth/github-oauth';
+import { principalOf, type Principal } from './auth/principal';
+import { syncSourceFunction } from './jobs/functions/sync-source';
+import { pullRequestValidateFunction } from './jobs/functions/pull-request-validate';
+import { pullRequestApproveFunction } from './jobs/functions/pull-request-approve';
+import { scheduleRerunsFunction } from './jobs/functions/schedule-reruns-cron';
+import type { RerunPolicy } from './jobs/functions/schedule-reruns';
+
+let services: GitHubServices | undefined;
+let runDeps: Promise<RunDeps> | undefined;
+
+/** requestRun with the platform's defaults; a run that cannot be configured is a 409 with the reason, not a crash. */
+function runPorts(): RunPorts {
+  const config = env();
+  const defaults = runDefaults(config);
+  const dispatcher = inngestConfigured(config)
+    ? inngestDispatcher()
+    : localDispatcher(
+        () => (runDeps ??= createRunDeps(getDb(), config, { onFinished: reportFinishedRun })),
+        (runId, e) => console.error(`assay: run ${runId} failed:`, e),
+      );
+  return {
+    dispatcher,
+    async requestRun(db, req, d) {
+      try {
+        return await requestRun(db, req, d, defaults);
+      } catch (e) {
+        if (e instanceof RunConfigError) throw new ConflictError(e.message);
+        throw e;
+      }
+    },
+  };
+}
+
+export function githubServices(): GitHubServices {
+  if (services) return services;
+  const config = env();
+  const gh = githubConfig(config);
+  services = {
+    db: getDb(),
+    github: gh ? { repo: octokitRepo(createOctokit(gh), gh.owner, gh.repo), source: { owner: gh.owner, repo: gh.repo, branch: gh.branch } } : null,
+    localFolder: config.ASSAY_BLUEPRINTS_DIR,
+    policy: pullRequestPolicy(config),
+    runs: runPorts(),
+  };
+  return services;
+}
+
+/** Inngest sends events when it has somewhere to send them; otherwise the jobs run here. */
+export function usesInngest(): boolean {
+  return inngestConfigured(env());
+}
+
+/**
+ * How GitHub-triggered jobs run. `defer` postpones in-process work past the response (Next's
+ * `after`); without it, in-process jobs finish before the caller continues.
+ */
+export function githubJobs(defer?: (task: () => Promise<void>) => void): GitHubJobs {
+  if (usesInngest()) return inngestJobs(inngest);
+  const now = inProcessJobs(githubServices());
+  return defer ? deferredJobs(now, defer) : now;
+}
+
+export function webhookDeps(defer?: (task: () => Promise<void>) => void): WebhookDeps {
+  const config = env();
+  const gh = githubServices().github;
+  return {
+    db: getDb(),
+    secret: config.GITHUB_WEBHOOK_SECRET,
+    source: gh?.source ?? null,
+    approvalLabel: config.ASSAY_PR_APPROVAL_LABEL,
+    command: RUN_COMMAND,
+    jobs: githubJobs(defer),
+  };
+}
+
+export function oauthConfig(): OAuthConfig {
+  const config = env();
+  return {
+    clientId: config.GITHUB_OAUTH_CLIENT_ID,
+    clientSecret: config.GITHUB_OAUTH_CLIENT_SECRET,
+    oauthUrl: config.GITHUB_OAUTH_URL,
+    apiUrl: config.GITHUB_API_URL,
+    publicUrl: config.ASSAY_PUBLIC_URL,
+    maintainerLogins: (config.ASSAY_MAINTAINER_LOGINS ?? '').split(',').map((l) => l.trim()).filter(Boolean),
+  };
+}
+
+/** Who sent a request: the bearer admin token or a session (see auth/principal.ts). */
+export function authenticate(request: Request): Promise<Principal | null> {
+  const config = env();
+  return principalOf(getDb(), config.ASSAY_ADMIN_TOKEN, request, config.ASSAY_PUBLIC_URL);
+}
+
+/** Cookies get `Secure` when the public URL is https. */
+export function secureCookies(): boolean {
+  return env().ASSAY_PUBLIC_URL.startsWith('https:');
+}
+
+export function rerunPolicy(): RerunPolicy {
+  const config = env();
+  return { maxAgeDays: config.ASSAY_RERUN_MAX_AGE_DAYS, maxPerTick: config.ASSAY_RERUN_MAX_PER_TICK };
+}
+
+/**
+ * For the run pipeline when a run finishes (`onFinished`): a pull-request run posts its scores
+ * and the drill-down link on its PR; any other run is left alone.
+ */
+export async function reportFinishedRun(runId: string): Promise<void> {
+  const s = githubServices();
+  if (!s.github) return;
+  const run = await s.db.run.findUnique({ where: { id: runId }, select: { pullRequestId: true } });
+  if (run?.pullRequestId) await reportPullRequestRun(s.db, s.github.repo, runId, env().ASSAY_PUBLIC_URL);
+}
+
+/** Every Inngest function of the GitHub side (the run pipeline adds its own in app/api/inngest/route.ts). */
+export function githubFunctions() {
+  const config = env();
+  return [
+    syncSourceFunction(githubServices, config.ASSAY_SYNC_CRON),
+    pullRequestValidateFunction(githubServices),
+    pullRequestApproveFunction(githubServices),
+    scheduleRerunsFunction(githubServices, config.ASSAY_RERUN_CRON, rerunPolicy()),
+  ];
+}

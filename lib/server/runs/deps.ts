@@ -1,0 +1,16 @@
+/** What the run steps need, wired once per process (lib/server/runs/wiring.ts). */
+import type { ExternalCallPort, FixtureSet, SandboxPort } from '@/lib/core';
+import type { Db } from '../db/client';
+import type { LlmGateway } from './gateway';
+
+export interface RunDeps {
+  db: Db;
+  gateway: LlmGateway;
+  /** For `$js` and string `tool_args_match`; null leaves those points as error verdicts. */
+  sandbox: SandboxPort | null;
+  external: ExternalCallPort | null;
+  /** Fixed replies (`--fixtures`): used instead of the provider for the models they cover. */
+  fixtures: FixtureSet | null;
+  /** Called once when a run reaches a final status (PR result comments, notifications). */
+  onFinished?: (runId: string) => Promise<void>;
+}

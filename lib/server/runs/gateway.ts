@@ -1,0 +1,114 @@
+/**
+ * Every provider call of a run goes through here: the response cache (keyed by model,
+ * messages, parameters and attempt), the run's budget (checked atomically in the database,
+ * so it holds across workers), a concurrency limit per provider (only the HTTP call holds a
+ * slot: cache and database work happen outside it), and retries with backoff honouring
+ * `retry-after`.
+ */
+import pLimit, { type LimitFunction } from 'p-limit';
+import { callCacheKey } from '@/lib/core';
+import { costUsd, resolveModel, withRetry, type ChatMessage, type ChatResponse, type ProviderConfig, type RetryOptions } from '../providers';
+import type { Db } from '../db/client';
+import { BudgetExceededError } from './errors';
+import type { RunContext } from './run-context';
+
+export interface GatewayOptions {
+  db: Db;
+  providers: ProviderConfig;
+  /** Concurrent calls per provider (one limiter per provider prefix). */
+  concurrency: number;
+  retry?: RetryOptions;
+  timeoutMs?: number;
+}
+
+export interface CallRequest {
+  modelId: string;
+  messages: ChatMessage[];
+  temperature: number | null;
+  tools?: unknown[] | null;
+  topLogprobs?: number | null;
+  attempt: number;
+}
+
+export interface CallResult {
+  response: ChatResponse;
+  fromCache: boolean;
+  costUsd: number | null;
+}
+
+export class LlmGateway {
+  private readonly limiters = new Map<string, LimitFunction>();
+  /** Calls made through this gateway, for progress and benchmarks. */
+  calls = 0;
+  cacheHits = 0;
+
+  constructor(private readonly opts: GatewayOptions) {}
+
+  private limiter(provider: string): LimitFunction {
+    let l = this.limiters.get(provider);
+    if (!l) {
+      l = pLimit(this.opts.concurrency);
+      this.limiters.set(provider, l);
+    }
+    return l;
+  }
+
+  async call(run: RunContext, req: CallRequest): Promise<CallResult> {
+    const { db } = this.opts;
+    const key = callCacheKey({
+      model: req.modelId,
+      messages: req.messages,
+      temperature: req.temperature,
+      tools: req.tools ?? null,
+      topLogprobs: req.topLogprobs ?? null,
+      attempt: req.attempt,
+    });
+    const cached = await db.responseCache.findUnique({ where: { key }, select: { response: true, createdAt: true } });
+    if (cached && (!run.cacheNotBefore || cached.createdAt >= run.cacheNotBefore)) {
+      this.cacheHits++;
+      await db.$executeRaw`UPDATE runs SET cache_hits = cache_hits + 1 WHERE id = ${run.runId}`;
+      return { response: cached.response as unknown as ChatResponse, fromCache: true, costUsd: 0 };
+    }
+
+    // Reserve the call against the budget before making it: a run never overspends.
+    const reserved = await db.$queryRaw<{ provider_calls: number }[]>`
+      UPDATE runs SET provider_calls = provider_calls + 1
+      WHERE id = ${run.runId}
+        AND (max_calls IS NULL OR provider_calls < max_calls)
+        AND (max_cost_usd IS NULL OR cost_usd < max_cost_usd)
+      RETURNING provider_calls`;
+    if (reserved.length === 0) throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
+
+    const custom = run.settings.customModels[req.modelId];
+    const { client, model } = resolveModel(custom ? { id: req.modelId, spec: custom } : req.modelId, this.opts.providers);
+    const limit = this.limiter(client.provider);
+    const response = await withRetry(
+      () =>
+        limit(() => {
+          this.calls++;
+          return client.chat({
+            model,
+            messages: req.messages,
+            ...(req.temperature === null ? {} : { temperature: req.temperature }),
+            ...(req.tools?.length ? { tools: req.tools } : {}),
+            ...(req.topLogprobs ? { topLogprobs: req.topLogprobs } : {}),
+            attempt: req.attempt,
+            ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}),
+          });
+        }),
+      this.opts.retry,
+    );
+    const cost = costUsd(model, response.usage, response.costUsd);
+    const json = JSON.stringify(response);
+    // One round trip: remember the response and add its cost to the run.
+    await db.$executeRaw`
+      WITH stored AS (
+        INSERT INTO response_cache (key, model_id, response, created_at)
+        VALUES (${key}, ${req.modelId}, ${json}::jsonb, now())
+        ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
+        RETURNING 1
+      )
+      UPDATE runs SET cost_usd = cost_usd + ${cost ?? 0} WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM stored)`;
+    return { response, fromCache: false, costUsd: cost };
+  }
+}

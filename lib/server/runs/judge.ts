@@ -1,0 +1,232 @@
+/**
+ * Step: grade one reply against every point of its prompt and store the verdicts, the
+ * attempt's score and the updated heatmap cell. Deterministic points run here; judged
+ * points (plain strings and questions) go to the judge panel. All verdicts of a reply are
+ * written in one transaction with the counters, so a retried step never stores one twice.
+ */
+import {
+  attemptScore,
+  buildJudgeRequest,
+  evaluateDeterministicPoint,
+  judgeScaleQuestion,
+  krippendorffAlphaInterval,
+  outcomeFromJudges,
+  questionValue,
+  readJudgeOutput,
+  readJudgeSamples,
+  verdictFromOutcome,
+  type JudgeAnswer,
+  type JudgeQuestion,
+  type JudgeReading,
+  type JudgeSpec,
+  type Point,
+  type Prompt,
+  type Verdict,
+} from '@/lib/core';
+import { Prisma } from '@/generated/prisma/client';
+import { isProviderError } from '../providers';
+import type { RunDeps } from './deps';
+import { BudgetExceededError } from './errors';
+import type { StoredReply } from './generate';
+import type { RunContext } from './run-context';
+import { cellData } from './summarise';
+
+/** Judge output without a well-formed answer is asked again this many times before it is an error. */
+const JUDGE_TRIES = 3;
+const TOP_LOGPROBS = 5;
+
+interface JudgeRecord {
+  judge: string;
+  approach: JudgeSpec['approach'];
+  value: number | null;
+  distribution: Record<string, number> | null;
+  method: string | null;
+  reasoning: string | null;
+  error: string | null;
+}
+
+interface Graded {
+  verdict: Verdict;
+  judges: JudgeRecord[] | null;
+}
+
+export function judgeId(j: JudgeSpec): string {
+  return `${j.model}#${j.approach}`;
+}
+
+async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, question: JudgeQuestion, input: { reply: string; conversation: StoredReply['turns']; others: string[] }): Promise<{ answer: JudgeAnswer; record: JudgeRecord }> {
+  const id = judgeId(judge);
+  const request = buildJudgeRequest({ approach: judge.approach, question, reply: input.reply, conversation: input.conversation, otherCriteria: input.others });
+  let lastError = 'no answer';
+  for (let tryNo = 0; tryNo < JUDGE_TRIES; tryNo++) {
+    try {
+      const base = tryNo * 100; // distinct cache keys per try: a malformed answer is not replayed from the cache
+      const first = await deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 0, topLogprobs: TOP_LOGPROBS, attempt: base });
+      let reading: JudgeReading;
+      if (first.response.logprobs?.length) {
+        reading = readJudgeOutput(first.response.content, request, first.response.logprobs);
+      } else {
+        // No log-probabilities from this provider: estimate the distribution from samples.
+        const outputs = [first.response.content];
+        for (let s = 1; s < ctx.settings.judgeSamples; s++) {
+          const r = await deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 1, attempt: base + s });
+          outputs.push(r.response.content);
+        }
+        reading = outputs.length === 1 ? readJudgeOutput(outputs[0]!, request, null) : readJudgeSamples(outputs, request);
+      }
+      if (reading.ok) {
+        const v = questionValue(question, reading.distribution.probs);
+        return {
+          answer: { judge: id, distribution: reading.distribution, reasoning: reading.reasoning },
+          record: {
+            judge: judge.model,
+            approach: judge.approach,
+            value: 'error' in v || !v.applicable ? null : v.value,
+            distribution: reading.distribution.probs,
+            method: reading.distribution.method,
+            reasoning: reading.reasoning,
+            error: null,
+          },
+        };
+      }
+      lastError = `malformed judge output: ${reading.error}`;
+    } catch (e) {
+      if (e instanceof BudgetExceededError) throw e;
+      if (!isProviderError(e) && !(e instanceof Error && e.name === 'ModelResolutionError')) throw e;
+      lastError = e.message;
+      break; // the gateway already retried transient provider errors
+    }
+  }
+  return {
+    answer: { judge: id, error: lastError },
+    record: { judge: judge.model, approach: judge.approach, value: null, distribution: null, method: null, reasoning: null, error: lastError },
+  };
+}
+
+async function judgePoint(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt, point: Point, index: number): Promise<Graded> {
+  const question: JudgeQuestion = point.kind === 'question' ? point.question : judgeScaleQuestion(point.text);
+  if (ctx.settings.judges.length === 0) {
+    return { verdict: verdictFromOutcome(point, index, { error: 'needs a judge: this run has no judge models configured' }), judges: null };
+  }
+  const input = {
+    reply: reply.content,
+    conversation: reply.turns.slice(0, -1),
+    others: prompt.points.filter((_, i) => i !== index).map((p) => p.text),
+  };
+  const asked = await Promise.all(ctx.settings.judges.map((j) => askJudge(deps, ctx, j, question, input)));
+  const outcome = outcomeFromJudges(question, asked.map((a) => a.answer));
+  const verdict = verdictFromOutcome(point, index, outcome, { judges: ctx.settings.judges.map(judgeId) });
+  return { verdict, judges: asked.map((a) => a.record) };
+}
+
+async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Graded[]> {
+  return Promise.all(
+    prompt.points.map(async (point, pointIndex): Promise<Graded> => {
+      const d = await evaluateDeterministicPoint(
+        point,
+        { content: reply.content, toolCalls: reply.toolCalls },
+        {
+          pointIndex,
+          messages: reply.turns,
+          modelId: reply.modelId,
+          promptId: prompt.id,
+          ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+          ...(deps.external ? { external: deps.external } : {}),
+        },
+      );
+      if (d !== 'needs-judge') return { verdict: d, judges: null };
+      return judgePoint(deps, ctx, reply, prompt, point, pointIndex);
+    }),
+  );
+}
+
+function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: number | null): Prisma.VerdictCreateManyInput {
+  const v = g.verdict;
+  const fn = v.spec.kind === 'function' ? v.spec : null;
+  return {
+    runId: ctx.runId,
+    replyId: reply.id,
+    promptKey: reply.promptKey,
+    modelId: reply.modelId,
+    pointIndex: v.pointIndex,
+    status: v.status,
+    score: v.score,
+    kind: v.kind,
+    pointText: v.text,
+    fn: fn?.fn ?? null,
+    args: fn && fn.args !== undefined ? (fn.args as Prisma.InputJsonValue) : Prisma.DbNull,
+    weight: v.weight,
+    gate: v.gate,
+    path: v.path,
+    source: v.source,
+    distribution: v.distribution ? (v.distribution.probs as Prisma.InputJsonValue) : Prisma.DbNull,
+    method: v.method ?? (v.kind === 'function' ? 'function' : v.kind === 'correct' ? 'check' : null),
+    detail: v.detail,
+    reasoning: v.reasoning,
+    judges: g.judges ? (g.judges as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+    spread: v.panel?.std ?? null,
+    alpha: g.judges ? alpha : null,
+    disagreement: v.panel?.disagree ?? false,
+  };
+}
+
+/** The panel's agreement on this reply: Krippendorff's α over its judged points × judges. */
+function panelAlpha(graded: Graded[]): number | null {
+  const matrix = graded.filter((g) => g.judges).map((g) => g.judges!.map((j) => j.value));
+  return matrix.length > 0 ? krippendorffAlphaInterval(matrix) : null;
+}
+
+export interface JudgedReply {
+  score: number | null;
+  verdicts: number;
+}
+
+export async function judgeReply(deps: RunDeps, ctx: RunContext, reply: StoredReply): Promise<JudgedReply> {
+  const done = await deps.db.attemptScore.findUnique({ where: { runId_replyId: { runId: ctx.runId, replyId: reply.id } }, select: { score: true } });
+  if (done) return { score: done.score, verdicts: 0 };
+  const prompt = ctx.prompts.get(reply.promptKey);
+  if (!prompt) throw new Error(`reply ${reply.id} names prompt "${reply.promptKey}", which the run's blueprint does not have`);
+
+  let graded: Graded[] = [];
+  let score: number | null = null;
+  let errorCount: number;
+  let gateFailed = false;
+  let noApplicable = false;
+  if (reply.error) {
+    // The model gave no reply: the attempt is unscored (never a 0), every point counted as an error.
+    errorCount = prompt.points.length;
+  } else {
+    graded = await gradePoints(deps, ctx, reply, prompt);
+    const a = attemptScore(graded.map((g) => g.verdict));
+    score = a.score;
+    errorCount = a.errors;
+    gateFailed = a.gateFailed;
+    noApplicable = a.noApplicable;
+  }
+  const alpha = panelAlpha(graded);
+  const rows = graded.map((g) => verdictRow(ctx, reply, g, alpha));
+  const errors = graded.filter((g) => g.verdict.status === 'error').length;
+  await deps.db.$transaction(async (tx) => {
+    const { count } = await tx.verdict.createMany({ data: rows, skipDuplicates: true });
+    const created = await tx.attemptScore.createMany({
+      data: [{ runId: ctx.runId, replyId: reply.id, promptKey: reply.promptKey, modelId: reply.modelId, score, errorCount, gateFailed, noApplicable }],
+      skipDuplicates: true,
+    });
+    if (count > 0 || created.count > 0) {
+      await tx.$executeRaw`UPDATE runs SET done_verdicts = done_verdicts + ${count}, error_verdicts = error_verdicts + ${count > 0 ? errors : 0} WHERE id = ${ctx.runId}`;
+    }
+  });
+  await updateCell(deps, ctx, reply.promptKey, reply.modelId);
+  return { score, verdicts: rows.length };
+}
+
+/** Recomputes one heatmap cell (prompt × model) from its attempts: incremental, never the whole run. */
+export async function updateCell(deps: RunDeps, ctx: RunContext, promptKey: string, modelId: string): Promise<void> {
+  const attempts = await deps.db.attemptScore.findMany({ where: { runId: ctx.runId, promptKey, modelId }, select: { score: true, errorCount: true } });
+  const data = cellData(attempts);
+  await deps.db.runCellSummary.upsert({
+    where: { runId_promptKey_modelId: { runId: ctx.runId, promptKey, modelId } },
+    create: { runId: ctx.runId, promptKey, modelId, ...data },
+    update: data,
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Everything a step needs to know about a run, loaded once per process and cached: the run
+ * row, its blueprint (the stored normalised form, validated again with the schema), the
+ * settings, and the prompts by key. A step never loads more than this plus its own rows.
+ */
+import { BlueprintSchema, RunSettingsSchema, type Blueprint, type Prompt, type RunSettings } from '@/lib/core';
+import type { Db } from '../db/client';
+import { RunNotFoundError, RunConfigError } from './errors';
+
+export interface RunContext {
+  runId: string;
+  blueprintId: string;
+  versionId: string;
+  blueprint: Blueprint;
+  settings: RunSettings;
+  prompts: Map<string, Prompt>;
+  /** Response-cache entries older than this are not used (scheduled re-runs: drift is real). */
+  cacheNotBefore: Date | null;
+  /** For a rescore: the run whose replies are graded. */
+  replySourceRunId: string;
+}
+
+const cache = new Map<string, RunContext>();
+
+export async function loadRunContext(db: Db, runId: string): Promise<RunContext> {
+  const hit = cache.get(runId);
+  if (hit) return hit;
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: { id: true, blueprintId: true, versionId: true, config: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { normalized: true } } },
+  });
+  if (!run) throw new RunNotFoundError(runId);
+  const bp = BlueprintSchema.safeParse(run.version.normalized);
+  if (!bp.success) throw new RunConfigError(`run ${runId}: its blueprint version is not valid (${bp.error.issues[0]?.message ?? 'no normalised form'})`);
+  const config = run.config as { settings?: unknown; bypassCache?: boolean };
+  const settings = RunSettingsSchema.safeParse(config.settings);
+  if (!settings.success) throw new RunConfigError(`run ${runId}: stored settings are invalid: ${settings.error.issues[0]?.message}`);
+  const ctx: RunContext = {
+    runId,
+    blueprintId: run.blueprintId,
+    versionId: run.versionId,
+    blueprint: bp.data,
+    settings: settings.data,
+    prompts: new Map(bp.data.prompts.map((p) => [p.id, p])),
+    cacheNotBefore: config.bypassCache ? run.createdAt : null,
+    replySourceRunId: run.trigger === 'rescore' && run.parentRunId ? run.parentRunId : run.id,
+  };
+  cache.set(runId, ctx);
+  return ctx;
+}
+
+/** Tests and long-lived workers drop a finished run's context. */
+export function forgetRunContext(runId: string): void {
+  cache.delete(runId);
+}

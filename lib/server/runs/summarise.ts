@@ -1,0 +1,97 @@
+/**
+ * A run's summaries, built from its heatmap cells (prompt × model), never from its
+ * verdicts: per model a prompt-weighted mean with a 95% bootstrap interval over prompts
+ * (seeded by the run id, so a summary is reproducible), the verdict and error counts, cost
+ * and median latency; then, for a completed run, the blueprint's leaderboard rows.
+ */
+import { xoroshiro128plus } from 'pure-rand';
+import { modelScore, promptScore } from '@/lib/core';
+import type { Db } from '../db/client';
+
+function seedOf(runId: string): number {
+  let h = 2166136261 >>> 0;
+  for (let i = 0; i < runId.length; i++) h = Math.imul(h ^ runId.charCodeAt(i), 16777619);
+  return h | 0;
+}
+
+/** One heatmap cell from its attempts (pass@k / pass^k stored as 1/0 so pages can average them into rates). */
+export function cellData(attempts: readonly { score: number | null; errorCount: number }[]) {
+  const p = promptScore(attempts.map((a) => ({ score: a.score, errors: a.errorCount })), { passThreshold: 0.5 });
+  const rate = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+  return { score: p.score, passAtK: rate(p.passAtK), passHatK: rate(p.passHatK), attempts: attempts.length, errorCount: p.errors };
+}
+
+/**
+ * Rebuilds every heatmap cell from the attempt scores. The run pipeline keeps cells up to date
+ * incrementally (lib/server/runs/judge.ts `updateCell`); this is for imports and seeded data.
+ */
+export async function rebuildCells(db: Db, runId: string): Promise<void> {
+  const attempts = await db.attemptScore.findMany({ where: { runId }, select: { promptKey: true, modelId: true, score: true, errorCount: true } });
+  const groups = new Map<string, typeof attempts>();
+  for (const a of attempts) {
+    const key = `${a.promptKey}\u0000${a.modelId}`;
+    groups.set(key, [...(groups.get(key) ?? []), a]);
+  }
+  const rows = [...groups.values()].map((g) => ({ runId, promptKey: g[0]!.promptKey, modelId: g[0]!.modelId, ...cellData(g) }));
+  await db.$transaction([db.runCellSummary.deleteMany({ where: { runId } }), db.runCellSummary.createMany({ data: rows })]);
+}
+
+/**
+ * `publish`: the run is complete, so its scores become the blueprint's leaderboard rows
+ * (default: when the run's status is `completed`).
+ */
+export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?: boolean; publish?: boolean } = {}): Promise<void> {
+  if (opts.rebuildCells) await rebuildCells(db, runId);
+  const run = await db.run.findUnique({
+    where: { id: runId },
+    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, version: { select: { prompts: { select: { promptKey: true, weight: true } } } } },
+  });
+  if (!run) throw new Error(`no run with id ${runId}`);
+  const weights = new Map(run.version.prompts.map((p) => [p.promptKey, p.weight]));
+  const replyRun = run.trigger === 'rescore' && run.parentRunId ? run.parentRunId : run.id;
+
+  const cells = await db.runCellSummary.findMany({ where: { runId }, select: { promptKey: true, modelId: true, score: true, errorCount: true } });
+  const verdictCounts = await db.verdict.groupBy({ by: ['modelId'], where: { runId }, _count: { _all: true } });
+  const replyStats = await db.$queryRaw<{ model_id: string; replies: number; cost: number | null; p50: number | null }[]>`
+    SELECT model_id, count(*)::int AS replies, sum(cost_usd)::float8 AS cost,
+           percentile_disc(0.5) WITHIN GROUP (ORDER BY latency_ms)::int AS p50
+    FROM replies WHERE run_id = ${replyRun} GROUP BY model_id`;
+  const verdictsBy = new Map(verdictCounts.map((v) => [v.modelId, v._count._all]));
+  const statsBy = new Map(replyStats.map((r) => [r.model_id, r]));
+
+  const byModel = new Map<string, typeof cells>();
+  for (const c of cells) byModel.set(c.modelId, [...(byModel.get(c.modelId) ?? []), c]);
+  const rng = xoroshiro128plus(seedOf(runId));
+  for (const [modelId, modelCells] of byModel) {
+    const m = modelScore(
+      modelCells.map((c) => ({ id: c.promptKey, weight: weights.get(c.promptKey) ?? 1, score: c.score, errors: c.errorCount })),
+      rng,
+    );
+    const stats = statsBy.get(modelId);
+    const data = {
+      score: m.score,
+      ciLow: m.interval?.low ?? null,
+      ciHigh: m.interval?.high ?? null,
+      promptCount: m.prompts,
+      replyCount: stats?.replies ?? 0,
+      verdictCount: verdictsBy.get(modelId) ?? 0,
+      errorCount: m.errors,
+      costUsd: stats?.cost ?? 0,
+      latencyMsP50: stats?.p50 ?? null,
+    };
+    await db.runModelSummary.upsert({ where: { runId_modelId: { runId, modelId } }, create: { runId, modelId, ...data }, update: data });
+  }
+
+  if (opts.publish ?? run.status === 'completed') {
+    // The leaderboard reads the latest complete run of each blueprint.
+    const summaries = await db.runModelSummary.findMany({ where: { runId } });
+    for (const s of summaries) {
+      const data = { runId, score: s.score, ciLow: s.ciLow, ciHigh: s.ciHigh, errorCount: s.errorCount };
+      await db.blueprintModelSummary.upsert({
+        where: { blueprintId_modelId: { blueprintId: run.blueprintId, modelId: s.modelId } },
+        create: { blueprintId: run.blueprintId, modelId: s.modelId, ...data },
+        update: data,
+      });
+    }
+  }
+}

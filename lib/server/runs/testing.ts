@@ -1,0 +1,50 @@
+/**
+ * Helpers for the run pipeline's database tests and benchmarks: store a blueprint file as a
+ * source would, and wire real run dependencies against the fake LLM server (a real HTTP
+ * server: the test double sits at the network boundary, never inside our code).
+ */
+import { readFile } from 'node:fs/promises';
+import { parseBlueprint, blueprintIdFromPath, createQuickJsSandbox, type FixtureSet } from '@/lib/core';
+import type { Db } from '../db/client';
+import { storeBlueprintVersion } from '../db/commands/store-blueprint-version';
+import type { RunDeps } from './deps';
+import { LlmGateway } from './gateway';
+import type { RunDefaults } from './request-run';
+
+export const CORPUS = new URL('../../../../shared/corpus/weval-configs/', import.meta.url);
+
+/** Stores `text` as blueprint `path` of a test source, with the corpus's model collections. */
+export async function storeBlueprint(db: Db, path: string, text: string): Promise<{ blueprintId: string; sourceId: string }> {
+  const source = await db.blueprintSource.upsert({ where: { key: 'local:test' }, create: { key: 'local:test', kind: 'local', localPath: 'test' }, update: {} });
+  const parsed = parseBlueprint(text, { file: path });
+  if (!parsed.ok) throw new Error(`test blueprint ${path} does not parse: ${parsed.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`);
+  const blueprintId = blueprintIdFromPath(path);
+  await storeBlueprintVersion(db, source.id, blueprintId, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
+  const core = JSON.parse(await readFile(new URL('models/CORE.json', CORPUS), 'utf8')) as string[];
+  await db.modelCollection.upsert({ where: { sourceId_name: { sourceId: source.id, name: 'CORE' } }, create: { sourceId: source.id, name: 'CORE', models: core }, update: {} });
+  return { blueprintId, sourceId: source.id };
+}
+
+export async function storeCorpusBlueprint(db: Db, relPath: string) {
+  return storeBlueprint(db, relPath, await readFile(new URL(`blueprints/${relPath}`, CORPUS), 'utf8'));
+}
+
+export async function fakeDeps(db: Db, fakeUrl: string, opts: { concurrency?: number; fixtures?: FixtureSet; sandbox?: boolean; timeoutMs?: number } = {}): Promise<RunDeps> {
+  return {
+    db,
+    gateway: new LlmGateway({
+      db,
+      providers: { keys: {}, baseUrlOverride: fakeUrl },
+      concurrency: opts.concurrency ?? 8,
+      retry: { maxAttempts: 6, baseDelayMs: 5, maxDelayMs: 2000 },
+      timeoutMs: opts.timeoutMs ?? 10_000,
+    }),
+    sandbox: opts.sandbox === false ? null : await createQuickJsSandbox(),
+    external: null,
+    fixtures: opts.fixtures ?? null,
+  };
+}
+
+export const TEST_DEFAULTS: RunDefaults = { judges: ['openai:judge-a#standard', 'openai:judge-b#prompt-aware'], defaultCollection: 'CORE', judgeSamples: 3 };
+
+export const noDispatch = { dispatch: async () => {} };

@@ -1,0 +1,66 @@
+/**
+ * The one place that wires the run pipeline's real adapters (STYLE habit 7): providers from
+ * the environment, the response cache and budget in the database, the wasm sandbox, the
+ * maintainer's external services, and the dispatcher (Inngest when configured, otherwise the
+ * in-process runner).
+ */
+import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
+import type { Env } from '../env';
+import type { Db } from '../db/client';
+import { providerConfigFromEnv } from '../providers';
+import { createExternalCallPort } from '../external/services';
+import { inngest } from '../jobs/client';
+import { runRequested } from '../jobs/events';
+import type { RunDispatcher } from './contracts';
+import type { RunDeps } from './deps';
+import { executeRun } from './execute-run';
+import { LlmGateway } from './gateway';
+import type { RunDefaults } from './request-run';
+
+export function runDefaults(env: Env): RunDefaults {
+  return {
+    judges: env.ASSAY_JUDGES.split(',').map((s) => s.trim()).filter(Boolean),
+    defaultCollection: 'CORE',
+    judgeSamples: 3,
+  };
+}
+
+export async function createRunDeps(
+  db: Db,
+  env: Env,
+  opts: { fixtures?: FixtureSet | null; concurrency?: number; processEnv?: Record<string, string | undefined>; onFinished?: (runId: string) => Promise<void> } = {},
+): Promise<RunDeps> {
+  const providers = providerConfigFromEnv(opts.processEnv ?? process.env);
+  return {
+    db,
+    gateway: new LlmGateway({ db, providers, concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY, timeoutMs: 120_000 }),
+    sandbox: await createQuickJsSandbox(),
+    external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,
+    fixtures: opts.fixtures ?? null,
+    ...(opts.onFinished ? { onFinished: opts.onFinished } : {}),
+  };
+}
+
+/** Runs go to Inngest when an event key or the dev server is configured. */
+export function inngestConfigured(env: Env): boolean {
+  return Boolean(env.INNGEST_EVENT_KEY || env.INNGEST_DEV);
+}
+
+export function inngestDispatcher(): RunDispatcher {
+  return { dispatch: async (runId) => void (await inngest.send(runRequested.create({ runId }))) };
+}
+
+/**
+ * The in-process dispatcher: starts the run in the background of this process. Its
+ * durability comes from the database: a run interrupted by a restart is resumed by
+ * `resumeInterruptedRuns` (called at start) or `assay run --resume`.
+ */
+export function localDispatcher(deps: () => Promise<RunDeps>, onError: (runId: string, e: unknown) => void = () => {}): RunDispatcher {
+  return {
+    async dispatch(runId) {
+      void deps()
+        .then((d) => executeRun(d, runId))
+        .catch((e: unknown) => onError(runId, e));
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { LeaderboardRow } from '../db/queries/leaderboard';
+import { aggregateRows, competitionRanks, intervalBar, leaderboardView, tagChips } from './leaderboard-view';
+
+const row = (blueprintId: string, modelId: string, score: number | null, ci: [number, number] | null, tags: string[] = [], errorCount = 0): LeaderboardRow => ({
+  blueprintId,
+  blueprintTitle: blueprintId.toUpperCase(),
+  tags,
+  modelId,
+  runId: `run-${blueprintId}`,
+  score,
+  ciLow: ci?.[0] ?? null,
+  ciHigh: ci?.[1] ?? null,
+  errorCount,
+});
+
+describe('aggregating a model over blueprints', () => {
+  it('uses the blueprint’s own interval when there is one blueprint', () => {
+    expect(aggregateRows('m', [row('a', 'm', 0.7, [0.6, 0.75])])).toMatchObject({ score: 0.7, ciLow: 0.6, ciHigh: 0.75, blueprints: 1 });
+  });
+
+  it('averages blueprints and combines their standard errors (√Σse² / n)', () => {
+    // each interval is ±0.1 → se = 0.1/1.96; the mean of two has se = √2·se / 2
+    const agg = aggregateRows('m', [row('a', 'm', 0.6, [0.5, 0.7]), row('b', 'm', 0.8, [0.7, 0.9])]);
+    expect(agg.score).toBeCloseTo(0.7, 10);
+    const half = 1.959964 * (Math.SQRT2 * (0.1 / 1.959964)) / 2;
+    expect(agg.ciLow).toBeCloseTo(0.7 - half, 10);
+    expect(agg.ciHigh).toBeCloseTo(0.7 + half, 10);
+  });
+
+  it('leaves unscored blueprints out of the mean but counts them and their errors', () => {
+    const agg = aggregateRows('m', [row('a', 'm', 0.5, null, [], 2), row('b', 'm', null, null, [], 5)]);
+    expect(agg).toMatchObject({ score: 0.5, blueprints: 2, scoredBlueprints: 1, errors: 7, ciLow: null });
+    expect(aggregateRows('m', [row('a', 'm', null, null)])).toMatchObject({ score: null, ciLow: null, ciHigh: null });
+  });
+
+  it('clamps the combined interval to [0, 1]', () => {
+    const agg = aggregateRows('m', [row('a', 'm', 0.98, [0.8, 1]), row('b', 'm', 1, [0.8, 1])]);
+    expect(agg.ciHigh).toBe(1);
+  });
+});
+
+describe('ranking', () => {
+  it('orders by score, then lower bound, then id; unscored last', () => {
+    const rows = [
+      row('a', 'zeta', 0.7, [0.6, 0.8]),
+      row('a', 'alpha', 0.7, [0.65, 0.75]),
+      row('a', 'none', null, null),
+      row('a', 'best', 0.9, [0.85, 0.95]),
+      row('a', 'beta', 0.7, [0.65, 0.75]),
+    ];
+    const v = leaderboardView(rows, new Map(), null);
+    expect(v.entries.map((e) => e.modelId)).toEqual(['best', 'alpha', 'beta', 'zeta', 'none']);
+    expect(v.entries.map((e) => e.rank)).toEqual([1, 2, 2, 2, null]);
+    expect(v.entries[0]).toMatchObject({ scoreLabel: '90.0', intervalLabel: '85.0–95.0', href: '/models/best' });
+  });
+
+  it('gives equal-looking scores the same rank (competition ranking)', () => {
+    expect(competitionRanks([0.9, 0.73449, 0.7345, 0.7, null])).toEqual([1, 2, 3, 4, null]);
+    expect(competitionRanks([0.9, 0.7341, 0.7344, 0.7])).toEqual([1, 2, 2, 4]);
+  });
+
+  it('draws the interval bar in percent of the track', () => {
+    expect(intervalBar(0.5, 0.4, 0.62)).toEqual({ point: 50, low: 40, high: 62 });
+    expect(intervalBar(0.5, null, null)).toEqual({ point: 50, low: 50, high: 50 });
+    expect(intervalBar(null, null, null)).toBeNull();
+  });
+});
+
+describe('boards per tag', () => {
+  const rows = [
+    row('a', 'm1', 0.9, null, ['health', 'facts']),
+    row('b', 'm1', 0.5, null, ['coding']),
+    row('a', 'm2', 0.6, null, ['health', 'facts']),
+    row('c', 'm2', 0.8, null, ['facts']),
+  ];
+
+  it('lists tags with most blueprints first, marking the current one', () => {
+    expect(tagChips(rows, 'health').map((t) => [t.label, t.active, t.href])).toEqual([
+      ['facts (2)', false, '/?tag=facts'],
+      ['coding (1)', false, '/?tag=coding'],
+      ['health (1)', true, '/?tag=health'],
+    ]);
+  });
+
+  it('ranks only the blueprints of the tag', () => {
+    const facts = leaderboardView(rows, new Map([['m1', 'Model One']]), 'facts');
+    expect(facts.title).toBe('Leaderboard: facts');
+    expect(facts.blueprintCount).toBe(2);
+    expect(facts.entries.map((e) => [e.label, e.scoreLabel, e.blueprintsLabel])).toEqual([
+      ['Model One', '90.0', '1'],
+      ['m2', '70.0', '2'],
+    ]);
+    const overall = leaderboardView(rows, new Map(), null);
+    // a tie on score and interval falls back to the id, so the order is stable
+    expect(overall.entries.map((e) => [e.modelId, e.scoreLabel, e.rank])).toEqual([
+      ['m1', '70.0', 1],
+      ['m2', '70.0', 1],
+    ]);
+  });
+});

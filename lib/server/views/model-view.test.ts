@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { LeaderboardRow } from '../db/queries/leaderboard';
+import type { ModelProfile } from '../db/queries/model-profile';
+import { modelPageView } from './model-view';
+
+const row = (blueprintId: string, modelId: string, score: number, tags: string[]): LeaderboardRow => ({
+  blueprintId,
+  blueprintTitle: `Blueprint ${blueprintId}`,
+  tags,
+  modelId,
+  runId: `run-${blueprintId}`,
+  score,
+  ciLow: null,
+  ciHigh: null,
+  errorCount: 0,
+});
+
+const scores = [
+  // everyone aces "easy": 0.95 there is no strength; "hard" at 0.5 beats a field of 0.3
+  row('easy', 'me', 0.95, ['facts']),
+  row('easy', 'other', 0.97, ['facts']),
+  row('hard', 'me', 0.5, ['safety']),
+  row('hard', 'other', 0.1, ['safety']),
+  row('mid', 'me', 0.6, ['coding']),
+  row('mid', 'other', 0.8, ['coding']),
+];
+
+const profile = (history: ModelProfile['history'] = []): ModelProfile => ({
+  modelId: 'x:me',
+  model: { id: 'x:me', provider: 'x', displayName: 'Me' },
+  scores: scores.map((s) => ({ ...s, modelId: s.modelId === 'me' ? 'x:me' : s.modelId })),
+  history,
+});
+
+describe('model page view', () => {
+  it('finds strengths and weaknesses relative to the field, not in absolute terms', () => {
+    const v = modelPageView(profile());
+    expect(v.strongest.map((a) => [a.name, a.deltaLabel])).toEqual([['safety', '+20.0']]);
+    expect(v.weakest.map((a) => [a.name, a.deltaLabel])).toEqual([
+      ['coding', '−10.0'],
+      ['facts', '−1.0'],
+    ]);
+    expect(v.overall).toMatchObject({ scoreLabel: '68.3', rankLabel: '#1 of 2', blueprintsLabel: '3 blueprints' });
+    expect(v.blueprints.find((b) => b.name === 'Blueprint hard')).toMatchObject({ rankLabel: '#1 of 2', fieldLabel: '30.0', href: '/blueprints/hard' });
+  });
+
+  it('draws history as one line per blueprint, oldest first, and lists every run', () => {
+    const h = (runId: string, blueprint: string, date: string, score: number) => ({
+      runId,
+      score,
+      ciLow: null,
+      ciHigh: null,
+      errorCount: 0,
+      run: { createdAt: new Date(date), blueprint: { id: blueprint, title: blueprint.toUpperCase() } },
+    });
+    const v = modelPageView(profile([h('r3', 'b', '2026-11-20T00:00:00Z', 0.7), h('r2', 'a', '2026-11-10T00:00:00Z', 0.6), h('r1', 'a', '2026-11-01T00:00:00Z', 0.5)]));
+    expect(v.history?.series.map((s) => s.label)).toEqual(['A', 'B']);
+    expect(v.history?.rows).toEqual([
+      { x: '2026-11-01', s0: 50, s1: null },
+      { x: '2026-11-10', s0: 60, s1: null },
+      { x: '2026-11-20', s0: null, s1: 70 },
+    ]);
+    expect(v.historyTable.map((r) => r.runHref)).toEqual(['/runs/r3/models/x%3Ame', '/runs/r2/models/x%3Ame', '/runs/r1/models/x%3Ame']);
+    expect(modelPageView(profile()).history).toBeNull();
+  });
+});

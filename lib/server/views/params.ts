@@ -1,0 +1,30 @@
+/**
+ * The query-string state of each page, parsed with zod. Anything malformed falls back to the
+ * default (a shared link with a stale or mistyped parameter still opens the page).
+ */
+import { z } from 'zod';
+
+const page = z.coerce.number().int().min(1).max(100_000).catch(1);
+const optionalString = z.string().min(1).max(500).optional().catch(undefined);
+
+export const HomeParams = z.object({ tag: optionalString });
+
+export const BlueprintParams = z.object({ page });
+
+export const RunParams = z.object({
+  view: z.enum(['prompts', 'models', 'points']).catch('prompts'),
+  sort: z.enum(['position', 'hardest', 'easiest']).catch('position'),
+  page,
+});
+
+export const PromptParams = z.object({ model: optionalString, compare: page });
+
+export const RunModelParams = z.object({ sort: z.enum(['weakest', 'strongest', 'position']).catch('weakest'), page });
+
+/** A point's index in the path: a malformed one is a 404, not a fallback. */
+export const PointIndex = z.coerce.number().int().min(0).max(10_000);
+
+export const HEATMAP_PAGE_SIZE = 20;
+export const POINTS_PAGE_SIZE = 10;
+export const RUN_MODEL_PAGE_SIZE = 50;
+export const BLUEPRINT_PROMPTS_PAGE_SIZE = 50;

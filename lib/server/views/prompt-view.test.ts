@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { PromptReply, RunPrompt } from '../db/queries/run-prompt';
+import type { RunModelRow } from '../db/queries/run-ranking';
+import { COMPARE_PAGE_SIZE, conversation, parsePoints, promptPageView, replyCards } from './prompt-view';
+
+const models = ['a:one', 'b:two', 'c:three', 'd:four', 'e:five', 'f:six'];
+const ranking: RunModelRow[] = models.map((modelId, i) => ({ modelId, displayName: null, score: 0.9 - i / 10, ciLow: null, ciHigh: null, promptCount: 1, replyCount: 1, verdictCount: 2, errorCount: 0, costUsd: 0, latencyMsP50: null }));
+
+const data: RunPrompt = {
+  prompt: {
+    promptKey: 'p1',
+    position: 3,
+    messages: [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: null },
+    ],
+    system: null,
+    ideal: 'Hello',
+    weight: 2,
+    citation: null,
+    category: 'greeting',
+    points: [
+      { kind: 'text', text: 'Greets back', weight: 1, gate: false },
+      { kind: 'function', text: 'contains("hello")', weight: 2, gate: true },
+    ],
+    pointCount: 2,
+    repeats: 1,
+    split: 'dev',
+  },
+  cells: models.map((modelId) => ({ modelId, score: 0.5, attempts: 1, errorCount: 0 })),
+  grid: [
+    { modelId: 'a:one', pointIndex: 0, status: 'pass', score: 1, disagreement: false },
+    { modelId: 'a:one', pointIndex: 1, status: 'error', score: null, disagreement: false },
+  ],
+  previousKey: 'p0',
+  nextKey: null,
+};
+
+describe('prompt page view', () => {
+  it('reads the stored conversation and points tolerantly', () => {
+    expect(conversation(data.prompt.messages)).toEqual([
+      { roleLabel: 'User', content: 'Hi', generated: false },
+      { roleLabel: 'Assistant', content: null, generated: true },
+    ]);
+    expect(parsePoints([{ kind: 'text', text: 'x' }, 'garbage'])).toEqual([
+      { text: 'x', kind: 'text', weight: 1, gate: false },
+      { text: 'Point 2', kind: 'unknown', weight: 1, gate: false },
+    ]);
+    expect(conversation(null)).toEqual([]);
+  });
+
+  it('lays out points × models, with errors as "err" and links to each verdict', () => {
+    const v = promptPageView('r1', data, ranking, { model: null, compare: 1 });
+    expect(v.facts).toEqual(['position 4', '2 points', 'weight 2', 'category greeting']);
+    expect(v.grid.columns.map((c) => c.modelId)).toEqual(models);
+    const [first, second] = v.grid.rows;
+    expect(first?.cells[0]).toMatchObject({ text: '100', href: '/runs/r1/prompts/p1?model=a%3Aone#point-0', ariaLabel: 'Point 1 × one: Pass, score 100.0' });
+    expect(second?.cells[0]).toMatchObject({ text: 'err', ariaLabel: 'Point 2 × one: error' });
+    expect(second?.cells[1]?.text).toBe('—');
+    expect(second?.point).toMatchObject({ gate: true, weightLabel: 'weight 2', href: '/runs/r1/prompts/p1/points/1' });
+    expect(v.previousHref).toBe('/runs/r1/prompts/p0');
+    expect(v.nextHref).toBeNull();
+  });
+
+  it('shows a page of models side by side when none is selected', () => {
+    const v = promptPageView('r1', data, ranking, { model: null, compare: 2 });
+    expect(v.selectedModelId).toBeNull();
+    expect(v.compareModelIds).toEqual(models.slice(COMPARE_PAGE_SIZE + 1));
+    expect(v.replyModelIds).toEqual(v.compareModelIds);
+    expect(v.comparePagination?.pages).toBe(2);
+  });
+
+  it('focuses the selected model (the cell) and pages through the others', () => {
+    const v = promptPageView('r1', data, ranking, { model: 'c:three', compare: 1 });
+    expect(v.selectedModelId).toBe('c:three');
+    expect(v.replyModelIds[0]).toBe('c:three');
+    expect(v.compareModelIds).toEqual(['a:one', 'b:two', 'd:four']);
+    expect(v.grid.columns.find((c) => c.selected)?.modelId).toBe('c:three');
+    expect(v.comparePagination?.nextHref).toBe('/runs/r1/prompts/p1?model=c%3Athree&compare=2#replies');
+    // an unknown model in the URL is ignored, not an error
+    expect(promptPageView('r1', data, ranking, { model: 'nope', compare: 99 })).toMatchObject({ selectedModelId: null, compareModelIds: ['e:five', 'f:six'] });
+  });
+
+  it('turns replies into cards, a failed reply into an error and not a score', () => {
+    const reply = (over: Partial<PromptReply>): PromptReply => ({
+      id: 'x',
+      modelId: 'a:one',
+      systemIndex: 0,
+      temperatureIndex: 0,
+      temperature: 0,
+      attempt: 0,
+      content: 'Hello!',
+      toolCalls: null,
+      finishReason: 'stop',
+      promptTokens: 10,
+      completionTokens: 3,
+      latencyMs: 1200,
+      costUsd: 0.0001,
+      error: null,
+      errorKind: null,
+      fromCache: false,
+      attemptScores: [{ score: 0.75, errorCount: 0, gateFailed: false, noApplicable: false }],
+      verdicts: [],
+      ...over,
+    });
+    const cards = replyCards('r1', 'p1', [reply({}), reply({ modelId: 'b:two', content: '', error: 'HTTP 503', errorKind: 'server_error', attemptScores: [{ score: null, errorCount: 1, gateFailed: false, noApplicable: false }] })], ['a:one', 'b:two', 'c:three'], ranking, 'a:one');
+    expect(cards[0]).toMatchObject({ selected: true, scoreLabel: '75.0', cellHref: '/runs/r1/prompts/p1?model=a%3Aone#cell' });
+    expect(cards[0]?.attempts[0]).toMatchObject({ content: 'Hello!', error: null, meta: '10 + 3 tokens · 1 s · $0.0001 · finish: stop · temperature 0' });
+    expect(cards[1]).toMatchObject({ scoreLabel: 'error' });
+    expect(cards[1]?.attempts[0]).toMatchObject({ content: null, error: { kind: 'server_error', message: 'HTTP 503' }, scoreLabel: 'error' });
+    expect(cards[2]?.attempts).toEqual([]);
+  });
+});
