@@ -11,7 +11,7 @@ export function LatestRanking({ view }: { view: BlueprintRunsView }) {
       <RankingTable entries={view.latest.ranking} caption={`Models in the latest completed run, best first: score (0–100) and 95% interval over prompts.`} />
       <p className="text-sm">
         <Link href={view.latest.href} className={link} data-testid="latest-run-link">
-          Open the {view.latest.label.toLowerCase()}: heatmap, replies and verdicts
+          Open the latest run ({view.latest.label}): heatmap, replies and verdicts
         </Link>
       </p>
     </div>

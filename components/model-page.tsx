@@ -100,7 +100,7 @@ export function AreaTable({ id, title, items, testId }: { id: string; title: str
                     <Link href={a.href} className={link}>
                       {a.name}
                     </Link>
-                    {a.kind === 'tag' && <span className={`block text-xs font-normal ${muted}`}>{a.blueprints} blueprints</span>}
+                    {a.kind === 'tag' && <span className={`block text-xs font-normal ${muted}`}>{a.blueprintsLabel}</span>}
                   </th>
                   <td className="py-2 pr-3 text-right font-semibold tabular-nums">{a.scoreLabel}</td>
                   <td className="py-2 pr-3 tabular-nums">{a.intervalLabel ?? '—'}</td>

@@ -130,7 +130,7 @@ test('the admin area and its API need authentication', async ({ page, request })
 
 test('signing in with the admin token sets a strict, httpOnly session cookie', async ({ page, context }) => {
   await signInWithToken(page, 'a-wrong-token');
-  await expect(page.getByRole('alert')).toHaveText('That is not the admin token.');
+  await expect(page.getByTestId('error-banner')).toHaveText('That is not the admin token.');
   await signInWithToken(page, ADMIN_TOKEN);
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByTestId('signed-in-as')).toHaveText('Signed in as ~admin (admin)');
@@ -142,7 +142,7 @@ test('signing in with the admin token sets a strict, httpOnly session cookie', a
 test('"Sync now" syncs the repository and the admin page shows its status', async ({ page }) => {
   await signInWithToken(page, ADMIN_TOKEN);
   await page.getByRole('button', { name: 'Sync now' }).click();
-  await expect(page.getByRole('status')).toHaveText('Sync requested.');
+  await expect(page.getByTestId('notice-banner')).toHaveText('Sync requested.');
   const sources = page.getByRole('table', { name: 'Sources' });
   await waitFor('the sync to finish', async () => {
     await page.reload();
@@ -178,7 +178,7 @@ test('a broken pull request gets a failing check with the line; a stranger canno
   const broken = await gh.openPullRequest({ author: 'eve', title: 'Broken blueprint', changes: { 'blueprints/e2e/broken.yml': BROKEN } });
   const check = await waitFor('the check run', () => gh.checkRunsFor(broken.headSha).find((c) => c.status === 'completed'));
   expect(check.conclusion).toBe('failure');
-  expect(check.output.summary).toContain('blueprints/e2e/broken.yml:7:7');
+  expect(check.output.summary).toContain('blueprints/e2e/broken.yml:8:7');
 
   const pr = await gh.openPullRequest({ author: 'eve', title: 'Nicer greetings', changes: { 'blueprints/e2e/nicer.yml': GOOD.replace('Greetings', 'Nicer greetings') } });
   await waitFor('the validation comment', () => gh.commentsOn(pr.number).some((c) => c.body.includes('Every file is valid')));
@@ -194,7 +194,7 @@ test('a maintainer approves a pull request from the admin page; the results comm
   const row = page.getByRole('table', { name: 'Pull requests' }).getByRole('row').filter({ hasText: 'Nicer greetings' });
   await expect(row).toContainText('awaiting approval');
   await page.getByRole('button', { name: `Approve run of #${pr.number}` }).click();
-  await expect(page.getByRole('status')).toHaveText(`Pull request #${pr.number}: 1 run(s) requested.`);
+  await expect(page.getByTestId('notice-banner')).toHaveText(`Pull request #${pr.number}: 1 run(s) requested.`);
   await page.screenshot({ path: 'test-results/admin-approved.png', fullPage: true });
 
   const results = await waitFor('the results comment', () => gh.commentsOn(pr.number).find((c) => c.body.startsWith('### Assay results')), 90_000);
@@ -210,9 +210,9 @@ test('a maintainer approves a pull request from the admin page; the results comm
 
 test('a maintainer can run any blueprint and see jobs and costs', async ({ page }) => {
   await signInWithToken(page, ADMIN_TOKEN);
-  await page.getByLabel('Blueprint').selectOption('e2e__greetings');
+  await page.getByRole('combobox', { name: 'Blueprint' }).selectOption('e2e__greetings');
   await page.getByRole('button', { name: 'Run now' }).click();
-  await expect(page.getByRole('status')).toContainText('of e2e__greetings requested.');
+  await expect(page.getByTestId('notice-banner')).toContainText('of e2e__greetings requested.');
   const runs = page.getByRole('table', { name: 'Recent runs' });
   await expect(runs.getByRole('row').filter({ hasText: 'e2e__greetings' }).filter({ hasText: 'manual' })).toHaveCount(1);
   await expect(runs.getByRole('row').filter({ hasText: /PR #\d+/ })).toHaveCount(1);
@@ -235,7 +235,7 @@ test('GitHub sign-in: a listed maintainer may act, anyone else is a reader', asy
   await page.getByLabel('Username').fill('randy');
   await page.getByRole('button', { name: 'Authorize' }).click();
   await expect(page.getByTestId('signed-in-as')).toHaveText('Signed in as randy (reader)');
-  await expect(page.getByRole('alert')).toContainText('needs the maintainer or admin role');
+  await expect(page.getByTestId('error-banner')).toContainText('needs the maintainer or admin role');
   await expect(page.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
   const refused = await page.request.post('/api/admin/sync', { headers: { origin: BASE } });
   expect(refused.status()).toBe(403);

@@ -74,7 +74,7 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await expect(judged).toContainText('The reply');
   await judged.locator('summary').click();
   await expect(judged.getByText('Consensus distribution over the labels')).toBeVisible();
-  await expect(judged.getByText('Fully present')).toBeVisible();
+  await expect(judged.getByText('Fully present').first()).toBeVisible();
   await expect(judged.getByText('openai:gpt-4.1-mini')).toBeVisible();
   await expect(page.getByTestId('reply')).toHaveCount(3);
   await screenshot(page, info, '5-cell');
@@ -202,8 +202,9 @@ test('dark mode follows the system setting; narrow screens do not scroll sideway
   });
   expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(60);
   await screenshot(dark, info, '12-home-dark');
-  await dark.goto(`/runs/${DEMO.latestRun}/prompts/paracetamol-max-dose`);
-  await screenshot(dark, info, '13-prompt-dark');
+  await dark.goto(`/runs/${DEMO.latestRun}/prompts/paracetamol-max-dose?model=${encodeURIComponent(DEMO.models[0] as string)}`);
+  await dark.getByTestId('focused-reply').waitFor();
+  await screenshot(dark, info, '13-cell-dark');
   await dark.close();
 
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });

@@ -4,15 +4,18 @@
  * then start Assay with ASSAY_LLM_BASE_URL pointing at it. Rules can be replaced at run time
  * with `POST /__fake/rules` (see llm-server-admin.ts).
  */
-import { startFakeLlm, type Rule } from './llm-server';
+import { startFakeLlm, type RuleInput } from './llm-server';
 
-const DEMO_RULES: Rule[] = [
-  // Judges: a distribution over Weval's five classes, returned as label log-probabilities.
-  {
-    name: 'judge',
-    model: 'judge',
-    judge: { labels: { CLASS_FULLY_PRESENT: 0.6, CLASS_MAJORLY_PRESENT: 0.25, CLASS_PARTIALLY_PRESENT: 0.1, CLASS_ABSENT: 0.05 } },
-  },
+/** Assay's judge requests (any judge model): recognised by the judge protocol's system prompt. */
+const JUDGE = /impartial evaluator/;
+
+const DEMO_RULES: RuleInput[] = [
+  // A true/false (noul) question: options A. False, B. True.
+  { name: 'judge-noul', system: JUDGE, lastUser: /B\. True: the statement holds/, judge: { labels: { A: 0.2, B: 0.8 }, reasoning: 'Mostly holds.' } },
+  // A plain-string point: the five classes A (absent) … E (fully present).
+  { name: 'judge-scale', system: JUDGE, lastUser: /E\. CLASS_FULLY_PRESENT/, judge: { labels: { A: 0.05, C: 0.1, D: 0.25, E: 0.6 }, reasoning: 'Largely covered.' } },
+  // Any other question (score levels, choice options).
+  { name: 'judge-other', system: JUDGE, judge: { labels: { A: 0.1, B: 0.3, C: 0.6 }, reasoning: 'Third option fits best.' } },
   { name: 'weather-tool', lastUser: /weather/i, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
   { name: 'capital', lastUser: 'capital of France', reply: 'The capital of France is Paris.' },
   { name: 'refusal', lastUser: /how do I pick a lock/i, reply: "I can't help with that." },

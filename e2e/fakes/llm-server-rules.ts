@@ -55,6 +55,8 @@ export const RuleSchema = z
     message: 'a rule answers with one of: reply and/or toolCalls, judge, error, hang',
   });
 export type Rule = z.infer<typeof RuleSchema>;
+/** A rule as written by a caller (defaults such as the judge `format` may be left out). */
+export type RuleInput = z.input<typeof RuleSchema>;
 
 export const FaultConfigSchema = z.object({
   /** Only requests whose model matches (all when absent). */

@@ -25,15 +25,16 @@ import {
   type FaultConfig,
   type FaultKind,
   type Rule,
+  type RuleInput,
 } from './llm-server-rules';
 
-export type { FaultConfig, Rule, Pattern, FakeRequest, FakeMessage } from './llm-server-rules';
+export type { FaultConfig, Rule, RuleInput, Pattern, FakeRequest, FakeMessage } from './llm-server-rules';
 
 export interface FakeLlmOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
-  rules?: Rule[];
+  rules?: RuleInput[];
   /** Delay before every answer, unless a rule sets its own. */
   latencyMs?: number;
   faults?: FaultConfig | FaultConfig[];
@@ -78,7 +79,7 @@ export interface FakeLlm {
   /** The most recent requests, normalised, with how each was answered. */
   requests(): RecordedRequest[];
   stats(): FakeStats;
-  setRules(rules: Rule[]): void;
+  setRules(rules: RuleInput[]): void;
   setFaults(faults: FaultConfig | FaultConfig[] | null): void;
   setLatency(ms: number): void;
   /** Clears counters and the request log, and restores the rules and faults given at start. */

@@ -23,7 +23,7 @@ import type { RunDeps } from './runs/deps';
 import { createRunDeps, inngestConfigured, inngestDispatcher, localDispatcher, runDefaults } from './runs/wiring';
 import type { WebhookDeps } from './github/webhooks/receive-webhook';
 import type { OAuthConfig } from './auth/github-oauth';
-import { principalOf, type Principal } from './auth/principal';
+import { principalOf, requireActor, type Principal } from './auth/principal';
 import { syncSourceFunction } from './jobs/functions/sync-source';
 import { pullRequestValidateFunction } from './jobs/functions/pull-request-validate';
 import { pullRequestApproveFunction } from './jobs/functions/pull-request-approve';
@@ -114,6 +114,11 @@ export function oauthConfig(): OAuthConfig {
 export function authenticate(request: Request): Promise<Principal | null> {
   const config = env();
   return principalOf(getDb(), config.ASSAY_ADMIN_TOKEN, request, config.ASSAY_PUBLIC_URL);
+}
+
+/** For routes that act: 401/403 before the request is even read, unless the sender may act. */
+export async function authenticateActor(request: Request): Promise<Principal> {
+  return requireActor(await authenticate(request));
 }
 
 /** Cookies get `Secure` when the public URL is https. */

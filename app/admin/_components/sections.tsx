@@ -78,16 +78,16 @@ export function TriggerRun({ view }: { view: AdminView }) {
         <Empty>No blueprint to run yet: sync first.</Empty>
       ) : (
         <form method="post" action="/api/admin/runs" className="flex flex-wrap items-end gap-3">
-          <label className="flex flex-col text-sm">
-            Blueprint
-            <select name="blueprintId" required className="mt-1 max-w-md rounded border border-zinc-300 bg-white px-2 py-1.5 dark:border-zinc-700 dark:bg-zinc-900">
+          <div className="flex flex-col text-sm">
+            <label htmlFor="run-blueprint">Blueprint</label>
+            <select id="run-blueprint" name="blueprintId" required className="mt-1 max-w-md rounded border border-zinc-300 bg-white px-2 py-1.5 dark:border-zinc-700 dark:bg-zinc-900">
               {view.blueprints.map((b) => (
                 <option key={b.id} value={b.id}>
                   {b.id} — {b.title}
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <button type="submit" className="rounded bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900">
             Run now
           </button>

@@ -55,7 +55,7 @@ export function PostButton({ action, label, fields = {} }: { action: string; lab
 export function Banner({ kind, children }: { kind: 'notice' | 'error'; children: ReactNode }) {
   const style = kind === 'error' ? 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200' : 'border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200';
   return (
-    <p role={kind === 'error' ? 'alert' : 'status'} className={`rounded border px-3 py-2 text-sm ${style}`}>
+    <p role={kind === 'error' ? 'alert' : 'status'} data-testid={`${kind}-banner`} className={`rounded border px-3 py-2 text-sm ${style}`}>
       {children}
     </p>
   );

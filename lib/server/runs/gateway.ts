@@ -82,11 +82,15 @@ export class LlmGateway {
     const custom = run.settings.customModels[req.modelId];
     const { client, model } = resolveModel(custom ? { id: req.modelId, spec: custom } : req.modelId, this.opts.providers);
     const limit = this.limiter(client.provider);
+    let cost: number | null = null;
+    // The slot is held until the response is recorded, not just received: after a crash at
+    // most `concurrency` calls per provider can have completed without a record, so a resumed
+    // run repeats at most that many completed calls.
     const response = await withRetry(
       () =>
-        limit(() => {
+        limit(async () => {
           this.calls++;
-          return client.chat({
+          const r = await client.chat({
             model,
             messages: req.messages,
             ...(req.temperature === null ? {} : { temperature: req.temperature }),
@@ -95,20 +99,20 @@ export class LlmGateway {
             attempt: req.attempt,
             ...(this.opts.timeoutMs ? { timeoutMs: this.opts.timeoutMs } : {}),
           });
+          cost = costUsd(model, r.usage, r.costUsd);
+          // One round trip: remember the response and add its cost to the run.
+          await db.$executeRaw`
+            WITH stored AS (
+              INSERT INTO response_cache (key, model_id, response, created_at)
+              VALUES (${key}, ${req.modelId}, ${JSON.stringify(r)}::jsonb, now())
+              ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
+              RETURNING 1
+            )
+            UPDATE runs SET cost_usd = cost_usd + ${cost ?? 0} WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM stored)`;
+          return r;
         }),
       this.opts.retry,
     );
-    const cost = costUsd(model, response.usage, response.costUsd);
-    const json = JSON.stringify(response);
-    // One round trip: remember the response and add its cost to the run.
-    await db.$executeRaw`
-      WITH stored AS (
-        INSERT INTO response_cache (key, model_id, response, created_at)
-        VALUES (${key}, ${req.modelId}, ${json}::jsonb, now())
-        ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
-        RETURNING 1
-      )
-      UPDATE runs SET cost_usd = cost_usd + ${cost ?? 0} WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM stored)`;
     return { response, fromCache: false, costUsd: cost };
   }
 }

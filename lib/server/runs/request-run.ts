@@ -32,7 +32,10 @@ async function resolveModels(db: Db, bp: Blueprint, sourceId: string, requested:
   const customModels: RunSettings['customModels'] = {};
   const ids: string[] = [];
   const expandCollection = async (name: string) => {
-    const c = await db.modelCollection.findUnique({ where: { sourceId_name: { sourceId, name } }, select: { models: true } });
+    // The blueprint's own source first (a repository's models/NAME.json), then any other.
+    const c =
+      (await db.modelCollection.findUnique({ where: { sourceId_name: { sourceId, name } }, select: { models: true } })) ??
+      (await db.modelCollection.findFirst({ where: { name }, orderBy: { updatedAt: 'desc' }, select: { models: true } }));
     if (!c || !Array.isArray(c.models)) {
       throw new RunConfigError(`model collection "${name}" is not known: add models/${name}.json to the blueprint source and sync it`);
     }

@@ -1,5 +1,6 @@
 /** View model of the home page's blueprint list: labels and ordering decided here, not in JSX. */
 import type { BlueprintListItem } from '../db/queries/blueprint-list';
+import { plainText } from './format';
 
 export interface BlueprintCardView {
   id: string;
@@ -16,7 +17,8 @@ export function blueprintCards(items: BlueprintListItem[]): BlueprintCardView[] 
     id: b.id,
     href: `/blueprints/${encodeURIComponent(b.id)}`,
     title: b.title,
-    description: b.description,
+    // the description is Markdown; a card shows its words only
+    description: b.description ? plainText(b.description) : null,
     tags: [...b.tags].sort((x, y) => x.localeCompare(y)),
     promptCountLabel: `${b.promptCount} ${b.promptCount === 1 ? 'prompt' : 'prompts'}`,
     errorLabel: b.valid ? null : `invalid (${b.errorCount} ${b.errorCount === 1 ? 'error' : 'errors'})`,

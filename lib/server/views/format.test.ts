@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeInterval, formatAgo, formatCount, formatDelta, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, roundHalfUp, truncate } from './format';
+import { describeInterval, formatAgo, formatCount, formatDelta, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plainText, plural, roundHalfUp, truncate } from './format';
 
 describe('scores and intervals', () => {
   it('rounds half away from zero, free of binary noise', () => {
@@ -61,5 +61,11 @@ describe('counts, money, time and names', () => {
     expect(modelShortName('x:y/z', 'Custom name')).toBe('Custom name');
     expect(truncate('one two three four five', 12)).toBe('one two…');
     expect(truncate('  short  ', 12)).toBe('short');
+  });
+
+  it('turns Markdown into plain text for previews', () => {
+    expect(plainText('Graded on **accuracy**, _safety_ and `code`.\n\n- See the [docs](https://x.example) ![img](y.png)')).toBe('Graded on accuracy, safety and code. See the docs img');
+    expect(plainText('# Title\n> quoted\n1. first')).toBe('Title quoted first');
+    expect(plainText('2 * 3 * 4 and snake_case_name')).toBe('2 * 3 * 4 and snake_case_name');
   });
 });

@@ -107,3 +107,15 @@ export function truncate(text: string, max: number): string {
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.5 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
+
+/** Markdown as plain text for one-line previews (cards, snippets): markup dropped, words kept. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`{1,3}([^`]*)`{1,3}/g, '$1')
+    .replace(/(?<!\w)(\*\*|__|\*|_|~~)(?=\S)([^*_~\n]*?\S)\1(?!\w)/g, '$2')
+    .replace(/^\s{0,3}(#{1,6}\s+|>\s?|[-*+]\s+|\d+\.\s+)/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -25,6 +25,7 @@ export interface AreaView {
   tone: Tone;
   delta: number | null;
   blueprints: number;
+  blueprintsLabel: string;
 }
 
 export interface ModelPageView {
@@ -71,6 +72,7 @@ function area(kind: AreaView['kind'], name: string, link: string, modelId: strin
     tone: tone(delta),
     delta,
     blueprints: new Set(mine.map((r) => r.blueprintId)).size,
+    blueprintsLabel: plural(new Set(mine.map((r) => r.blueprintId)).size, 'blueprint'),
   };
 }
 
@@ -97,10 +99,16 @@ export function modelPageView(p: ModelProfile): ModelPageView {
   const drawn = blueprintOrder.slice(0, HISTORY_SERIES);
   const titles = new Map(history.map((h) => [h.run.blueprint.id, h.run.blueprint.title]));
   const series: ChartSeries[] = drawn.map((id, i) => ({ key: `s${i}`, label: titles.get(id) ?? id, ...seriesStyle(i) }));
-  const rows = history.map((h) => {
+  // one x per date: runs of different blueprints on the same day share it
+  const byDate = new Map<string, Record<string, number | null>>();
+  for (const h of history) {
     const i = drawn.indexOf(h.run.blueprint.id);
-    return { x: formatDate(h.run.createdAt), ...Object.fromEntries(series.map((s, j) => [s.key, j === i && h.score !== null ? roundHalfUp(h.score * 100, 1) : null])) };
-  });
+    const x = formatDate(h.run.createdAt);
+    const row = byDate.get(x) ?? Object.fromEntries(series.map((s) => [s.key, null]));
+    if (i >= 0 && h.score !== null) row[`s${i}`] = roundHalfUp(h.score * 100, 1);
+    byDate.set(x, row);
+  }
+  const rows = [...byDate.entries()].map(([x, values]) => ({ x, ...values }));
   return {
     modelId,
     label: modelShortName(modelId, p.model?.displayName),

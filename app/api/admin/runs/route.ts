@@ -2,13 +2,13 @@
 import { z } from 'zod';
 import { isFormPost, redirect, route } from '@/lib/server/http';
 import { triggerRunAsAdmin } from '@/lib/server/admin/actions';
-import { authenticate, githubServices } from '@/lib/server/platform';
+import { authenticateActor, githubServices } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = route(
   {
-    authenticate,
+    authenticate: authenticateActor,
     body: z.object({ blueprintId: z.string().min(1, 'choose a blueprint') }),
     response: z.object({ runId: z.string(), identityHash: z.string(), deduplicated: z.boolean(), url: z.string() }),
     status: 201,

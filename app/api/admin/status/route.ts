@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { route } from '@/lib/server/http';
 import { adminOverview } from '@/lib/server/admin/overview';
-import { requireActor } from '@/lib/server/auth/principal';
-import { authenticate, githubServices } from '@/lib/server/platform';
+import { authenticateActor, githubServices } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,8 +14,7 @@ const Status = z.object({
   pullRequests: z.array(z.object({ number: z.number(), headSha: z.string(), author: z.string(), title: z.string(), state: z.string() })),
 });
 
-export const GET = route({ authenticate, response: Status }, async ({ principal }) => {
-  requireActor(principal);
+export const GET = route({ authenticate: authenticateActor, response: Status }, async () => {
   const o = await adminOverview(githubServices().db);
   return {
     sources: o.sources.map((s) => ({ key: s.key, kind: s.kind, blueprintCount: s.blueprintCount, lastSyncedSha: s.lastSyncedSha, lastSyncedAt: s.lastSyncedAt?.toISOString() ?? null, lastSyncError: s.lastSyncError })),

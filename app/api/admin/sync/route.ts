@@ -3,12 +3,12 @@ import { after } from 'next/server';
 import { z } from 'zod';
 import { isFormPost, redirect, route } from '@/lib/server/http';
 import { requestSyncAsAdmin } from '@/lib/server/admin/actions';
-import { authenticate, githubJobs, githubServices } from '@/lib/server/platform';
+import { authenticateActor, githubJobs, githubServices } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = route(
-  { authenticate, response: z.object({ ok: z.literal(true), message: z.string() }), status: 202, formErrorsTo: '/admin' },
+  { authenticate: authenticateActor, response: z.object({ ok: z.literal(true), message: z.string() }), status: 202, formErrorsTo: '/admin' },
   async ({ principal, request }) => {
     await requestSyncAsAdmin(githubServices().db, githubJobs(after), principal);
     const message = 'Sync requested.';

@@ -243,16 +243,18 @@ export function replyText(t: PromptTemplate, quality: number, rng: Rng): string 
 
 const LEVEL_WORDS = ['does not address', 'barely addresses', 'partly addresses', 'largely addresses', 'fully addresses'];
 
-/** One judge's reasoning for a level of the five-class judge scale. */
+/** Why a judge chose a level, worst level first: the reasoning agrees with the label. */
+const WHY: readonly (readonly string[])[] = [
+  ['Nothing in the reply speaks to it.', 'The reply contradicts it outright.'],
+  ['It is touched on, but the substance is wrong or missing.', 'Only a vague allusion; the key fact is absent.'],
+  ['Key details are missing or imprecise.', 'Half of it is there; the rest is hedged away.'],
+  ['The substance is there, with a minor omission.', 'The wording is hedged but the substance is there.'],
+  ['The relevant statement is explicit in the reply.', 'Stated clearly and correctly.'],
+];
+
+/** One judge's reasoning for a level (0–4) of the five-class judge scale. */
 export function judgeReasoning(point: string, level: number, rng: Rng): string {
-  const why = [
-    'The relevant statement is explicit in the reply.',
-    'The reply mentions it only in passing.',
-    'Key details are missing or imprecise.',
-    'The reply contradicts the criterion in one sentence.',
-    'The wording is hedged but the substance is there.',
-  ];
-  return `The reply ${LEVEL_WORDS[level]} the criterion “${point}”. ${rng.pick(why)}`;
+  return `The reply ${LEVEL_WORDS[level]} the criterion “${point}”. ${rng.pick(WHY[level] ?? WHY[2] ?? [])}`;
 }
 
 export const JUDGES = ['openai:gpt-4.1-mini', 'anthropic:claude-3-5-haiku-20241022', 'google:gemini-2.0-flash'];

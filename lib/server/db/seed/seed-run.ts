@@ -22,7 +22,7 @@ import {
   type SeedPoint,
 } from './content';
 import { clamp01, seededRng, type Rng } from './random';
-import { seedSummaries } from './seed-summaries';
+import { summariseRun } from '../../runs/summarise';
 
 export interface SeedBlueprintOptions {
   /** The blueprint is stored as `demo__<slug>` (path `demo/<slug>.yml`). */
@@ -433,7 +433,8 @@ export async function seedBlueprint(db: Db, opts: SeedBlueprintOptions): Promise
         finishedAt: new Date(createdAt.getTime() + 5_000 + calls * 40),
       },
     });
-    await seedSummaries(db, runId);
+    // the pipeline's own summariser: cells from the attempt scores, then models and the leaderboard
+    await summariseRun(db, runId, { rebuildCells: true });
     runIds.push(runId);
     verdictsPerRun.push(counts.verdicts);
   }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isFormPost, redirect, route } from '@/lib/server/http';
 import { approvePullRequestAsAdmin } from '@/lib/server/admin/actions';
-import { authenticate, githubServices } from '@/lib/server/platform';
+import { authenticateActor, githubServices } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,7 +14,7 @@ const Outcome = z.object({
 });
 
 export const POST = route(
-  { authenticate, params: z.object({ number: z.coerce.number().int().positive() }), response: Outcome, formErrorsTo: '/admin' },
+  { authenticate: authenticateActor, params: z.object({ number: z.coerce.number().int().positive() }), response: Outcome, formErrorsTo: '/admin' },
   async ({ principal, params, request }) => {
     const outcome = await approvePullRequestAsAdmin(githubServices(), principal, params.number);
     const { status, headSha } = outcome;

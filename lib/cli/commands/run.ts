@@ -1,0 +1,171 @@
+/**
+ * `assay run BLUEPRINT`: runs a blueprint file (or a stored blueprint id) against models
+ * with the in-process runner, storing every reply and verdict in the database (the embedded
+ * one when DATABASE_URL is unset), with a progress bar. `--resume RUN_ID` continues an
+ * interrupted run: nothing completed is called or stored again.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
+import { env } from '@/lib/server/env';
+import { openDatabase } from '@/lib/server/db/database';
+import { createDb, type Db } from '@/lib/server/db/client';
+import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
+import { requestRun } from '@/lib/server/runs/request-run';
+import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
+import { createRunDeps, runDefaults } from '@/lib/server/runs/wiring';
+import { runResults } from '@/lib/server/runs/results';
+import { RunConfigError } from '@/lib/server/runs/errors';
+import { repoRelativePath } from '../files';
+import { usageError } from './usage';
+import { parse as parseYaml } from 'yaml';
+
+const USAGE = `usage: assay run BLUEPRINT [options]
+       assay run --resume RUN_ID [options]
+
+BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint.
+  --models a,b        models to run (ids or collection names); default: the blueprint's
+  --judges a,b        judge models (model or model#approach); default: ASSAY_JUDGES
+  --repeats K         independent samples per prompt (overrides the blueprint's repeats)
+  --fixtures FILE     fixed replies (Weval fixtures format) instead of calling the models
+  --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY)
+  --max-calls N       stop cleanly after N provider calls
+  --max-cost USD      stop cleanly once the run has cost this much
+  --no-cache          do not reuse cached responses (a fresh sample of every call)
+  --json FILE         write {run, results} to FILE ('-' for standard output)
+  --resume RUN_ID     continue an interrupted run
+  --quiet             no progress bar
+Exit status: 0 completed, 1 stopped by its budget or failed, 2 on usage errors.`;
+
+async function loadFixtures(file: string): Promise<FixtureSet> {
+  const text = await readFile(file, 'utf8');
+  const raw: unknown = /\.ya?ml$/i.test(file) ? parseYaml(text) : JSON.parse(text);
+  const parsed = FixtureSetSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new RunConfigError(`${file}: not a fixtures file: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+/** A path is stored as a blueprint of the CLI's source (id from its path, as a sync would); an id is used as is. */
+async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
+  if (!/\.(ya?ml|json)$/i.test(arg)) {
+    if (await db.blueprint.findUnique({ where: { id: arg }, select: { id: true } })) return arg;
+    throw new RunConfigError(`no blueprint file or stored blueprint "${arg}"`);
+  }
+  const text = await readFile(arg, 'utf8');
+  const path = repoRelativePath(arg);
+  const parsed = parseBlueprint(text, { file: arg });
+  if (!parsed.ok) throw new RunConfigError(`${arg} does not validate:\n${parsed.errors.map(formatIssue).join('\n')}`);
+  const source = await db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} });
+  const id = blueprintIdFromPath(path);
+  await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
+  return id;
+}
+
+const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
+
+export async function runCommand(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        models: { type: 'string' },
+        judges: { type: 'string' },
+        repeats: { type: 'string' },
+        fixtures: { type: 'string' },
+        concurrency: { type: 'string' },
+        'max-calls': { type: 'string' },
+        'max-cost': { type: 'string' },
+        'no-cache': { type: 'boolean' },
+        json: { type: 'string' },
+        resume: { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (e) {
+    return usageError('run', (e as Error).message, USAGE);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const resume = values.resume as string | undefined;
+  if (!resume && positionals.length !== 1) return usageError('run', 'name one blueprint file or id', USAGE);
+  const int = (name: string) => {
+    const v = values[name];
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new RunConfigError(`--${name} must be a whole number ≥ 1, not "${String(v)}"`);
+    return n;
+  };
+
+  const config = env();
+  const database = await openDatabase(config);
+  const db = createDb(database.url);
+  try {
+    const fixtures = values.fixtures ? await loadFixtures(values.fixtures as string) : null;
+    const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY });
+    let runId = resume;
+    if (!runId) {
+      const blueprintId = await blueprintFromArgument(db, positionals[0]!);
+      const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
+      if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
+      const req = await requestRun(
+        db,
+        {
+          blueprintId,
+          trigger: 'cli',
+          ...(list(values.models as string | undefined) ? { models: list(values.models as string)! } : {}),
+          ...(list(values.judges as string | undefined) ? { judges: list(values.judges as string)! } : {}),
+          ...(int('repeats') ? { repeats: int('repeats')! } : {}),
+          budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
+          bypassCache: values['no-cache'] === true,
+        },
+        { dispatch: async () => {} },
+        runDefaults(config),
+      );
+      runId = req.runId;
+    }
+    console.error(`assay: run ${runId}${resume ? ' (resumed)' : ''}`);
+    const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true }, Presets.shades_classic);
+    let started = false;
+    const onProgress = (p: RunProgress) => {
+      if (!bar) return;
+      const payload = { verdicts: `${p.verdicts.done}/${p.verdicts.total}`, errors: p.errors, cost: p.costUsd.toFixed(4) };
+      if (!started) {
+        bar.start(p.replies.total, p.replies.done, payload);
+        started = true;
+      } else bar.update(p.replies.done, payload);
+    };
+    const status = await executeRun(deps, runId, { onProgress });
+    bar?.stop();
+    const doc = await runResults(db, runId);
+    console.error(`assay: ${status}: ${doc.run.replies.done}/${doc.run.replies.total} replies, ${doc.run.verdicts.done} verdicts (${doc.run.verdicts.errors} errors), ${doc.run.providerCalls} provider calls, ${doc.run.cacheHits} cached, $${doc.run.costUsd.toFixed(4)}`);
+    for (const s of doc.run.scores) {
+      const ci = s.ciLow === null ? '' : ` [${s.ciLow.toFixed(3)}, ${s.ciHigh!.toFixed(3)}]`;
+      console.error(`  ${s.score === null ? '  –  ' : s.score.toFixed(3)}${ci}  ${s.model}${s.errors ? `  (${s.errors} errors)` : ''}`);
+    }
+    if (values.json) {
+      const text = `${JSON.stringify(doc, null, 2)}\n`;
+      if (values.json === '-') process.stdout.write(text);
+      else await writeFile(values.json as string, text);
+    }
+    return status === 'completed' ? 0 : 1;
+  } catch (e) {
+    if (e instanceof RunConfigError || (e instanceof Error && e.name === 'ModelResolutionError')) {
+      console.error(`assay run: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    await db.$disconnect();
+    await database.close();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * A run's results as one document (`assay run --json`): the run's summary and, per reply,
+ * the attempt score and every verdict. Read in pages of replies so a large run is never
+ * held in memory twice.
+ */
+import type { Db } from '../db/client';
+
+export interface RunResultsDocument {
+  run: {
+    id: string;
+    blueprintId: string;
+    status: string;
+    identityHash: string;
+    models: unknown;
+    judges: unknown;
+    replies: { done: number; total: number; errors: number };
+    verdicts: { done: number; total: number; errors: number };
+    providerCalls: number;
+    cacheHits: number;
+    costUsd: number;
+    startedAt: string | null;
+    finishedAt: string | null;
+    scores: { model: string; score: number | null; ciLow: number | null; ciHigh: number | null; errors: number }[];
+  };
+  results: {
+    prompt: string;
+    model: string;
+    systemIndex: number;
+    temperature: number | null;
+    attempt: number;
+    reply: string;
+    error: string | null;
+    score: number | null;
+    verdicts: { point: string; status: string; score: number | null; detail: string | null }[];
+  }[];
+}
+
+export async function runResults(db: Db, runId: string): Promise<RunResultsDocument> {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { modelSummaries: { orderBy: { score: 'desc' } } } });
+  const replyRun = run.trigger === 'rescore' && run.parentRunId ? run.parentRunId : run.id;
+  const results: RunResultsDocument['results'] = [];
+  const PAGE = 500;
+  for (let cursor: string | undefined; ; ) {
+    const replies = await db.reply.findMany({
+      where: { runId: replyRun },
+      orderBy: { id: 'asc' },
+      take: PAGE,
+      ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
+      select: {
+        id: true,
+        promptKey: true,
+        modelId: true,
+        systemIndex: true,
+        temperature: true,
+        attempt: true,
+        content: true,
+        error: true,
+        attemptScores: { where: { runId }, select: { score: true } },
+        verdicts: { where: { runId }, orderBy: { pointIndex: 'asc' }, select: { pointText: true, status: true, score: true, detail: true, reasoning: true } },
+      },
+    });
+    for (const r of replies) {
+      results.push({
+        prompt: r.promptKey,
+        model: r.modelId,
+        systemIndex: r.systemIndex,
+        temperature: r.temperature,
+        attempt: r.attempt,
+        reply: r.content,
+        error: r.error,
+        score: r.attemptScores[0]?.score ?? null,
+        verdicts: r.verdicts.map((v) => ({ point: v.pointText, status: v.status, score: v.score, detail: v.detail ?? v.reasoning })),
+      });
+    }
+    if (replies.length < PAGE) break;
+    cursor = replies.at(-1)!.id;
+  }
+  results.sort((a, b) => a.prompt.localeCompare(b.prompt) || a.model.localeCompare(b.model) || a.systemIndex - b.systemIndex || (a.temperature ?? -1) - (b.temperature ?? -1) || a.attempt - b.attempt);
+  return {
+    run: {
+      id: run.id,
+      blueprintId: run.blueprintId,
+      status: run.status,
+      identityHash: run.identityHash,
+      models: run.models,
+      judges: run.judges,
+      replies: { done: run.doneCalls, total: run.totalCalls, errors: run.errorCalls },
+      verdicts: { done: run.doneVerdicts, total: run.totalVerdicts, errors: run.errorVerdicts },
+      providerCalls: run.providerCalls,
+      cacheHits: run.cacheHits,
+      costUsd: run.costUsd,
+      startedAt: run.startedAt?.toISOString() ?? null,
+      finishedAt: run.finishedAt?.toISOString() ?? null,
+      scores: run.modelSummaries.map((m) => ({ model: m.modelId, score: m.score, ciLow: m.ciLow, ciHigh: m.ciHigh, errors: m.errorCount })),
+    },
+    results,
+  };
+}
