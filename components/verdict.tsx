@@ -55,7 +55,7 @@ export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: V
     <li id={id} className="scroll-mt-20 space-y-2 border-t border-zinc-100 py-3 first:border-t-0 dark:border-zinc-900" data-testid="verdict" data-status={v.status}>
       <div className="flex items-start gap-2">
         <ScoreChip label={v.scoreLabel} background={v.background} color={v.color} />
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
           {heading ?? <p className="text-sm font-medium">{v.text}</p>}
           <p className={`text-xs ${muted}`}>
             <span className={STATUS_CLASS[v.status]}>{v.statusLabel}</span> · {v.kindLabel}

@@ -208,7 +208,8 @@ test('dark mode follows the system setting; narrow screens do not scroll sideway
   await dark.close();
 
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-  for (const url of ['/', `/blueprints/${DEMO.blueprintId}`, `/runs/${DEMO.latestRun}`, `/runs/${DEMO.latestRun}/prompts/paracetamol-max-dose`]) {
+  const cell = `/runs/${DEMO.latestRun}/prompts/paracetamol-max-dose?model=${encodeURIComponent(DEMO.models[0] as string)}`;
+  for (const url of ['/', `/blueprints/${DEMO.blueprintId}`, `/runs/${DEMO.latestRun}`, `/runs/${DEMO.latestRun}/prompts/paracetamol-max-dose`, cell, `/models/${DEMO.models[0]}`]) {
     await phone.goto(url);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, url).toBeLessThanOrEqual(1);

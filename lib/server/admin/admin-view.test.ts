@@ -7,7 +7,7 @@ const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);
 
 describe('admin view model', () => {
   it('formats money and ages for people', () => {
-    expect([money(0.00123), money(2.5), money(1234.4)]).toEqual(['$0.0012', '$2.50', '$1234']);
+    expect([money(0), money(0.00123), money(2.5), money(1234.4)]).toEqual(['$0', '$0.0012', '$2.50', '$1234']);
     expect([ago(null, now), ago(minutesAgo(0.5), now), ago(minutesAgo(5), now), ago(minutesAgo(180), now), ago(minutesAgo(3 * 1440), now)]).toEqual(['never', '30 s ago', '5 min ago', '3 h ago', '3 d ago']);
   });
 

@@ -6,6 +6,7 @@
 import type { AdminOverview } from './overview';
 
 export function money(usd: number): string {
+  if (usd === 0) return '$0';
   return usd >= 100 ? `$${usd.toFixed(0)}` : usd >= 1 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 

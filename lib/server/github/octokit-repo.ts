@@ -11,7 +11,14 @@ import type { CheckRunResult, GitHubRepo, PullRequestFile, RepoFile, RepoPermiss
 
 export function createOctokit(config: Pick<GitHubConfig, 'apiUrl' | 'auth'>): Octokit {
   const { auth } = config;
-  const octokit = new Octokit({ baseUrl: config.apiUrl.replace(/\/$/, ''), userAgent: 'assay', auth: auth.kind === 'token' ? auth.token : undefined });
+  const quiet = () => {};
+  const octokit = new Octokit({
+    baseUrl: config.apiUrl.replace(/\/$/, ''),
+    userAgent: 'assay',
+    auth: auth.kind === 'token' ? auth.token : undefined,
+    // failed requests become typed errors below, which say more; Octokit's own log lines would repeat them
+    log: { debug: quiet, info: quiet, warn: console.warn, error: quiet },
+  });
   if (auth.kind === 'app') {
     const tokens = installationTokens(config.apiUrl, auth.appId, auth.privateKey, auth.installationId);
     octokit.hook.before('request', async (options) => {

@@ -36,11 +36,20 @@ export function requireGitHub(s: GitHubServices): { repo: GitHubRepo; source: Gi
   return s.github;
 }
 
+/** Syncs in this process run one after another (Inngest's concurrency limit does the same at scale). */
+const syncQueues = new WeakMap<GitHubServices, Promise<unknown>>();
+
+function queuedSync(s: GitHubServices, trigger: SyncTrigger): Promise<SourceSyncSummary> {
+  const next = (syncQueues.get(s) ?? Promise.resolve()).then(() => syncConfiguredSource(s, trigger));
+  syncQueues.set(s, next.catch(() => undefined));
+  return next;
+}
+
 /** The jobs, executed in this process as they are requested. */
 export function inProcessJobs(s: GitHubServices): GitHubJobs {
   return {
     async requestSync(trigger) {
-      await syncConfiguredSource(s, trigger);
+      await queuedSync(s, trigger);
     },
     async pullRequestChanged(pr) {
       const gh = requireGitHub(s);

@@ -4,6 +4,8 @@
  * so an unchanged repository costs two requests and one changed file costs one blob. Every
  * version is stored with its commit SHA and blob SHA; model collections come from
  * `models/*.json`; blueprints that left the branch are marked removed, never deleted.
+ * It always reads the branch's current head, never the commit a webhook named: a late or
+ * redelivered webhook cannot roll the blueprints back.
  */
 import pLimit from 'p-limit';
 import type { Db } from '../db/client';

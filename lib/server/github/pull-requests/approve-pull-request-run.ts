@@ -12,10 +12,8 @@ import { storeBlueprintVersion } from '../../db/commands/store-blueprint-version
 import type { RequestRun, RunDispatcher } from '../../runs/contracts';
 import type { GitHubSource, PullRequestPolicy } from '../config';
 import { canApprove, type GitHubRepo } from '../port';
-import { ensureGitHubSource } from '../source';
 import { approvalComment, refusalComment, type StartedRun } from './messages';
 import { validatePullRequest } from './validate-pull-request';
-import { PullRequestValidationSchema } from './validation';
 
 /** The run pipeline, as this use case needs it (wired in one place: lib/server/platform.ts). */
 export interface RunPorts {
@@ -61,7 +59,7 @@ export async function approvePullRequestRun(
   }
   if (validated.state === 'no_blueprints') return { status: 'no_blueprints', headSha: pr.headSha };
 
-  const files = PullRequestValidationSchema.parse(validated.validation).files.filter((f) => f.kind === 'blueprint' && f.valid);
+  const files = validated.validation.files.filter((f) => f.kind === 'blueprint' && f.valid);
   const chosen = files.slice(0, policy.maxBlueprints);
   const skipped = files.slice(policy.maxBlueprints).map((f) => f.blueprintId!);
   const existing = new Map(
@@ -76,7 +74,6 @@ export async function approvePullRequestRun(
     data: { approvedBy: req.approvedBy, approvedAt: new Date(), state: 'approved' },
   });
 
-  const { id: sourceId } = await ensureGitHubSource(db, src);
   const approver = await db.user.findUnique({ where: { githubLogin: req.approvedBy }, select: { id: true } });
   const runs: StartedRun[] = [];
   for (const file of chosen) {
@@ -90,7 +87,7 @@ export async function approvePullRequestRun(
     const rawText = await gh.readBlob(file.blobSha);
     const parsed = parseBlueprint(rawText, { file: file.path });
     // not published: the branch's latest version and the public lists stay as they are until merge
-    const version = await storeBlueprintVersion(db, sourceId, blueprintId, { path: file.path, rawText, sourceCommit: pr.headSha, blobSha: file.blobSha }, parsed, { publish: false });
+    const version = await storeBlueprintVersion(db, validated.sourceId, blueprintId, { path: file.path, rawText, sourceCommit: pr.headSha, blobSha: file.blobSha }, parsed, { publish: false });
     const run = await ports.requestRun(
       db,
       {

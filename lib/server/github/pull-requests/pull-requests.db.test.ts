@@ -91,6 +91,16 @@ describe(`pull-request validation (${process.env.ASSAY_TEST_DB})`, () => {
     expect(comments[0]!.body).toContain('✅ valid');
   });
 
+  it('checks at most 100 files of one pull request, and never runs a larger one', async () => {
+    const changes = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`blueprints/bulk/b${String(i).padStart(3, '0')}.yml`, GOOD_BLUEPRINT]));
+    const { number, headSha, v } = await open('eve', changes);
+    expect(v.state).toBe('invalid');
+    expect(v.validation.files.filter((f) => f.valid)).toHaveLength(100);
+    expect(fake.checkRunsFor(headSha)[0]!.output.summary).toContain('blueprints/bulk/b100.yml:1:1: this pull request changes 101 blueprint and model files; Assay checks at most 100');
+    expect(await approve(number, 'maria', 'comment')).toMatchObject({ status: 'invalid' });
+    expect(ports.requestRun).not.toHaveBeenCalled();
+  });
+
   it('is neutral about a pull request that changes no blueprint', async () => {
     const { headSha, v } = await open('eve', { 'README.md': '# better docs' });
     expect(v.state).toBe('no_blueprints');

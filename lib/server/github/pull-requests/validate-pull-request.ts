@@ -22,6 +22,7 @@ export interface PullRequestRef {
 }
 
 export interface ValidatedPullRequest {
+  sourceId: string;
   pullRequestId: string;
   state: PullRequestState;
   validation: PullRequestValidation;
@@ -38,7 +39,7 @@ export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSou
   });
   if (row.validation !== null) {
     // this head was validated already (a redelivered webhook, a retried job): report nothing twice
-    return { pullRequestId: row.id, state: row.state as PullRequestState, validation: PullRequestValidationSchema.parse(row.validation), checkRunId: row.checkRunId ? Number(row.checkRunId) : null, commentId: row.commentId ? Number(row.commentId) : null };
+    return { sourceId, pullRequestId: row.id, state: row.state as PullRequestState, validation: PullRequestValidationSchema.parse(row.validation), checkRunId: row.checkRunId ? Number(row.checkRunId) : null, commentId: row.commentId ? Number(row.commentId) : null };
   }
 
   const checkRunId = await gh.createCheckRun(pr.headSha, CHECK_NAME);
@@ -50,13 +51,20 @@ export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSou
     where: { id: row.id },
     data: { state, validation: validation as unknown as Prisma.InputJsonValue, checkRunId: String(checkRunId), commentId: String(commentId) },
   });
-  return { pullRequestId: row.id, state, validation, checkRunId, commentId };
+  return { sourceId, pullRequestId: row.id, state, validation, checkRunId, commentId };
 }
+
+/** More files than this in one pull request are not checked (nor ever run): split it. */
+export const MAX_CHECKED_FILES = 100;
 
 async function validateFiles(gh: GitHubRepo, number: number): Promise<PullRequestValidation> {
   const changed = (await gh.listPullRequestFiles(number)).filter((f) => f.status !== 'removed' && (isBlueprintPath(f.path) || isCollectionPath(f.path)));
   const files: ValidatedFile[] = [];
-  for (const f of changed) {
+  for (const f of changed.slice(MAX_CHECKED_FILES)) {
+    const message = `this pull request changes ${changed.length} blueprint and model files; Assay checks at most ${MAX_CHECKED_FILES} per pull request`;
+    files.push({ path: f.path, kind: isCollectionPath(f.path) ? 'collection' : 'blueprint', blueprintId: null, blobSha: f.blobSha, valid: false, promptCount: 0, errors: [{ line: 1, col: 1, message, hint: 'Split it into smaller pull requests.' }], warnings: [] });
+  }
+  for (const f of changed.slice(0, MAX_CHECKED_FILES)) {
     const text = await gh.readBlob(f.blobSha);
     if (isCollectionPath(f.path)) {
       const errors = checkCollection(text);

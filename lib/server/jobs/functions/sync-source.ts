@@ -13,7 +13,7 @@ export function syncSourceFunction(services: () => GitHubServices, schedule: str
   return inngest.createFunction(
     { id: 'sync-blueprint-source', triggers: [syncRequested, cron(schedule)], concurrency: { limit: 1 } },
     async ({ event, step }) => {
-      const trigger = event.name === syncRequested.name ? (event.data as { trigger: 'webhook' | 'cron' | 'admin' | 'cli' }).trigger : 'cron';
+      const trigger = event.name === syncRequested.name ? event.data.trigger : 'cron';
       return step.run('sync-source', () => syncConfiguredSource(services(), trigger));
     },
   );

@@ -38,7 +38,7 @@ async function Replies({ run, view }: { run: Run; view: PromptPageView }) {
         </Section>
       )}
       <Section id="replies" title={view.selectedModelId ? 'Other models, side by side' : 'Replies side by side'}>
-        <div className={`grid gap-4 ${view.selectedModelId ? 'lg:grid-cols-3' : 'md:grid-cols-2 xl:grid-cols-4'}`}>
+        <div className={`grid grid-cols-1 gap-4 ${view.selectedModelId ? 'lg:grid-cols-3' : 'md:grid-cols-2 xl:grid-cols-4'}`}>
           {compare.map((c) => (
             <ReplyCard key={c.modelId} card={c} />
           ))}
