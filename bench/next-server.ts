@@ -56,7 +56,12 @@ export async function startNext(databaseUrl: string): Promise<RunningServer> {
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        // a graceful stop waits for open connections; do not let the bench hang on one
+        const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };

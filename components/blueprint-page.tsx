@@ -77,7 +77,7 @@ export function PromptTable({ view }: { view: BlueprintPageView }) {
         Prompts
       </h2>
       {view.sealedNote && <p className={`text-sm ${muted}`}>{view.sealedNote}</p>}
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm">
           <thead className="border-b border-zinc-200 dark:border-zinc-800">
             <tr>

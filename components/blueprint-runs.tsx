@@ -25,7 +25,7 @@ export function RunHistory({ view }: { view: BlueprintRunsView }) {
       {view.trendTable && (
         <details>
           <summary className={`cursor-pointer text-sm ${link}`}>Scores per run as a table</summary>
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className="mt-2 text-left text-sm" data-testid="trend-table">
               <thead className="border-b border-zinc-200 dark:border-zinc-800">
                 <tr>
@@ -62,7 +62,7 @@ export function RunHistory({ view }: { view: BlueprintRunsView }) {
       {view.history.length === 0 ? (
         <Empty>This blueprint has not been run yet.</Empty>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="run-history">
             <caption className="sr-only">Every run of this blueprint, newest first</caption>
             <thead className="border-b border-zinc-200 dark:border-zinc-800">

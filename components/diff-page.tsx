@@ -13,7 +13,7 @@ export function DiffModels({ view }: { view: DiffPageView }) {
       {view.models.length === 0 ? (
         <Empty>No model was scored in both runs.</Empty>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="diff-models">
             <thead className="border-b border-zinc-200 dark:border-zinc-800">
               <tr>

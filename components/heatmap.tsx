@@ -21,7 +21,7 @@ export function Heatmap({ view }: { view: HeatmapView }) {
         <Legend legend={view.legend} />
       </div>
       {view.sealedNote && <p className={`text-sm ${muted}`}>{view.sealedNote}</p>}
-      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Heatmap, scrolls sideways">
+      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Heatmap, scrolls sideways">
         <table className="border-separate border-spacing-0.5 text-sm" data-testid="heatmap">
           <caption className={`mb-2 text-left text-sm ${muted}`}>Score (0–100) of each model on each prompt. Select a cell for the replies and verdicts.</caption>
           <thead>

@@ -30,7 +30,7 @@ export function TagChips({ tags, overallHref, overallActive }: { tags: TagChipVi
 export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: LeaderboardView; testId?: string }) {
   if (view.entries.length === 0) return <Empty>No completed runs yet: run a blueprint to see models ranked here.</Empty>;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm" data-testid={testId}>
         <caption className={`mb-2 text-left text-sm ${muted}`}>{view.caption}</caption>
         <thead className="border-b border-zinc-200 dark:border-zinc-800">

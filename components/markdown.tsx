@@ -65,7 +65,7 @@ const components: Components = {
       <span data-unsafe-link="">{children}</span>
     ),
   table: ({ children }) => (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table>{children}</table>
     </div>
   ),

@@ -69,7 +69,7 @@ export function AreaTable({ id, title, items, testId }: { id: string; title: str
       {items.length === 0 ? (
         <Empty>No scores yet.</Empty>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid={testId}>
             <thead className="border-b border-zinc-200 dark:border-zinc-800">
               <tr>

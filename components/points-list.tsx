@@ -27,7 +27,7 @@ export function PointsList({ view }: { view: PointsListView }) {
                   <td className="w-16 py-1 pr-3">
                     <ScoreChip label={p.meanLabel} background={p.background} color={p.color} title="Mean across models" />
                   </td>
-                  <td className="py-1 pr-3">
+                  <td className="py-1 pr-3 [overflow-wrap:anywhere]">
                     <a href={p.href} className={link}>
                       {p.index + 1}. {p.text}
                     </a>

@@ -37,7 +37,7 @@ export function PointsGrid({ view }: { view: PromptPageView }) {
   // #point-N targets the focused reply's verdict when a model is selected, else the grid row
   const anchors = view.selectedModelId === null;
   return (
-    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Points by model, scrolls sideways">
+    <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Points by model, scrolls sideways">
       <table className="border-separate border-spacing-0.5 text-sm" data-testid="points-grid">
         <caption className={`mb-2 text-left text-sm ${muted}`}>Each point’s score (0–100) for each model. “err” is an error, never a 0; “n/a” did not apply.</caption>
         <thead>

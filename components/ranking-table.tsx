@@ -6,7 +6,7 @@ import { Empty, IntervalBarView, link, muted } from './ui';
 export function RankingTable({ entries, caption, detailed = false }: { entries: RankingEntryView[]; caption: string; detailed?: boolean }) {
   if (entries.length === 0) return <Empty>No model has a score in this run yet.</Empty>;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-left text-sm" data-testid="ranking">
         <caption className={`mb-2 text-left text-sm ${muted}`}>{caption}</caption>
         <thead className="border-b border-zinc-200 dark:border-zinc-800">

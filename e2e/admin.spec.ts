@@ -195,6 +195,7 @@ test('a maintainer approves a pull request from the admin page; the results comm
   await expect(row).toContainText('awaiting approval');
   await page.getByRole('button', { name: `Approve run of #${pr.number}` }).click();
   await expect(page.getByTestId('notice-banner')).toHaveText(`Pull request #${pr.number}: 1 run(s) requested.`);
+  await expect(page.getByRole('heading', { name: 'Pull requests' })).toBeVisible();
   await page.screenshot({ path: 'test-results/admin-approved.png', fullPage: true });
 
   const results = await waitFor('the results comment', () => gh.commentsOn(pr.number).find((c) => c.body.startsWith('### Assay results')), 90_000);
@@ -204,7 +205,8 @@ test('a maintainer approves a pull request from the admin page; the results comm
   expect(link).toMatch(new RegExp(`^${BASE}/runs/[\\w-]+$`));
   const res = await page.goto(link);
   expect(res?.status()).toBe(200);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // the drill-down of the pull request's own blueprint, run at the PR's head commit
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Nicer greetings');
   await page.screenshot({ path: 'test-results/admin-pr-run.png', fullPage: true });
 });
 

@@ -116,11 +116,11 @@ export async function executeRun(deps: RunDeps, runId: string, opts: ExecuteOpti
 
   try {
     await Promise.all([
-      ...work.judge.map((reply) => step(async () => void (await judgeReply(deps, ctx, reply)))),
+      ...work.judge.map((reply) => step(async () => void (await judgeReply(deps, ctx, reply, { fresh: true })))),
       ...work.generate.map((cell) =>
         step(async () => {
-          const reply = await generateCell(deps, ctx, cell);
-          await judgeReply(deps, ctx, reply);
+          const reply = await generateCell(deps, ctx, cell, { fresh: true });
+          await judgeReply(deps, ctx, reply, { fresh: true });
         }),
       ),
     ]);

@@ -63,21 +63,25 @@ export class LlmGateway {
       topLogprobs: req.topLogprobs ?? null,
       attempt: req.attempt,
     });
-    const cached = await db.responseCache.findUnique({ where: { key }, select: { response: true, createdAt: true } });
-    if (cached && (!run.cacheNotBefore || cached.createdAt >= run.cacheNotBefore)) {
+    // One round trip: a cache hit is counted; a miss reserves one call against the budget
+    // (a run never overspends, across every worker); neither, and the budget is spent.
+    const [gate] = await db.$queryRaw<{ response: ChatResponse | null; ok: boolean }[]>`
+      WITH hit AS (
+        SELECT response FROM response_cache WHERE key = ${key} AND (${run.cacheNotBefore}::timestamptz IS NULL OR created_at >= ${run.cacheNotBefore}::timestamptz)
+      ), u AS (
+        UPDATE runs SET cache_hits = cache_hits + CASE WHEN EXISTS (SELECT 1 FROM hit) THEN 1 ELSE 0 END,
+                        provider_calls = provider_calls + CASE WHEN EXISTS (SELECT 1 FROM hit) THEN 0 ELSE 1 END
+        WHERE id = ${run.runId}
+          AND (EXISTS (SELECT 1 FROM hit)
+               OR ((max_calls IS NULL OR provider_calls < max_calls) AND (max_cost_usd IS NULL OR cost_usd < max_cost_usd)))
+        RETURNING 1
+      )
+      SELECT (SELECT response FROM hit) AS response, EXISTS (SELECT 1 FROM u) AS ok`;
+    if (gate?.response) {
       this.cacheHits++;
-      await db.$executeRaw`UPDATE runs SET cache_hits = cache_hits + 1 WHERE id = ${run.runId}`;
-      return { response: cached.response as unknown as ChatResponse, fromCache: true, costUsd: 0 };
+      return { response: gate.response, fromCache: true, costUsd: 0 };
     }
-
-    // Reserve the call against the budget before making it: a run never overspends.
-    const reserved = await db.$queryRaw<{ provider_calls: number }[]>`
-      UPDATE runs SET provider_calls = provider_calls + 1
-      WHERE id = ${run.runId}
-        AND (max_calls IS NULL OR provider_calls < max_calls)
-        AND (max_cost_usd IS NULL OR cost_usd < max_cost_usd)
-      RETURNING provider_calls`;
-    if (reserved.length === 0) throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
+    if (!gate?.ok) throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
 
     const custom = run.settings.customModels[req.modelId];
     const { client, model } = resolveModel(custom ? { id: req.modelId, spec: custom } : req.modelId, this.opts.providers);

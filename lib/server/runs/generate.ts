@@ -115,8 +115,9 @@ async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): P
   return out;
 }
 
-export async function generateCell(deps: RunDeps, ctx: RunContext, cell: GenerationCell): Promise<StoredReply> {
-  const existing = await findReply(deps, ctx, cell);
+/** `fresh`: the caller just saw that the cell has no reply (skips one lookup; the insert still guards). */
+export async function generateCell(deps: RunDeps, ctx: RunContext, cell: GenerationCell, opts: { fresh?: boolean } = {}): Promise<StoredReply> {
+  const existing = opts.fresh ? null : await findReply(deps, ctx, cell);
   if (existing) return existing;
 
   let g: Generated | null = null;

@@ -23,6 +23,7 @@ import {
   type Prompt,
   type Verdict,
 } from '@/lib/core';
+import { randomUUID } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
 import { isProviderError } from '../providers';
 import type { RunDeps } from './deps';
@@ -181,9 +182,12 @@ export interface JudgedReply {
   verdicts: number;
 }
 
-export async function judgeReply(deps: RunDeps, ctx: RunContext, reply: StoredReply): Promise<JudgedReply> {
-  const done = await deps.db.attemptScore.findUnique({ where: { runId_replyId: { runId: ctx.runId, replyId: reply.id } }, select: { score: true } });
-  if (done) return { score: done.score, verdicts: 0 };
+/** `fresh`: the caller knows the reply is not graded yet under this run (skips one lookup; the writes still guard). */
+export async function judgeReply(deps: RunDeps, ctx: RunContext, reply: StoredReply, opts: { fresh?: boolean } = {}): Promise<JudgedReply> {
+  if (!opts.fresh) {
+    const done = await deps.db.attemptScore.findUnique({ where: { runId_replyId: { runId: ctx.runId, replyId: reply.id } }, select: { score: true } });
+    if (done) return { score: done.score, verdicts: 0 };
+  }
   const prompt = ctx.prompts.get(reply.promptKey);
   if (!prompt) throw new Error(`reply ${reply.id} names prompt "${reply.promptKey}", which the run's blueprint does not have`);
 
@@ -205,28 +209,63 @@ export async function judgeReply(deps: RunDeps, ctx: RunContext, reply: StoredRe
   }
   const alpha = panelAlpha(graded);
   const rows = graded.map((g) => verdictRow(ctx, reply, g, alpha));
-  const errors = graded.filter((g) => g.verdict.status === 'error').length;
-  await deps.db.$transaction(async (tx) => {
-    const { count } = await tx.verdict.createMany({ data: rows, skipDuplicates: true });
-    const created = await tx.attemptScore.createMany({
-      data: [{ runId: ctx.runId, replyId: reply.id, promptKey: reply.promptKey, modelId: reply.modelId, score, errorCount, gateFailed, noApplicable }],
-      skipDuplicates: true,
-    });
-    if (count > 0 || created.count > 0) {
-      await tx.$executeRaw`UPDATE runs SET done_verdicts = done_verdicts + ${count}, error_verdicts = error_verdicts + ${count > 0 ? errors : 0} WHERE id = ${ctx.runId}`;
-    }
-  });
+  await storeGrading(deps.db, ctx.runId, reply, rows, { score, errorCount, gateFailed, noApplicable });
   await updateCell(deps, ctx, reply.promptKey, reply.modelId);
   return { score, verdicts: rows.length };
+}
+
+export interface AttemptRow {
+  score: number | null;
+  errorCount: number;
+  gateFailed: boolean;
+  noApplicable: boolean;
+}
+
+/**
+ * Writes one reply's grading: all its verdicts (one multi-row insert), its attempt score and
+ * the run's counters, in one transaction. Unique keys make a retry a no-op, and the counters
+ * move only with rows actually inserted.
+ */
+export async function storeGrading(
+  db: RunDeps['db'],
+  runId: string,
+  reply: Pick<StoredReply, 'id' | 'promptKey' | 'modelId'>,
+  rows: Prisma.VerdictCreateManyInput[],
+  attempt: AttemptRow,
+): Promise<void> {
+  // One statement, one round trip: the verdicts, the attempt score and the counters. Writes of
+  // one statement are atomic, and ON CONFLICT makes a retried step insert (and count) nothing.
+  const json = (v: unknown) => (v === null || v === undefined || v === Prisma.DbNull ? null : JSON.stringify(v));
+  const values = rows.map(
+    (r) => Prisma.sql`(${randomUUID()}, ${r.runId}, ${r.replyId}, ${r.promptKey}, ${r.modelId}, ${r.pointIndex}, ${r.status}::verdict_status,
+      ${r.score ?? null}, ${r.kind}, ${r.pointText}, ${r.fn ?? null}, ${json(r.args)}::jsonb, ${r.weight}, ${r.gate ?? false}, ${r.path ?? null},
+      ${r.source ?? 'should'}, ${json(r.distribution)}::jsonb, ${r.method ?? null}, ${r.detail ?? null}, ${r.reasoning ?? null},
+      ${json(r.judges)}::jsonb, ${r.spread ?? null}, ${r.alpha ?? null}, ${r.disagreement ?? false}, now())`,
+  );
+  const inserted = values.length
+    ? Prisma.sql`INSERT INTO verdicts (id, run_id, reply_id, prompt_key, model_id, point_index, status, score, kind, point_text, fn, args, weight, gate,
+        path, source, distribution, method, detail, reasoning, judges, spread, alpha, disagreement, created_at)
+      VALUES ${Prisma.join(values)} ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING status`
+    : Prisma.sql`SELECT NULL::verdict_status AS status WHERE false`;
+  await db.$executeRaw`
+    WITH v AS (${inserted}),
+    a AS (
+      INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable)
+      VALUES (${randomUUID()}, ${runId}, ${reply.id}, ${reply.promptKey}, ${reply.modelId}, ${attempt.score}, ${attempt.errorCount}, ${attempt.gateFailed}, ${attempt.noApplicable})
+      ON CONFLICT (run_id, reply_id) DO NOTHING RETURNING 1
+    )
+    UPDATE runs SET done_verdicts = done_verdicts + (SELECT count(*) FROM v)::int,
+                    error_verdicts = error_verdicts + (SELECT count(*) FROM v WHERE status = 'error')::int
+    WHERE id = ${runId} AND (EXISTS (SELECT 1 FROM v) OR EXISTS (SELECT 1 FROM a))`;
 }
 
 /** Recomputes one heatmap cell (prompt × model) from its attempts: incremental, never the whole run. */
 export async function updateCell(deps: RunDeps, ctx: RunContext, promptKey: string, modelId: string): Promise<void> {
   const attempts = await deps.db.attemptScore.findMany({ where: { runId: ctx.runId, promptKey, modelId }, select: { score: true, errorCount: true } });
-  const data = cellData(attempts);
-  await deps.db.runCellSummary.upsert({
-    where: { runId_promptKey_modelId: { runId: ctx.runId, promptKey, modelId } },
-    create: { runId: ctx.runId, promptKey, modelId, ...data },
-    update: data,
-  });
+  const d = cellData(attempts);
+  await deps.db.$executeRaw`
+    INSERT INTO run_cell_summaries (id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count)
+    VALUES (${randomUUID()}, ${ctx.runId}, ${promptKey}, ${modelId}, ${d.score}, ${d.passAtK}, ${d.passHatK}, ${d.attempts}, ${d.errorCount})
+    ON CONFLICT (run_id, prompt_key, model_id) DO UPDATE SET score = EXCLUDED.score, pass_at_k = EXCLUDED.pass_at_k,
+      pass_hat_k = EXCLUDED.pass_hat_k, attempts = EXCLUDED.attempts, error_count = EXCLUDED.error_count`;
 }

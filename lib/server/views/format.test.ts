@@ -42,6 +42,7 @@ describe('counts, money, time and names', () => {
   it('keeps small costs readable', () => {
     expect(formatUsd(0)).toBe('$0');
     expect(formatUsd(0.00123)).toBe('$0.0012');
+    expect(formatUsd(0.00003)).toBe('<$0.0001');
     expect(formatUsd(12.345)).toBe('$12.35');
   });
 

@@ -50,6 +50,7 @@ export function formatPercent(fraction: number, digits = 0): string {
 
 export function formatUsd(usd: number): string {
   if (usd === 0) return '$0';
+  if (usd < 0.0001) return '<$0.0001';
   if (usd < 0.01) return `$${usd.toFixed(4)}`;
   return `$${usd.toFixed(2)}`;
 }

@@ -233,7 +233,7 @@ export const HOSTILE_REPLY =
   '<a href="javascript:alert(\'xss-raw\')">raw link</a> <iframe src="https://evil.example/frame"></iframe>\n\n' +
   'A normal link: [Assay docs](https://example.org/docs).';
 
-const OPENERS = ['', 'Good question! ', 'Sure. ', 'Here is a short answer.\n\n', 'Happy to help.\n\n'];
+const OPENERS = ['', 'Good question!\n\n', 'Sure.\n\n', 'Here is a short answer.\n\n', 'Happy to help.\n\n'];
 
 /** A model's reply: the good or the weak answer (by quality), with a model-specific opener. */
 export function replyText(t: PromptTemplate, quality: number, rng: Rng): string {

@@ -1,0 +1,144 @@
+/**
+ * The run pipeline's figures (issue 4):
+ *  1. Efficiency: a run of 2,000 model calls and their 2,000 judge calls against the fake LLM
+ *     with a fixed latency, through the real runner, gateway, cache and database, compared
+ *     with the ideal (calls × latency ÷ concurrency). Target ≥ 0.9.
+ *  2. Verdict write rate into PostgreSQL through the pipeline's own write path (storeGrading:
+ *     one statement per reply with its verdicts, attempt score and counters, 8 at a time as
+ *     the runner does), as a ratio to a plain COPY of the same rows.
+ * Runs on the PostgreSQL server at 127.0.0.1:5432 (ASSAY_TEST_PG_URL), in a fresh database.
+ */
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import pLimit from 'p-limit';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { startFakeLlm } from '@/e2e/fakes/llm-server';
+import { freshDatabase } from '@/lib/server/db/testing';
+import { executeRun } from '@/lib/server/runs/execute-run';
+import { requestRun } from '@/lib/server/runs/request-run';
+import { storeGrading } from '@/lib/server/runs/judge';
+import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/testing';
+
+const PROMPTS = 250;
+const MODELS = 8; // 250 × 8 = 2,000 model calls
+const LATENCY_MS = 50;
+const CONCURRENCY = 32;
+
+function blueprint(): string {
+  const prompts = Array.from({ length: PROMPTS }, (_, i) => `- id: p${i}\n  prompt: "Bench question ${i}: explain item ${i}."\n  should:\n    - "Explains item ${i} clearly"\n    - $contains: "Fake reply"`);
+  return `title: Pipeline bench\n---\n${prompts.join('\n')}\n`;
+}
+
+async function efficiency(): Promise<void> {
+  const t = await freshDatabase('postgres');
+  const fake = await startFakeLlm({ latencyMs: LATENCY_MS, rules: [{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }] });
+  try {
+    const { blueprintId } = await storeBlueprint(t.db, 'pipeline-bench.yml', blueprint());
+    const deps = await fakeDeps(t.db, fake.url, { concurrency: CONCURRENCY });
+    const models = Array.from({ length: MODELS }, (_, i) => `openai:model-${i}`);
+    const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', models, judges: ['openai:judge'] }, noDispatch, {
+      judges: [],
+      defaultCollection: 'CORE',
+      judgeSamples: 3,
+    });
+    const started = performance.now();
+    const status = await executeRun(deps, runId, { inFlight: CONCURRENCY * 4 });
+    const seconds = (performance.now() - started) / 1000;
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+    const calls = fake.stats().completed;
+    const ideal = (calls * LATENCY_MS) / 1000 / CONCURRENCY;
+    console.log(`status ${status}: ${run.doneCalls} replies, ${run.doneVerdicts} verdicts, ${calls} provider calls (${run.providerCalls} counted by the run)`);
+    console.log(`latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY}: ideal ${ideal.toFixed(2)} s, measured ${seconds.toFixed(2)} s`);
+    console.log(`pipeline efficiency (ideal ÷ measured): ${(ideal / seconds).toFixed(3)}   [target ≥ 0.9]`);
+    console.log(`throughput: ${(calls / seconds).toFixed(0)} calls/s (ideal ${(CONCURRENCY / (LATENCY_MS / 1000)).toFixed(0)} calls/s)`);
+  } finally {
+    await fake.close();
+    await t.close();
+  }
+}
+
+const REPLIES = 5000;
+const POINTS = 10; // 50,000 verdicts
+
+async function writeRate(): Promise<void> {
+  const t = await freshDatabase('postgres');
+  try {
+    const { blueprintId } = await storeBlueprint(t.db, 'write-bench.yml', 'title: Write bench\n---\n- id: p\n  prompt: q\n  should: [a]\n');
+    const version = await t.db.blueprint.findUniqueOrThrow({ where: { id: blueprintId }, select: { latestVersionId: true } });
+    const run = await t.db.run.create({ data: { identityHash: 'bench', blueprintId, versionId: version.latestVersionId!, trigger: 'cli', models: [], judges: [], config: {} } });
+    const client = new pg.Client({ connectionString: t.url });
+    await client.connect();
+    const replyIds = Array.from({ length: REPLIES }, () => randomUUID());
+    const values = replyIds.map((id, i) => `('${id}', '${run.id}', 'p${i % 50}', 'm${i % 100}', ${i}, '[]'::jsonb, 'reply text ${i}')`);
+    await client.query(`INSERT INTO replies (id, run_id, prompt_key, model_id, attempt, turns, content) VALUES ${values.join(',')}`);
+
+    const rowsFor = (replyId: string, i: number) =>
+      Array.from({ length: POINTS }, (_, p) => ({
+        id: randomUUID(),
+        runId: run.id,
+        replyId,
+        promptKey: `p${i % 50}`,
+        modelId: `m${i % 100}`,
+        pointIndex: p,
+        status: (p % 3 ? 'pass' : 'fail') as 'pass' | 'fail',
+        score: p % 3 ? 0.8 : 0.2,
+        kind: 'text',
+        pointText: `criterion number ${p} of the rubric`,
+        weight: 1,
+        gate: false,
+        path: null,
+        source: 'should',
+        distribution: { CLASS_FULLY_PRESENT: 0.8, CLASS_ABSENT: 0.2 },
+        method: 'logprobs',
+        detail: 'mean of 2 judges',
+        reasoning: 'judge-a: The reply covers it.\njudge-b: Mostly covered.',
+        judges: [{ judge: 'a', value: 0.8 }, { judge: 'b', value: 0.8 }],
+        spread: 0,
+        alpha: null,
+        disagreement: false,
+      }));
+
+    // 1. The pipeline's write path, 8 replies at a time.
+    const limit = pLimit(8);
+    let started = performance.now();
+    await Promise.all(
+      replyIds.map((id, i) =>
+        limit(() => storeGrading(t.db, run.id, { id, promptKey: `p${i % 50}`, modelId: `m${i % 100}` }, rowsFor(id, i), { score: 0.6, errorCount: 0, gateFailed: false, noApplicable: false })),
+      ),
+    );
+    const pipelineSeconds = (performance.now() - started) / 1000;
+    const stored = await t.db.verdict.count({ where: { runId: run.id } });
+
+    // 2. A plain COPY of the same rows into the same table (after clearing it).
+    await client.query('DELETE FROM verdicts');
+    const columns = ['id', 'run_id', 'reply_id', 'prompt_key', 'model_id', 'point_index', 'status', 'score', 'kind', 'point_text', 'weight', 'gate', 'path', 'source', 'distribution', 'method', 'detail', 'reasoning', 'judges', 'spread', 'alpha', 'disagreement'];
+    const esc = (v: unknown) => (v === null || v === undefined ? '\\N' : String(typeof v === 'object' ? JSON.stringify(v) : v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n'));
+    function* lines() {
+      for (let i = 0; i < replyIds.length; i++) {
+        for (const r of rowsFor(replyIds[i]!, i)) {
+          yield `${[r.id, r.runId, r.replyId, r.promptKey, r.modelId, r.pointIndex, r.status, r.score, r.kind, r.pointText, r.weight, r.gate, r.path, r.source, r.distribution, r.method, r.detail, r.reasoning, r.judges, r.spread, r.alpha, r.disagreement].map(esc).join('\t')}\n`;
+        }
+      }
+    }
+    started = performance.now();
+    await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY verdicts (${columns.join(', ')}) FROM STDIN`)));
+    const copySeconds = (performance.now() - started) / 1000;
+    const copied = Number((await client.query('SELECT count(*) FROM verdicts')).rows[0].count);
+    await client.end();
+
+    const rate = stored / pipelineSeconds;
+    const copyRate = copied / copySeconds;
+    console.log(`verdicts written by the pipeline: ${stored} in ${pipelineSeconds.toFixed(2)} s = ${rate.toFixed(0)} rows/s (with attempt scores and counters, one statement per reply)`);
+    console.log(`plain COPY of the same rows:      ${copied} in ${copySeconds.toFixed(2)} s = ${copyRate.toFixed(0)} rows/s`);
+    console.log(`verdict write rate ÷ COPY: ${(rate / copyRate).toFixed(3)}`);
+  } finally {
+    await t.close();
+  }
+}
+
+export async function bench(): Promise<void> {
+  await efficiency();
+  await writeRate();
+}

@@ -1,0 +1,117 @@
+/**
+ * `assay run` as a user runs it: a child process on a real database, with fixed replies from
+ * a Weval fixtures file (no provider at all) or the fake LLM server as judge.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '@/lib/server/db/testing';
+
+let dir: string;
+let t: TestDatabase;
+let fake: FakeLlm;
+
+function assay(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, DATABASE_URL: t.url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const BLUEPRINT = `title: Fixture run
+models: [openai:alpha, openai:beta]
+---
+- id: remember
+  messages:
+    - user: "My order is 48213."
+    - assistant: null
+    - user: "Which order was it?"
+  should:
+    - $contains: "48213"
+    - Confirms the order number
+- id: greet
+  prompt: Say hello.
+  should:
+    - $icontains: hello
+`;
+
+const FIXTURES = {
+  responses: {
+    remember: { default: { turns: ['Noted: order 48213.', 'It was order 48213.'] }, byModel: { 'openai:beta': { turns: ['Noted.', 'I do not remember.'] } } },
+    greet: { default: 'Hello there!' },
+  },
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'assay-run-'));
+  await writeFile(join(dir, 'fixture-run.yml'), BLUEPRINT);
+  await writeFile(join(dir, 'fixtures.json'), JSON.stringify(FIXTURES));
+  t = await freshDatabase();
+  fake = await startFakeLlm({ rules: [{ model: 'judge', judge: { labels: { E: 1 } } }] });
+});
+afterAll(async () => {
+  await fake?.close();
+  await rm(dir, { recursive: true, force: true });
+  await t?.close();
+});
+
+describe(`assay run (${process.env.ASSAY_TEST_DB})`, () => {
+  it('runs from fixtures with no provider, fills generated turns in order, and writes the --json document', { timeout: 60_000 }, async () => {
+    const out = join(dir, 'out.json');
+    const r = await assay(['run', join(dir, 'fixture-run.yml'), '--fixtures', join(dir, 'fixtures.json'), '--judges', 'openai:judge', '--json', out, '--quiet'], {
+      ASSAY_LLM_BASE_URL: fake.url,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/completed: 4\/4 replies/);
+    const doc = JSON.parse(await readFile(out, 'utf8')) as {
+      run: { status: string; scores: { model: string; score: number }[] };
+      results: { prompt: string; model: string; attempt: number; reply: string; score: number; verdicts: { point: string; status: string; score: number; detail: string }[] }[];
+    };
+    expect(doc.run.status).toBe('completed');
+    expect(doc.results).toHaveLength(4);
+    const alpha = doc.results.find((x) => x.prompt === 'remember' && x.model === 'openai:alpha')!;
+    expect(alpha).toMatchObject({ attempt: 0, reply: 'It was order 48213.', score: 1 });
+    expect(alpha.verdicts).toEqual([
+      { point: 'contains("48213")', status: 'pass', score: 1, detail: expect.any(String) },
+      { point: 'Confirms the order number', status: 'pass', score: 1, detail: expect.any(String) },
+    ]);
+    const beta = doc.results.find((x) => x.prompt === 'remember' && x.model === 'openai:beta')!;
+    expect(beta.reply).toBe('I do not remember.');
+    expect(beta.verdicts[0]).toMatchObject({ status: 'fail', score: 0 });
+    // No model was called (fixtures); only the judge was.
+    expect(new Set(fake.requests().map((q) => q.request.model))).toEqual(new Set(['judge']));
+  });
+
+  it('without a reachable judge, judged points are error verdicts (not zeros) and the run still completes', { timeout: 60_000 }, async () => {
+    const r = await assay(['run', join(dir, 'fixture-run.yml'), '--fixtures', join(dir, 'fixtures.json'), '--judges', 'anthropic:claude-x', '--json', '-', '--quiet'], {
+      ASSAY_LLM_BASE_URL: '',
+      ANTHROPIC_API_KEY: '',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { results: { prompt: string; model: string; score: number | null; verdicts: { point: string; status: string; score: number | null; detail: string }[] }[] };
+    const judged = doc.results.flatMap((x) => x.verdicts).filter((v) => v.point === 'Confirms the order number');
+    expect(judged.length).toBe(2);
+    for (const v of judged) {
+      expect(v.status).toBe('error');
+      expect(v.score).toBeNull();
+      expect(v.detail).toMatch(/ANTHROPIC_API_KEY/);
+    }
+    const alpha = doc.results.find((x) => x.prompt === 'remember' && x.model === 'openai:alpha')!;
+    expect(alpha.score).toBe(1); // the function point alone
+  });
+
+  it('reports a broken blueprint with file:line:col and exits 1, storing nothing', async () => {
+    await writeFile(join(dir, 'broken.yml'), 'title: Broken\n---\n- id: a\n  prompt: hi\n  should:\n    - $contians: x\n');
+    const r = await assay(['run', join(dir, 'broken.yml'), '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/broken\.yml:6:\d+: .*contians/);
+    expect(await t.db.blueprint.count({ where: { id: 'broken' } })).toBe(0);
+  });
+});
