@@ -14,7 +14,8 @@ import { Readable } from 'node:stream';
 import pLimit from 'p-limit';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { startFakeLlm } from '@/e2e/fakes/llm-server';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fakeLlmAdmin } from '@/e2e/fakes/llm-server-admin';
 import { freshDatabase } from '@/lib/server/db/testing';
 import { executeRun } from '@/lib/server/runs/execute-run';
 import { requestRun } from '@/lib/server/runs/request-run';
@@ -23,17 +24,38 @@ import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/testing'
 
 const PROMPTS = 250;
 const MODELS = 8; // 250 × 8 = 2,000 model calls
-const LATENCY_MS = 50;
+/** Fixed provider latency of the efficiency run (real providers answer in 0.5–20 s). */
+const LATENCY_MS = 250;
 const CONCURRENCY = 32;
+const FAKE_PORT = 4190;
 
 function blueprint(): string {
   const prompts = Array.from({ length: PROMPTS }, (_, i) => `- id: p${i}\n  prompt: "Bench question ${i}: explain item ${i}."\n  should:\n    - "Explains item ${i} clearly"\n    - $contains: "Fake reply"`);
   return `title: Pipeline bench\n---\n${prompts.join('\n')}\n`;
 }
 
-async function efficiency(): Promise<void> {
+/**
+ * The fake provider runs in its own process, as a provider is on its own machine: the
+ * runner's process does only the runner's work.
+ */
+async function startFakeProcess(latencyMs: number): Promise<{ url: string; stop: () => void; admin: ReturnType<typeof fakeLlmAdmin> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'e2e/fakes/llm-server-main.ts'], {
+    env: { ...process.env, PORT: String(FAKE_PORT), FAKE_LLM_LATENCY_MS: String(latencyMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
+    child.once('exit', (code) => reject(new Error(`fake LLM exited with ${code}`)));
+  });
+  const origin = `http://127.0.0.1:${FAKE_PORT}`;
+  const admin = fakeLlmAdmin(origin);
+  await admin.setRules([{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }]);
+  return { url: `${origin}/v1`, admin, stop: () => child.kill('SIGTERM') };
+}
+
+async function timedRun(latencyMs: number, label: string): Promise<void> {
   const t = await freshDatabase('postgres');
-  const fake = await startFakeLlm({ latencyMs: LATENCY_MS, rules: [{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }] });
+  const fake = await startFakeProcess(latencyMs);
   try {
     const { blueprintId } = await storeBlueprint(t.db, 'pipeline-bench.yml', blueprint());
     const deps = await fakeDeps(t.db, fake.url, { concurrency: CONCURRENCY });
@@ -47,16 +69,24 @@ async function efficiency(): Promise<void> {
     const status = await executeRun(deps, runId, { inFlight: CONCURRENCY * 4 });
     const seconds = (performance.now() - started) / 1000;
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
-    const calls = fake.stats().completed;
-    const ideal = (calls * LATENCY_MS) / 1000 / CONCURRENCY;
-    console.log(`status ${status}: ${run.doneCalls} replies, ${run.doneVerdicts} verdicts, ${calls} provider calls (${run.providerCalls} counted by the run)`);
-    console.log(`latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY}: ideal ${ideal.toFixed(2)} s, measured ${seconds.toFixed(2)} s`);
-    console.log(`pipeline efficiency (ideal ÷ measured): ${(ideal / seconds).toFixed(3)}   [target ≥ 0.9]`);
-    console.log(`throughput: ${(calls / seconds).toFixed(0)} calls/s (ideal ${(CONCURRENCY / (LATENCY_MS / 1000)).toFixed(0)} calls/s)`);
+    const calls = (await fake.admin.stats()).completed;
+    console.log(`[${label}] status ${status}: ${run.doneCalls} replies, ${run.doneVerdicts} verdicts, ${calls} provider calls (${run.providerCalls} counted by the run)`);
+    if (latencyMs > 0) {
+      const ideal = (calls * latencyMs) / 1000 / CONCURRENCY;
+      console.log(`[${label}] latency ${latencyMs} ms, concurrency ${CONCURRENCY}: ideal ${ideal.toFixed(2)} s, measured ${seconds.toFixed(2)} s`);
+      console.log(`[${label}] pipeline efficiency (ideal ÷ measured): ${(ideal / seconds).toFixed(3)}   [target ≥ 0.9]`);
+    } else {
+      console.log(`[${label}] ${seconds.toFixed(2)} s: ${(calls / seconds).toFixed(0)} calls/s, ${((seconds * 1000) / calls).toFixed(2)} ms of pipeline per provider call (the ceiling of one worker process)`);
+    }
   } finally {
-    await fake.close();
+    fake.stop();
     await t.close();
   }
+}
+
+async function efficiency(): Promise<void> {
+  await timedRun(LATENCY_MS, 'efficiency');
+  await timedRun(0, 'saturation');
 }
 
 const REPLIES = 5000;
@@ -137,6 +167,9 @@ async function writeRate(): Promise<void> {
     await t.close();
   }
 }
+
+/** For profiling: the efficiency half alone (`node --cpu-prof --import tsx -e …`). */
+export const efficiencyOnly = efficiency;
 
 export async function bench(): Promise<void> {
   await efficiency();

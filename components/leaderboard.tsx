@@ -60,7 +60,7 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
             <tr key={e.modelId} className="border-b border-zinc-100 dark:border-zinc-900" data-testid="leaderboard-row">
               <td className="py-2 pr-3 text-right tabular-nums">{e.rank ?? '—'}</td>
               <th scope="row" className="py-2 pr-3 font-medium">
-                <Link href={e.href} className={link} title={e.modelId}>
+                <Link href={e.href} prefetch={false} className={link} title={e.modelId}>
                   {e.label}
                 </Link>
                 <span className={`block text-xs font-normal ${muted}`}>{e.modelId}</span>

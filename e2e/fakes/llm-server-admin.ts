@@ -4,10 +4,10 @@
  * Rules travel as JSON: a RegExp pattern is sent as its `/source/flags` string.
  */
 import type { FakeStats } from './llm-server';
-import type { FaultConfig, Rule } from './llm-server-rules';
+import type { FaultConfig, RuleInput } from './llm-server-rules';
 
 export interface FakeLlmAdmin {
-  setRules(rules: Rule[]): Promise<void>;
+  setRules(rules: RuleInput[]): Promise<void>;
   setFaults(faults: FaultConfig | FaultConfig[] | null): Promise<void>;
   reset(): Promise<void>;
   stats(): Promise<FakeStats>;

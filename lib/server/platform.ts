@@ -29,9 +29,15 @@ import { pullRequestValidateFunction } from './jobs/functions/pull-request-valid
 import { pullRequestApproveFunction } from './jobs/functions/pull-request-approve';
 import { scheduleRerunsFunction } from './jobs/functions/schedule-reruns-cron';
 import type { RerunPolicy } from './jobs/functions/schedule-reruns';
+import { runFunctions } from './jobs/functions/run-functions';
 
 let services: GitHubServices | undefined;
 let runDeps: Promise<RunDeps> | undefined;
+
+/** The run pipeline's dependencies: one instance per process (one gateway, one set of provider limits). */
+export function platformRunDeps(): Promise<RunDeps> {
+  return (runDeps ??= createRunDeps(getDb(), env(), { onFinished: reportFinishedRun }));
+}
 
 /** requestRun with the platform's defaults; a run that cannot be configured is a 409 with the reason, not a crash. */
 function runPorts(): RunPorts {
@@ -40,7 +46,7 @@ function runPorts(): RunPorts {
   const dispatcher = inngestConfigured(config)
     ? inngestDispatcher()
     : localDispatcher(
-        () => (runDeps ??= createRunDeps(getDb(), config, { onFinished: reportFinishedRun })),
+        platformRunDeps,
         (runId, e) => console.error(`assay: run ${runId} failed:`, e),
       );
   return {
@@ -142,7 +148,12 @@ export async function reportFinishedRun(runId: string): Promise<void> {
   if (run?.pullRequestId) await reportPullRequestRun(s.db, s.github.repo, runId, env().ASSAY_PUBLIC_URL);
 }
 
-/** Every Inngest function of the GitHub side (the run pipeline adds its own in app/api/inngest/route.ts). */
+/** Every Inngest function: the run pipeline's and the GitHub side's. */
+export function inngestFunctions() {
+  return [...runFunctions(platformRunDeps, { providerConcurrency: env().ASSAY_RUN_CONCURRENCY }), ...githubFunctions()];
+}
+
+/** Every Inngest function of the GitHub side. */
 export function githubFunctions() {
   const config = env();
   return [
@@ -151,4 +162,18 @@ export function githubFunctions() {
     pullRequestApproveFunction(githubServices),
     scheduleRerunsFunction(githubServices, config.ASSAY_RERUN_CRON, rerunPolicy()),
   ];
+}
+
+/**
+ * At start of a process that runs jobs in-process (no Inngest): runs that a restart or crash
+ * interrupted continue where they stopped. With Inngest, its own retries do this.
+ */
+export async function resumeInterruptedRuns(): Promise<number> {
+  if (usesInngest()) return 0;
+  const db = getDb();
+  const stuck = await db.run.findMany({ where: { status: { in: ['queued', 'running', 'summarising'] } }, select: { id: true } });
+  const { dispatcher } = runPorts();
+  for (const r of stuck) await dispatcher.dispatch(r.id);
+  if (stuck.length) console.log(`assay: resuming ${stuck.length} interrupted run(s)`);
+  return stuck.length;
 }

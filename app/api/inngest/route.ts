@@ -5,9 +5,8 @@
  */
 import { serve } from 'inngest/next';
 import { inngest } from '@/lib/server/jobs/client';
-import { githubFunctions } from '@/lib/server/platform';
+import { inngestFunctions } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
-// The run pipeline's functions join this list when they are wired (lib/server/runs).
-export const { GET, POST, PUT } = serve({ client: inngest, functions: githubFunctions() });
+export const { GET, POST, PUT } = serve({ client: inngest, functions: inngestFunctions() });

@@ -18,7 +18,8 @@ type Props = { params: Promise<{ modelId: string[] }> };
 const loadProfile = cache(async (modelId: string) => getModelProfile(getDb(), modelId));
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: modelIdFromSegments((await params).modelId) };
+  const modelId = modelIdFromSegments((await params).modelId);
+  return { title: (await loadProfile(modelId)) ? modelId : 'Not found' };
 }
 
 async function History({ modelId }: { modelId: string }) {

@@ -79,8 +79,9 @@ export async function readProgress(deps: RunDeps, runId: string): Promise<RunPro
 
 /** Final status, summaries, and the finished hook (PR comments). Idempotent. */
 export async function finishRun(deps: RunDeps, runId: string, status: FinalStatus, error: string | null = null): Promise<void> {
-  await deps.db.run.update({ where: { id: runId }, data: { status: 'summarising' } });
-  await summariseRun(deps.db, runId, { publish: status === 'completed' });
+  const run = await deps.db.run.update({ where: { id: runId }, data: { status: 'summarising' }, select: { trigger: true } });
+  // A pull request's run grades unmerged content: it never reaches the public leaderboard.
+  await summariseRun(deps.db, runId, { publish: status === 'completed' && run.trigger !== 'pull_request' });
   await deps.db.run.update({ where: { id: runId }, data: { status, error, finishedAt: new Date() } });
   await deps.onFinished?.(runId);
 }

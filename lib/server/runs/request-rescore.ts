@@ -5,7 +5,7 @@
  * verdicts point at the old run's replies.
  */
 import { BlueprintSchema, judgePanel, runIdentity, type RunSettings } from '@/lib/core';
-import { Prisma } from '@/generated/prisma/client';
+import { type Prisma } from '@/generated/prisma/client';
 import type { Db } from '../db/client';
 import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
 import type { RunDispatcher, RequestedRun } from './contracts';

@@ -14,7 +14,7 @@ import {
   type Blueprint,
   type RunSettings,
 } from '@/lib/core';
-import { Prisma } from '@/generated/prisma/client';
+import { type Prisma } from '@/generated/prisma/client';
 import type { Db } from '../db/client';
 import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
 import type { RunDispatcher, RunRequest, RequestedRun } from './contracts';

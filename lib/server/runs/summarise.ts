@@ -82,7 +82,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
     await db.runModelSummary.upsert({ where: { runId_modelId: { runId, modelId } }, create: { runId, modelId, ...data }, update: data });
   }
 
-  if (opts.publish ?? run.status === 'completed') {
+  if (opts.publish ?? (run.status === 'completed' && run.trigger !== 'pull_request')) {
     // The leaderboard reads the latest complete run of each blueprint.
     const summaries = await db.runModelSummary.findMany({ where: { runId } });
     for (const s of summaries) {

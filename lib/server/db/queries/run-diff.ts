@@ -4,7 +4,7 @@
  * and the visible cells that moved most.
  */
 import type { Db } from '../client';
-import { notSealed } from './sealed';
+import { notSealedIn } from './sealed';
 
 export interface DiffModelRow {
   modelId: string;
@@ -47,7 +47,7 @@ export async function getRunDiff(db: Db, a: { id: string; versionId: string }, b
       FROM run_cell_summaries ca
       JOIN run_cell_summaries cb ON cb.run_id = ${b.id} AND cb.prompt_key = ca.prompt_key AND cb.model_id = ca.model_id
       WHERE ca.run_id = ${a.id} AND ca.score IS NOT NULL AND cb.score IS NOT NULL
-        AND ${notSealed({ id: a.versionId }, 'ca.prompt_key')} AND ${notSealed({ id: b.versionId }, 'cb.prompt_key')}
+        AND ${notSealedIn(a.versionId, 'ca.prompt_key')} AND ${notSealedIn(b.versionId, 'cb.prompt_key')}
       ORDER BY abs(cb.score - ca.score) DESC, ca.prompt_key, ca.model_id
       LIMIT ${limit}`,
     db.$queryRaw<{ n: number }[]>`

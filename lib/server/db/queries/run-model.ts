@@ -4,7 +4,7 @@
  */
 import { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../client';
-import { notSealed, SEALED_SPLIT } from './sealed';
+import { notSealedIn, SEALED_SPLIT } from './sealed';
 
 export type RunModelSort = 'weakest' | 'strongest' | 'position';
 
@@ -73,13 +73,13 @@ export async function getRunModelErrors(db: Db, run: { id: string; versionId: st
   const [replies, verdicts] = await Promise.all([
     db.$queryRaw<{ promptKey: string; message: string }[]>`
       SELECT r.prompt_key AS "promptKey", coalesce(r.error_kind || ': ', '') || r.error AS message
-      FROM replies r JOIN runs ru ON ru.id = r.run_id
-      WHERE r.run_id = ${run.id} AND r.model_id = ${modelId} AND r.error IS NOT NULL AND ${notSealed({ column: 'ru.version_id' }, 'r.prompt_key')}
+      FROM replies r
+      WHERE r.run_id = ${run.id} AND r.model_id = ${modelId} AND r.error IS NOT NULL AND ${notSealedIn(run.versionId, 'r.prompt_key')}
       ORDER BY r.prompt_key LIMIT ${limit}`,
     db.$queryRaw<{ promptKey: string; pointIndex: number; pointText: string; message: string | null }[]>`
       SELECT v.prompt_key AS "promptKey", v.point_index AS "pointIndex", v.point_text AS "pointText", v.reasoning AS message
-      FROM verdicts v JOIN runs ru ON ru.id = v.run_id
-      WHERE v.run_id = ${run.id} AND v.status = 'error' AND v.model_id = ${modelId} AND ${notSealed({ column: 'ru.version_id' }, 'v.prompt_key')}
+      FROM verdicts v
+      WHERE v.run_id = ${run.id} AND v.status = 'error' AND v.model_id = ${modelId} AND ${notSealedIn(run.versionId, 'v.prompt_key')}
       ORDER BY v.prompt_key, v.point_index LIMIT ${limit}`,
   ]);
   return [

@@ -8,10 +8,17 @@ import { Prisma } from '@/generated/prisma/client';
 export const SEALED_SPLIT = 'test';
 
 /**
- * SQL condition: prompt `keyColumn` is not sealed in the blueprint version given either as a
- * column reference (`{ column: 'ru.version_id' }`, our own SQL) or as a bound value (`{ id }`).
+ * SQL condition: prompt `keyColumn` is not sealed in the blueprint version of column
+ * `versionColumn` (rows of many runs, e.g. search). Both are column references in our own SQL.
  */
-export function notSealed(version: { column: string } | { id: string }, keyColumn: string): Prisma.Sql {
-  const v = 'column' in version ? Prisma.raw(version.column) : Prisma.sql`${version.id}`;
-  return Prisma.sql`NOT EXISTS (SELECT 1 FROM version_prompts sealed WHERE sealed.version_id = ${v} AND sealed.prompt_key = ${Prisma.raw(keyColumn)} AND sealed.split = ${SEALED_SPLIT})`;
+export function notSealed(versionColumn: string, keyColumn: string): Prisma.Sql {
+  return Prisma.sql`NOT EXISTS (SELECT 1 FROM version_prompts sealed WHERE sealed.version_id = ${Prisma.raw(versionColumn)} AND sealed.prompt_key = ${Prisma.raw(keyColumn)} AND sealed.split = ${SEALED_SPLIT})`;
+}
+
+/**
+ * The same condition for one known version, as a hashed set: cheaper than a probe per row
+ * when a query scans thousands of rows of one run (prompt keys are never null).
+ */
+export function notSealedIn(versionId: string, keyColumn: string): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(keyColumn)} NOT IN (SELECT sealed.prompt_key FROM version_prompts sealed WHERE sealed.version_id = ${versionId} AND sealed.split = ${SEALED_SPLIT})`;
 }

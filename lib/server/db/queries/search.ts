@@ -60,7 +60,7 @@ export async function searchPrompts(db: Db, q: string, opts: { limit: number; of
 
 export async function searchReplies(db: Db, q: string, opts: { limit: number; offset: number }): Promise<{ hits: ReplyHit[]; total: number }> {
   const query = Prisma.sql`websearch_to_tsquery('simple', ${q})`;
-  const where = Prisma.sql`to_tsvector('simple', r.content) @@ ${query} AND ${notSealed({ column: 'ru.version_id' }, 'r.prompt_key')}`;
+  const where = Prisma.sql`to_tsvector('simple', r.content) @@ ${query} AND ${notSealed('ru.version_id', 'r.prompt_key')}`;
   const [hits, count] = await Promise.all([
     // newest runs first: the latest evidence is what a reader usually wants
     db.$queryRaw<ReplyHit[]>`

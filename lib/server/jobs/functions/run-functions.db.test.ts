@@ -39,7 +39,8 @@ const SENT = ['fan-out', 'all-cells-done', 'nothing-to-do'].map((id) => ({ id, h
 const engine = (which: Fn) => ({
   execute: (o: InngestTestEngine.InlineOptions) => {
     const [start, cell, finish] = runFunctions(async () => deps, { providerConcurrency: 4 });
-    return new InngestTestEngine({ function: { start, cell, finish }[which], steps: SENT }).execute(o);
+    const fn = which === 'start' ? start : which === 'cell' ? cell : finish;
+    return new InngestTestEngine({ function: fn, steps: SENT }).execute(o);
   },
 });
 const start = 'start' as const;

@@ -91,5 +91,5 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
     },
   );
 
-  return [start, cell, finish];
+  return [start, cell, finish] as const;
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Suspense } from 'react';
+import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/context';
 import { getPromptReplies, getRunPrompt } from '@/lib/server/db/queries/run-prompt';
 import { PromptParams } from '@/lib/server/views/params';
@@ -21,9 +21,13 @@ export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ runId: string; promptKey: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 type Run = { id: string; versionId: string };
 
+const loadPrompt = cache(async (run: string, versionId: string, promptKey: string) => getRunPrompt(getDb(), { id: run, versionId }, promptKey));
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { promptKey } = await params;
-  return { title: `Prompt ${decodeSegment(promptKey)}` };
+  const { runId, promptKey } = await params;
+  const header = await loadRunHeader(runId);
+  const data = header ? await loadPrompt(header.id, header.versionId, decodeSegment(promptKey)) : null;
+  return { title: data ? `Prompt ${data.prompt.promptKey}: ${header?.blueprint.title}` : 'Not found' };
 }
 
 async function Replies({ run, view }: { run: Run; view: PromptPageView }) {
@@ -56,7 +60,7 @@ export default async function PromptPage({ params, searchParams }: Props) {
   if (!header) notFound();
   const run = { id: header.id, versionId: header.versionId };
   // a sealed or unknown prompt is missing here: 404 before anything streams
-  const data = await getRunPrompt(getDb(), run, decodeSegment(promptKey));
+  const data = await loadPrompt(run.id, run.versionId, decodeSegment(promptKey));
   if (!data) notFound();
   const q = PromptParams.parse(await searchParams);
   const view = promptPageView(run.id, data, await loadRunRanking(run.id), { model: q.model ?? null, compare: q.compare });
