@@ -27,7 +27,6 @@ const MODELS = 8; // 250 × 8 = 2,000 model calls
 /** Fixed provider latency of the efficiency run (real providers answer in 0.5–20 s). */
 const LATENCY_MS = 250;
 const CONCURRENCY = 32;
-const FAKE_PORT = 4190;
 
 function blueprint(): string {
   const prompts = Array.from({ length: PROMPTS }, (_, i) => `- id: p${i}\n  prompt: "Bench question ${i}: explain item ${i}."\n  should:\n    - "Explains item ${i} clearly"\n    - $contains: "Fake reply"`);
@@ -40,14 +39,17 @@ function blueprint(): string {
  */
 async function startFakeProcess(latencyMs: number): Promise<{ url: string; stop: () => void; admin: ReturnType<typeof fakeLlmAdmin> }> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'e2e/fakes/llm-server-main.ts'], {
-    env: { ...process.env, PORT: String(FAKE_PORT), FAKE_LLM_LATENCY_MS: String(latencyMs) },
+    env: { ...process.env, PORT: '0', FAKE_LLM_LATENCY_MS: String(latencyMs) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('listening') && resolve());
+  // A free port, read back from what the fake prints.
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /listening on (http:\/\/\S+)/.exec(d.toString());
+      if (m) resolve(m[1]!);
+    });
     child.once('exit', (code) => reject(new Error(`fake LLM exited with ${code}`)));
   });
-  const origin = `http://127.0.0.1:${FAKE_PORT}`;
   const admin = fakeLlmAdmin(origin);
   await admin.setRules([{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }]);
   return { url: `${origin}/v1`, admin, stop: () => child.kill('SIGTERM') };
