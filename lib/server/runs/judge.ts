@@ -31,6 +31,7 @@ import { BudgetExceededError } from './errors';
 import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { cellData } from './summarise';
+import { gradingWriter, type AttemptRow } from './grading-writer';
 
 /** Judge output without a well-formed answer is asked again this many times before it is an error. */
 const JUDGE_TRIES = 3;
@@ -214,49 +215,19 @@ export async function judgeReply(deps: RunDeps, ctx: RunContext, reply: StoredRe
   return { score, verdicts: rows.length };
 }
 
-export interface AttemptRow {
-  score: number | null;
-  errorCount: number;
-  gateFailed: boolean;
-  noApplicable: boolean;
-}
-
 /**
- * Writes one reply's grading: all its verdicts (one multi-row insert), its attempt score and
- * the run's counters, in one transaction. Unique keys make a retry a no-op, and the counters
- * move only with rows actually inserted.
+ * Writes one reply's grading: all its verdicts, its attempt score and the run's counters,
+ * committed before this resolves. Concurrent gradings share statements (group commit, see
+ * grading-writer.ts); unique keys make a retry a no-op.
  */
-export async function storeGrading(
+export function storeGrading(
   db: RunDeps['db'],
   runId: string,
   reply: Pick<StoredReply, 'id' | 'promptKey' | 'modelId'>,
   rows: Prisma.VerdictCreateManyInput[],
   attempt: AttemptRow,
 ): Promise<void> {
-  // One statement, one round trip: the verdicts, the attempt score and the counters. Writes of
-  // one statement are atomic, and ON CONFLICT makes a retried step insert (and count) nothing.
-  const json = (v: unknown) => (v === null || v === undefined || v === Prisma.DbNull ? null : JSON.stringify(v));
-  const values = rows.map(
-    (r) => Prisma.sql`(${randomUUID()}, ${r.runId}, ${r.replyId}, ${r.promptKey}, ${r.modelId}, ${r.pointIndex}, ${r.status}::verdict_status,
-      ${r.score ?? null}, ${r.kind}, ${r.pointText}, ${r.fn ?? null}, ${json(r.args)}::jsonb, ${r.weight}, ${r.gate ?? false}, ${r.path ?? null},
-      ${r.source ?? 'should'}, ${json(r.distribution)}::jsonb, ${r.method ?? null}, ${r.detail ?? null}, ${r.reasoning ?? null},
-      ${json(r.judges)}::jsonb, ${r.spread ?? null}, ${r.alpha ?? null}, ${r.disagreement ?? false}, now())`,
-  );
-  const inserted = values.length
-    ? Prisma.sql`INSERT INTO verdicts (id, run_id, reply_id, prompt_key, model_id, point_index, status, score, kind, point_text, fn, args, weight, gate,
-        path, source, distribution, method, detail, reasoning, judges, spread, alpha, disagreement, created_at)
-      VALUES ${Prisma.join(values)} ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING status`
-    : Prisma.sql`SELECT NULL::verdict_status AS status WHERE false`;
-  await db.$executeRaw`
-    WITH v AS (${inserted}),
-    a AS (
-      INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable)
-      VALUES (${randomUUID()}, ${runId}, ${reply.id}, ${reply.promptKey}, ${reply.modelId}, ${attempt.score}, ${attempt.errorCount}, ${attempt.gateFailed}, ${attempt.noApplicable})
-      ON CONFLICT (run_id, reply_id) DO NOTHING RETURNING 1
-    )
-    UPDATE runs SET done_verdicts = done_verdicts + (SELECT count(*) FROM v)::int,
-                    error_verdicts = error_verdicts + (SELECT count(*) FROM v WHERE status = 'error')::int
-    WHERE id = ${runId} AND (EXISTS (SELECT 1 FROM v) OR EXISTS (SELECT 1 FROM a))`;
+  return gradingWriter(db).write({ runId, reply, rows, attempt });
 }
 
 /** Recomputes one heatmap cell (prompt × model) from its attempts: incremental, never the whole run. */
