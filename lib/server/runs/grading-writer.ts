@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
-import type { Db } from '../db/client';
+import { poolOf, type Db } from '../db/client';
 
 export interface AttemptRow {
   score: number | null;
@@ -36,36 +36,52 @@ const ATTEMPT_PARAMS = 9;
 
 const json = (v: unknown) => (v === null || v === undefined || v === Prisma.DbNull ? null : JSON.stringify(v));
 
-function verdictValues(r: Prisma.VerdictCreateManyInput): Prisma.Sql {
-  return Prisma.sql`(${randomUUID()}, ${r.runId}, ${r.replyId}, ${r.promptKey}, ${r.modelId}, ${r.pointIndex}, ${r.status}::verdict_status,
-    ${r.score ?? null}, ${r.kind}, ${r.pointText}, ${r.fn ?? null}, ${json(r.args)}::jsonb, ${r.weight}, ${r.gate ?? false}, ${r.path ?? null},
-    ${r.source ?? 'should'}, ${json(r.distribution)}::jsonb, ${r.method ?? null}, ${r.detail ?? null}, ${r.reasoning ?? null},
-    ${json(r.judges)}::jsonb, ${r.spread ?? null}, ${r.alpha ?? null}, ${r.disagreement ?? false}, now())`;
+/** `($1, $2, …)` groups for `rows` of `width` parameters each, starting after `offset`. */
+function placeholders(rows: number, width: number, offset: number, casts: Record<number, string> = {}): string {
+  const groups: string[] = [];
+  for (let r = 0; r < rows; r++) {
+    const cols: string[] = [];
+    for (let c = 0; c < width; c++) cols.push(`$${offset + r * width + c + 1}${casts[c] ?? ''}`);
+    groups.push(`(${cols.join(', ')})`);
+  }
+  return groups.join(', ');
 }
 
+const VERDICT_CASTS = { 6: '::verdict_status', 11: '::jsonb', 16: '::jsonb', 20: '::jsonb' };
+
+/** One statement through the client's pool (bulk path: see lib/server/db/client.ts). */
 export async function writeGradings(db: Db, items: readonly Grading[]): Promise<void> {
   const rows = items.flatMap((g) => g.rows);
+  const params: unknown[] = [];
+  for (const r of rows) {
+    params.push(
+      randomUUID(), r.runId, r.replyId, r.promptKey, r.modelId, r.pointIndex, r.status, r.score ?? null, r.kind, r.pointText,
+      r.fn ?? null, json(r.args), r.weight, r.gate ?? false, r.path ?? null, r.source ?? 'should', json(r.distribution),
+      r.method ?? null, r.detail ?? null, r.reasoning ?? null, json(r.judges), r.spread ?? null, r.alpha ?? null, r.disagreement ?? false,
+    );
+  }
   const verdicts = rows.length
-    ? Prisma.sql`INSERT INTO verdicts (id, run_id, reply_id, prompt_key, model_id, point_index, status, score, kind, point_text, fn, args, weight, gate,
-        path, source, distribution, method, detail, reasoning, judges, spread, alpha, disagreement, created_at)
-      VALUES ${Prisma.join(rows.map(verdictValues))} ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status`
-    : Prisma.sql`SELECT NULL::text AS run_id, NULL::verdict_status AS status WHERE false`;
-  const attempts = Prisma.join(
-    items.map(
-      (g) => Prisma.sql`(${randomUUID()}, ${g.runId}, ${g.reply.id}, ${g.reply.promptKey}, ${g.reply.modelId}, ${g.attempt.score},
-        ${g.attempt.errorCount}, ${g.attempt.gateFailed}, ${g.attempt.noApplicable})`,
-    ),
-  );
+    ? `INSERT INTO verdicts (id, run_id, reply_id, prompt_key, model_id, point_index, status, score, kind, point_text, fn, args, weight, gate,
+         path, source, distribution, method, detail, reasoning, judges, spread, alpha, disagreement)
+       VALUES ${placeholders(rows.length, VERDICT_PARAMS, 0, VERDICT_CASTS)}
+       ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status`
+    : `SELECT NULL::text AS run_id, NULL::verdict_status AS status WHERE false`;
+  const offset = params.length;
+  for (const g of items) {
+    params.push(randomUUID(), g.runId, g.reply.id, g.reply.promptKey, g.reply.modelId, g.attempt.score, g.attempt.errorCount, g.attempt.gateFailed, g.attempt.noApplicable);
+  }
   // Data-modifying CTEs always run to completion, whether or not the final UPDATE reads them.
-  await db.$executeRaw`
-    WITH v AS (${verdicts}),
-    a AS (
-      INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable)
-      VALUES ${attempts} ON CONFLICT (run_id, reply_id) DO NOTHING RETURNING 1
-    )
-    UPDATE runs r SET done_verdicts = r.done_verdicts + x.n, error_verdicts = r.error_verdicts + x.e
-    FROM (SELECT run_id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'error'))::int AS e FROM v GROUP BY run_id) x
-    WHERE r.id = x.run_id`;
+  await poolOf(db).query(
+    `WITH v AS (${verdicts}),
+     a AS (
+       INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable)
+       VALUES ${placeholders(items.length, ATTEMPT_PARAMS, offset)} ON CONFLICT (run_id, reply_id) DO NOTHING RETURNING 1
+     )
+     UPDATE runs r SET done_verdicts = r.done_verdicts + x.n, error_verdicts = r.error_verdicts + x.e
+     FROM (SELECT run_id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'error'))::int AS e FROM v GROUP BY run_id) x
+     WHERE r.id = x.run_id`,
+    params,
+  );
 }
 
 export class GradingWriter {
