@@ -12,6 +12,7 @@ import { freshDatabase, type TestDatabase } from '../../db/testing';
 import type { RunDeps } from '../../runs/deps';
 import { requestRun } from '../../runs/request-run';
 import { executeRun } from '../../runs/execute-run';
+import { requestRescore } from '../../runs/request-rescore';
 import { fakeDeps, noDispatch, storeCorpusBlueprint, TEST_DEFAULTS } from '../../runs/testing';
 import { runFunctions } from './run-functions';
 
@@ -93,5 +94,21 @@ describe(`run functions (${process.env.ASSAY_TEST_DB})`, () => {
     expect(fake.stats().calls).toBe(calls); // a redelivered event makes no call
     expect(await t.db.reply.count({ where: { runId } })).toBe(8);
     expect(await t.db.verdict.count({ where: { runId } })).toBe(8 * 4);
+  });
+
+  it('a rescore runs through the same functions: it judges the stored replies and calls no model', async () => {
+    const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', models: ['openrouter:openai/gpt-4.1-mini'] }, noDispatch, TEST_DEFAULTS);
+    expect(await executeRun(deps, runId)).toBe('completed');
+    const rescore = await requestRescore(t.db, { runId, judges: ['openai:judge-b'] }, noDispatch, TEST_DEFAULTS);
+    fake.reset();
+    const started = await engine(start).execute({ events: [{ name: 'assay/run.rescore.requested', data: { runId: rescore.runId } }] });
+    expect(started.result).toEqual({ runId: rescore.runId, groups: 6 });
+    const events = (started.ctx.step.sendEvent as unknown as { mock: { calls: [string, { name: string; data: Record<string, string> }[]][] } }).mock.calls[0]![1];
+    for (const e of events) await engine(cell).execute({ events: [{ name: e.name, data: e.data }] });
+    const finished = await engine(finish).execute({ events: [{ name: 'assay/run.cells.finished', data: { runId: rescore.runId } }] });
+    expect(finished.result).toEqual({ runId: rescore.runId, status: 'completed' });
+    expect(new Set(fake.requests().map((r) => r.request.model))).toEqual(new Set(['judge-b']));
+    expect(await t.db.reply.count({ where: { runId: rescore.runId } })).toBe(0);
+    expect(await t.db.attemptScore.count({ where: { runId: rescore.runId } })).toBe(await t.db.reply.count({ where: { runId } }));
   });
 });
