@@ -7,6 +7,7 @@
  * Runs go through the run pipeline's requestRun and its dispatcher (lib/server/runs/wiring.ts);
  * a finished pull-request run posts its scores on the PR (`onFinished`).
  */
+import { Prisma } from '@/generated/prisma/client';
 import { env } from './env';
 import { getDb } from './context';
 import { inngest } from './jobs/client';
@@ -171,7 +172,11 @@ export function githubFunctions() {
 export async function resumeInterruptedRuns(): Promise<number> {
   if (usesInngest()) return 0;
   const db = getDb();
-  const stuck = await db.run.findMany({ where: { status: { in: ['queued', 'running', 'summarising'] } }, select: { id: true } });
+  // Only runs that can run: a version without a normalised blueprint (imported or demo data) cannot.
+  const stuck = await db.run.findMany({
+    where: { status: { in: ['queued', 'running', 'summarising'] }, version: { valid: true, normalized: { not: Prisma.DbNull } } },
+    select: { id: true },
+  });
   const { dispatcher } = runPorts();
   for (const r of stuck) await dispatcher.dispatch(r.id);
   if (stuck.length) console.log(`assay: resuming ${stuck.length} interrupted run(s)`);

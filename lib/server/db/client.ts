@@ -10,18 +10,23 @@ import { PrismaClient } from '@/generated/prisma/client';
 
 export type Db = PrismaClient;
 
-const pools = new WeakMap<Db, pg.Pool>();
+/**
+ * The pool travels on the client object under a registered symbol, not in a module-level map:
+ * Next's server bundle can instantiate this module more than once, and every copy must find it.
+ */
+const POOL = Symbol.for('assay.db.pool');
+type WithPool = Db & { [POOL]?: pg.Pool };
 
 export function createDb(connectionString: string): Db {
   const pool = new pg.Pool({ connectionString, max: 10 });
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
-  pools.set(db, pool);
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as WithPool;
+  Object.defineProperty(db, POOL, { value: pool, enumerable: false });
   return db;
 }
 
 /** The pool under a client made by `createDb`, for bulk statements. */
 export function poolOf(db: Db): pg.Pool {
-  const pool = pools.get(db);
+  const pool = (db as WithPool)[POOL];
   if (!pool) throw new Error('this database client was not made by createDb');
   return pool;
 }
