@@ -46,6 +46,16 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
       triggers: [runCellRequested],
       concurrency: [{ key: 'event.data.provider', limit: opts.providerConcurrency, scope: 'env' }],
       retries: 5,
+      // A cell that failed after every retry must not leave its run waiting forever: record why,
+      // and ask for the finish, which marks the run failed with what was left undone.
+      onFailure: async ({ event, error, step }) => {
+        const { runId } = (event.data.event as { data: { runId: string } }).data;
+        await step.run(`record-failure:${runId}`, async () => {
+          const d = await deps();
+          await d.db.run.update({ where: { id: runId }, data: { error: `a cell failed after its retries: ${error.message}` } });
+        });
+        await step.sendEvent('finish-after-failure', runCellsFinished.create({ runId }, { id: `finished-${runId}` }));
+      },
     },
     async ({ event, step }) => {
       const { runId, promptKey, modelId, provider } = event.data as { runId: string; promptKey: string; modelId: string; provider: string };
