@@ -3,6 +3,7 @@ import type { BlueprintRunsView } from '@/lib/server/views/blueprint-runs-view';
 import { ScoreLineChart } from './line-chart';
 import { RankingTable } from './ranking-table';
 import { Empty, Section, StatusBadge, link, muted } from './ui';
+import { ColumnHeaders } from './score-cells';
 
 export function LatestRanking({ view }: { view: BlueprintRunsView }) {
   if (!view.latest) return <Empty>No completed run yet.</Empty>;
@@ -65,31 +66,7 @@ export function RunHistory({ view }: { view: BlueprintRunsView }) {
         <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="run-history">
             <caption className="sr-only">Every run of this blueprint, newest first</caption>
-            <thead className="border-b border-zinc-200 dark:border-zinc-800">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Run
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Trigger
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Commit
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Replies
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Errors
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Cost
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeaders columns={[{ label: 'Run' }, { label: 'Status' }, { label: 'Trigger' }, { label: 'Commit' }, { label: 'Replies', right: true }, { label: 'Errors', right: true }, { label: 'Cost', right: true }]} />
             <tbody>
               {view.history.map((r) => (
                 <tr key={r.id} className="border-b border-zinc-100 dark:border-zinc-900">

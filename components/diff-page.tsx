@@ -1,5 +1,6 @@
 import type { DiffPageView, Tone } from '@/lib/server/views/diff-view';
 import { Empty, Section, link, muted } from './ui';
+import { ColumnHeaders } from './score-cells';
 
 const TONE: Record<Tone, string> = {
   better: 'text-emerald-800 dark:text-emerald-300',
@@ -15,28 +16,7 @@ export function DiffModels({ view }: { view: DiffPageView }) {
       ) : (
         <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="diff-models">
-            <thead className="border-b border-zinc-200 dark:border-zinc-800">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  Model
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Older
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Newer
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Change
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  Prompts
-                </th>
-                <th scope="col" className="py-2">
-                  Sign test
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeaders columns={[{ label: 'Model' }, { label: 'Older', right: true }, { label: 'Newer', right: true }, { label: 'Change', right: true }, { label: 'Prompts' }, { label: 'Sign test' }]} />
             <tbody>
               {view.models.map((m) => (
                 <tr key={m.modelId} className="border-b border-zinc-100 dark:border-zinc-900">
@@ -70,25 +50,7 @@ export function DiffCells({ view }: { view: DiffPageView }) {
         <Empty>No cell was scored in both runs.</Empty>
       ) : (
         <table className="w-full text-left text-sm" data-testid="diff-cells">
-          <thead className="border-b border-zinc-200 dark:border-zinc-800">
-            <tr>
-              <th scope="col" className="py-2 pr-3">
-                Prompt
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Model
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Older
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Newer
-              </th>
-              <th scope="col" className="py-2 text-right">
-                Change
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeaders columns={[{ label: 'Prompt' }, { label: 'Model' }, { label: 'Older', right: true }, { label: 'Newer', right: true }, { label: 'Change', right: true }]} />
           <tbody>
             {view.cells.map((c) => (
               <tr key={`${c.promptKey}-${c.modelLabel}`} className="border-b border-zinc-100 dark:border-zinc-900">

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { HeatmapView } from '@/lib/server/views/heatmap-view';
-import { Empty, Pagination, link, muted } from './ui';
+import { Empty, HeatCell, Pagination, link, muted } from './ui';
 
 /**
  * The prompt × model heatmap. Every cell is a link (a plain <a>: hundreds of them must not
@@ -53,11 +53,7 @@ export function Heatmap({ view }: { view: HeatmapView }) {
                 </th>
                 <td className="px-1 text-right text-xs tabular-nums">{r.meanLabel}</td>
                 {r.cells.map((c, i) => (
-                  <td key={i}>
-                    <a href={c.href} aria-label={c.ariaLabel} className={c.errors ? 'hm-cell hm-err' : 'hm-cell'} style={{ background: c.background, color: c.color }}>
-                      {c.text}
-                    </a>
-                  </td>
+                  <HeatCell key={i} cell={c} className={c.errors ? 'hm-cell hm-err' : 'hm-cell'} />
                 ))}
               </tr>
             ))}

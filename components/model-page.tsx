@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { AreaView, ModelPageView, Tone } from '@/lib/server/views/model-view';
 import { Empty, Section, link, muted } from './ui';
+import { ColumnHeaders } from './score-cells';
 
 const TONE: Record<Tone, string> = {
   better: 'text-emerald-800 dark:text-emerald-300',
@@ -71,28 +72,7 @@ export function AreaTable({ id, title, items, testId }: { id: string; title: str
       ) : (
         <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid={testId}>
-            <thead className="border-b border-zinc-200 dark:border-zinc-800">
-              <tr>
-                <th scope="col" className="py-2 pr-3">
-                  {items[0]?.kind === 'tag' ? 'Tag' : 'Blueprint'}
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Score
-                </th>
-                <th scope="col" className="py-2 pr-3">
-                  95% interval
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Rank
-                </th>
-                <th scope="col" className="py-2 pr-3 text-right">
-                  Field mean
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  vs field
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeaders columns={[{ label: items[0]?.kind === 'tag' ? 'Tag' : 'Blueprint' }, { label: 'Score', right: true }, { label: '95% interval' }, { label: 'Rank', right: true }, { label: 'Field mean', right: true }, { label: 'vs field', right: true }]} />
             <tbody>
               {items.map((a) => (
                 <tr key={a.name} className="border-b border-zinc-100 dark:border-zinc-900">
@@ -123,22 +103,7 @@ export function HistoryTable({ rows }: { rows: ModelPageView['historyTable'] }) 
     <details>
       <summary className={`cursor-pointer text-sm ${link}`}>Every run as a table ({rows.length})</summary>
       <table className="mt-2 w-full text-left text-sm" data-testid="history-table">
-        <thead className="border-b border-zinc-200 dark:border-zinc-800">
-          <tr>
-            <th scope="col" className="py-1 pr-3">
-              Run
-            </th>
-            <th scope="col" className="py-1 pr-3">
-              Blueprint
-            </th>
-            <th scope="col" className="py-1 pr-3 text-right">
-              Score
-            </th>
-            <th scope="col" className="py-1">
-              95% interval
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeaders dense columns={[{ label: 'Run' }, { label: 'Blueprint' }, { label: 'Score', right: true }, { label: '95% interval' }]} />
         <tbody>
           {rows.map((r, i) => (
             <tr key={i} className="border-b border-zinc-100 dark:border-zinc-900">

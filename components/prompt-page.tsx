@@ -1,6 +1,6 @@
 import type { PromptPageView, ReplyCardView } from '@/lib/server/views/prompt-view';
 import { Markdown } from './markdown';
-import { ScoreChip, link, muted, card } from './ui';
+import { HeatCell, ScoreChip, link, muted, card } from './ui';
 import { VerdictItem } from './verdict';
 
 export function Conversation({ view }: { view: PromptPageView }) {
@@ -68,11 +68,7 @@ export function PointsGrid({ view }: { view: PromptPageView }) {
                 </span>
               </th>
               {r.cells.map((c, i) => (
-                <td key={i}>
-                  <a href={c.href} aria-label={c.ariaLabel} className="hm-cell" style={{ background: c.background, color: c.color }}>
-                    {c.text}
-                  </a>
-                </td>
+                <HeatCell key={i} cell={c} />
               ))}
             </tr>
           ))}
@@ -81,11 +77,7 @@ export function PointsGrid({ view }: { view: PromptPageView }) {
               Prompt score
             </th>
             {grid.totals.map((c, i) => (
-              <td key={i}>
-                <a href={c.href} aria-label={c.ariaLabel} className="hm-cell font-semibold" style={{ background: c.background, color: c.color }}>
-                  {c.text}
-                </a>
-              </td>
+              <HeatCell key={i} cell={c} className="hm-cell font-semibold" />
             ))}
           </tr>
         </tbody>

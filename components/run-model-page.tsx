@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { RunModelPageView } from '@/lib/server/views/run-model-view';
 import { Empty, Facts, Pagination, ScoreChip, Section, link, muted } from './ui';
+import { ColumnHeaders } from './score-cells';
 
 export function RunModelSummary({ view }: { view: RunModelPageView }) {
   return (
@@ -44,19 +45,7 @@ export function RunModelPrompts({ view }: { view: RunModelPageView }) {
         <Empty>No scored prompts.</Empty>
       ) : (
         <table className="w-full text-left text-sm" data-testid="model-prompts">
-          <thead className="border-b border-zinc-200 dark:border-zinc-800">
-            <tr>
-              <th scope="col" className="py-2 pr-3">
-                Score
-              </th>
-              <th scope="col" className="py-2 pr-3">
-                Prompt
-              </th>
-              <th scope="col" className="py-2 text-right">
-                Errors
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeaders columns={[{ label: 'Score' }, { label: 'Prompt' }, { label: 'Errors', right: true }]} />
           <tbody>
             {view.prompts.map((p) => (
               <tr key={p.promptKey} className="border-b border-zinc-100 align-top dark:border-zinc-900">

@@ -55,6 +55,17 @@ export function IntervalBarView({ bar }: { bar: IntervalBar | null }) {
   );
 }
 
+/** Pagination's Previous/Next: a link, or a dimmed label on the first/last page. */
+function PageStep({ href, rel, label }: { href: string | null; rel: 'prev' | 'next'; label: string }) {
+  return href ? (
+    <Link href={href} prefetch={false} className={`rounded border px-2 py-1 ${link}`} rel={rel}>
+      {label}
+    </Link>
+  ) : (
+    <span className="rounded border px-2 py-1 opacity-50">{label}</span>
+  );
+}
+
 export function Pagination({ view, label }: { view: PaginationView; label: string }) {
   return (
     <nav aria-label={label} className="flex flex-wrap items-center gap-3 text-sm">
@@ -62,13 +73,7 @@ export function Pagination({ view, label }: { view: PaginationView; label: strin
       {view.pages > 1 && (
         <ul className="flex flex-wrap items-center gap-1">
           <li>
-            {view.previousHref ? (
-              <Link href={view.previousHref} prefetch={false} className={`rounded border px-2 py-1 ${link}`} rel="prev">
-                Previous
-              </Link>
-            ) : (
-              <span className="rounded border px-2 py-1 opacity-50">Previous</span>
-            )}
+            <PageStep href={view.previousHref} rel="prev" label="Previous" />
           </li>
           {view.links.map((l, i) =>
             l === null ? (
@@ -85,17 +90,22 @@ export function Pagination({ view, label }: { view: PaginationView; label: strin
             ),
           )}
           <li>
-            {view.nextHref ? (
-              <Link href={view.nextHref} prefetch={false} className={`rounded border px-2 py-1 ${link}`} rel="next">
-                Next
-              </Link>
-            ) : (
-              <span className="rounded border px-2 py-1 opacity-50">Next</span>
-            )}
+            <PageStep href={view.nextHref} rel="next" label="Next" />
           </li>
         </ul>
       )}
     </nav>
+  );
+}
+
+/** One heatmap cell: the score printed on its colour, linking to the cell's page. */
+export function HeatCell({ cell, className = 'hm-cell' }: { cell: { href: string; ariaLabel: string; background: string; color: string; text: string }; className?: string }) {
+  return (
+    <td>
+      <a href={cell.href} aria-label={cell.ariaLabel} className={className} style={{ background: cell.background, color: cell.color }}>
+        {cell.text}
+      </a>
+    </td>
   );
 }
 

@@ -158,8 +158,12 @@ test('every view has a deep link that opens it directly', async ({ page }, info)
 test('keyboard: every heatmap cell is reachable and opens with Enter', async ({ page }) => {
   await page.goto(`/runs/${DEMO.latestRun}`);
   const target = page.getByTestId('heatmap').locator('a.hm-cell').first();
-  await target.focus();
-  await expect(target).toBeFocused();
+  await page.waitForLoadState('networkidle');
+  // Sections stream in: focus again if a late swap replaced the element that held focus.
+  await expect(async () => {
+    await target.focus();
+    await expect(target).toBeFocused({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
   const outline = await target.evaluate((el) => getComputedStyle(el).outlineStyle);
   expect(outline).not.toBe('none');
   await page.keyboard.press('Enter');

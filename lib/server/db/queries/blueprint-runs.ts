@@ -3,6 +3,7 @@
  * scores for the trend chart, and the latest completed run's ranking.
  */
 import type { Db } from '../client';
+import { runListRowSelect } from './run-select';
 
 export async function getBlueprintRuns(db: Db, blueprintId: string, opts: { limit?: number } = {}) {
   const runs = await db.run.findMany({
@@ -14,12 +15,7 @@ export async function getBlueprintRuns(db: Db, blueprintId: string, opts: { limi
       status: true,
       trigger: true,
       sourceCommit: true,
-      createdAt: true,
-      finishedAt: true,
-      totalCalls: true,
-      doneCalls: true,
-      errorCalls: true,
-      errorVerdicts: true,
+      ...runListRowSelect,
       costUsd: true,
     },
   });

@@ -1,5 +1,6 @@
 /** The home page's recent runs across every blueprint (index on runs.created_at). */
 import type { Db } from '../client';
+import { runListRowSelect } from './run-select';
 
 export async function listRecentRuns(db: Db, limit = 8) {
   return db.run.findMany({
@@ -9,12 +10,7 @@ export async function listRecentRuns(db: Db, limit = 8) {
       id: true,
       status: true,
       trigger: true,
-      createdAt: true,
-      finishedAt: true,
-      totalCalls: true,
-      doneCalls: true,
-      errorCalls: true,
-      errorVerdicts: true,
+      ...runListRowSelect,
       models: true,
       blueprint: { select: { id: true, title: true } },
     },

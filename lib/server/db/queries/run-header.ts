@@ -4,6 +4,7 @@
  * (the diff picker). Small and indexed: the pages' sections stream after it.
  */
 import type { Db } from '../client';
+import { runCountersSelect } from './run-select';
 
 export async function getRunHeader(db: Db, runId: string) {
   const run = await db.run.findUnique({
@@ -17,14 +18,7 @@ export async function getRunHeader(db: Db, runId: string) {
       createdAt: true,
       startedAt: true,
       finishedAt: true,
-      totalCalls: true,
-      doneCalls: true,
-      errorCalls: true,
-      totalVerdicts: true,
-      doneVerdicts: true,
-      errorVerdicts: true,
-      costUsd: true,
-      error: true,
+      ...runCountersSelect,
       parentRunId: true,
       blueprint: { select: { id: true, title: true, path: true, source: { select: { kind: true, owner: true, repo: true } } } },
     },

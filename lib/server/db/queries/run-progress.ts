@@ -1,5 +1,6 @@
 /** A run's live counters (the progress page and its JSON route poll this). */
 import type { Db } from '../client';
+import { runCountersSelect } from './run-select';
 
 export async function getRunProgress(db: Db, runId: string) {
   return db.run.findUnique({
@@ -7,14 +8,7 @@ export async function getRunProgress(db: Db, runId: string) {
     select: {
       id: true,
       status: true,
-      totalCalls: true,
-      doneCalls: true,
-      errorCalls: true,
-      totalVerdicts: true,
-      doneVerdicts: true,
-      errorVerdicts: true,
-      costUsd: true,
-      error: true,
+      ...runCountersSelect,
       createdAt: true,
       startedAt: true,
       finishedAt: true,
