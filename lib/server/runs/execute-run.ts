@@ -10,7 +10,7 @@ import type { RunDeps } from './deps';
 import { BudgetExceededError, RunNotFoundError } from './errors';
 import { generateCell, toStored, type StoredReply } from './generate';
 import { judgeReply } from './judge';
-import { loadRunContext, type RunContext } from './run-context';
+import { forgetRunContext, loadRunContext, type RunContext } from './run-context';
 import { summariseRun } from './summarise';
 
 export interface RunProgress {
@@ -83,6 +83,7 @@ export async function finishRun(deps: RunDeps, runId: string, status: FinalStatu
   // A pull request's run grades unmerged content: it never reaches the public leaderboard.
   await summariseRun(deps.db, runId, { publish: status === 'completed' && run.trigger !== 'pull_request' });
   await deps.db.run.update({ where: { id: runId }, data: { status, error, finishedAt: new Date() } });
+  forgetRunContext(runId); // a long-lived server keeps no finished run in memory
   await deps.onFinished?.(runId);
 }
 
