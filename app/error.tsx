@@ -1,15 +1,7 @@
 'use client';
 
-export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  return (
-    <div role="alert" className="space-y-2">
-      <h1 className="text-2xl font-semibold">Something went wrong</h1>
-      <p className="text-zinc-600 dark:text-zinc-400">
-        The page could not be shown{error.digest ? ` (reference ${error.digest})` : ''}.
-      </p>
-      <button type="button" onClick={reset} className="rounded border px-3 py-1">
-        Try again
-      </button>
-    </div>
-  );
+import { ErrorPanel, type ErrorBoundaryProps } from '@/components/error-panel';
+
+export default function ErrorPage(props: ErrorBoundaryProps) {
+  return <ErrorPanel {...props} title="Something went wrong" what="The page could not be shown" />;
 }
