@@ -19,16 +19,26 @@ export function checkPointArgs(def: PointFunctionDef<unknown>, raw: unknown): Ar
   return { ok: false, message: messages.join('; ') };
 }
 
-export async function evaluatePoint(resolved: Resolved, response: string, rawArgs: unknown, ctx: PointContext): Promise<FnOutcome> {
-  const { def, negated, canonical } = resolved;
+/**
+ * Runs a resolved function on stored arguments (validated again: a stored blueprint may predate
+ * a schema change), turning a throw into `{error}`. The score is returned as the function gave
+ * it: the scoring policy (clamping, NaN, negation) is the caller's — `verdictFromOutcome` in a
+ * run, `evaluatePoint` below for a bare outcome.
+ */
+export async function runPointFunction(resolved: Resolved, response: string, rawArgs: unknown, ctx: PointContext): Promise<FnOutcome> {
+  const { def, canonical } = resolved;
   const checked = checkPointArgs(def, rawArgs);
   if (!checked.ok) return { error: checked.message };
-  let outcome: FnOutcome;
   try {
-    outcome = await def.evaluate(response, checked.args, ctx);
+    return await def.evaluate(response, checked.args, ctx);
   } catch (error) {
     return { error: `${canonical} failed: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+export async function evaluatePoint(resolved: Resolved, response: string, rawArgs: unknown, ctx: PointContext): Promise<FnOutcome> {
+  const { negated, canonical } = resolved;
+  const outcome = await runPointFunction(resolved, response, rawArgs, ctx);
   if ('error' in outcome) return outcome;
   if (typeof outcome.score !== 'number' || !Number.isFinite(outcome.score)) {
     return { error: `${canonical} produced no valid score (${String(outcome.score)})` };

@@ -7,7 +7,7 @@
 export type { ExternalCallPort, FnOutcome, PointContext, PointFunctionDef, SandboxErrorKind, SandboxPort, ToolCall } from './types';
 export { SandboxError } from './types';
 export { acceptedNames, listPointFunctions, pointFunctionAliases, resolvePointFunction, type Resolution } from './registry';
-export { checkPointArgs, evaluatePoint, type ArgsCheck } from './evaluate';
+export { checkPointArgs, evaluatePoint, runPointFunction, type ArgsCheck } from './evaluate';
 export { compilePattern, testPattern, type Compiled } from './text/regex';
 export { foldCase, nfc } from './text/normalize';
 export { createQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './sandbox/quickjs';

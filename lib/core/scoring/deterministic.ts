@@ -8,6 +8,7 @@ import type { Point } from '../blueprint/schema';
 import { evaluateCorrect } from '../correct/evaluate';
 import { buildResponseView, normaliseToolCall } from '../correct/view';
 import { resolvePointFunction, type Resolution } from '../points/registry';
+import { runPointFunction } from '../points/evaluate';
 import type { PointContext, ToolCall } from '../points/types';
 import { verdictFromOutcome, type Verdict } from './verdict';
 
@@ -50,12 +51,8 @@ export async function evaluateDeterministicPoint(point: Point, response: ReplyIn
         ctx.toolCalls ?? (reply.toolCalls ? reply.toolCalls.map(normaliseToolCall).filter((c): c is ToolCall => c !== null) : undefined);
       const { pointIndex: _index, resolve: _resolve, ...pointCtx } = ctx;
       const fnCtx: PointContext = { ...pointCtx, ...(toolCalls ? { toolCalls } : {}) };
-      try {
-        const outcome = await res.def.evaluate(text, point.args, fnCtx);
-        return verdictFromOutcome(point, index, outcome, { negated: res.negated });
-      } catch (e) {
-        return verdictFromOutcome(point, index, { error: `Error executing point function '${point.fn}': ${(e as Error).message}` }, { negated: res.negated });
-      }
+      const outcome = await runPointFunction(res, text, point.args, fnCtx);
+      return verdictFromOutcome(point, index, outcome, { negated: res.negated });
     }
   }
 }
