@@ -22,3 +22,16 @@ export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } fr
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
 export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';
 export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalSchema, type BootstrapOptions, type Interval } from './bootstrap';
+export {
+  addToCoverage,
+  COVERAGE_RULE,
+  CoverageSchema,
+  coverageShare,
+  EMPTY_COVERAGE,
+  MIN_CLASS_COVERAGE,
+  pointClass,
+  sumCoverage,
+  withheldReason,
+  type Coverage,
+  type PointClass,
+} from './coverage';

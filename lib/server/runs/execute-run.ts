@@ -10,8 +10,8 @@ import type { RunDeps } from './deps';
 import { BudgetExceededError, RunNotFoundError } from './errors';
 import { generateCell, toStored, type StoredReply } from './generate';
 import { judgeReply } from './judge';
-import { forgetRunContext, loadRunContext, type RunContext } from './run-context';
-import { summariseRun } from './summarise';
+import { finishRun, type FinalStatus } from './finish-run';
+import { loadRunContext, type RunContext } from './run-context';
 
 export interface RunProgress {
   runId: string;
@@ -27,7 +27,7 @@ export interface ExecuteOptions {
   onProgress?: (p: RunProgress) => void;
 }
 
-export type FinalStatus = 'completed' | 'budget_exceeded' | 'failed';
+export type { FinalStatus } from './finish-run';
 
 /** Marks a run running (first start or resume) and returns its context. */
 export async function startRun(deps: RunDeps, runId: string): Promise<RunContext> {
@@ -77,16 +77,6 @@ export async function readProgress(deps: RunDeps, runId: string): Promise<RunPro
   };
 }
 
-/** Final status, summaries, and the finished hook (PR comments). Idempotent. */
-export async function finishRun(deps: RunDeps, runId: string, status: FinalStatus, error: string | null = null): Promise<void> {
-  const run = await deps.db.run.update({ where: { id: runId }, data: { status: 'summarising' }, select: { trigger: true } });
-  // A pull request's run grades unmerged content: it never reaches the public leaderboard.
-  await summariseRun(deps.db, runId, { publish: status === 'completed' && run.trigger !== 'pull_request' });
-  await deps.db.run.update({ where: { id: runId }, data: { status, error, finishedAt: new Date() } });
-  forgetRunContext(runId); // a long-lived server keeps no finished run in memory
-  await deps.onFinished?.(runId);
-}
-
 export async function executeRun(deps: RunDeps, runId: string, opts: ExecuteOptions = {}): Promise<FinalStatus> {
   const current = await deps.db.run.findUnique({ where: { id: runId }, select: { status: true } });
   if (!current) throw new RunNotFoundError(runId);
@@ -132,10 +122,6 @@ export async function executeRun(deps: RunDeps, runId: string, opts: ExecuteOpti
     throw e;
   }
   await report(true);
-  if (budgetStop) {
-    await finishRun(deps, runId, 'budget_exceeded', (budgetStop as BudgetExceededError).reason);
-    return 'budget_exceeded';
-  }
-  await finishRun(deps, runId, 'completed');
-  return 'completed';
+  // The end is decided from what the run stored (finish-run.ts), as under Inngest.
+  return finishRun(deps, runId, { budgetStop: budgetStop ? (budgetStop as BudgetExceededError).reason : null });
 }

@@ -2,10 +2,12 @@
  * A run's summaries, built from its heatmap cells (prompt × model), never from its
  * verdicts: per model a prompt-weighted mean with a 95% bootstrap interval over prompts
  * (seeded by the run id, so a summary is reproducible), the verdict and error counts, cost
- * and median latency; then, for a completed run, the blueprint's leaderboard rows.
+ * and median latency, and its coverage (judged and deterministic verdicts planned vs. with a
+ * result: a score resting on too little of either is withheld, lib/core coverage.ts); then, for
+ * a completed run, the blueprint's leaderboard rows of the models that scored.
  */
 import { xoroshiro128plus } from 'pure-rand';
-import { modelScore, promptScore } from '@/lib/core';
+import { addToCoverage, EMPTY_COVERAGE, modelScore, promptScore, withheldReason, type Coverage } from '@/lib/core';
 import type { Db } from '../db/client';
 
 function seedOf(runId: string): number {
@@ -44,7 +46,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   if (opts.rebuildCells) await rebuildCells(db, runId);
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, version: { select: { prompts: { select: { promptKey: true, weight: true } } } } },
+    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { prompts: { select: { promptKey: true, weight: true, points: true } } } } },
   });
   if (!run) throw new Error(`no run with id ${runId}`);
   const weights = new Map(run.version.prompts.map((p) => [p.promptKey, p.weight]));
@@ -57,6 +59,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
            percentile_disc(0.5) WITHIN GROUP (ORDER BY latency_ms)::int AS p50
     FROM replies WHERE run_id = ${replyRun} GROUP BY model_id`;
   const verdictsBy = new Map(verdictCounts.map((v) => [v.modelId, v._count._all]));
+  const coverage = await coverageByModel(db, runId, replyRun, run.version.prompts);
   const statsBy = new Map(replyStats.map((r) => [r.model_id, r]));
 
   const byModel = new Map<string, typeof cells>();
@@ -68,25 +71,52 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
       rng,
     );
     const stats = statsBy.get(modelId);
+    const cov = coverage.get(modelId) ?? { ...EMPTY_COVERAGE, failedReplies: 0 };
+    const replies = stats?.replies ?? 0;
+    // Unscored is not zero, and too little evidence is not a score: say why there is none.
+    const withheld = replies > 0 && cov.failedReplies === replies ? `every reply failed (${replies})` : withheldReason(cov);
     const data = {
-      score: m.score,
-      ciLow: m.interval?.low ?? null,
-      ciHigh: m.interval?.high ?? null,
+      score: withheld ? null : m.score,
+      ciLow: withheld ? null : (m.interval?.low ?? null),
+      ciHigh: withheld ? null : (m.interval?.high ?? null),
       promptCount: m.prompts,
       replyCount: stats?.replies ?? 0,
       verdictCount: verdictsBy.get(modelId) ?? 0,
       errorCount: m.errors,
       costUsd: stats?.cost ?? 0,
       latencyMsP50: stats?.p50 ?? null,
+      judgedVerdicts: cov.judgedVerdicts,
+      judgedScored: cov.judgedScored,
+      deterministicVerdicts: cov.deterministicVerdicts,
+      deterministicScored: cov.deterministicScored,
+      withheldReason: withheld,
     };
     await db.runModelSummary.upsert({ where: { runId_modelId: { runId, modelId } }, create: { runId, modelId, ...data }, update: data });
   }
 
   if (opts.publish ?? (run.status === 'completed' && run.trigger !== 'pull_request')) {
-    // The leaderboard reads the latest complete run of each blueprint.
-    const summaries = await db.runModelSummary.findMany({ where: { runId } });
+    // A blueprint's leaderboard entry per model is its latest run in which that model scored:
+    // a model with no score here (every reply failed, or withheld) keeps its earlier entry, and
+    // a run finishing late never replaces the entry of a run requested after it.
+    const summaries = await db.runModelSummary.findMany({ where: { runId, score: { not: null } } });
+    const current = await db.blueprintModelSummary.findMany({ where: { blueprintId: run.blueprintId }, select: { modelId: true, runId: true } });
+    const newer = new Set(
+      (await db.run.findMany({ where: { id: { in: current.map((c) => c.runId) }, createdAt: { gt: run.createdAt } }, select: { id: true } })).map((r) => r.id),
+    );
+    const keep = new Set(current.filter((c) => newer.has(c.runId)).map((c) => c.modelId));
     for (const s of summaries) {
-      const data = { runId, score: s.score, ciLow: s.ciLow, ciHigh: s.ciHigh, errorCount: s.errorCount };
+      if (keep.has(s.modelId)) continue;
+      const data = {
+        runId,
+        score: s.score,
+        ciLow: s.ciLow,
+        ciHigh: s.ciHigh,
+        errorCount: s.errorCount,
+        judgedVerdicts: s.judgedVerdicts,
+        judgedScored: s.judgedScored,
+        deterministicVerdicts: s.deterministicVerdicts,
+        deterministicScored: s.deterministicScored,
+      };
       await db.blueprintModelSummary.upsert({
         where: { blueprintId_modelId: { blueprintId: run.blueprintId, modelId: s.modelId } },
         create: { blueprintId: run.blueprintId, modelId: s.modelId, ...data },
@@ -94,4 +124,32 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
       });
     }
   }
+}
+
+/**
+ * Per model: the verdicts this run made, by class and whether they got a result, plus the
+ * points a failed reply never had graded (planned, without a result).
+ */
+async function coverageByModel(
+  db: Db,
+  runId: string,
+  replyRun: string,
+  prompts: readonly { promptKey: string; points: unknown }[],
+): Promise<Map<string, Coverage & { failedReplies: number }>> {
+  const out = new Map<string, Coverage & { failedReplies: number }>();
+  const get = (modelId: string) => out.get(modelId) ?? { ...EMPTY_COVERAGE, failedReplies: 0 };
+  const byKind = await db.$queryRaw<{ model_id: string; kind: string; scored: boolean; n: number }[]>`
+    SELECT model_id, kind, (status <> 'error') AS scored, count(*)::int AS n
+    FROM verdicts WHERE run_id = ${runId} GROUP BY model_id, kind, (status <> 'error')`;
+  for (const r of byKind) out.set(r.model_id, { ...addToCoverage(get(r.model_id), r.kind, r.scored, r.n), failedReplies: get(r.model_id).failedReplies });
+  const kinds = new Map(prompts.map((p) => [p.promptKey, Array.isArray(p.points) ? (p.points as { kind?: string }[]).map((pt) => pt.kind ?? 'text') : []]));
+  const failed = await db.reply.groupBy({ by: ['modelId', 'promptKey'], where: { runId: replyRun, error: { not: null } }, _count: { _all: true } });
+  for (const f of failed) {
+    const pointKinds = kinds.get(f.promptKey);
+    if (!pointKinds) continue; // a reply of a prompt this version does not grade (a rescore with fewer prompts)
+    let c: Coverage & { failedReplies: number } = { ...get(f.modelId), failedReplies: get(f.modelId).failedReplies + f._count._all };
+    for (const k of pointKinds) c = { ...addToCoverage(c, k, false, f._count._all), failedReplies: c.failedReplies };
+    out.set(f.modelId, c);
+  }
+  return out;
 }

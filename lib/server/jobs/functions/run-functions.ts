@@ -12,10 +12,10 @@ import { inngest } from '../client';
 import { rescoreRequested, runCellRequested, runCellsFinished, runRequested } from '../events';
 import type { RunDeps } from '../../runs/deps';
 import { BudgetExceededError } from '../../runs/errors';
-import { finishRun, startRun } from '../../runs/execute-run';
+import { startRun } from '../../runs/execute-run';
+import { finishRun } from '../../runs/finish-run';
 import { pendingGroups, processGroup } from '../../runs/cell-group';
 import { loadRunContext } from '../../runs/run-context';
-import { budgetSpent } from '../../runs/budget';
 
 export interface RunFunctionOptions {
   /** Concurrent cell functions per provider across all workers. */
@@ -88,14 +88,8 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
       const { runId } = event.data as { runId: string };
       return step.run(`summarise:${runId}`, async () => {
         const d = await deps();
-        const left = (await pendingGroups(d, await loadRunContext(d.db, runId))).length;
-        if (left === 0) {
-          await finishRun(d, runId, 'completed');
-          return { runId, status: 'completed' };
-        }
-        const spent = await budgetSpent(d, runId);
-        const status = spent ? 'budget_exceeded' : 'failed';
-        await finishRun(d, runId, status, `${spent ? 'stopped by its budget' : 'cells failed after their retries'} with ${left} prompt × model groups left`);
+        // The same decision as the in-process runner's (finish-run.ts): what is left, what was stored.
+        const status = await finishRun(d, runId);
         return { runId, status };
       });
     },
