@@ -1,6 +1,6 @@
 /**
  * What the leaderboards read: each model's score on each live blueprint from that
- * blueprint's latest complete run (blueprint_model_summaries, maintained by the run
+ * blueprint's latest completed run in which the model scored (blueprint_model_summaries, maintained by the run
  * summariser). One row per blueprint × model; the aggregation is a pure view model.
  */
 import type { Db } from '../client';
@@ -15,6 +15,10 @@ export interface LeaderboardRow {
   ciLow: number | null;
   ciHigh: number | null;
   errorCount: number;
+  judgedVerdicts: number;
+  judgedScored: number;
+  deterministicVerdicts: number;
+  deterministicScored: number;
 }
 
 export async function getLeaderboardRows(db: Db, opts: { modelId?: string } = {}): Promise<LeaderboardRow[]> {
@@ -28,6 +32,10 @@ export async function getLeaderboardRows(db: Db, opts: { modelId?: string } = {}
       ciLow: true,
       ciHigh: true,
       errorCount: true,
+      judgedVerdicts: true,
+      judgedScored: true,
+      deterministicVerdicts: true,
+      deterministicScored: true,
       blueprint: { select: { title: true, tags: true } },
     },
     take: 100_000,
