@@ -1,7 +1,7 @@
 import Link from 'next/link';
-import type { LeaderboardView, TagChipView } from '@/lib/server/views/leaderboard-view';
+import type { LeaderboardEntryView, LeaderboardView, TagChipView } from '@/lib/server/views/leaderboard-view';
 import { ColumnHeaders, ErrorsCell, RANKING_COLUMNS, RankingCells } from './score-cells';
-import { Empty, muted } from './ui';
+import { muted } from './ui';
 
 export function TagChips({ tags, overallHref, overallActive }: { tags: TagChipView[]; overallHref: string; overallActive: boolean }) {
   if (tags.length === 0) return null;
@@ -27,24 +27,69 @@ export function TagChips({ tags, overallHref, overallActive }: { tags: TagChipVi
   );
 }
 
-/** A ranking of models: score, 95% interval (numbers and a bar), blueprints, errors. */
-export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: LeaderboardView; testId?: string }) {
-  if (view.entries.length === 0) return <Empty>No completed runs yet: run a blueprint to see models ranked here.</Empty>;
+/** What an empty Assay shows instead of a leaderboard: the two ways to get data. */
+export function GettingStarted() {
+  const code = 'block overflow-x-auto rounded bg-zinc-100 px-3 py-2 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100';
   return (
-    <div className="relative overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid={testId}>
-        <caption className={`mb-2 text-left text-sm ${muted}`}>{view.caption}</caption>
-        <ColumnHeaders columns={[...RANKING_COLUMNS, { label: 'Blueprints', right: true }, { label: 'Errors', right: true }]} />
-        <tbody>
-          {view.entries.map((e) => (
-            <tr key={e.modelId} className="border-b border-zinc-100 dark:border-zinc-900" data-testid="leaderboard-row">
-              <RankingCells entry={e} scoreTestId="score" />
-              <td className="py-2 pr-3 text-right tabular-nums">{e.blueprintsLabel}</td>
-              <ErrorsCell errors={e.errors} />
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div className={`space-y-3 rounded border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700`} data-testid="getting-started">
+      <p className="font-medium">No completed runs yet: nothing to rank.</p>
+      <p className={muted}>See the pages with demo runs (made by the real pipeline against the fake provider):</p>
+      <code className={code}>ASSAY_SEED_DEMO=1 npm run dev</code>
+      <p className={muted}>Or make a first run yourself against the fake provider (no API key needed), then reload this page:</p>
+      <code className={code}>
+        npm run fake-llm
+        <br />
+        ASSAY_LLM_BASE_URL=http://127.0.0.1:4010/v1 npx assay run blueprints/examples/pasta-alternative-paths.yml --judges openai:judge-a,openai:judge-b
+      </code>
+      <p className={muted}>With provider keys in the environment (OPENAI_API_KEY, OPENROUTER_API_KEY, …), `npx assay run BLUEPRINT` calls the real models.</p>
+    </div>
+  );
+}
+
+function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why?: string })[]; why?: boolean }) {
+  return (
+    <tbody>
+      {entries.map((e) => (
+        <tr key={e.modelId} className="border-b border-zinc-100 dark:border-zinc-900" data-testid={why ? 'leaderboard-unranked-row' : 'leaderboard-row'}>
+          <RankingCells entry={e} scoreTestId="score" />
+          <td className="py-2 pr-3 text-right tabular-nums" data-testid="blueprint-coverage">
+            {e.blueprintsLabel}
+            {why && e.why && <span className={`block text-xs ${muted}`}>{e.why}</span>}
+          </td>
+          <td className={`py-2 pr-3 text-xs whitespace-nowrap ${muted}`} data-testid="verdict-coverage">
+            {e.verdictCoverageLabel}
+          </td>
+          <ErrorsCell errors={e.errors} />
+        </tr>
+      ))}
+    </tbody>
+  );
+}
+
+const COLUMNS = [...RANKING_COLUMNS, { label: 'Blueprints scored', right: true }, { label: 'Verdict coverage' }, { label: 'Errors', right: true }];
+
+/** A ranking of models: score, 95% interval (numbers and a bar), blueprint and verdict coverage, errors; then the models listed apart. */
+export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: LeaderboardView; testId?: string }) {
+  if (view.entries.length === 0 && view.unranked.length === 0) return <GettingStarted />;
+  return (
+    <div className="space-y-6">
+      <div className="relative overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid={testId}>
+          <caption className={`mb-2 text-left text-sm ${muted}`}>{view.caption}</caption>
+          <ColumnHeaders columns={COLUMNS} />
+          <Rows entries={view.entries} />
+        </table>
+        {view.entries.length === 0 && <p className={`mt-2 text-sm ${muted}`}>No model has a score on enough blueprints to be ranked.</p>}
+      </div>
+      {view.unranked.length > 0 && (
+        <div className="relative overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid={`${testId}-unranked`}>
+            <caption className={`mb-2 text-left text-sm ${muted}`}>{view.unrankedCaption}</caption>
+            <ColumnHeaders columns={COLUMNS} />
+            <Rows entries={view.unranked} why />
+          </table>
+        </div>
+      )}
     </div>
   );
 }

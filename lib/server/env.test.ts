@@ -34,4 +34,12 @@ describe('configuration', () => {
     expect(parseEnv({ ASSAY_SEED_DEMO: '0' }).ASSAY_SEED_DEMO).toBe(false);
     expect(() => parseEnv({ ASSAY_SEED_DEMO: 'yes' })).toThrow(/ASSAY_SEED_DEMO/);
   });
+
+  it('reads the leaderboard’s minimum coverage as a share between 0 and 1', () => {
+    expect(parseEnv({}).ASSAY_LEADERBOARD_MIN_COVERAGE).toBe(0.5);
+    expect(parseEnv({ ASSAY_LEADERBOARD_MIN_COVERAGE: '' }).ASSAY_LEADERBOARD_MIN_COVERAGE).toBe(0.5);
+    expect(parseEnv({ ASSAY_LEADERBOARD_MIN_COVERAGE: '1' }).ASSAY_LEADERBOARD_MIN_COVERAGE).toBe(1);
+    expect(() => parseEnv({ ASSAY_LEADERBOARD_MIN_COVERAGE: '50' })).toThrow(/ASSAY_LEADERBOARD_MIN_COVERAGE: must be between 0 and 1 \(a share/);
+    expect(() => parseEnv({ ASSAY_LEADERBOARD_MIN_COVERAGE: 'half' })).toThrow(/ASSAY_LEADERBOARD_MIN_COVERAGE: must be a number/);
+  });
 });

@@ -33,8 +33,15 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Bearer token for admin routes; at least 24 characters so it cannot be guessed. */
   ASSAY_ADMIN_TOKEN: optionalString.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
-  /** Public base URL used in links posted to GitHub. */
+  /** Public base URL used in links posted to GitHub and printed by `assay run`. */
   ASSAY_PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /**
+   * The share (0–1) of a leaderboard's blueprints a model needs a score on to be ranked;
+   * models below it are listed apart with why. Default 0.5: half the board's blueprints.
+   */
+  ASSAY_LEADERBOARD_MIN_COVERAGE: optionalString
+    .pipe(z.coerce.number<string | undefined>({ error: 'must be a number between 0 and 1, e.g. 0.5' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1 (a share, not a percentage)').optional())
+    .transform((v) => v ?? 0.5),
   /** GitHub blueprint repository as `owner/repo`; unset means the local folder. */
   GITHUB_REPOSITORY: optionalString.pipe(
     z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/repo').optional(),

@@ -8,6 +8,10 @@ const row = (blueprintId: string, modelId: string, score: number | null, ci: [nu
   tags,
   modelId,
   runId: `run-${blueprintId}`,
+  judgedVerdicts: 4,
+  judgedScored: 4,
+  deterministicVerdicts: 2,
+  deterministicScored: 2,
   score,
   ciLow: ci?.[0] ?? null,
   ciHigh: ci?.[1] ?? null,
@@ -41,7 +45,7 @@ describe('aggregating a model over blueprints', () => {
 });
 
 describe('ranking', () => {
-  it('orders by score, then lower bound, then id; unscored last', () => {
+  it('orders by score, then lower bound, then id; unscored apart', () => {
     const rows = [
       row('a', 'zeta', 0.7, [0.6, 0.8]),
       row('a', 'alpha', 0.7, [0.65, 0.75]),
@@ -50,8 +54,10 @@ describe('ranking', () => {
       row('a', 'beta', 0.7, [0.65, 0.75]),
     ];
     const v = leaderboardView(rows, new Map(), null);
-    expect(v.entries.map((e) => e.modelId)).toEqual(['best', 'alpha', 'beta', 'zeta', 'none']);
-    expect(v.entries.map((e) => e.rank)).toEqual([1, 2, 2, 2, null]);
+    expect(v.entries.map((e) => e.modelId)).toEqual(['best', 'alpha', 'beta', 'zeta']);
+    expect(v.entries.map((e) => e.rank)).toEqual([1, 2, 2, 2]);
+    // no score on any blueprint: listed apart, unranked
+    expect(v.unranked.map((e) => [e.modelId, e.rank, e.scoreLabel])).toEqual([['none', null, '—']]);
     expect(v.entries[0]).toMatchObject({ scoreLabel: '90.0', intervalLabel: '85.0–95.0', href: '/models/best' });
   });
 
@@ -88,8 +94,8 @@ describe('boards per tag', () => {
     expect(facts.title).toBe('Leaderboard: facts');
     expect(facts.blueprintCount).toBe(2);
     expect(facts.entries.map((e) => [e.label, e.scoreLabel, e.blueprintsLabel])).toEqual([
-      ['Model One', '90.0', '1'],
-      ['m2', '70.0', '2'],
+      ['Model One', '90.0', '1 of 2'],
+      ['m2', '70.0', '2 of 2'],
     ]);
     const overall = leaderboardView(rows, new Map(), null);
     // a tie on score and interval falls back to the id, so the order is stable
@@ -97,5 +103,36 @@ describe('boards per tag', () => {
       ['m1', '70.0', 1],
       ['m2', '70.0', 1],
     ]);
+  });
+});
+
+describe('blueprint coverage', () => {
+  const rows = [
+    row('a', 'wide', 0.6, null),
+    row('b', 'wide', 0.6, null),
+    row('c', 'wide', 0.6, null),
+    row('d', 'wide', 0.6, null),
+    row('a', 'half', 0.7, null),
+    row('b', 'half', 0.7, null),
+    row('a', 'narrow', 0.99, null),
+  ];
+
+  it('ranks only models scored on the minimum share of the board’s blueprints, listing the others apart with why', () => {
+    const v = leaderboardView(rows, new Map(), null, { minCoverage: 0.5 });
+    expect(v.requiredBlueprints).toBe(2);
+    expect(v.entries.map((e) => [e.modelId, e.rank, e.blueprintsLabel])).toEqual([
+      ['half', 1, '2 of 4'],
+      ['wide', 2, '4 of 4'],
+    ]);
+    expect(v.unranked.map((e) => [e.modelId, e.rank, e.why])).toEqual([['narrow', null, 'scored on 1 of 4 blueprints; ranking needs 2']]);
+    expect(v.caption).toMatch(/at least 2 blueprints of 4 \(50%\)/);
+    expect(leaderboardView(rows, new Map(), null, { minCoverage: 1 }).entries.map((e) => e.modelId)).toEqual(['wide']);
+    expect(leaderboardView(rows, new Map(), null, { minCoverage: 0 }).entries.map((e) => e.modelId)).toEqual(['narrow', 'half', 'wide']);
+  });
+
+  it('states the verdict coverage behind each score', () => {
+    const partial = { ...row('a', 'm', 0.5, null), judgedVerdicts: 8, judgedScored: 6, deterministicVerdicts: 0, deterministicScored: 0 };
+    expect(leaderboardView([partial], new Map(), null).entries[0]!.verdictCoverageLabel).toBe('judged 75%');
+    expect(leaderboardView(rows, new Map(), null).entries[0]!.verdictCoverageLabel).toBe('judged 100% · deterministic 100%');
   });
 });

@@ -6,7 +6,14 @@
  * standard error (width / 2·1.96) and the mean's error is √Σse² / n. It answers "how sure are
  * we of this model's average over these blueprints", which is what the table claims; with one
  * blueprint it is that blueprint's interval itself. Ordering, ranks and rounding live here.
+ *
+ * Coverage: a model scored on 1 blueprint is not comparable with one scored on 5. Each entry
+ * states its blueprint coverage (scored on N of the board's M blueprints) and its verdict
+ * coverage (judged and deterministic verdicts that got a result); only models whose blueprint
+ * coverage reaches the configured minimum (ASSAY_LEADERBOARD_MIN_COVERAGE) are ranked, the
+ * others are listed apart with why.
  */
+import { coverageShare, sumCoverage, type Coverage } from '@/lib/core';
 import type { LeaderboardRow } from '../db/queries/leaderboard';
 import { describeInterval, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';
@@ -21,15 +28,22 @@ export interface ModelAggregate {
   blueprints: number;
   scoredBlueprints: number;
   errors: number;
+  /** Verdict coverage summed over the blueprints that scored. */
+  coverage: Coverage;
 }
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /** One model's rows (one per blueprint) → its aggregate. */
-export function aggregateRows(modelId: string, rows: readonly Pick<LeaderboardRow, 'score' | 'ciLow' | 'ciHigh' | 'errorCount'>[]): ModelAggregate {
-  const scored = rows.filter((r) => r.score !== null) as (Pick<LeaderboardRow, 'ciLow' | 'ciHigh' | 'errorCount'> & { score: number })[];
+type AggregatedRow = Pick<LeaderboardRow, 'score' | 'ciLow' | 'ciHigh' | 'errorCount'> & Partial<Coverage>;
+
+export function aggregateRows(modelId: string, rows: readonly AggregatedRow[]): ModelAggregate {
+  const scored = rows.filter((r) => r.score !== null) as (AggregatedRow & { score: number })[];
   const errors = rows.reduce((s, r) => s + r.errorCount, 0);
-  const base = { modelId, blueprints: rows.length, scoredBlueprints: scored.length, errors };
+  const coverage = sumCoverage(
+    scored.map((r) => ({ judgedVerdicts: r.judgedVerdicts ?? 0, judgedScored: r.judgedScored ?? 0, deterministicVerdicts: r.deterministicVerdicts ?? 0, deterministicScored: r.deterministicScored ?? 0 })),
+  );
+  const base = { modelId, blueprints: rows.length, scoredBlueprints: scored.length, errors, coverage };
   if (scored.length === 0) return { ...base, score: null, ciLow: null, ciHigh: null };
   const score = scored.reduce((s, r) => s + r.score, 0) / scored.length;
   if (scored.length === 1) {
@@ -86,14 +100,26 @@ export interface LeaderboardEntryView {
   bar: IntervalBar | null;
   blueprints: number;
   blueprintsLabel: string;
+  /** "judged 96% · deterministic 100%": the share of the verdicts behind the score that got a result. */
+  verdictCoverageLabel: string;
   errors: number;
+}
+
+export interface UnrankedEntryView extends LeaderboardEntryView {
+  /** Why the model is not ranked, e.g. "scored on 1 of 5 blueprints; ranking needs 3". */
+  why: string;
 }
 
 export interface LeaderboardView {
   title: string;
   caption: string;
   entries: LeaderboardEntryView[];
+  /** Models under the minimum blueprint coverage: listed, not ranked. */
+  unranked: UnrankedEntryView[];
+  unrankedCaption: string;
   blueprintCount: number;
+  /** Blueprints a model needs a score on to be ranked. */
+  requiredBlueprints: number;
 }
 
 export interface TagChipView {
@@ -103,9 +129,20 @@ export interface TagChipView {
   active: boolean;
 }
 
-export function leaderboardEntries(aggregates: ModelAggregate[], names: ReadonlyMap<string, string>): LeaderboardEntryView[] {
+const pct = (x: number | null) => (x === null ? null : `${roundHalfUp(x * 100, 0)}%`);
+
+/** "judged 96% · deterministic 100%" (a class without points is left out). */
+export function verdictCoverageLabel(c: Coverage): string {
+  const parts = [
+    ['judged', pct(coverageShare(c, 'judged'))],
+    ['deterministic', pct(coverageShare(c, 'deterministic'))],
+  ].flatMap(([name, share]) => (share === null ? [] : [`${name} ${share}`]));
+  return parts.length ? parts.join(' · ') : '—';
+}
+
+export function leaderboardEntries(aggregates: ModelAggregate[], names: ReadonlyMap<string, string>, boardBlueprints?: number, opts: { ranked?: boolean } = {}): LeaderboardEntryView[] {
   const sorted = [...aggregates].sort(compareAggregates);
-  const ranks = competitionRanks(sorted.map((a) => a.score));
+  const ranks = opts.ranked === false ? sorted.map(() => null) : competitionRanks(sorted.map((a) => a.score));
   return sorted.map((a, i) => ({
     rank: ranks[i] ?? null,
     modelId: a.modelId,
@@ -117,7 +154,8 @@ export function leaderboardEntries(aggregates: ModelAggregate[], names: Readonly
     intervalText: describeInterval(a.ciLow, a.ciHigh),
     bar: intervalBar(a.score, a.ciLow, a.ciHigh),
     blueprints: a.blueprints,
-    blueprintsLabel: a.scoredBlueprints === a.blueprints ? String(a.blueprints) : `${a.scoredBlueprints} of ${a.blueprints}`,
+    blueprintsLabel: `${a.scoredBlueprints} of ${boardBlueprints ?? a.blueprints}`,
+    verdictCoverageLabel: verdictCoverageLabel(a.coverage),
     errors: a.errors,
   }));
 }
@@ -138,14 +176,34 @@ export function tagChips(rows: readonly LeaderboardRow[], active: string | null)
     .map(([tag, set]) => ({ tag, href: href.home(tag), label: `${tag} (${set.size})`, active: tag === active }));
 }
 
-/** The overall board, or the board of one tag. */
-export function leaderboardView(rows: readonly LeaderboardRow[], names: ReadonlyMap<string, string>, tag: string | null): LeaderboardView {
+/** Blueprints a model needs a score on, out of `total`, to be ranked at `minCoverage` (at least 1). */
+export function requiredBlueprints(total: number, minCoverage: number): number {
+  return Math.max(1, Math.ceil(total * minCoverage - 1e-9));
+}
+
+/**
+ * The overall board, or the board of one tag. `minCoverage`: the share of the board's
+ * blueprints a model needs a score on to be ranked (ASSAY_LEADERBOARD_MIN_COVERAGE).
+ */
+export function leaderboardView(rows: readonly LeaderboardRow[], names: ReadonlyMap<string, string>, tag: string | null, opts: { minCoverage?: number } = {}): LeaderboardView {
+  const minCoverage = opts.minCoverage ?? 0.5;
   const selected = tag ? rows.filter((r) => r.tags.includes(tag)) : rows;
   const blueprintCount = new Set(selected.map((r) => r.blueprintId)).size;
+  const required = requiredBlueprints(blueprintCount, minCoverage);
+  const aggregates = aggregateByModel(selected);
+  const ranked = aggregates.filter((a) => a.scoredBlueprints >= required);
+  const apart = aggregates.filter((a) => a.scoredBlueprints < required);
+  const rule = `Ranked: models with a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%).`;
   return {
     title: tag ? `Leaderboard: ${tag}` : 'Overall leaderboard',
-    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) of each blueprint’s latest complete run, with a 95% interval.`,
-    entries: leaderboardEntries(aggregateByModel(selected), names),
+    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result.`,
+    entries: leaderboardEntries(ranked, names, blueprintCount),
+    unranked: leaderboardEntries(apart, names, blueprintCount, { ranked: false }).map((e) => {
+      const a = apart.find((x) => x.modelId === e.modelId)!;
+      return { ...e, why: `scored on ${a.scoredBlueprints} of ${blueprintCount} blueprints; ranking needs ${required}` };
+    }),
+    unrankedCaption: `Listed apart, not ranked: a model needs a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%) to be compared fairly with the others (ASSAY_LEADERBOARD_MIN_COVERAGE).`,
     blueprintCount,
+    requiredBlueprints: required,
   };
 }
