@@ -12,7 +12,7 @@ export function RankingTable({ entries, caption, detailed = false }: { entries: 
         <ColumnHeaders
           columns={[
             ...RANKING_COLUMNS,
-            ...(detailed ? [{ label: 'Replies', right: true }, { label: 'Verdicts', right: true }, { label: 'Cost', right: true }, { label: 'Median latency', right: true }] : []),
+            ...(detailed ? [{ label: 'Replies', right: true }, { label: 'Verdicts', right: true }, { label: 'Coverage' }, { label: 'Cost', right: true }, { label: 'Median latency', right: true }] : []),
             { label: 'Errors', right: true },
           ]}
         />
@@ -24,6 +24,10 @@ export function RankingTable({ entries, caption, detailed = false }: { entries: 
                 <>
                   <td className="py-2 pr-3 text-right tabular-nums">{e.replies}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{e.verdicts}</td>
+                  <td className={`py-2 pr-3 text-xs ${muted}`} data-testid="coverage">
+                    {e.coverage}
+                    {e.withheld && <span className="block text-amber-800 dark:text-amber-300">Score withheld: {e.withheld}</span>}
+                  </td>
                   <td className="py-2 pr-3 text-right tabular-nums">{e.cost}</td>
                   <td className="py-2 pr-3 text-right tabular-nums">{e.latency}</td>
                 </>

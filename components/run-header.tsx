@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { RunHeaderView } from '@/lib/server/views/run-view';
-import { Breadcrumbs, Facts, StatusBadge, Tabs, link } from './ui';
+import { Breadcrumbs, Facts, StatusBadge, Tabs, link, muted } from './ui';
 
 /** The top of every run page: where it sits, its state and facts, the run's tabs, the diff picker. */
 export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderView; trail?: { label: string; href?: string }[]; main?: boolean }) {
@@ -21,6 +21,46 @@ export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderV
         )}
       </div>
       <Facts items={view.facts} />
+      {view.judges.length > 0 && (
+        <p className="text-sm" data-testid="judge-panel">
+          <span className={muted}>Judges:</span>{' '}
+          {view.judges.map((j, i) => (
+            <span key={j.label}>
+              {i > 0 && ', '}
+              {j.label}
+              {j.alsoGraded && <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">also graded</span>}
+            </span>
+          ))}
+        </p>
+      )}
+      {(view.parent || view.rescores.length > 0) && (
+        <p className="text-sm" data-testid="rescore-links">
+          {view.parent && (
+            <Link href={view.parent.href} className={link} data-testid="rescore-parent">
+              {view.parent.label}
+            </Link>
+          )}
+          {view.parent && view.rescores.length > 0 && <span className={muted}> · </span>}
+          {view.rescores.length > 0 && (
+            <>
+              <span className={muted}>Rescored as: </span>
+              {view.rescores.map((r, i) => (
+                <span key={r.href}>
+                  {i > 0 && ', '}
+                  <Link href={r.href} className={link} data-testid="rescore-child">
+                    {r.label}
+                  </Link>
+                </span>
+              ))}
+            </>
+          )}
+        </p>
+      )}
+      {view.warnings.map((w) => (
+        <p key={w} role="note" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950 dark:text-amber-200">
+          {w}
+        </p>
+      ))}
       {view.error && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
           {view.error}

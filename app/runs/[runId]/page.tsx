@@ -7,7 +7,7 @@ import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
 import { heatmapView } from '@/lib/server/views/heatmap-view';
 import { HEATMAP_PAGE_SIZE, POINTS_PAGE_SIZE, RunParams } from '@/lib/server/views/params';
 import { pointsListView } from '@/lib/server/views/points-list-view';
-import { rankingView, runHeaderView } from '@/lib/server/views/run-view';
+import { RANKING_CAPTION, rankingView, runHeaderView } from '@/lib/server/views/run-view';
 import { Heatmap } from '@/components/heatmap';
 import { PointsList } from '@/components/points-list';
 import { RankingTable } from '@/components/ranking-table';
@@ -34,7 +34,7 @@ async function HeatmapSection({ run, page, sort }: { run: Run; page: number; sor
 
 async function ModelsSection({ run }: { run: Run }) {
   const ranking = await loadRunRanking(run.id);
-  return <RankingTable entries={rankingView(run.id, ranking)} caption="Every model in this run, best first: prompt-weighted score (0–100), 95% bootstrap interval over prompts." detailed />;
+  return <RankingTable entries={rankingView(run.id, ranking)} caption={RANKING_CAPTION} detailed />;
 }
 
 async function PointsSection({ run, page }: { run: Run; page: number }) {

@@ -1,6 +1,8 @@
 /** The header every run page shares (state, facts, tabs, diff picker) and the run's model ranking. */
+import { z } from 'zod';
+import { COVERAGE_RULE, coverageShare, JudgeSpecSchema, type Coverage } from '@/lib/core';
 import type { RunHeader } from '../db/queries/run-header';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { RunModelCoverage, RunModelRow } from '../db/queries/run-ranking';
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
 import { competitionRanks, intervalBar, type IntervalBar } from './leaderboard-view';
 import { href, type RunView } from './urls';
@@ -42,6 +44,35 @@ export interface RunHeaderView {
   tabs: RunTabView[];
   diffChoices: { label: string; href: string }[];
   error: string | null;
+  /** The judge panel, each judge flagged when it is also one of the run's graded models. */
+  judges: { label: string; alsoGraded: boolean }[];
+  /** Things a reader must know before trusting the numbers (a judge grading itself). */
+  warnings: string[];
+  /** For a rescore: the run whose replies it re-graded. */
+  parent: { label: string; href: string } | null;
+  /** The rescores of this run, newest first. */
+  rescores: { label: string; href: string }[];
+}
+
+const pct = (x: number | null) => (x === null ? '' : ` (${Math.round(x * 100)}%)`);
+
+/** "judged 10 of 12 (83%) · deterministic 12 of 12 (100%)": verdicts that got a result, per class. */
+export function coverageText(c: Coverage): string {
+  const parts: string[] = [];
+  if (c.judgedVerdicts > 0) parts.push(`judged ${formatCount(c.judgedScored)} of ${formatCount(c.judgedVerdicts)}${pct(coverageShare(c, 'judged'))}`);
+  if (c.deterministicVerdicts > 0) parts.push(`deterministic ${formatCount(c.deterministicScored)} of ${formatCount(c.deterministicVerdicts)}${pct(coverageShare(c, 'deterministic'))}`);
+  return parts.length ? parts.join(' · ') : '—';
+}
+
+const StoredJudges = z.array(JudgeSpecSchema);
+const StoredModels = z.array(z.string());
+
+/** A run's judge panel as stored, each judge flagged when it is also a graded model. */
+export function judgePanelView(judges: unknown, models: unknown): RunHeaderView['judges'] {
+  const panel = StoredJudges.safeParse(judges);
+  const graded = new Set(StoredModels.safeParse(models).data ?? []);
+  if (!panel.success) return [];
+  return panel.data.map((j) => ({ label: `${j.model} (${j.approach})`, alsoGraded: graded.has(j.model) }));
 }
 
 export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'other'): RunHeaderView {
@@ -57,8 +88,10 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     { label: 'Replies', value: `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
     { label: 'Verdicts', value: formatCount(h.doneVerdicts) },
     { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
+    { label: 'Coverage', value: coverageText(h.coverage) },
     { label: 'Cost', value: formatUsd(h.costUsd) },
   ];
+  const judges = judgePanelView(h.judges, h.models);
   const tabs: RunTabView[] = [
     { label: 'Heatmap', href: href.run(h.id), current: current === 'prompts' },
     { label: 'Models', href: href.run(h.id, { view: 'models' }), current: current === 'models' },
@@ -78,6 +111,12 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     tabs,
     diffChoices: h.siblings.map((o) => ({ label: `Run of ${formatDateTime(o.createdAt)}${o.sourceCommit ? ` (${shortSha(o.sourceCommit)})` : ''}`, href: href.diff(h.id, o.id) })),
     error: h.error,
+    judges,
+    warnings: judges
+      .filter((j) => j.alsoGraded)
+      .map((j) => `Judge ${j.label} is also a graded model in this run: it grades its own replies, which can favour them.`),
+    parent: h.parentRun ? { label: `Rescore of the run of ${formatDateTime(h.parentRun.createdAt)}`, href: href.run(h.parentRun.id) } : null,
+    rescores: h.rescores.map((r) => ({ label: `Run of ${formatDateTime(r.createdAt)} (${runStatus(r.status).label.toLowerCase()})`, href: href.run(r.id) })),
   };
 }
 
@@ -97,9 +136,16 @@ export interface RankingEntryView {
   errors: number;
   cost: string;
   latency: string;
+  /** Verdicts behind the score that got a result, judged and deterministic apart. */
+  coverage: string;
+  /** Why the score is withheld (it is then "—"), or null. */
+  withheld: string | null;
 }
 
-export function rankingView(runId: string, rows: RunModelRow[]): RankingEntryView[] {
+/** How a run's model scores are made and when one is withheld: the caption of every run ranking. */
+export const RANKING_CAPTION = `Every model in this run, best first: prompt-weighted score (0–100), 95% bootstrap interval over prompts, and coverage (verdicts that got a result). ${COVERAGE_RULE}`;
+
+export function rankingView(runId: string, rows: (RunModelRow & Partial<RunModelCoverage>)[]): RankingEntryView[] {
   const ranks = competitionRanks(rows.map((r) => r.score));
   return rows.map((r, i) => ({
     rank: ranks[i] ?? null,
@@ -117,5 +163,7 @@ export function rankingView(runId: string, rows: RunModelRow[]): RankingEntryVie
     errors: r.errorCount,
     cost: formatUsd(r.costUsd),
     latency: r.latencyMsP50 === null ? '—' : formatDuration(r.latencyMsP50),
+    coverage: coverageText({ judgedVerdicts: r.judgedVerdicts ?? 0, judgedScored: r.judgedScored ?? 0, deterministicVerdicts: r.deterministicVerdicts ?? 0, deterministicScored: r.deterministicScored ?? 0 }),
+    withheld: r.withheldReason ?? null,
   }));
 }

@@ -1,7 +1,9 @@
 /**
  * The run every drill-down page starts from: does it exist (a 404 otherwise, decided before
  * streaming), its blueprint, version and state, and the other runs of the same blueprint
- * (the diff picker). Small and indexed: the pages' sections stream after it.
+ * (the diff picker), its judge panel and graded models, its coverage (summed over its model
+ * summaries), and its rescore links: the run it re-graded and the rescores of it. Small and
+ * indexed: the pages' sections stream after it.
  */
 import type { Db } from '../client';
 import { runCountersSelect } from './run-select';
@@ -20,6 +22,10 @@ export async function getRunHeader(db: Db, runId: string) {
       finishedAt: true,
       ...runCountersSelect,
       parentRunId: true,
+      models: true,
+      judges: true,
+      parentRun: { select: { id: true, createdAt: true, status: true } },
+      rescores: { orderBy: { createdAt: 'desc' }, take: 20, select: { id: true, createdAt: true, status: true } },
       blueprint: { select: { id: true, title: true, path: true, source: { select: { kind: true, owner: true, repo: true } } } },
     },
   });
@@ -30,6 +36,16 @@ export async function getRunHeader(db: Db, runId: string) {
     take: 20,
     select: { id: true, createdAt: true, sourceCommit: true },
   });
-  return { ...run, siblings };
+  const c = await db.runModelSummary.aggregate({
+    where: { runId },
+    _sum: { judgedVerdicts: true, judgedScored: true, deterministicVerdicts: true, deterministicScored: true },
+  });
+  const coverage = {
+    judgedVerdicts: c._sum.judgedVerdicts ?? 0,
+    judgedScored: c._sum.judgedScored ?? 0,
+    deterministicVerdicts: c._sum.deterministicVerdicts ?? 0,
+    deterministicScored: c._sum.deterministicScored ?? 0,
+  };
+  return { ...run, siblings, coverage };
 }
 export type RunHeader = NonNullable<Awaited<ReturnType<typeof getRunHeader>>>;

@@ -15,7 +15,17 @@ export interface RunModelRow {
   latencyMsP50: number | null;
 }
 
-export async function getRunRanking(db: Db, runId: string): Promise<RunModelRow[]> {
+/** A model summary's coverage (lib/core coverage.ts) and why its score is withheld, if it is. */
+export interface RunModelCoverage {
+  judgedVerdicts: number;
+  judgedScored: number;
+  deterministicVerdicts: number;
+  deterministicScored: number;
+  /** Why the score is withheld (null: it is not). */
+  withheldReason: string | null;
+}
+
+export async function getRunRanking(db: Db, runId: string): Promise<(RunModelRow & RunModelCoverage)[]> {
   const rows = await db.runModelSummary.findMany({
     where: { runId },
     orderBy: [{ score: { sort: 'desc', nulls: 'last' } }, { modelId: 'asc' }],
@@ -35,5 +45,10 @@ export async function getRunRanking(db: Db, runId: string): Promise<RunModelRow[
     errorCount: r.errorCount,
     costUsd: r.costUsd,
     latencyMsP50: r.latencyMsP50,
+    judgedVerdicts: r.judgedVerdicts,
+    judgedScored: r.judgedScored,
+    deterministicVerdicts: r.deterministicVerdicts,
+    deterministicScored: r.deterministicScored,
+    withheldReason: r.withheldReason,
   }));
 }
