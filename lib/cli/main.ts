@@ -14,6 +14,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   check: { run: async (args) => (await import('./commands/check')).checkCommand(args), summary: 'grade one point against one reply (or a JSONL stream of them)' },
   schema: { run: async (args) => (await import('./commands/schema')).schemaCommand(args), summary: 'print the JSON Schema of the blueprint format, for editors' },
   run: { run: async (args) => (await import('./commands/run')).runCommand(args), summary: 'run a blueprint against models, storing every reply and verdict (--resume continues one)' },
+  rescore: {
+    run: async (args) => (await import('./commands/rescore')).rescoreCommand(args),
+    summary: 're-grade a stored run with other judges or a changed rubric, calling no model (a new, linked run)',
+  },
   sync: { run: async (args) => (await import('./commands/sync')).syncCommand(args), summary: 'store the blueprints of the configured source in the database' },
 };
 

@@ -4,7 +4,7 @@
  * one when DATABASE_URL is unset), with a progress bar. `--resume RUN_ID` continues an
  * interrupted run: nothing completed is called or stored again.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
@@ -15,9 +15,9 @@ import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-
 import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
 import { createRunDeps, runDefaults } from '@/lib/server/runs/wiring';
-import { runResults } from '@/lib/server/runs/results';
 import { RunConfigError } from '@/lib/server/runs/errors';
 import { repoRelativePath } from '../files';
+import { reportRun } from '../report-run';
 import { usageError } from './usage';
 import { parse as parseYaml } from 'yaml';
 
@@ -36,7 +36,11 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --json FILE         write {run, results} to FILE ('-' for standard output)
   --resume RUN_ID     continue an interrupted run
   --quiet             no progress bar
-Exit status: 0 completed, 1 stopped by its budget or failed, 2 on usage errors.`;
+Prints the replies and verdicts done and failed, the distinct error messages with their
+counts, each model's score (0–100, as on the pages) with its coverage, and the run's page
+(ASSAY_PUBLIC_URL/runs/ID).
+Exit status: 0 completed with a score; 1 when the run failed or stopped at its budget, every
+reply of a model failed, or no model has a score; 2 on usage errors.`;
 
 async function loadFixtures(file: string): Promise<FixtureSet> {
   const text = await readFile(file, 'utf8');
@@ -144,20 +148,9 @@ export async function runCommand(argv: string[]): Promise<number> {
         started = true;
       } else bar.update(p.replies.done, payload);
     };
-    const status = await executeRun(deps, runId, { onProgress });
+    await executeRun(deps, runId, { onProgress });
     bar?.stop();
-    const doc = await runResults(db, runId);
-    console.error(`assay: ${status}: ${doc.run.replies.done}/${doc.run.replies.total} replies, ${doc.run.verdicts.done} verdicts (${doc.run.verdicts.errors} errors), ${doc.run.providerCalls} provider calls, ${doc.run.cacheHits} cached, $${doc.run.costUsd.toFixed(4)}`);
-    for (const s of doc.run.scores) {
-      const ci = s.ciLow === null ? '' : ` [${s.ciLow.toFixed(3)}, ${s.ciHigh!.toFixed(3)}]`;
-      console.error(`  ${s.score === null ? '  –  ' : s.score.toFixed(3)}${ci}  ${s.model}${s.errors ? `  (${s.errors} errors)` : ''}`);
-    }
-    if (values.json) {
-      const text = `${JSON.stringify(doc, null, 2)}\n`;
-      if (values.json === '-') process.stdout.write(text);
-      else await writeFile(values.json as string, text);
-    }
-    return status === 'completed' ? 0 : 1;
+    return await reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
   } catch (e) {
     if (e instanceof RunConfigError || (e instanceof Error && e.name === 'ModelResolutionError')) {
       console.error(`assay run: ${e.message}`);

@@ -138,7 +138,8 @@ export class OpenAiCompatibleClient implements LlmClient {
     if (e instanceof APIConnectionTimeoutError) {
       return new ProviderError({ kind: 'timeout', provider: this.provider, message: `${this.provider}: request timed out` });
     }
-    if (e instanceof APIConnectionError) return networkError(this.provider, errorText(e), this.#secrets);
+    // Say where: "fetch failed" alone does not tell a user which base URL could not be reached.
+    if (e instanceof APIConnectionError) return networkError(this.provider, `${errorText(e)} (${this.#sdk.baseURL})`, this.#secrets);
     if (e instanceof APIError && typeof e.status === 'number') {
       return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
     }

@@ -20,7 +20,25 @@ export interface RunResultsDocument {
     costUsd: number;
     startedAt: string | null;
     finishedAt: string | null;
-    scores: { model: string; score: number | null; ciLow: number | null; ciHigh: number | null; errors: number }[];
+    /** Why the run did not complete (null when it did). */
+    error: string | null;
+    /** For a rescore: the run whose stored replies it re-graded (no model was called). */
+    rescoreOf: string | null;
+    /** Per model, on a 0–1 scale (the pages show ×100). */
+    scores: {
+      model: string;
+      score: number | null;
+      ciLow: number | null;
+      ciHigh: number | null;
+      errors: number;
+      replies: number;
+      failedReplies: number;
+      /** Prompts with a score: what the interval rests on. */
+      scoredPrompts: number;
+      coverage: { judgedVerdicts: number; judgedScored: number; deterministicVerdicts: number; deterministicScored: number };
+      /** Why the score is withheld (null: it is not). */
+      withheld: string | null;
+    }[];
   };
   results: {
     prompt: string;
@@ -36,7 +54,7 @@ export interface RunResultsDocument {
 }
 
 export async function runResults(db: Db, runId: string): Promise<RunResultsDocument> {
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { modelSummaries: { orderBy: { score: 'desc' } } } });
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { modelSummaries: { orderBy: [{ score: { sort: 'desc', nulls: 'last' } }, { modelId: 'asc' }] } } });
   const replyRun = run.trigger === 'rescore' && run.parentRunId ? run.parentRunId : run.id;
   const results: RunResultsDocument['results'] = [];
   const PAGE = 500;
@@ -75,6 +93,12 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
     if (replies.length < PAGE) break;
     cursor = replies.at(-1)!.id;
   }
+  const [failed, scoredCells] = await Promise.all([
+    db.reply.groupBy({ by: ['modelId'], where: { runId: replyRun, error: { not: null } }, _count: { _all: true } }),
+    db.runCellSummary.groupBy({ by: ['modelId'], where: { runId, score: { not: null } }, _count: { _all: true } }),
+  ]);
+  const failedBy = new Map(failed.map((f) => [f.modelId, f._count._all]));
+  const scoredBy = new Map(scoredCells.map((c) => [c.modelId, c._count._all]));
   results.sort((a, b) => a.prompt.localeCompare(b.prompt) || a.model.localeCompare(b.model) || a.systemIndex - b.systemIndex || (a.temperature ?? -1) - (b.temperature ?? -1) || a.attempt - b.attempt);
   return {
     run: {
@@ -91,7 +115,20 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       costUsd: run.costUsd,
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
-      scores: run.modelSummaries.map((m) => ({ model: m.modelId, score: m.score, ciLow: m.ciLow, ciHigh: m.ciHigh, errors: m.errorCount })),
+      error: run.error,
+      rescoreOf: run.trigger === 'rescore' ? run.parentRunId : null,
+      scores: run.modelSummaries.map((m) => ({
+        model: m.modelId,
+        score: m.score,
+        ciLow: m.ciLow,
+        ciHigh: m.ciHigh,
+        errors: m.errorCount,
+        replies: m.replyCount,
+        failedReplies: failedBy.get(m.modelId) ?? 0,
+        scoredPrompts: scoredBy.get(m.modelId) ?? 0,
+        coverage: { judgedVerdicts: m.judgedVerdicts, judgedScored: m.judgedScored, deterministicVerdicts: m.deterministicVerdicts, deterministicScored: m.deterministicScored },
+        withheld: m.withheldReason,
+      })),
     },
     results,
   };

@@ -1,0 +1,116 @@
+/**
+ * `assay run` tells the truth about a run, as a user sees it in a terminal (a real child
+ * process, a real database, the fake provider): a run whose replies all failed exits 1 and
+ * prints the provider's own message with its count; counts add up; scores are on the pages'
+ * 0–100 scale with a warning when an interval rests on few prompts; the run's URL is printed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '@/lib/server/db/testing';
+
+let dir: string;
+let t: TestDatabase;
+let fake: FakeLlm;
+
+function assay(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, DATABASE_URL: t.url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+const BLUEPRINT = `title: Honest CLI
+models: [openai:model-x, openai:model-y]
+---
+- id: capital
+  prompt: What is the capital of France?
+  should:
+    - $icontains: paris
+    - Names Paris as the capital
+- id: kind
+  prompt: Say something kind.
+  should:
+    - $word_count_between: [1, 50]
+`;
+const GOOD = [
+  { model: 'judge', judge: { labels: { E: 1 } } },
+  { lastUser: 'capital of France', reply: 'Paris is the capital of France.' },
+];
+let file: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'assay-honest-'));
+  file = join(dir, 'honest-cli.yml');
+  await writeFile(file, BLUEPRINT);
+  t = await freshDatabase();
+  fake = await startFakeLlm({ rules: GOOD });
+});
+afterAll(async () => {
+  await fake?.close();
+  await rm(dir, { recursive: true, force: true });
+  await t?.close();
+});
+
+const runIdOf = (stderr: string) => /assay: run (\S+)/.exec(stderr)?.[1];
+
+describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
+  it('against an unreachable provider: exits 1, says the run failed and prints the provider’s message with its count', { timeout: 90_000 }, async () => {
+    const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
+    expect(r.code, r.stderr).toBe(1);
+    const id = runIdOf(r.stderr)!;
+    expect(r.stderr).toContain(`assay: run ${id} failed: every reply failed (4)`);
+    expect(r.stderr).toMatch(/replies: {2}4 of 4 done \(0 answered, 4 failed\)/);
+    expect(r.stderr).toMatch(/failed replies:\n {2}4 × .*127\.0\.0\.1:9/);
+    expect(r.stderr).toMatch(/error: every reply of openai:model-x failed/);
+    expect(r.stderr).toContain(`see http://localhost:3000/runs/${id}`);
+    expect((await t.db.run.findUniqueOrThrow({ where: { id } })).status).toBe('failed');
+  });
+
+  it('with no key for the provider: exits 1 and prints "set OPENAI_API_KEY" with its count', { timeout: 60_000 }, async () => {
+    const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: '', OPENAI_API_KEY: '' });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/failed replies:\n {2}2 × openai:model-x needs an API key for openai: set OPENAI_API_KEY in the environment/);
+    expect(r.stderr).not.toMatch(/completed/);
+  });
+
+  it('when the provider refuses the key (401): exits 1 with the provider’s message', { timeout: 60_000 }, async () => {
+    fake.setRules([{ model: /model-/, error: { status: 401, message: 'Incorrect API key provided: sk-fake' } }, ...GOOD]);
+    const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
+    fake.reset();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/failed replies:\n {2}4 × .*Incorrect API key provided/);
+  });
+
+  it('when every reply of one model failed: exits 1 though the run completed, naming the model', { timeout: 60_000 }, async () => {
+    fake.setRules([{ model: 'model-y', error: { status: 401, message: 'Incorrect API key provided' } }, ...GOOD]);
+    const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
+    fake.reset();
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/assay: run \S+ completed/);
+    expect(r.stderr).toMatch(/replies: {2}4 of 4 done \(2 answered, 2 failed\)/);
+    expect(r.stderr).toMatch(/openai:model-y {2}\(score withheld: every reply failed \(2\)\)/);
+    expect(r.stderr).toContain('error: every reply of openai:model-y failed');
+  });
+
+  it('a good run: exits 0, counts add up, 0–100 scores, a few-prompts warning and the run’s URL from ASSAY_PUBLIC_URL', { timeout: 60_000 }, async () => {
+    const r = await assay(['run', file, '--judges', 'openai:judge', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url, ASSAY_PUBLIC_URL: 'http://assay.example:8080/' });
+    expect(r.code, r.stderr).toBe(0);
+    const id = runIdOf(r.stderr)!;
+    expect(r.stderr).toContain(`assay: run ${id} completed`);
+    expect(r.stderr).toMatch(/replies: {2}4 of 4 done \(4 answered, 0 failed\)/);
+    expect(r.stderr).toMatch(/verdicts: 6 of 6 made \(0 errors\)/);
+    expect(r.stderr).toContain('scores (0–100, as on the pages; 95% interval over prompts):');
+    expect(r.stderr).toMatch(/100\.0 {2}100\.0–100\.0 {2}openai:model-x {2}\[coverage: judged 1 of 1 \(100%\) · deterministic 2 of 2 \(100%\)\]/);
+    expect(r.stderr).toContain("warning: openai:model-x's interval rests on 2 prompts (fewer than 5): read it as rough");
+    expect(r.stderr).toContain(`see http://assay.example:8080/runs/${id}`);
+    expect(r.stderr).not.toMatch(/failed replies:|error verdicts:/);
+  });
+});

@@ -1,0 +1,20 @@
+/** Prints a finished run's report (run-report.ts) and writes `--json`; returns the exit status. */
+import { writeFile } from 'node:fs/promises';
+import type { Db } from '@/lib/server/db/client';
+import { runResults } from '@/lib/server/runs/results';
+import { runErrors } from '@/lib/server/runs/run-errors';
+import { runReport } from './run-report';
+
+export async function reportRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {
+  const doc = await runResults(db, runId);
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true, parentRunId: true } });
+  const errors = await runErrors(db, runId, run.trigger === 'rescore' && run.parentRunId ? { replyRunId: run.parentRunId } : {});
+  const report = runReport(doc, errors, publicUrl);
+  for (const line of report.lines) console.error(line);
+  if (json) {
+    const text = `${JSON.stringify(doc, null, 2)}\n`;
+    if (json === '-') process.stdout.write(text);
+    else await writeFile(json, text);
+  }
+  return report.exitCode;
+}

@@ -1,0 +1,66 @@
+/**
+ * What `assay run` and `assay rescore` print when a run ends, and their exit status: counts
+ * that add up (replies answered + failed = done), the distinct error messages with their
+ * counts (the provider's own words, e.g. "11 × set OPENAI_API_KEY …"), each model's score on
+ * the pages' 0–100 scale with a warning when its interval rests on few prompts, and the run's
+ * page in the app. Pure: it returns lines, the command writes them.
+ */
+import type { RunResultsDocument } from '@/lib/server/runs/results';
+import type { RunErrors } from '@/lib/server/runs/run-errors';
+import { formatInterval, formatScore, formatUsd, plural } from '@/lib/server/views/format';
+import { coverageText } from '@/lib/server/views/run-view';
+
+/** An interval over fewer prompts than this is flagged as rough. */
+export const FEW_PROMPTS = 5;
+/** Distinct error messages printed (per kind). */
+const SHOWN_ERRORS = 5;
+
+export interface RunReport {
+  lines: string[];
+  /** 0: completed with a score for every model that answered; 1 otherwise. */
+  exitCode: number;
+}
+
+export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl: string): RunReport {
+  const r = doc.run;
+  const lines: string[] = [];
+  lines.push(`assay: run ${r.id} ${r.status}${r.error ? `: ${r.error}` : ''}`);
+  if (r.rescoreOf) {
+    const failed = doc.results.filter((x) => x.error !== null).length;
+    lines.push(`  replies:  ${doc.results.length} stored replies of run ${r.rescoreOf} re-graded, no model called (${doc.results.length - failed} answered, ${failed} failed)`);
+  } else {
+    const answered = r.replies.done - r.replies.errors;
+    lines.push(`  replies:  ${r.replies.done} of ${r.replies.total} done (${answered} answered, ${r.replies.errors} failed)`);
+  }
+  lines.push(`  verdicts: ${r.verdicts.done} of ${r.verdicts.total} made (${r.verdicts.errors} errors)`);
+  lines.push(`  provider calls: ${r.providerCalls} (${r.cacheHits} answered from the cache), cost ${formatUsd(r.costUsd)}`);
+
+  const shown = (title: string, list: RunErrors['replies']) => {
+    if (list.length === 0) return;
+    lines.push(title);
+    for (const e of list.slice(0, SHOWN_ERRORS)) lines.push(`  ${e.count} × ${e.message}`);
+  };
+  shown('failed replies:', errors.replies);
+  shown('error verdicts:', errors.verdicts);
+
+  lines.push('scores (0–100, as on the pages; 95% interval over prompts):');
+  const warnings: string[] = [];
+  const allFailed: string[] = [];
+  for (const s of r.scores) {
+    const interval = formatInterval(s.ciLow, s.ciHigh);
+    const cov = coverageText(s.coverage);
+    lines.push(`  ${formatScore(s.score).padStart(5)}  ${(interval ?? '').padEnd(11)}  ${s.model}${s.withheld ? `  (score withheld: ${s.withheld})` : ''}  [coverage: ${cov}]`);
+    if (s.replies > 0 && s.failedReplies === s.replies) allFailed.push(s.model);
+    if (s.score !== null && s.scoredPrompts < FEW_PROMPTS) {
+      warnings.push(`warning: ${s.model}'s ${interval ? 'interval' : 'score'} rests on ${plural(s.scoredPrompts, 'prompt')} (fewer than ${FEW_PROMPTS}): read it as rough`);
+    }
+  }
+  for (const m of allFailed) warnings.push(`error: every reply of ${m} failed`);
+  lines.push(...warnings);
+  lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);
+
+  const anyScore = r.scores.some((s) => s.score !== null);
+  if (!anyScore && r.status === 'completed') lines.push('error: no model has a score (see the coverage and errors above)');
+  const ok = r.status === 'completed' && allFailed.length === 0 && anyScore;
+  return { lines, exitCode: ok ? 0 : 1 };
+}
