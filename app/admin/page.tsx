@@ -6,7 +6,7 @@ import { adminOverview } from '@/lib/server/admin/overview';
 import { adminView } from '@/lib/server/admin/admin-view';
 import { currentUser } from './session';
 import { Banner, PostButton } from './_components/ui';
-import { Costs, Jobs, PullRequests, SyncStatus, TriggerRun } from './_components/sections';
+import { Costs, Jobs, PullRequests, RescoreRun, SyncStatus, TriggerRun } from './_components/sections';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Admin', robots: { index: false } };
@@ -45,6 +45,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       <SyncStatus view={view} />
       <PullRequests view={view} />
       <TriggerRun view={view} />
+      <RescoreRun view={view} />
       <Jobs view={view} />
       <Costs view={view} />
     </div>

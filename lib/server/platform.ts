@@ -19,6 +19,8 @@ import type { RunPorts } from './github/pull-requests/approve-pull-request-run';
 import { reportPullRequestRun } from './github/pull-requests/report-pull-request-run';
 import { ConflictError } from './http/errors';
 import { requestRun } from './runs/request-run';
+import { requestRescore } from './runs/request-rescore';
+import type { RescorePorts } from './admin/actions';
 import { RunConfigError } from './runs/errors';
 import type { RunDeps } from './runs/deps';
 import { createRunDeps, inngestConfigured, inngestDispatcher, localDispatcher, runDefaults } from './runs/wiring';
@@ -55,6 +57,22 @@ function runPorts(): RunPorts {
     async requestRun(db, req, d) {
       try {
         return await requestRun(db, req, d, defaults);
+      } catch (e) {
+        if (e instanceof RunConfigError) throw new ConflictError(e.message);
+        throw e;
+      }
+    },
+  };
+}
+
+/** requestRescore with the platform's defaults and dispatcher (the admin area's rescore). */
+export function rescorePorts(): RescorePorts {
+  const defaults = runDefaults(env());
+  return {
+    dispatcher: githubServices().runs.dispatcher,
+    async requestRescore(db, req, d) {
+      try {
+        return await requestRescore(db, req, d, defaults);
       } catch (e) {
         if (e instanceof RunConfigError) throw new ConflictError(e.message);
         throw e;

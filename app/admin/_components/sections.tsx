@@ -97,6 +97,42 @@ export function TriggerRun({ view }: { view: AdminView }) {
   );
 }
 
+/** Re-grade a stored run with other judges or the latest rubric: no model is called, the new run links to the old. */
+export function RescoreRun({ view }: { view: AdminView }) {
+  const finished = view.runs.filter((r) => ['completed', 'failed', 'budget_exceeded'].includes(r.status));
+  const field = 'mt-1 max-w-md rounded border border-zinc-300 bg-white px-2 py-1.5 dark:border-zinc-700 dark:bg-zinc-900';
+  return (
+    <Section title="Rescore a run" id="rescore">
+      {finished.length === 0 ? (
+        <Empty>No finished run to rescore yet.</Empty>
+      ) : (
+        <form method="post" action="/api/admin/runs/rescore" className="flex flex-wrap items-end gap-3">
+          <div className="flex flex-col text-sm">
+            <label htmlFor="rescore-run">Run</label>
+            <select id="rescore-run" name="runId" required className={field}>
+              {finished.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.blueprintId} — {r.id} ({r.status}, {r.when})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-col text-sm">
+            <label htmlFor="rescore-judges">Judges (comma-separated; empty: the run’s)</label>
+            <input id="rescore-judges" name="judges" placeholder="openai:gpt-4.1-mini#standard" className={field} />
+          </div>
+          <label className="flex items-center gap-1.5 text-sm">
+            <input type="checkbox" name="latestRubric" /> with the blueprint’s latest rubric
+          </label>
+          <button type="submit" className="rounded bg-zinc-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900">
+            Rescore (no model calls)
+          </button>
+        </form>
+      )}
+    </Section>
+  );
+}
+
 export function Jobs({ view }: { view: AdminView }) {
   return (
     <Section title="Jobs" id="jobs">

@@ -7,7 +7,12 @@ import type { Principal } from '../auth/principal';
 import { syncGitHubRepository } from '../github/sync-repository';
 import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../github/testing';
 import type { GitHubServices } from '../github/services';
-import { approvePullRequestAsAdmin, requestSyncAsAdmin, triggerRunAsAdmin } from './actions';
+import { approvePullRequestAsAdmin, requestSyncAsAdmin, rescoreRunAsAdmin, triggerRunAsAdmin, type RescorePorts } from './actions';
+import { startFakeLlm } from '@/e2e/fakes/llm-server';
+import { executeRun } from '../runs/execute-run';
+import { requestRescore } from '../runs/request-rescore';
+import { fakeDeps } from '../runs/testing';
+import { TEST_RUN_DEFAULTS } from '../github/testing';
 import { adminOverview } from './overview';
 
 let t: TestDatabase;
@@ -63,5 +68,32 @@ describe(`admin actions (${process.env.ASSAY_TEST_DB})`, () => {
     await t.db.user.create({ data: { id: 'u-busy', githubLogin: 'busy', role: 'maintainer' } });
     for (let i = 0; i < 60; i++) await requestSyncAsAdmin(t.db, jobs, busy);
     await expect(requestSyncAsAdmin(t.db, jobs, busy)).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
+  it('lets a maintainer rescore a stored run: no model is called, and the new run is linked to it', async () => {
+    const llm = await startFakeLlm({ rules: [{ lastUser: 'Say hello', reply: 'Hello there!' }] });
+    try {
+      const deps = await fakeDeps(t.db, llm.url);
+      const original = await triggerRunAsAdmin(t.db, services.runs, user('maintainer'), 'greet');
+      expect(await executeRun(deps, original.runId)).toBe('completed');
+      expect(llm.calls()).toBe(1);
+      llm.reset();
+      // the real requestRescore; the dispatcher executes the run in this process, as the dev server's does
+      const ports: RescorePorts = {
+        requestRescore: (db, req, d) => requestRescore(db, req, d, TEST_RUN_DEFAULTS),
+        dispatcher: { dispatch: async (runId) => void (await executeRun(deps, runId)) },
+      };
+      await expect(rescoreRunAsAdmin(t.db, ports, user('reader'), { runId: original.runId })).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(rescoreRunAsAdmin(t.db, ports, user('maintainer'), { runId: 'nope' })).rejects.toBeInstanceOf(NotFoundError);
+      const rescore = await rescoreRunAsAdmin(t.db, ports, user('maintainer'), { runId: original.runId, judges: ['openai:judge-z'], latestRubric: true });
+      expect(llm.calls()).toBe(0); // nothing called at the fake: the stored reply was re-graded
+      const run = await t.db.run.findUniqueOrThrow({ where: { id: rescore.runId }, include: { parentRun: { select: { id: true } } } });
+      expect(run).toMatchObject({ trigger: 'rescore', status: 'completed', createdById: 'u-maintainer', parentRun: { id: original.runId } });
+      expect(run.judges).toEqual([{ model: 'openai:judge-z', approach: 'standard' }]);
+      expect(await t.db.verdict.count({ where: { runId: rescore.runId } })).toBe(1);
+      expect(await t.db.run.findMany({ where: { parentRunId: original.runId }, select: { id: true } })).toEqual([{ id: rescore.runId }]);
+    } finally {
+      await llm.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * What a maintainer can do from the admin area (pages and API alike): sync now, run any
- * blueprint, approve a pull request's run. Each takes an authorised principal, so no caller
+ * blueprint, rescore a stored run (other judges or the blueprint's latest rubric, no model
+ * calls), approve a pull request's run. Each takes an authorised principal, so no caller
  * can forget the check, and is rate-limited per principal in the database.
  */
 import type { Db } from '../db/client';
@@ -10,7 +11,7 @@ import { ADMIN_ACTION_LIMIT, enforceRateLimit } from '../auth/rate-limit';
 import type { GitHubJobs } from '../github/jobs';
 import { requireGitHub, type GitHubServices } from '../github/services';
 import { approvePullRequestRun, type ApprovalOutcome, type RunPorts } from '../github/pull-requests/approve-pull-request-run';
-import type { RequestedRun } from '../runs/contracts';
+import type { RequestedRun, RequestRescore, RunDispatcher } from '../runs/contracts';
 
 async function authorise(db: Db, principal: Principal | null): Promise<Principal> {
   const p = requireActor(principal);
@@ -36,4 +37,30 @@ export async function approvePullRequestAsAdmin(s: GitHubServices, principal: Pr
   const p = await authorise(s.db, principal);
   const gh = requireGitHub(s);
   return approvePullRequestRun(s.db, gh.repo, gh.source, s.policy, s.runs, { number, approvedBy: actorName(p), via: 'admin' });
+}
+
+/** The run pipeline's rescore, as the admin action needs it (wired in lib/server/platform.ts). */
+export interface RescorePorts {
+  requestRescore: RequestRescore;
+  dispatcher: RunDispatcher;
+}
+
+export interface AdminRescore {
+  runId: string;
+  /** A new judge panel (`model` or `model#approach`); default: the run's. */
+  judges?: string[];
+  /** Re-grade with the blueprint's latest version (its prompts keep their ids) instead of the run's. */
+  latestRubric?: boolean;
+}
+
+export async function rescoreRunAsAdmin(db: Db, ports: RescorePorts, principal: Principal | null, req: AdminRescore): Promise<RequestedRun> {
+  const p = await authorise(db, principal);
+  const run = await db.run.findUnique({ where: { id: req.runId }, select: { id: true, blueprint: { select: { latestVersionId: true } } } });
+  if (!run) throw new NotFoundError(`No run ${req.runId}.`);
+  const versionId = req.latestRubric ? (run.blueprint.latestVersionId ?? undefined) : undefined;
+  return ports.requestRescore(
+    db,
+    { runId: run.id, ...(versionId ? { versionId } : {}), ...(req.judges?.length ? { judges: req.judges } : {}), ...(p.kind === 'user' ? { createdById: p.user.id } : {}) },
+    ports.dispatcher,
+  );
 }

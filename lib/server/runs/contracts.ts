@@ -38,3 +38,10 @@ export interface RunDispatcher {
 }
 
 export type RequestRun = (db: Db, req: RunRequest, dispatcher: RunDispatcher) => Promise<RequestedRun>;
+
+/** A rescore request (lib/server/runs/request-rescore.ts) with the platform's defaults bound. */
+export type RequestRescore = (
+  db: Db,
+  req: { runId: string; versionId?: string; judges?: string[]; createdById?: string },
+  dispatcher: RunDispatcher,
+) => Promise<RequestedRun>;
