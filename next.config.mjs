@@ -3,6 +3,10 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   typedRoutes: false,
+  // `next dev` serves localhost; opening it as http://127.0.0.1:PORT (as the README and the
+  // fake's URLs do) is a different origin, which Next warns about ("Cross origin request
+  // detected") and will block in a future version.
+  allowedDevOrigins: ['127.0.0.1', 'localhost', '[::1]'],
   // server-only packages with wasm or native-ish internals: load them from node_modules
   serverExternalPackages: ['pg', '@prisma/adapter-pg', '@electric-sql/pglite', 'quickjs-emscripten', 'inngest'],
   async headers() {

@@ -13,13 +13,16 @@ import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
 import { syncLocalFolder } from '../lib/server/blueprints/sync-local';
 import { seedDemo } from '../lib/server/db/seed/seed-demo';
+import { portFromArgs } from './launch-args';
 
 async function main(): Promise<number> {
   const config = env();
   const database = await openDatabase(config);
   const where = database.mode === 'server' ? 'PostgreSQL server' : `embedded PGlite (${config.ASSAY_DATA_DIR})`;
   console.log(`assay: database ready: ${where}`);
-  const [command, ...args] = process.argv.slice(2);
+  const [command, ...given] = process.argv.slice(2);
+  // `npm run dev -- -p 3001` wins over PORT (an invalid one stops here, before next starts)
+  const { port, rest: args } = portFromArgs(given);
   if (command === '--migrate-only') {
     await database.close();
     return 0;
@@ -48,7 +51,7 @@ async function main(): Promise<number> {
   if (command !== 'next') throw new Error('usage: launch.ts next <dev|start> [args…] | --migrate-only');
   // Spawn next directly (not through npx: SIGTERM through npx left next-server running),
   // and asynchronously: a blocking spawn would freeze the embedded database we serve.
-  const child = spawn(process.execPath, [join('node_modules', 'next', 'dist', 'bin', 'next'), ...args, '--port', String(config.PORT)], {
+  const child = spawn(process.execPath, [join('node_modules', 'next', 'dist', 'bin', 'next'), ...args, '--port', String(port ?? config.PORT)], {
     stdio: 'inherit',
     env: { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: '1' },
   });
