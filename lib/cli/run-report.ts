@@ -56,11 +56,10 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
     }
   }
   for (const m of allFailed) warnings.push(`error: every reply of ${m} failed`);
+  const anyScore = r.scores.some((s) => s.score !== null);
+  if (!anyScore && r.status === 'completed') warnings.push('error: no model has a score (see the coverage and errors above)');
   lines.push(...warnings);
   lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);
-
-  const anyScore = r.scores.some((s) => s.score !== null);
-  if (!anyScore && r.status === 'completed') lines.push('error: no model has a score (see the coverage and errors above)');
   const ok = r.status === 'completed' && allFailed.length === 0 && anyScore;
   return { lines, exitCode: ok ? 0 : 1 };
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { RunResultsDocument } from '@/lib/server/runs/results';
+import { runReport } from './run-report';
+
+const cov = { judgedVerdicts: 2, judgedScored: 2, deterministicVerdicts: 2, deterministicScored: 2 };
+const score = (model: string, extra: Partial<RunResultsDocument['run']['scores'][number]> = {}) => ({
+  model, score: 0.7345, ciLow: 0.6, ciHigh: 0.8, errors: 0, replies: 6, failedReplies: 0, scoredPrompts: 6, coverage: cov, withheld: null, ...extra,
+});
+const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
+  run: {
+    id: 'run1', blueprintId: 'bp', status: 'completed', identityHash: 'h', models: [], judges: [], error: null, rescoreOf: null,
+    replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0,
+    startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], ...run,
+  },
+  results: [],
+});
+const none = { replies: [], verdicts: [] };
+
+describe('the end-of-run report', () => {
+  it('prints 0–100 scores with their interval and coverage, and the run’s page; exit 0', () => {
+    const r = runReport(doc({}), none, 'http://assay.example/');
+    expect(r.exitCode).toBe(0);
+    expect(r.lines).toContain('   73.5  60.0–80.0    openai:a  [coverage: judged 2 of 2 (100%) · deterministic 2 of 2 (100%)]');
+    expect(r.lines.at(-1)).toBe('see http://assay.example/runs/run1');
+    expect(r.lines.join('\n')).not.toMatch(/warning/);
+  });
+
+  it('counts answered and failed replies so they add up, and lists each distinct error with its count', () => {
+    const r = runReport(doc({ replies: { done: 12, total: 12, errors: 11 } }), { replies: [{ message: 'set OPENAI_API_KEY', count: 11 }], verdicts: [] }, 'http://x');
+    expect(r.lines).toContain('  replies:  12 of 12 done (1 answered, 11 failed)');
+    expect(r.lines).toContain('  11 × set OPENAI_API_KEY');
+  });
+
+  it('exits 1 for a failed run, a model whose every reply failed, or no score at all', () => {
+    expect(runReport(doc({ status: 'failed', error: 'every reply failed (12)' }), none, 'http://x').exitCode).toBe(1);
+    const oneDown = runReport(doc({ scores: [score('openai:a'), score('openai:b', { score: null, failedReplies: 6, withheld: 'every reply failed (6)' })] }), none, 'http://x');
+    expect(oneDown.exitCode).toBe(1);
+    expect(oneDown.lines).toContain('error: every reply of openai:b failed');
+    const withheld = runReport(doc({ scores: [score('openai:a', { score: null, withheld: 'only 0 of 2 judged verdicts got a result (under half)' })] }), none, 'http://x');
+    expect(withheld.exitCode).toBe(1);
+    expect(withheld.lines).toContain('error: no model has a score (see the coverage and errors above)');
+  });
+
+  it('warns when an interval rests on fewer than 5 prompts', () => {
+    const r = runReport(doc({ scores: [score('openai:a', { scoredPrompts: 3 }), score('openai:b', { scoredPrompts: 1, ciLow: null, ciHigh: null })] }), none, 'http://x');
+    expect(r.lines).toContain("warning: openai:a's interval rests on 3 prompts (fewer than 5): read it as rough");
+    expect(r.lines).toContain("warning: openai:b's score rests on 1 prompt (fewer than 5): read it as rough");
+    expect(r.exitCode).toBe(0);
+  });
+});
