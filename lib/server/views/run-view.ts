@@ -1,6 +1,6 @@
 /** The header every run page shares (state, facts, tabs, diff picker) and the run's model ranking. */
 import { z } from 'zod';
-import { COVERAGE_RULE, coverageShare, JudgeSpecSchema, type Coverage } from '@/lib/core';
+import { COVERAGE_RULE, coverageShare, JudgeSpecSchema, withheldReason, type Coverage } from '@/lib/core';
 import type { RunHeader } from '../db/queries/run-header';
 import type { RunModelCoverage, RunModelRow } from '../db/queries/run-ranking';
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
@@ -85,7 +85,8 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     ...(h.finishedAt && h.startedAt ? [{ label: 'Took', value: formatDuration(h.finishedAt.getTime() - h.startedAt.getTime()) }] : []),
     ...(sha ? [{ label: 'Commit', value: sha, ...(commitHref ? { href: commitHref } : {}) }] : []),
     { label: 'Trigger', value: h.trigger },
-    { label: 'Replies', value: `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
+    // a rescore calls no model: its replies are the parent run's, re-graded
+    { label: 'Replies', value: h.trigger === 'rescore' && h.parentRun ? `${formatCount(h.totalCalls)} stored, re-graded (no model called)` : `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
     { label: 'Verdicts', value: formatCount(h.doneVerdicts) },
     { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
     { label: 'Coverage', value: coverageText(h.coverage) },
@@ -112,9 +113,12 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     diffChoices: h.siblings.map((o) => ({ label: `Run of ${formatDateTime(o.createdAt)}${o.sourceCommit ? ` (${shortSha(o.sourceCommit)})` : ''}`, href: href.diff(h.id, o.id) })),
     error: h.error,
     judges,
-    warnings: judges
-      .filter((j) => j.alsoGraded)
-      .map((j) => `Judge ${j.label} is also a graded model in this run: it grades its own replies, which can favour them.`),
+    warnings: [
+      ...judges.filter((j) => j.alsoGraded).map((j) => `Judge ${j.label} is also a graded model in this run: it grades its own replies, which can favour them.`),
+      ...(s.working || h.status === 'failed' || !withheldReason(h.coverage)
+        ? []
+        : [`Coverage: ${withheldReason(h.coverage)}. ${COVERAGE_RULE} Withheld scores never reach the leaderboard (see Models).`]),
+    ],
     parent: h.parentRun ? { label: `Rescore of the run of ${formatDateTime(h.parentRun.createdAt)}`, href: href.run(h.parentRun.id) } : null,
     rescores: h.rescores.map((r) => ({ label: `Run of ${formatDateTime(r.createdAt)} (${runStatus(r.status).label.toLowerCase()})`, href: href.run(r.id) })),
   };

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { coverageText, judgePanelView } from './run-view';
+
+describe('the run header', () => {
+  it('names the judge panel and flags a judge that is also a graded model', () => {
+    const judges = [
+      { model: 'openai:judge-a', approach: 'standard' },
+      { model: 'openai:model-c', approach: 'prompt-aware' },
+    ];
+    expect(judgePanelView(judges, ['openai:model-c', 'openai:model-d'])).toEqual([
+      { label: 'openai:judge-a (standard)', alsoGraded: false },
+      { label: 'openai:model-c (prompt-aware)', alsoGraded: true },
+    ]);
+    expect(judgePanelView('not a panel', [])).toEqual([]);
+  });
+
+  it('states coverage per class of point, leaving out a class the run has none of', () => {
+    expect(coverageText({ judgedVerdicts: 8, judgedScored: 0, deterministicVerdicts: 6, deterministicScored: 6 })).toBe('judged 0 of 8 (0%) · deterministic 6 of 6 (100%)');
+    expect(coverageText({ judgedVerdicts: 0, judgedScored: 0, deterministicVerdicts: 3, deterministicScored: 2 })).toBe('deterministic 2 of 3 (67%)');
+    expect(coverageText({ judgedVerdicts: 0, judgedScored: 0, deterministicVerdicts: 0, deterministicScored: 0 })).toBe('—');
+  });
+});
