@@ -31,7 +31,7 @@ export function TagChips({ tags, overallHref, overallActive }: { tags: TagChipVi
 export function GettingStarted() {
   const code = 'block overflow-x-auto rounded bg-zinc-100 px-3 py-2 font-mono text-xs text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100';
   return (
-    <div className={`space-y-3 rounded border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700`} data-testid="getting-started">
+    <div className="space-y-3 rounded border border-dashed border-zinc-300 p-6 text-sm dark:border-zinc-700" data-testid="getting-started">
       <p className="font-medium">No completed runs yet: nothing to rank.</p>
       <p className={muted}>See the pages with demo runs (made by the real pipeline against the fake provider):</p>
       <code className={code}>ASSAY_SEED_DEMO=1 npm run dev</code>
@@ -41,7 +41,9 @@ export function GettingStarted() {
         <br />
         ASSAY_LLM_BASE_URL=http://127.0.0.1:4010/v1 npx assay run blueprints/examples/pasta-alternative-paths.yml --judges openai:judge-a,openai:judge-b
       </code>
-      <p className={muted}>With provider keys in the environment (OPENAI_API_KEY, OPENROUTER_API_KEY, …), `npx assay run BLUEPRINT` calls the real models.</p>
+      <p className={muted}>
+        With provider keys in the environment (OPENAI_API_KEY, OPENROUTER_API_KEY, …), <code className="font-mono">npx assay run BLUEPRINT</code> calls the real models.
+      </p>
     </div>
   );
 }
