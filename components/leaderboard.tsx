@@ -58,13 +58,24 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
             {e.blueprintsLabel}
             {why && e.why && <span className={`block text-xs ${muted}`}>{e.why}</span>}
           </td>
-          <td className={`py-2 pr-3 text-xs whitespace-nowrap ${muted}`} data-testid="verdict-coverage">
+          <td className={`py-2 pr-3 text-xs ${muted}`} data-testid="verdict-coverage">
             {e.verdictCoverageLabel}
           </td>
           <ErrorsCell errors={e.errors} />
         </tr>
       ))}
     </tbody>
+  );
+}
+
+/** The same column widths for the ranked table and the models listed apart, so they line up. */
+function Widths() {
+  return (
+    <colgroup>
+      {['w-14', 'w-[24%]', 'w-20', 'w-[22%]', 'w-[17%]', 'w-[19%]', 'w-16'].map((w, i) => (
+        <col key={i} className={w} />
+      ))}
+    </colgroup>
   );
 }
 
@@ -76,8 +87,9 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
   return (
     <div className="space-y-6">
       <div className="relative overflow-x-auto">
-        <table className="w-full text-left text-sm" data-testid={testId}>
+        <table className="w-full min-w-[48rem] table-fixed text-left text-sm" data-testid={testId}>
           <caption className={`mb-2 text-left text-sm ${muted}`}>{view.caption}</caption>
+          <Widths />
           <ColumnHeaders columns={COLUMNS} />
           <Rows entries={view.entries} />
         </table>
@@ -85,8 +97,9 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
       </div>
       {view.unranked.length > 0 && (
         <div className="relative overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid={`${testId}-unranked`}>
+          <table className="w-full min-w-[48rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
             <caption className={`mb-2 text-left text-sm ${muted}`}>{view.unrankedCaption}</caption>
+            <Widths />
             <ColumnHeaders columns={COLUMNS} />
             <Rows entries={view.unranked} why />
           </table>

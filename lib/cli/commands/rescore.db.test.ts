@@ -68,7 +68,7 @@ afterAll(async () => {
 const isModel = (m: string) => /^model-/.test(m);
 
 describe(`assay rescore (${process.env.ASSAY_TEST_DB})`, () => {
-  it('re-grades a stored run with another judge and a changed rubric: no model call, a linked run', { timeout: 90_000 }, async () => {
+  it('re-grades a stored run with another judge and a changed rubric: no model call, a linked run', { timeout: 180_000 }, async () => {
     const first = await assay(['run', join(dir, 'rescore-cli.yml'), '--judges', 'openai:judge-a', '--quiet']);
     expect(first.code, first.stderr).toBe(0);
     const parentId = /assay: run (\S+)/.exec(first.stderr)![1]!;
@@ -103,7 +103,7 @@ describe(`assay rescore (${process.env.ASSAY_TEST_DB})`, () => {
     expect(parentHeader.rescores).toEqual([{ label: expect.stringMatching(/\(completed\)$/), href: `/runs/${childId}` }]);
   });
 
-  it('says what is wrong with a run id or a rubric, and exits 1', { timeout: 60_000 }, async () => {
+  it('says what is wrong with a run id or a rubric, and exits 1', { timeout: 150_000 }, async () => {
     const none = await assay(['rescore', 'no-such-run']);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('assay rescore: no run with id no-such-run');

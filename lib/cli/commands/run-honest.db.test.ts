@@ -62,7 +62,7 @@ afterAll(async () => {
 const runIdOf = (stderr: string) => /assay: run (\S+)/.exec(stderr)?.[1];
 
 describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
-  it('against an unreachable provider: exits 1, says the run failed and prints the provider’s message with its count', { timeout: 90_000 }, async () => {
+  it('against an unreachable provider: exits 1, says the run failed and prints the provider’s message with its count', { timeout: 180_000 }, async () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(r.code, r.stderr).toBe(1);
     const id = runIdOf(r.stderr)!;
@@ -74,14 +74,14 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     expect((await t.db.run.findUniqueOrThrow({ where: { id } })).status).toBe('failed');
   });
 
-  it('with no key for the provider: exits 1 and prints "set OPENAI_API_KEY" with its count', { timeout: 60_000 }, async () => {
+  it('with no key for the provider: exits 1 and prints "set OPENAI_API_KEY" with its count', { timeout: 150_000 }, async () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: '', OPENAI_API_KEY: '' });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/failed replies:\n {2}2 × openai:model-x needs an API key for openai: set OPENAI_API_KEY in the environment/);
     expect(r.stderr).not.toMatch(/completed/);
   });
 
-  it('when the provider refuses the key (401): exits 1 with the provider’s message', { timeout: 60_000 }, async () => {
+  it('when the provider refuses the key (401): exits 1 with the provider’s message', { timeout: 150_000 }, async () => {
     fake.setRules([{ model: /model-/, error: { status: 401, message: 'Incorrect API key provided: sk-fake' } }, ...GOOD]);
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
     fake.reset();
@@ -89,7 +89,7 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     expect(r.stderr).toMatch(/failed replies:\n {2}4 × .*Incorrect API key provided/);
   });
 
-  it('when every reply of one model failed: exits 1 though the run completed, naming the model', { timeout: 60_000 }, async () => {
+  it('when every reply of one model failed: exits 1 though the run completed, naming the model', { timeout: 150_000 }, async () => {
     fake.setRules([{ model: 'model-y', error: { status: 401, message: 'Incorrect API key provided' } }, ...GOOD]);
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
     fake.reset();
@@ -100,7 +100,7 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     expect(r.stderr).toContain('error: every reply of openai:model-y failed');
   });
 
-  it('a good run: exits 0, counts add up, 0–100 scores, a few-prompts warning and the run’s URL from ASSAY_PUBLIC_URL', { timeout: 60_000 }, async () => {
+  it('a good run: exits 0, counts add up, 0–100 scores, a few-prompts warning and the run’s URL from ASSAY_PUBLIC_URL', { timeout: 150_000 }, async () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url, ASSAY_PUBLIC_URL: 'http://assay.example:8080/' });
     expect(r.code, r.stderr).toBe(0);
     const id = runIdOf(r.stderr)!;
