@@ -4,9 +4,9 @@ import { HeatCell, ScoreChip, link, muted, card } from './ui';
 import { PointLabel, VerdictItem } from './verdict';
 
 /** A gate failure, said before anything else about the cell. */
-export function GateBanner({ text }: { text: string }) {
+export function GateBanner({ text, testId = 'gate-failed' }: { text: string; testId?: string }) {
   return (
-    <p role="note" data-testid="gate-failed" className="rounded border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+    <p role="note" data-testid={testId} className="rounded border border-red-300 bg-red-50 p-3 text-sm font-medium text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
       {text}
     </p>
   );

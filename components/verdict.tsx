@@ -75,7 +75,7 @@ export function PointLabel({ text, code, direction, citation, className = 'text-
 export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: VerdictView; id?: string; heading?: React.ReactNode; full?: boolean; detailsHref?: string }) {
   const panel = [v.disagreement ? 'judges disagree' : null, v.spreadLabel, v.alphaLabel].filter(Boolean).join(' · ');
   return (
-    <li id={id} className="scroll-mt-20 space-y-2 border-t border-zinc-100 py-3 first:border-t-0 dark:border-zinc-900" data-testid="verdict" data-status={v.status}>
+    <li id={id} className="scroll-mt-20 space-y-2 border-t border-zinc-100 py-3 first:border-t-0 dark:border-zinc-900" data-testid="verdict" data-status={v.status} data-kind={v.kind}>
       <div className="flex items-start gap-2">
         <ScoreChip label={v.scoreLabel} background={v.background} color={v.color} />
         <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">

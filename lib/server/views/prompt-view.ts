@@ -107,15 +107,17 @@ export function conversation(messages: readonly StoredTurn[]): TurnView[] {
  * A reply's own conversation before its final answer, each turn marked generated or written.
  * The pipeline sends the blueprint's non-system turns in order, filling each `assistant: null`
  * and appending the final reply (lib/server/runs/generate.ts), so the stored turns line up
- * with the blueprint's one for one.
+ * with the blueprint's one for one. Empty when the model generated none of them.
  */
 export function replyTurns(blueprint: readonly StoredTurn[], turns: readonly StoredTurn[]): { system: string[]; turns: TurnView[] } {
   const written = blueprint.filter((m) => m.role !== 'system');
   const sent = turns.filter((m) => m.role !== 'system');
   const before = sent.slice(0, Math.max(0, sent.length - 1));
+  const shown = before.map((m, i) => ({ roleLabel: ROLE[m.role], content: m.content, generated: m.role === 'assistant' && written[i]?.role === 'assistant' && written[i]?.content === null }));
   return {
     system: turns.filter((m) => m.role === 'system').map((m) => m.content ?? ''),
-    turns: before.map((m, i) => ({ roleLabel: ROLE[m.role], content: m.content, generated: m.role === 'assistant' && written[i]?.role === 'assistant' && written[i]?.content === null })),
+    // with nothing generated the turns are the blueprint's own, shown once above the replies
+    turns: shown.some((t) => t.generated) ? shown : [],
   };
 }
 

@@ -55,6 +55,8 @@ export interface VerdictView {
   text: string;
   /** A `$js` point's code, shown as code. */
   code: string | null;
+  /** text | question | function | correct */
+  kind: string;
   kindLabel: string;
   /** A `should_not` point: shown as "must not", its direction explained. */
   mustNot: boolean;
@@ -124,6 +126,7 @@ export function verdictView(v: VerdictInput, point: StoredPoint | null): Verdict
     pointIndex: v.pointIndex,
     text: point ? pointLabel(point) : v.pointText,
     code: point ? pointCode(point) : null,
+    kind: v.kind,
     kindLabel: KIND_LABEL[v.kind] ?? v.kind,
     mustNot,
     direction: pointDirection({ source: mustNot ? 'should_not' : 'should' }),

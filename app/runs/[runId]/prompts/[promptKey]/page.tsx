@@ -73,7 +73,7 @@ export default async function PromptPage({ params, searchParams }: Props) {
           {view.selectedLabel && <span className={`ml-2 text-lg font-normal ${muted}`}>× {view.selectedLabel}</span>}
         </h1>
         <p className={`text-sm ${muted}`}>{view.facts.join(' · ')}</p>
-        {view.gateNote && <GateBanner text={view.gateNote} />}
+        {view.gateNote && <GateBanner text={view.gateNote} testId="gate-failed-top" />}
         <nav aria-label="Neighbouring prompts" className="flex gap-4 text-sm">
           {view.previousHref && (
             <Link href={view.previousHref} prefetch={false} className={link} rel="prev">
