@@ -1,7 +1,7 @@
 import type { AttemptView, PromptPageView, ReplyCardView, TurnView } from '@/lib/server/views/prompt-view';
 import { Markdown } from './markdown';
 import { HeatCell, ScoreChip, link, muted, card } from './ui';
-import { PointLabel, VerdictItem } from './verdict';
+import { VerdictItem } from './verdict';
 
 /** A gate failure, said before anything else about the cell. */
 export function GateBanner({ text, testId = 'gate-failed' }: { text: string; testId?: string }) {

@@ -119,7 +119,8 @@ async function checkCell(page: Page) {
     if ((kind === 'text' || kind === 'question') && status !== 'error') {
       const scores = v.getByTestId('judge-score');
       await expect(scores).toHaveCount(2);
-      for (const s of await scores.allTextContents()) expect(s).toMatch(/^\d{1,3}\.\d$/);
+      // a number, or "n/a" from a judge that found the question does not apply; never "—"
+      for (const s of await scores.allTextContents()) expect(s).toMatch(status === 'not_applicable' ? /^(\d{1,3}\.\d|n\/a)$/ : /^\d{1,3}\.\d$/);
     }
   }
   // point labels read as text: no JSON-quoted calls or doubled escapes

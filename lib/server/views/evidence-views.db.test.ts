@@ -7,7 +7,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import type { Prisma } from '@/generated/prisma/client';
+import { startFakeLlm, type FakeLlm, type RuleInput } from '@/e2e/fakes/llm-server';
 import { getPointVerdicts, getPromptReplies, getRunPrompt } from '../db/queries/run-prompt';
 import { getRunRanking } from '../db/queries/run-ranking';
 import { freshDatabase, type TestDatabase } from '../db/testing';
@@ -18,7 +19,7 @@ import { pointPageView } from './point-view';
 import { promptPageView, replyCards, type ReplyCardView } from './prompt-view';
 
 const JUDGE = /impartial evaluator/;
-const RULES = [
+const RULES: RuleInput[] = [
   { system: JUDGE, lastUser: /What does the reply do about the missing Q4/, judge: { labels: { A: 0.5, B: 0.3, C: 0.2 }, reasoning: 'Left it out.' } },
   { system: JUDGE, lastUser: /B\. True: the statement holds/, judge: { labels: { A: 0.2, B: 0.8 }, reasoning: 'Mostly holds.' } },
   { system: JUDGE, lastUser: /E\. CLASS_FULLY_PRESENT/, judge: { labels: { A: 0.05, C: 0.1, D: 0.25, E: 0.6 }, reasoning: 'Largely covered.' } },
@@ -138,7 +139,7 @@ describe(`the pages' view models of real runs of every example (${process.env.AS
     const run = runs.get('medical-facts-weights.yml')!;
     const v = await t.db.verdict.findFirstOrThrow({ where: { runId: run.id, kind: 'text' }, select: { id: true, promptKey: true, judges: true } });
     const old = (v.judges as Record<string, unknown>[]).map(({ score, ...rest }) => ({ ...rest, value: score }));
-    await t.db.verdict.update({ where: { id: v.id }, data: { judges: old } });
+    await t.db.verdict.update({ where: { id: v.id }, data: { judges: old as Prisma.InputJsonValue } });
     await expect(getPromptReplies(t.db, run, v.promptKey, MODELS)).rejects.toThrow(/verdicts\.judges.*does not have the expected shape/);
     // rows written before the fix are moved by the data migration, keeping the panel's order
     await t.db.$executeRawUnsafe(readFileSync('prisma/migrations/20261201010000_judge_record_score/migration.sql', 'utf8'));

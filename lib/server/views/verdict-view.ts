@@ -41,7 +41,7 @@ export interface JudgeView {
   judge: string;
   /** "standard", "prompt-aware"… or null when not recorded. */
   approach: string | null;
-  /** The judge's own value on the 0–100 scale (before a `should_not` inversion). */
+  /** The judge's own value on the 0–100 scale (before a `should_not` inversion); "n/a" when it found the question does not apply. */
   scoreLabel: string;
   topLabel: string | null;
   reasoning: string | null;
@@ -97,7 +97,8 @@ export function judgeViews(stored: readonly StoredJudgeRecord[] | null, labels: 
     return {
       judge: j.judge,
       approach: j.approach,
-      scoreLabel: formatScore(j.score),
+      // no score and no error: this judge found the question does not apply
+      scoreLabel: j.score === null && j.error === null ? 'n/a' : formatScore(j.score),
       topLabel: top ? `${top.label} (${top.percentLabel})` : null,
       reasoning: j.reasoning,
       error: j.error,
