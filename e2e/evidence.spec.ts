@@ -138,6 +138,7 @@ for (const file of EXAMPLES) {
       await page.goto(`/runs/${runs.get(file)}/prompts/${encodeURIComponent(key)}`);
       await expect(page.getByTestId('points-grid')).toBeVisible();
       await expect(page.getByTestId('reply')).toHaveCount(MODELS.length);
+      await expect(page.getByTestId('reply').first()).toBeVisible(); // streamed in, not a hidden fallback swap
       await screenshot(page, info, `evidence-${slug}-${key}`);
       for (const model of MODELS) {
         await page.goto(cellUrl(file, key, model));
@@ -211,6 +212,7 @@ test('a gate failure is said at the top of the cell page and flagged on the heat
   await page.goto(`/runs/${runs.get('medical-facts-weights.yml')}`);
   const gated = page.locator('[data-testid="heatmap"] a.hm-gate');
   await expect(gated).toHaveCount(1);
+  await expect(gated).toBeVisible();
   await expect(gated).toHaveAttribute('aria-label', /paracetamol-max-dose × model-b: .*a gate failed/);
   await screenshot(page, info, 'evidence-heatmap-gate');
 });
