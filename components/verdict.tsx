@@ -123,7 +123,7 @@ export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: V
         </div>
       )}
       {full && (v.distribution || panel || v.judges.length > 0) && (
-        <details className="text-sm" open>
+        <details className="text-sm">
           <summary className={`cursor-pointer text-xs ${muted}`}>
             Judges
             {panel && <span className={v.disagreement ? 'font-semibold text-amber-800 dark:text-amber-300' : ''}> · {panel}</span>}

@@ -71,10 +71,11 @@ test.beforeAll(async () => {
   });
   app.stdout?.on('data', (d: Buffer) => (appLog += d.toString()));
   app.stderr?.on('data', (d: Buffer) => (appLog += d.toString()));
-  for (const file of EXAMPLES) {
-    const r = await assay(['run', `blueprints/examples/${file}`, '--models', MODELS.join(','), '--judges', 'openai:judge-a,openai:judge-b'], env);
-    expect(r.code, `assay run ${file}:\n${r.out}`).toBe(0);
-  }
+  // one `assay run` per example, each a separate process on the same database: the first alone
+  // (two first runs at once race to create the local blueprint source), the rest side by side
+  const run = (file: string) => assay(['run', `blueprints/examples/${file}`, '--models', MODELS.join(','), '--judges', 'openai:judge-a,openai:judge-b'], env);
+  const results = [await run(EXAMPLES[0]!), ...(await Promise.all(EXAMPLES.slice(1).map(run)))];
+  results.forEach((r, i) => expect(r.code, `assay run ${EXAMPLES[i]}:\n${r.out}`).toBe(0));
   for (const run of await store.db.run.findMany({ select: { id: true, blueprint: { select: { path: true } } } })) runs.set(run.blueprint.path.split('/').at(-1)!, run.id);
   expect([...runs.keys()].sort()).toEqual(EXAMPLES);
   const until = Date.now() + 150_000;
@@ -143,6 +144,8 @@ for (const file of EXAMPLES) {
       for (const model of MODELS) {
         await page.goto(cellUrl(file, key, model));
         await checkCell(page);
+        // the judges' panels open, so the screenshot shows every judge's answer
+        await page.getByTestId('focused-reply').locator('details').evaluateAll((els) => els.forEach((d) => ((d as HTMLDetailsElement).open = true)));
         await screenshot(page, info, `evidence-${slug}-${key}-${model.split(':')[1]}`);
       }
     }
