@@ -13,6 +13,7 @@ import { getPointVerdicts, getPromptReplies, getRunPrompt } from '../db/queries/
 import { getRunRanking } from '../db/queries/run-ranking';
 import { freshDatabase, type TestDatabase } from '../db/testing';
 import { executeRun } from '../runs/execute-run';
+import { requestRescore } from '../runs/request-rescore';
 import { requestRun } from '../runs/request-run';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../runs/testing';
 import { pointPageView } from './point-view';
@@ -133,6 +134,14 @@ describe(`the pages' view models of real runs of every example (${process.env.AS
     expect(choice.distribution?.map((b) => b.label)).toEqual(['left it out', 'flagged it as unknown', 'hedged it', 'stated it as fact', 'nothing missing']);
     const levels = verdictsOf(card('grounded-summary-questions.yml', 'quarterly-figures')).find((v) => v.text.startsWith('How grounded'))!;
     expect(levels.distribution?.map((b) => b.label)).toEqual(['Fabricated', 'Mostly fabricated', 'Mostly grounded', 'Fully grounded']);
+  });
+
+  it("shows a rescored run's verdicts beside its parent's replies", async () => {
+    const parent = runs.get('weather-tool-call.yml')!;
+    const { runId } = await requestRescore(t.db, { runId: parent.id }, noDispatch, TEST_DEFAULTS);
+    expect(await executeRun(await fakeDeps(t.db, fake.url), runId)).toBe('completed');
+    const replies = await getPromptReplies(t.db, { id: runId, versionId: parent.versionId }, 'weather-lisbon', MODELS);
+    expect(replies.map((r) => [r.modelId, r.verdicts.length, r.attemptScores.length])).toEqual(MODELS.map((m) => [m, 3, 1]));
   });
 
   it('a stored row in a shape the pages do not know is an error, never a blank', async () => {

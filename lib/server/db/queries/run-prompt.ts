@@ -137,8 +137,11 @@ export function parseVerdictEvidence<V extends VerdictRow>(v: V, where: string) 
 /** The replies (every attempt) of some models to one visible prompt, each with its verdicts. */
 export async function getPromptReplies(db: Db, run: { id: string; versionId: string }, promptKey: string, modelIds: string[]) {
   if (modelIds.length === 0 || !(await getVisiblePrompt(db, run.versionId, promptKey))) return [];
+  // a rescore grades its parent's replies again: they are stored under the parent run
+  const source = await db.run.findUnique({ where: { id: run.id }, select: { trigger: true, parentRunId: true } });
+  const replyRunId = source?.trigger === 'rescore' && source.parentRunId ? source.parentRunId : run.id;
   const rows = await db.reply.findMany({
-    where: { runId: run.id, promptKey, modelId: { in: modelIds } },
+    where: { runId: replyRunId, promptKey, modelId: { in: modelIds } },
     orderBy: [{ modelId: 'asc' }, { systemIndex: 'asc' }, { temperatureIndex: 'asc' }, { attempt: 'asc' }],
     select: {
       id: true,
