@@ -53,7 +53,7 @@ export function Heatmap({ view }: { view: HeatmapView }) {
                 </th>
                 <td className="px-1 text-right text-xs tabular-nums">{r.meanLabel}</td>
                 {r.cells.map((c, i) => (
-                  <HeatCell key={i} cell={c} className={c.errors ? 'hm-cell hm-err' : 'hm-cell'} />
+                  <HeatCell key={i} cell={c} className={`hm-cell${c.errors ? ' hm-err' : ''}${c.gateFailed ? ' hm-gate' : ''}`} />
                 ))}
               </tr>
             ))}
@@ -78,6 +78,10 @@ export function Legend({ legend }: { legend: HeatmapView['legend'] }) {
         err
       </span>
       <span className={muted}>errors</span>
+      <span className="ml-2 inline-block rounded px-1 py-0.5 hm-gate" style={{ background: '#d4d4d8', color: '#18181b' }}>
+        0 ⊘
+      </span>
+      <span className={muted}>a gate failed</span>
     </div>
   );
 }

@@ -43,6 +43,29 @@ function StackedDistribution({ bars }: { bars: NonNullable<VerdictView['distribu
   );
 }
 
+/** A point's criterion as readable text: "must not" said first with its direction, a `$js` point's code, its citation. */
+export function PointLabel({ text, code, direction, citation, className = 'text-sm font-medium' }: { text: string; code: string | null; direction: string | null; citation: string | null; className?: string }) {
+  return (
+    <div className="min-w-0 space-y-1 [overflow-wrap:anywhere]">
+      <p className={className} data-testid="point-label">
+        {direction && (
+          <span data-testid="must-not" className="mr-1 rounded bg-amber-100 px-1 text-xs font-semibold text-amber-900 uppercase dark:bg-amber-950 dark:text-amber-200" title={direction}>
+            Must not
+          </span>
+        )}
+        {text}
+      </p>
+      {code && <pre className="max-h-48 overflow-auto rounded bg-zinc-100 p-2 font-mono text-xs whitespace-pre-wrap dark:bg-zinc-900">{code}</pre>}
+      {direction && <p className={`text-xs ${muted}`}>{direction.charAt(0).toUpperCase() + direction.slice(1)}.</p>}
+      {citation && (
+        <p className={`text-xs ${muted}`} data-testid="citation">
+          Source: {citation}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /**
  * One point's verdict: status, score, the judges' reasoning, the label distribution and the
  * panel's spread. `full` adds each judge's own answer (the focused cell and the point page);
@@ -52,11 +75,11 @@ function StackedDistribution({ bars }: { bars: NonNullable<VerdictView['distribu
 export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: VerdictView; id?: string; heading?: React.ReactNode; full?: boolean; detailsHref?: string }) {
   const panel = [v.disagreement ? 'judges disagree' : null, v.spreadLabel, v.alphaLabel].filter(Boolean).join(' · ');
   return (
-    <li id={id} className="scroll-mt-20 space-y-2 border-t border-zinc-100 py-3 first:border-t-0 dark:border-zinc-900" data-testid="verdict" data-status={v.status}>
+    <li id={id} className="scroll-mt-20 space-y-2 border-t border-zinc-100 py-3 first:border-t-0 dark:border-zinc-900" data-testid="verdict" data-status={v.status} data-kind={v.kind}>
       <div className="flex items-start gap-2">
         <ScoreChip label={v.scoreLabel} background={v.background} color={v.color} />
         <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
-          {heading ?? <p className="text-sm font-medium">{v.text}</p>}
+          {heading ?? <PointLabel text={v.text} code={v.code} direction={v.direction} citation={v.citation} />}
           <p className={`text-xs ${muted}`}>
             <span className={STATUS_CLASS[v.status]}>{v.statusLabel}</span> · {v.kindLabel}
             {v.weightLabel && ` · ${v.weightLabel}`}
@@ -65,9 +88,21 @@ export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: V
           </p>
         </div>
       </div>
+      {v.detail &&
+        (v.status === 'error' ? (
+          <p data-testid="verdict-detail" className="rounded border border-red-300 bg-red-50 p-2 text-sm whitespace-pre-line text-red-900 [overflow-wrap:anywhere] dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+            <span className="font-semibold">Error: </span>
+            {v.detail}
+          </p>
+        ) : (
+          <p data-testid="verdict-detail" className="text-sm whitespace-pre-line [overflow-wrap:anywhere]">
+            <span className={`text-xs font-semibold uppercase ${muted}`}>Why: </span>
+            {v.detail}
+          </p>
+        ))}
       {v.reasoning && (
-        <p className={`text-sm whitespace-pre-line ${v.status === 'error' ? 'rounded border border-red-300 bg-red-50 p-2 text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200' : ''}`}>
-          {v.status === 'error' && <span className="font-semibold">Error: </span>}
+        <p className="text-sm whitespace-pre-line [overflow-wrap:anywhere]">
+          <span className={`text-xs font-semibold uppercase ${muted}`}>Judges’ reasoning: </span>
           {v.reasoning}
         </p>
       )}
@@ -99,13 +134,14 @@ export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: V
               <ul className="space-y-2">
                 {v.judges.map((j, i) => (
                   <li key={i} className="rounded border border-zinc-200 p-2 dark:border-zinc-800">
-                    <p className="text-xs">
+                    <p className="text-xs" data-testid="judge">
                       <span className="font-mono">{j.judge}</span>
+                      {j.approach && <span className={`ml-1 ${muted}`}>({j.approach})</span>}
                       {j.error ? (
                         <span className="ml-2 font-semibold text-red-800 dark:text-red-300">error: {j.error}</span>
                       ) : (
                         <span className={`ml-2 ${muted}`}>
-                          score {j.scoreLabel}
+                          score <span data-testid="judge-score">{j.scoreLabel}</span>
                           {j.topLabel && ` · most likely ${j.topLabel}`}
                         </span>
                       )}

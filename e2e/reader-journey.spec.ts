@@ -59,7 +59,7 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await expect(page).toHaveURL(`/runs/${DEMO.latestRun}/prompts/paracetamol-max-dose`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Prompt paracetamol-max-dose');
   await expect(page.getByRole('list', { name: 'Conversation' })).toContainText('maximum amount of paracetamol');
-  await expect(page.getByTestId('points-grid').locator('tbody tr')).toHaveCount(5 + 1);
+  await expect(page.getByTestId('points-grid').locator('tbody th[scope="row"]')).toHaveCount(5 + 1);
   await expect(page.getByTestId('reply')).toHaveCount(4);
   await expect(page.getByTestId('reply').first().getByTestId('verdict')).toHaveCount(5);
   await screenshot(page, info, '4-prompt');

@@ -8,3 +8,4 @@ export * from './correct';
 export * from './scoring';
 export * from './points';
 export * from './runs';
+export * from './evidence';

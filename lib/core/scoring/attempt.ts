@@ -40,7 +40,7 @@ export const AttemptScoreSchema = z.object({
 export type AttemptScore = z.infer<typeof AttemptScoreSchema>;
 
 /** Weval treats an empty or blank path id as "required". */
-function pathOf(v: Pick<Verdict, 'path'>): string | null {
+export function pathOf(v: Pick<Verdict, 'path'>): string | null {
   return v.path !== null && v.path.trim() !== '' ? v.path : null;
 }
 
@@ -55,14 +55,17 @@ export function weightedMean(verdicts: readonly Pick<Verdict, 'score' | 'weight'
   return total / totalWeight;
 }
 
-export function attemptScore(verdicts: readonly Verdict[]): AttemptScore {
+/** What the attempt score reads of a verdict: a stored verdict row has all of it. */
+export type ScoredVerdict = Pick<Verdict, 'pointIndex' | 'status' | 'score' | 'weight' | 'gate' | 'path'>;
+
+export function attemptScore(verdicts: readonly ScoredVerdict[]): AttemptScore {
   const errors = verdicts.filter((v) => v.status === 'error').length;
   const notApplicable = verdicts.filter((v) => v.status === 'not_applicable').length;
   const failedGates = verdicts.filter((v) => v.gate && v.status === 'fail').map((v) => v.pointIndex);
   const counting = verdicts.filter((v) => !v.gate && (v.status === 'pass' || v.status === 'fail') && v.score !== null);
 
   const required = counting.filter((v) => pathOf(v) === null);
-  const groups = new Map<string, Verdict[]>();
+  const groups = new Map<string, ScoredVerdict[]>();
   for (const v of counting) {
     const p = pathOf(v);
     if (p !== null) groups.set(p, [...(groups.get(p) ?? []), v]);

@@ -17,7 +17,7 @@ export {
 } from './verdict';
 export { evaluateDeterministicPoint, type DeterministicContext, type ReplyInput } from './deterministic';
 export { outcomeFromJudges, type JudgeAnswer } from './judged';
-export { attemptScore, AttemptScoreSchema, weightedMean, type AttemptScore } from './attempt';
+export { attemptScore, AttemptScoreSchema, pathOf, weightedMean, type AttemptScore, type ScoredVerdict } from './attempt';
 export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } from './prompt';
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
 export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';

@@ -5,7 +5,7 @@
  * written in one statement, so a crash leaves either both or neither.
  */
 import { randomUUID } from 'node:crypto';
-import { pickFixture, type GenerationCell, type Message } from '@/lib/core';
+import { parseStored, parseStoredOrNull, pickFixture, StoredToolCallsSchema, StoredTurnsSchema, type GenerationCell, type Message } from '@/lib/core';
 import { isProviderError, type ChatMessage, type ToolCall } from '../providers';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
@@ -56,8 +56,8 @@ export function toStored(row: { id: string; promptKey: string; modelId: string; 
     promptKey: row.promptKey,
     modelId: row.modelId,
     content: row.content,
-    toolCalls: Array.isArray(row.toolCalls) ? (row.toolCalls as ToolCall[]) : null,
-    turns: Array.isArray(row.turns) ? (row.turns as Message[]) : [],
+    toolCalls: parseStoredOrNull(StoredToolCallsSchema, row.toolCalls, `replies.tool_calls of reply ${row.id}`),
+    turns: parseStored(StoredTurnsSchema, row.turns, `replies.turns of reply ${row.id}`),
     error: row.error,
   };
 }
@@ -115,6 +115,11 @@ async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): P
   return out;
 }
 
+/** A provider's tool call as stored: only the fields the schema names (providers may add more). */
+function toolCallRow(c: ToolCall): ToolCall {
+  return { ...(c.id !== undefined ? { id: c.id } : {}), name: c.name, arguments: c.arguments };
+}
+
 /** `fresh`: the caller just saw that the cell has no reply (skips one lookup; the insert still guards). */
 export async function generateCell(deps: RunDeps, ctx: RunContext, cell: GenerationCell, opts: { fresh?: boolean } = {}): Promise<StoredReply> {
   const existing = opts.fresh ? null : await findReply(deps, ctx, cell);
@@ -133,8 +138,9 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
   }
 
   const id = randomUUID();
-  const turns = JSON.stringify(g?.turns ?? cell.messages);
-  const toolCalls = g?.toolCalls ? JSON.stringify(g.toolCalls) : null;
+  // built through the schemas the pages parse them with (lib/core/evidence)
+  const turns = JSON.stringify(StoredTurnsSchema.parse(g?.turns ?? cell.messages));
+  const toolCalls = g?.toolCalls ? JSON.stringify(StoredToolCallsSchema.parse(g.toolCalls.map(toolCallRow))) : null;
   // Insert and count in one statement: a retried step finds the row and counts nothing.
   const rows = await deps.db.$queryRaw<{ id: string }[]>`
     WITH ins AS (

@@ -15,12 +15,17 @@ import {
   readJudgeOutput,
   readJudgeSamples,
   verdictFromOutcome,
+  StoredDetailSchema,
+  StoredDistributionSchema,
+  StoredJudgeRecordSchema,
+  StoredJudgesSchema,
   type JudgeAnswer,
   type JudgeQuestion,
   type JudgeReading,
   type JudgeSpec,
   type Point,
   type Prompt,
+  type StoredJudgeRecord,
   type Verdict,
 } from '@/lib/core';
 import { randomUUID } from 'node:crypto';
@@ -37,15 +42,8 @@ import { gradingWriter, type AttemptRow } from './grading-writer';
 const JUDGE_TRIES = 3;
 const TOP_LOGPROBS = 5;
 
-interface JudgeRecord {
-  judge: string;
-  approach: JudgeSpec['approach'];
-  value: number | null;
-  distribution: Record<string, number> | null;
-  method: string | null;
-  reasoning: string | null;
-  error: string | null;
-}
+/** One judge's answer as stored in `verdicts.judges` (the schema the pages read it with). */
+type JudgeRecord = StoredJudgeRecord;
 
 interface Graded {
   verdict: Verdict;
@@ -80,15 +78,15 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
         const v = questionValue(question, reading.distribution.probs);
         return {
           answer: { judge: id, distribution: reading.distribution, reasoning: reading.reasoning },
-          record: {
+          record: StoredJudgeRecordSchema.parse({
             judge: judge.model,
             approach: judge.approach,
-            value: 'error' in v || !v.applicable ? null : v.value,
+            score: 'error' in v || !v.applicable ? null : v.value,
             distribution: reading.distribution.probs,
             method: reading.distribution.method,
             reasoning: reading.reasoning,
             error: null,
-          },
+          }),
         };
       }
       lastError = `malformed judge output: ${reading.error}`;
@@ -101,7 +99,7 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
   }
   return {
     answer: { judge: id, error: lastError },
-    record: { judge: judge.model, approach: judge.approach, value: null, distribution: null, method: null, reasoning: null, error: lastError },
+    record: StoredJudgeRecordSchema.parse({ judge: judge.model, approach: judge.approach, score: null, distribution: null, method: null, reasoning: null, error: lastError }),
   };
 }
 
@@ -161,11 +159,12 @@ function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: numbe
     gate: v.gate,
     path: v.path,
     source: v.source,
-    distribution: v.distribution ? (v.distribution.probs as Prisma.InputJsonValue) : Prisma.DbNull,
+    // built through the schemas the pages parse them with (lib/core/evidence)
+    distribution: v.distribution ? StoredDistributionSchema.parse(v.distribution.probs) : Prisma.DbNull,
     method: v.method ?? (v.kind === 'function' ? 'function' : v.kind === 'correct' ? 'check' : null),
-    detail: v.detail,
+    detail: StoredDetailSchema.parse(v.detail),
     reasoning: v.reasoning,
-    judges: g.judges ? (g.judges as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+    judges: g.judges ? (StoredJudgesSchema.parse(g.judges) as Prisma.InputJsonValue) : Prisma.DbNull,
     spread: v.panel?.std ?? null,
     alpha: g.judges ? alpha : null,
     disagreement: v.panel?.disagree ?? false,
@@ -174,7 +173,7 @@ function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: numbe
 
 /** The panel's agreement on this reply: Krippendorff's α over its judged points × judges. */
 function panelAlpha(graded: Graded[]): number | null {
-  const matrix = graded.filter((g) => g.judges).map((g) => g.judges!.map((j) => j.value));
+  const matrix = graded.filter((g) => g.judges).map((g) => g.judges!.map((j) => j.score));
   return matrix.length > 0 ? krippendorffAlphaInterval(matrix) : null;
 }
 

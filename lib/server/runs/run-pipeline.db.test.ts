@@ -5,6 +5,7 @@
  * database. The expected scores are computed by hand below from the scripted numbers.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseStored, StoredJudgesSchema } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/testing';
 import { executeRun } from './execute-run';
@@ -73,8 +74,9 @@ describe(`a run of a corpus blueprint against the fake provider (${process.env.A
     expect(judged.score).toBeCloseTo(consensus, 10);
     expect(judged.method).toBe('logprobs');
     expect(judged.spread).toBeCloseTo(Math.abs(a - b) / 2, 10); // population std of two values
-    const panel = judged.judges as { judge: string; value: number; reasoning: string }[];
-    expect(panel.map((j) => [j.judge, j.value])).toEqual([
+    // read with the schema the pages read it with (lib/core/evidence)
+    const panel = parseStored(StoredJudgesSchema, judged.judges, 'verdicts.judges');
+    expect(panel.map((j) => [j.judge, j.score])).toEqual([
       ['openai:judge-a', expect.closeTo(a, 10)],
       ['openai:judge-b', expect.closeTo(b, 10)],
     ]);

@@ -24,9 +24,9 @@ const page: HeatmapPage = {
     { promptKey: 'p2', position: 1, weight: 1, snippet: 'Rewrite this email' },
   ],
   cells: [
-    { promptKey: 'p1', modelId: 'openai:gpt-4o', score: 0.9, attempts: 1, errorCount: 0 },
-    { promptKey: 'p1', modelId: 'x:weak/model', score: 0.2, attempts: 1, errorCount: 1 },
-    { promptKey: 'p2', modelId: 'x:weak/model', score: null, attempts: 1, errorCount: 1 },
+    { promptKey: 'p1', modelId: 'openai:gpt-4o', score: 0.9, attempts: 1, errorCount: 0, gateFailed: false },
+    { promptKey: 'p1', modelId: 'x:weak/model', score: 0, attempts: 1, errorCount: 1, gateFailed: true },
+    { promptKey: 'p2', modelId: 'x:weak/model', score: null, attempts: 1, errorCount: 1, gateFailed: false },
   ],
   total: 40,
   sealedCount: 1,
@@ -45,8 +45,9 @@ describe('heatmap view', () => {
   it('makes every cell a deep link whose name says prompt, model, score and errors', () => {
     const [good, weak] = v.rows[0]?.cells ?? [];
     expect(good).toMatchObject({ text: '90', href: '/runs/run1/prompts/p1?model=openai%3Agpt-4o#cell', ariaLabel: 'p1 × gpt-4o: score 90.0', ...{ background: scoreColour(0.9).background } });
-    expect(weak?.ariaLabel).toBe('p1 × model: score 20.0, 1 error');
-    expect(v.rows[0]?.meanLabel).toBe('55.0');
+    expect(weak).toMatchObject({ text: '0 ⊘', gateFailed: true, ariaLabel: 'p1 × model: score 0.0, a gate failed (scored 0), 1 error' });
+    expect(good?.gateFailed).toBe(false);
+    expect(v.rows[0]?.meanLabel).toBe('45.0');
   });
 
   it('shows failed and missing cells as such, never as 0', () => {

@@ -24,6 +24,7 @@ export interface HeatmapCellView {
   background: string;
   color: string;
   errors: number;
+  gateFailed: boolean;
 }
 
 export interface HeatmapRowView {
@@ -66,15 +67,17 @@ export function heatmapView(runId: string, ranking: RunModelRow[], page: Heatmap
       if (score !== null) scores.push(score);
       const colours = scoreColour(score);
       const errors = c?.errorCount ?? 0;
-      const text = c ? cellText(score, c.attempts, errors) : '—';
+      const gateFailed = c?.gateFailed ?? false;
+      const text = c ? `${cellText(score, c.attempts, errors)}${gateFailed ? ' ⊘' : ''}` : '—';
       const what = c ? (score === null ? (errors > 0 ? 'no score, failed' : 'no score') : `score ${formatScore(score)}`) : 'not run';
       return {
         href: href.cell(runId, p.promptKey, col.modelId),
         text,
-        ariaLabel: `${p.promptKey} × ${col.label}: ${what}${errors > 0 ? `, ${plural(errors, 'error')}` : ''}`,
+        ariaLabel: `${p.promptKey} × ${col.label}: ${what}${gateFailed ? ', a gate failed (scored 0)' : ''}${errors > 0 ? `, ${plural(errors, 'error')}` : ''}`,
         background: colours.background,
         color: colours.color,
         errors,
+        gateFailed,
       };
     });
     return {

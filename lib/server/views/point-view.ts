@@ -2,7 +2,7 @@
 import type { PointVerdict, VisiblePrompt } from '../db/queries/run-prompt';
 import type { RunModelRow } from '../db/queries/run-ranking';
 import { formatScore, modelShortName, plural } from './format';
-import { parsePoints } from './prompt-view';
+import { pointHeaders } from './prompt-view';
 import { href } from './urls';
 import { verdictView, type VerdictView } from './verdict-view';
 
@@ -18,13 +18,17 @@ export interface PointPageView {
   heading: string;
   text: string;
   facts: string[];
+  direction: string | null;
+  citation: string | null;
+  code: string | null;
   promptHref: string;
   summary: string;
   entries: PointEntryView[];
 }
 
 export function pointPageView(runId: string, prompt: VisiblePrompt, pointIndex: number, verdicts: PointVerdict[], ranking: RunModelRow[]): PointPageView | null {
-  const point = parsePoints(prompt.points)[pointIndex];
+  const point = pointHeaders(runId, prompt.promptKey, prompt.points)[pointIndex];
+  const stored = prompt.points[pointIndex] ?? null;
   if (!point && verdicts.length === 0) return null;
   const names = new Map(ranking.map((m) => [m.modelId, modelShortName(m.modelId, m.displayName)]));
   const scored = verdicts.filter((v) => v.score !== null && (v.status === 'pass' || v.status === 'fail'));
@@ -38,13 +42,22 @@ export function pointPageView(runId: string, prompt: VisiblePrompt, pointIndex: 
       label: names.get(v.modelId) ?? modelShortName(v.modelId),
       cellHref: `${href.prompt(runId, prompt.promptKey, { model: v.modelId })}#point-${pointIndex}`,
       attemptLabel: prompt.repeats > 1 ? `attempt ${v.reply.attempt + 1}` : null,
-      verdict: verdictView(v),
+      verdict: verdictView(v, stored),
     }));
   const text = point?.text ?? verdicts[0]?.pointText ?? `Point ${pointIndex + 1}`;
   return {
     heading: `Point ${pointIndex + 1} of prompt ${prompt.promptKey}`,
     text,
-    facts: [point?.kind === 'function' ? 'function' : 'judged', ...(point && point.weight !== 1 ? [`weight ${point.weight}`] : []), ...(point?.gate ? ['gate'] : [])],
+    facts: [
+      ...(point?.mustNot ? ['must not'] : []),
+      point?.kindLabel ?? 'point',
+      ...(point?.weightLabel ? [point.weightLabel] : []),
+      ...(point?.gate ? ['gate'] : []),
+      ...(point?.pathLabel ? [`${point.pathLabel} (alternative path)`] : []),
+    ],
+    direction: point?.direction ?? null,
+    citation: point?.citation ?? null,
+    code: point?.code ?? null,
     promptHref: `${href.prompt(runId, prompt.promptKey)}#point-${pointIndex}`,
     summary: `${plural(passes, 'pass', 'passes')} of ${plural(verdicts.length, 'verdict')}; mean ${formatScore(mean)}${errors ? `; ${plural(errors, 'error')}` : ''}.`,
     entries,

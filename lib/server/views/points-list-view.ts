@@ -27,7 +27,7 @@ export function pointsListView(runId: string, data: { prompts: { promptKey: stri
           const c = scoreColour(p.mean);
           return {
             index: p.pointIndex,
-            text: truncate(p.pointText, 140),
+            text: `${p.mustNot ? 'Must not: ' : ''}${truncate(p.pointText, 140)}`,
             href: href.point(runId, promptKey, p.pointIndex),
             meanLabel: formatScore(p.mean),
             rangeLabel: p.min === null || p.max === null ? '—' : `${formatScore(p.min, 0)}–${formatScore(p.max, 0)}`,

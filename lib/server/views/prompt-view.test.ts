@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PromptReply, RunPrompt } from '../db/queries/run-prompt';
 import type { RunModelRow } from '../db/queries/run-ranking';
-import { COMPARE_PAGE_SIZE, conversation, parsePoints, promptPageView, replyCards } from './prompt-view';
+import { parseBlueprint, storedPoint, StoredPointsSchema } from '@/lib/core';
+import { COMPARE_PAGE_SIZE, conversation, promptPageView, replyCards, replyTurns } from './prompt-view';
+
+function storedPoints(yaml: string) {
+  const r = parseBlueprint(yaml, { file: 'test.yml' });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return StoredPointsSchema.parse(JSON.parse(JSON.stringify(r.blueprint.prompts[0]!.points.map(storedPoint))));
+}
 
 const models = ['a:one', 'b:two', 'c:three', 'd:four', 'e:five', 'f:six'];
 const ranking: RunModelRow[] = models.map((modelId, i) => ({ modelId, displayName: null, score: 0.9 - i / 10, ciLow: null, ciHigh: null, promptCount: 1, replyCount: 1, verdictCount: 2, errorCount: 0, costUsd: 0, latencyMsP50: null }));
@@ -19,45 +26,67 @@ const data: RunPrompt = {
     weight: 2,
     citation: null,
     category: 'greeting',
-    points: [
-      { kind: 'text', text: 'Greets back', weight: 1, gate: false },
-      { kind: 'function', text: 'contains("hello")', weight: 2, gate: true },
-    ],
+    points: storedPoints(`
+title: t
+---
+- id: p1
+  prompt: Hi
+  should:
+    - "Greets back"
+    - $contains: hello
+      weight: 2
+      gate: true
+`),
     pointCount: 2,
     repeats: 1,
     split: 'dev',
   },
   cells: models.map((modelId) => ({ modelId, score: 0.5, attempts: 1, errorCount: 0 })),
   grid: [
-    { modelId: 'a:one', pointIndex: 0, status: 'pass', score: 1, disagreement: false },
-    { modelId: 'a:one', pointIndex: 1, status: 'error', score: null, disagreement: false },
+    { modelId: 'a:one', pointIndex: 0, status: 'pass', score: 1, disagreement: false, gate: false },
+    { modelId: 'a:one', pointIndex: 1, status: 'error', score: null, disagreement: false, gate: true },
   ],
+  gateFailures: [{ modelId: 'b:two', pointIndexes: [1], failed: 1, attempts: 1 }],
   previousKey: 'p0',
   nextKey: null,
 };
 
 describe('prompt page view', () => {
-  it('reads the stored conversation and points tolerantly', () => {
+  it('marks the turns the model generates, in the blueprint and in each reply', () => {
     expect(conversation(data.prompt.messages)).toEqual([
       { roleLabel: 'User', content: 'Hi', generated: false },
       { roleLabel: 'Assistant', content: null, generated: true },
     ]);
-    expect(parsePoints([{ kind: 'text', text: 'x' }, 'garbage'])).toEqual([
-      { text: 'x', kind: 'text', weight: 1, gate: false },
-      { text: 'Point 2', kind: 'unknown', weight: 1, gate: false },
-    ]);
-    expect(conversation(null)).toEqual([]);
+    const blueprint = [
+      { role: 'user' as const, content: 'My order #1 is broken.' },
+      { role: 'assistant' as const, content: null },
+      { role: 'user' as const, content: 'Which order?' },
+    ];
+    const sent = [{ role: 'system' as const, content: 'Be kind.' }, { ...blueprint[0]! }, { role: 'assistant' as const, content: 'Sorry!' }, { ...blueprint[2]! }, { role: 'assistant' as const, content: 'Order #1.' }];
+    expect(replyTurns(blueprint, sent)).toEqual({
+      system: ['Be kind.'],
+      turns: [
+        { roleLabel: 'User', content: 'My order #1 is broken.', generated: false },
+        { roleLabel: 'Assistant', content: 'Sorry!', generated: true },
+        { roleLabel: 'User', content: 'Which order?', generated: false },
+      ],
+    });
+    // a written assistant turn is not generated: nothing to show beyond the blueprint's conversation
+    expect(replyTurns([{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }], [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }, { role: 'assistant', content: 'd' }]).turns).toEqual([]);
   });
 
   it('lays out points × models, with errors as "err" and links to each verdict', () => {
     const v = promptPageView('r1', data, ranking, { model: null, compare: 1 });
     expect(v.facts).toEqual(['position 4', '2 points', 'weight 2', 'category greeting']);
     expect(v.grid.columns.map((c) => c.modelId)).toEqual(models);
-    const [first, second] = v.grid.rows;
+    expect(v.grid.groups.map((g) => g.title)).toEqual(['Gates', 'Required points']);
+    const [second, first] = v.grid.groups.flatMap((g) => g.rows);
     expect(first?.cells[0]).toMatchObject({ text: '100', href: '/runs/r1/prompts/p1?model=a%3Aone#point-0', ariaLabel: 'Point 1 × one: Pass, score 100.0' });
     expect(second?.cells[0]).toMatchObject({ text: 'err', ariaLabel: 'Point 2 × one: error' });
     expect(second?.cells[1]?.text).toBe('—');
-    expect(second?.point).toMatchObject({ gate: true, weightLabel: 'weight 2', href: '/runs/r1/prompts/p1/points/1' });
+    expect(second?.point).toMatchObject({ text: '$contains: hello', gate: true, weightLabel: 'weight 2', href: '/runs/r1/prompts/p1/points/1' });
+    expect(v.gateNote).toBeNull();
+    expect(promptPageView('r1', data, ranking, { model: 'b:two', compare: 1 }).gateNote).toBe('A gate failed for two: point 2 (“$contains: hello”) did not pass, so this reply scores 0 whatever its other points.');
     expect(v.previousHref).toBe('/runs/r1/prompts/p0');
     expect(v.nextHref).toBeNull();
   });
@@ -90,6 +119,10 @@ describe('prompt page view', () => {
       temperature: 0,
       attempt: 0,
       content: 'Hello!',
+      turns: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello!' },
+      ],
       toolCalls: null,
       finishReason: 'stop',
       promptTokens: 10,
@@ -103,11 +136,12 @@ describe('prompt page view', () => {
       verdicts: [],
       ...over,
     });
-    const cards = replyCards('r1', 'p1', [reply({}), reply({ modelId: 'b:two', content: '', error: 'HTTP 503', errorKind: 'server_error', attemptScores: [{ score: null, errorCount: 1, gateFailed: false, noApplicable: false }] })], ['a:one', 'b:two', 'c:three'], ranking, 'a:one');
+    const cards = replyCards('r1', data.prompt, [reply({}), reply({ modelId: 'c:three', content: '', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Lisbon' } }] }), reply({ modelId: 'b:two', content: '', error: 'HTTP 503', errorKind: 'server_error', attemptScores: [{ score: null, errorCount: 1, gateFailed: false, noApplicable: false }] })], ['a:one', 'b:two', 'c:three'], ranking, 'a:one');
     expect(cards[0]).toMatchObject({ selected: true, scoreLabel: '75.0', cellHref: '/runs/r1/prompts/p1?model=a%3Aone#cell' });
-    expect(cards[0]?.attempts[0]).toMatchObject({ content: 'Hello!', error: null, meta: '10 + 3 tokens · 1 s · $0.0001 · finish: stop · temperature 0' });
+    expect(cards[0]?.attempts[0]).toMatchObject({ content: 'Hello!', error: null, meta: '10 + 3 tokens · 1 s · $0.0001 · finish: stop', temperatureLabel: 'temperature 0', system: [], turns: [] });
     expect(cards[1]).toMatchObject({ scoreLabel: 'error' });
     expect(cards[1]?.attempts[0]).toMatchObject({ content: null, error: { kind: 'server_error', message: 'HTTP 503' }, scoreLabel: 'error' });
-    expect(cards[2]?.attempts).toEqual([]);
+    expect(cards[2]?.attempts[0]?.toolCalls).toEqual([{ name: 'get_weather', argumentsText: '{\n  "city": "Lisbon"\n}' }]);
+    expect(replyCards('r1', data.prompt, [], ['d:four'], ranking, null)[0]?.attempts).toEqual([]);
   });
 });

@@ -4,29 +4,41 @@
  * model's reply is the focus (the cell); the others follow a few at a time, so the page
  * stays small however many models ran.
  */
-import { z } from 'zod';
+import { pointCode, pointDirection, pointLabel, type StoredPoint, type StoredToolCall, type StoredTurn } from '@/lib/core';
 import type { GridVerdict, PromptReply, RunPrompt } from '../db/queries/run-prompt';
 import type { RunModelRow } from '../db/queries/run-ranking';
 import { scoreColour } from './colour-scale';
 import { formatCount, formatDuration, formatScore, formatUsd, modelShortName, plural } from './format';
 import { paginationView, type PaginationView } from './pagination';
 import { href } from './urls';
-import { STATUS_LABEL, verdictView, type VerdictStatus, type VerdictView } from './verdict-view';
+import { pathNames, scoreBreakdown, type ScoreBreakdownView } from './score-breakdown';
+import { STATUS_LABEL, verdictView, type VerdictStatus } from './verdict-view';
 
 /** Replies shown side by side per page: enough to compare, few enough to read. */
 export const COMPARE_PAGE_SIZE = 3;
 
-const StoredPoint = z.object({ kind: z.string(), text: z.string(), weight: z.number().optional(), gate: z.boolean().optional() }).loose();
-const StoredMessage = z.object({ role: z.string(), content: z.string().nullable() });
-
 export interface PointHeaderView {
   index: number;
   anchor: string;
+  /** The criterion as readable text. */
   text: string;
+  code: string | null;
   kindLabel: string;
   weightLabel: string | null;
   gate: boolean;
+  mustNot: boolean;
+  direction: string | null;
+  citation: string | null;
+  /** "Path 1"… for a point of an alternative path; null for a required point. */
+  pathLabel: string | null;
   href: string;
+}
+
+export interface TurnView {
+  roleLabel: string;
+  content: string | null;
+  /** Written by the model under test (`assistant: null` in the blueprint), not by the blueprint's author. */
+  generated: boolean;
 }
 
 export interface GridCellView {
@@ -41,16 +53,19 @@ export interface PromptPageView {
   key: string;
   heading: string;
   facts: string[];
-  conversation: { roleLabel: string; content: string | null; generated: boolean }[];
+  conversation: TurnView[];
   system: string | null;
   ideal: string | null;
   citation: string | null;
   points: PointHeaderView[];
   grid: {
     columns: { modelId: string; label: string; href: string; selected: boolean }[];
-    rows: { point: PointHeaderView; cells: GridCellView[] }[];
+    /** Rows grouped: gates, required points, then each alternative path (OR). */
+    groups: { title: string; note: string; rows: { point: PointHeaderView; cells: GridCellView[] }[] }[];
     totals: GridCellView[];
   };
+  /** The focused cell's gate failure, said at the top of the page. */
+  gateNote: string | null;
   previousHref: string | null;
   nextHref: string | null;
   selectedModelId: string | null;
@@ -62,25 +77,59 @@ export interface PromptPageView {
 }
 
 const KIND: Record<string, string> = { text: 'judged', question: 'judge question', function: 'function', correct: 'structured check' };
+const ROLE: Record<StoredTurn['role'], string> = { user: 'User', assistant: 'Assistant', system: 'System' };
 
-export function parsePoints(stored: unknown): { text: string; kind: string; weight: number; gate: boolean }[] {
-  if (!Array.isArray(stored)) return [];
-  return stored.map((p, i) => {
-    const parsed = StoredPoint.safeParse(p);
-    return parsed.success
-      ? { text: parsed.data.text, kind: parsed.data.kind, weight: parsed.data.weight ?? 1, gate: parsed.data.gate ?? false }
-      : { text: `Point ${i + 1}`, kind: 'unknown', weight: 1, gate: false };
-  });
+/** The prompt's points as headers: readable labels, "must not", citations and the path each belongs to. */
+export function pointHeaders(runId: string, promptKey: string, points: readonly StoredPoint[]): PointHeaderView[] {
+  const paths = pathNames(points.map((p) => p.path));
+  return points.map((p, index) => ({
+    index,
+    anchor: `point-${index}`,
+    text: pointLabel(p),
+    code: pointCode(p),
+    kindLabel: KIND[p.kind] ?? p.kind,
+    weightLabel: p.weight === 1 ? null : `weight ${p.weight}`,
+    gate: p.gate,
+    mustNot: p.source === 'should_not',
+    direction: pointDirection(p),
+    citation: p.citation,
+    pathLabel: p.path !== null && p.path.trim() !== '' ? (paths.get(p.path) ?? p.path) : null,
+    href: href.point(runId, promptKey, index),
+  }));
 }
 
-export function conversation(stored: unknown): PromptPageView['conversation'] {
-  if (!Array.isArray(stored)) return [];
-  return stored.flatMap((m) => {
-    const parsed = StoredMessage.safeParse(m);
-    if (!parsed.success) return [];
-    const role = parsed.data.role;
-    return [{ roleLabel: role === 'user' ? 'User' : role === 'assistant' ? 'Assistant' : 'System', content: parsed.data.content, generated: role === 'assistant' && parsed.data.content === null }];
-  });
+/** The blueprint's conversation: an `assistant: null` turn is one the model under test writes. */
+export function conversation(messages: readonly StoredTurn[]): TurnView[] {
+  return messages.map((m) => ({ roleLabel: ROLE[m.role], content: m.content, generated: m.role === 'assistant' && m.content === null }));
+}
+
+/**
+ * A reply's own conversation before its final answer, each turn marked generated or written.
+ * The pipeline sends the blueprint's non-system turns in order, filling each `assistant: null`
+ * and appending the final reply (lib/server/runs/generate.ts), so the stored turns line up
+ * with the blueprint's one for one. Empty when the model generated none of them.
+ */
+export function replyTurns(blueprint: readonly StoredTurn[], turns: readonly StoredTurn[]): { system: string[]; turns: TurnView[] } {
+  const written = blueprint.filter((m) => m.role !== 'system');
+  const sent = turns.filter((m) => m.role !== 'system');
+  const before = sent.slice(0, Math.max(0, sent.length - 1));
+  const shown = before.map((m, i) => ({ roleLabel: ROLE[m.role], content: m.content, generated: m.role === 'assistant' && written[i]?.role === 'assistant' && written[i]?.content === null }));
+  return {
+    system: turns.filter((m) => m.role === 'system').map((m) => m.content ?? ''),
+    // with nothing generated the turns are the blueprint's own, shown once above the replies
+    turns: shown.some((t) => t.generated) ? shown : [],
+  };
+}
+
+function groupRows<R extends { point: PointHeaderView }>(rows: R[]): { title: string; note: string; rows: R[] }[] {
+  const out: { title: string; note: string; rows: R[] }[] = [];
+  const gates = rows.filter((r) => r.point.gate);
+  const required = rows.filter((r) => !r.point.gate && r.point.pathLabel === null);
+  if (gates.length) out.push({ title: 'Gates', note: 'must pass, or the prompt scores 0', rows: gates });
+  if (required.length) out.push({ title: 'Required points', note: 'all count', rows: required });
+  const paths = [...new Set(rows.filter((r) => !r.point.gate && r.point.pathLabel !== null).map((r) => r.point.pathLabel!))];
+  for (const p of paths) out.push({ title: `${p} (OR)`, note: 'alternative path: the best path counts', rows: rows.filter((r) => !r.point.gate && r.point.pathLabel === p) });
+  return out;
 }
 
 function gridCell(label: string, what: string, score: number | null, status: VerdictStatus | null, link: string): GridCellView {
@@ -93,15 +142,7 @@ function gridCell(label: string, what: string, score: number | null, status: Ver
 export function promptPageView(runId: string, data: RunPrompt, ranking: RunModelRow[], opts: { model: string | null; compare: number }): PromptPageView {
   const { prompt } = data;
   const key = prompt.promptKey;
-  const points = parsePoints(prompt.points).map((p, index) => ({
-    index,
-    anchor: `point-${index}`,
-    text: p.text,
-    kindLabel: KIND[p.kind] ?? p.kind,
-    weightLabel: p.weight === 1 ? null : `weight ${p.weight}`,
-    gate: p.gate,
-    href: href.point(runId, key, index),
-  }));
+  const points = pointHeaders(runId, key, prompt.points);
   const ranked = ranking.map((m) => m.modelId);
   const seen = new Set(ranked);
   // models that replied but have no summary (an unfinished run) still get a column
@@ -132,6 +173,7 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
   const compare = Math.min(Math.max(1, opts.compare), pages);
   const compareModelIds = others.slice((compare - 1) * pageSize, compare * pageSize);
   const message = conversation(prompt.messages);
+  const gated = selected ? data.gateFailures.find((g) => g.modelId === selected) : undefined;
   return {
     key,
     heading: `Prompt ${key}`,
@@ -147,7 +189,10 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
     ideal: prompt.ideal,
     citation: prompt.citation,
     points,
-    grid: { columns, rows, totals },
+    grid: { columns, groups: groupRows(rows), totals },
+    gateNote: gated
+      ? `A gate failed for ${label(selected!)}: ${gated.pointIndexes.map((i) => `point ${i + 1} (“${points[i]?.text ?? ''}”)`).join(', ')} did not pass, so ${gated.attempts > 1 ? `${gated.failed} of ${gated.attempts} attempts score` : 'this reply scores'} 0 whatever its other points.`
+      : null,
     previousHref: data.previousKey ? href.prompt(runId, data.previousKey, { model: selected }) : null,
     nextHref: data.nextKey ? href.prompt(runId, data.nextKey, { model: selected }) : null,
     selectedModelId: selected,
@@ -161,14 +206,28 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
   };
 }
 
+export interface ToolCallView {
+  name: string;
+  /** The arguments as pretty JSON (or the raw string the model wrote when it was not JSON). */
+  argumentsText: string;
+}
+
 export interface AttemptView {
   label: string | null;
+  /** The system prompt(s) this reply was given. */
+  system: string[];
+  temperatureLabel: string;
+  /** The conversation before the final reply, generated turns marked; empty for a single-turn prompt. */
+  turns: TurnView[];
   content: string | null;
+  toolCalls: ToolCallView[];
   error: { kind: string; message: string } | null;
   scoreLabel: string;
+  /** Said first: this attempt's gate failed, so it scores 0. */
+  gateNote: string | null;
   flags: string[];
   meta: string;
-  verdicts: VerdictView[];
+  breakdown: ScoreBreakdownView | null;
 }
 
 export interface ReplyCardView {
@@ -185,7 +244,21 @@ export interface ReplyCardView {
   attempts: AttemptView[];
 }
 
-export function replyCards(runId: string, promptKey: string, replies: PromptReply[], modelIds: string[], ranking: RunModelRow[], selected: string | null): ReplyCardView[] {
+function toolCallViews(calls: readonly StoredToolCall[] | null): ToolCallView[] {
+  return (calls ?? []).map((c) => ({ name: c.name, argumentsText: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}, null, 2) }));
+}
+
+export function replyCards(
+  runId: string,
+  prompt: Pick<RunPrompt['prompt'], 'promptKey' | 'messages' | 'points'>,
+  replies: PromptReply[],
+  modelIds: string[],
+  ranking: RunModelRow[],
+  selected: string | null,
+): ReplyCardView[] {
+  const promptKey = prompt.promptKey;
+  const headers = pointHeaders(runId, promptKey, prompt.points);
+  const promptPaths = prompt.points.map((p) => p.path);
   const names = new Map(ranking.map((m) => [m.modelId, modelShortName(m.modelId, m.displayName)]));
   return modelIds.map((modelId) => {
     const mine = replies.filter((r) => r.modelId === modelId);
@@ -204,8 +277,9 @@ export function replyCards(runId: string, promptKey: string, replies: PromptRepl
       color: colours.color,
       attempts: mine.map((r) => {
         const a = r.attemptScores[0];
+        const views = r.verdicts.map((v) => verdictView(v, prompt.points[v.pointIndex] ?? null));
+        const failedGates = r.verdicts.filter((v) => v.gate && v.status === 'fail').map((v) => v.pointIndex);
         const flags = [
-          ...(a?.gateFailed ? ['a gate failed: the attempt scores 0'] : []),
           ...(a?.noApplicable ? ['no point applied: scored 1 by rule'] : []),
           ...(r.fromCache ? ['from the response cache'] : []),
           ...(a && a.errorCount > 0 ? [plural(a.errorCount, 'verdict error')] : []),
@@ -215,16 +289,24 @@ export function replyCards(runId: string, promptKey: string, replies: PromptRepl
           r.latencyMs !== null ? formatDuration(r.latencyMs) : null,
           r.costUsd !== null ? formatUsd(r.costUsd) : null,
           r.finishReason ? `finish: ${r.finishReason}` : null,
-          r.temperature !== null ? `temperature ${r.temperature}` : null,
         ].filter(Boolean);
+        const conversationOf = replyTurns(prompt.messages, r.turns);
         return {
           label: mine.length > 1 ? `Attempt ${r.attempt + 1}${r.systemIndex || r.temperatureIndex ? ` (system ${r.systemIndex + 1}, temperature ${r.temperatureIndex + 1})` : ''}` : null,
+          system: conversationOf.system,
+          temperatureLabel: r.temperature === null ? 'temperature: the provider’s default' : `temperature ${r.temperature}`,
+          turns: conversationOf.turns,
           content: r.error ? null : r.content,
+          toolCalls: toolCallViews(r.toolCalls),
           error: r.error ? { kind: r.errorKind ?? 'error', message: r.error } : null,
           scoreLabel: r.error ? 'error' : formatScore(a?.score ?? null),
+          gateNote:
+            a?.gateFailed || failedGates.length > 0
+              ? `A gate failed: ${failedGates.map((i) => `point ${i + 1} (“${headers[i]?.text ?? ''}”)`).join(', ')} did not pass, so this attempt scores 0.`
+              : null,
           flags,
           meta: meta.join(' · '),
-          verdicts: r.verdicts.map(verdictView),
+          breakdown: r.error ? null : scoreBreakdown(r.verdicts, views, promptPaths, a ? a.score : undefined),
         };
       }),
     };

@@ -1,20 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { distributionBars, judgeViews, labelName, verdictView } from './verdict-view';
+import { parseBlueprint, storedPoint, StoredPointsSchema, type StoredPoint } from '@/lib/core';
+import { distributionBars, judgeViews, verdictView, type VerdictInput } from './verdict-view';
 
-const base = {
-  pointIndex: 2,
-  status: 'pass' as const,
+/** Points as the loader makes them and the store keeps them (labels in written order). */
+function points(yaml: string): StoredPoint[] {
+  const r = parseBlueprint(yaml, { file: 'test.yml' });
+  if (!r.ok) throw new Error(JSON.stringify(r.errors));
+  return StoredPointsSchema.parse(JSON.parse(JSON.stringify(r.blueprint.prompts[0]!.points.map(storedPoint))));
+}
+
+const [scale, choice, levels, matches, notContains] = points(`
+title: t
+---
+- id: p
+  prompt: hi
+  should:
+    - "Mentions the dose"
+    - choice: "What does it do?"
+      options: { stated_it: 0, left_it_out: 1, hedged: 0.5, nothing_missing: null }
+    - score: "How grounded?"
+      levels: [Fabricated, Mostly fabricated, Mostly grounded, Fully grounded]
+    - $matches: "\\\\b4\\\\s?g\\\\b"
+  should_not:
+    - $icontains: "8 grams"
+`);
+
+const base: VerdictInput = {
+  pointIndex: 0,
+  status: 'pass',
   score: 0.8125,
   kind: 'text',
   pointText: 'Mentions the dose',
   fn: null,
-  args: null,
   weight: 1,
   gate: false,
   path: null,
   source: 'should',
   distribution: null,
   method: 'logprobs',
+  detail: 'mean of 2 judges',
   reasoning: 'It does.',
   judges: null,
   spread: null,
@@ -24,41 +48,55 @@ const base = {
 
 describe('verdicts as readers see them', () => {
   it('orders a judge-scale distribution from absent to fully present, whatever the stored order', () => {
-    const bars = distributionBars({ CLASS_FULLY_PRESENT: 0.6, CLASS_ABSENT: 0.1, CLASS_MAJORLY_PRESENT: 0.3 });
+    const bars = distributionBars({ CLASS_FULLY_PRESENT: 0.6, CLASS_ABSENT: 0.1, CLASS_MAJORLY_PRESENT: 0.3 }, ['CLASS_ABSENT', 'CLASS_SLIGHTLY_PRESENT', 'CLASS_PARTIALLY_PRESENT', 'CLASS_MAJORLY_PRESENT', 'CLASS_FULLY_PRESENT']);
     expect(bars?.map((b) => [b.label, b.percentLabel])).toEqual([
       ['Absent', '10%'],
       ['Majorly present', '30%'],
       ['Fully present', '60%'],
     ]);
+    expect(distributionBars(null, null)).toBeNull();
+    expect(distributionBars({}, null)).toBeNull();
   });
 
-  it('reads both stored shapes, and ignores a malformed one', () => {
-    expect(distributionBars({ probs: { yes: 0.7, no: 0.3 }, method: 'samples' })?.map((b) => b.label)).toEqual(['yes', 'no']);
-    expect(distributionBars({ yes: 'high' })).toBeNull();
-    expect(distributionBars(null)).toBeNull();
-    expect(distributionBars({})).toBeNull();
-    expect(labelName('CLASS_SLIGHTLY_PRESENT')).toBe('Slightly present');
+  it("lists a choice's options as written and a score's levels worst to best, never alphabetically", () => {
+    // JSONB hands keys back sorted by length: the stored point's labels keep the written order
+    const stored = { nothing_missing: 0.1, hedged: 0.2, stated_it: 0.3, left_it_out: 0.4 };
+    expect(verdictView({ ...base, kind: 'question', pointIndex: 1, distribution: stored }, choice!).distribution?.map((b) => b.label)).toEqual(['stated it', 'left it out', 'hedged', 'nothing missing']);
+    const lv = { 'Fully grounded': 0.1, Fabricated: 0.2, 'Mostly grounded': 0.3, 'Mostly fabricated': 0.4 };
+    expect(verdictView({ ...base, kind: 'question', pointIndex: 2, distribution: lv }, levels!).distribution?.map((b) => b.label)).toEqual(['Fabricated', 'Mostly fabricated', 'Mostly grounded', 'Fully grounded']);
+    expect(verdictView({ ...base, distribution: { CLASS_FULLY_PRESENT: 0.5, CLASS_ABSENT: 0.5 } }, scale!).distribution?.map((b) => b.label)).toEqual(['Absent', 'Fully present']);
   });
 
-  it('reads each judge of a panel, keeping failures as errors', () => {
-    const judges = judgeViews([
-      { judge: 'a', score: 0.75, distribution: { CLASS_MAJORLY_PRESENT: 0.9, CLASS_FULLY_PRESENT: 0.1 }, reasoning: 'ok', error: null },
-      { judge: 'b', score: null, distribution: null, reasoning: null, error: 'timed out' },
-      { nonsense: true },
-    ]);
+  it("reads each judge's score, approach and most likely label; a failed judge stays an error", () => {
+    const judges = judgeViews(
+      [
+        { judge: 'a', approach: 'standard', score: 0.75, distribution: { CLASS_MAJORLY_PRESENT: 0.9, CLASS_FULLY_PRESENT: 0.1 }, method: 'logprobs', reasoning: 'ok', error: null },
+        { judge: 'b', approach: 'prompt-aware', score: null, distribution: null, method: null, reasoning: null, error: 'timed out' },
+      ],
+      null,
+    );
     expect(judges).toEqual([
-      { judge: 'a', scoreLabel: '75.0', topLabel: 'Majorly present (90%)', reasoning: 'ok', error: null },
-      { judge: 'b', scoreLabel: '—', topLabel: null, reasoning: null, error: 'timed out' },
+      { judge: 'a', approach: 'standard', scoreLabel: '75.0', topLabel: 'Majorly present (90%)', reasoning: 'ok', error: null },
+      { judge: 'b', approach: 'prompt-aware', scoreLabel: '—', topLabel: null, reasoning: null, error: 'timed out' },
     ]);
-    expect(judgeViews('not a list')).toEqual([]);
   });
 
-  it('shows an error as an error and not-applicable as n/a, never as a 0', () => {
-    const err = verdictView({ ...base, status: 'error', score: null, reasoning: 'Every judge failed.' });
-    expect(err).toMatchObject({ statusLabel: 'Error', scoreLabel: 'error', reasoning: 'Every judge failed.' });
-    expect(verdictView({ ...base, status: 'not_applicable', score: null }).scoreLabel).toBe('n/a');
-    const ok = verdictView({ ...base, spread: 0.1234, alpha: 0.876, weight: 2, gate: true });
-    expect(ok).toMatchObject({ anchor: 'point-2', scoreLabel: '81.3', weightLabel: 'weight 2', gate: true, alphaLabel: 'agreement α = 0.88' });
+  it('labels points as text: a regex once-escaped, a should_not function as "must not" without its not_', () => {
+    const m = verdictView({ ...base, kind: 'function', pointIndex: 3, pointText: 'matches("\\\\b4\\\\s?g\\\\b")', detail: 'matches: no match' }, matches!);
+    expect(m.text).toBe('$matches: \\b4\\s?g\\b');
+    expect(m).toMatchObject({ mustNot: false, direction: null, detail: 'matches: no match' });
+    const n = verdictView({ ...base, kind: 'function', pointIndex: 4, source: 'should_not', detail: 'icontains "8 grams": no' }, notContains!);
+    expect(n.text).toBe('$icontains: 8 grams');
+    expect(n.mustNot).toBe(true);
+    expect(n.direction).toMatch(/100 means it is absent/);
+  });
+
+  it('shows an error as an error with its reason, and not-applicable as n/a, never as a 0', () => {
+    const err = verdictView({ ...base, kind: 'function', status: 'error', score: null, reasoning: null, detail: 'js failed: SyntaxError: unexpected token' }, null);
+    expect(err).toMatchObject({ statusLabel: 'Error', scoreLabel: 'error', detail: 'js failed: SyntaxError: unexpected token', text: 'Mentions the dose' });
+    expect(verdictView({ ...base, status: 'not_applicable', score: null }, scale!).scoreLabel).toBe('n/a');
+    const ok = verdictView({ ...base, spread: 0.1234, alpha: 0.876, weight: 2, gate: true, detail: '' }, scale!);
+    expect(ok).toMatchObject({ anchor: 'point-0', scoreLabel: '81.3', weightLabel: 'weight 2', gate: true, alphaLabel: 'agreement α = 0.88', detail: null });
     expect(ok.spreadLabel).toMatch(/12\.3 points/);
   });
 });

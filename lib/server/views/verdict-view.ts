@@ -1,10 +1,22 @@
 /**
  * One verdict as readers see it, on the prompt page and the point page: status and score,
- * the judges' reasoning, the label distribution, the panel's spread and agreement, and each
- * judge's own answer. Errors read as errors, never as a 0. The stored JSON (distribution,
- * judges) is read tolerantly: a malformed value is left out rather than breaking the page.
+ * what decided it (the function's or check's explanation, or the error's reason), the judges'
+ * reasoning, the label distribution in the question's own order, the panel's spread and
+ * agreement, and each judge's own answer. Errors read as errors, never as a 0. The stored
+ * JSON arrives parsed by the query with the writer's schemas (lib/core/evidence), so nothing
+ * here guesses at a shape.
  */
-import { z } from 'zod';
+import {
+  labelName,
+  orderedDistribution,
+  pointCode,
+  pointDirection,
+  pointLabel,
+  pointLabels,
+  type StoredDistribution,
+  type StoredJudgeRecord,
+  type StoredPoint,
+} from '@/lib/core';
 import type { VerdictDetail } from '../db/queries/run-prompt';
 import { scoreColour } from './colour-scale';
 import { formatScore, roundHalfUp } from './format';
@@ -27,6 +39,9 @@ export interface DistributionBarView {
 
 export interface JudgeView {
   judge: string;
+  /** "standard", "prompt-aware"… or null when not recorded. */
+  approach: string | null;
+  /** The judge's own value on the 0–100 scale (before a `should_not` inversion); "n/a" when it found the question does not apply. */
   scoreLabel: string;
   topLabel: string | null;
   reasoning: string | null;
@@ -36,8 +51,17 @@ export interface JudgeView {
 export interface VerdictView {
   anchor: string;
   pointIndex: number;
+  /** The criterion as readable text (never a JSON rendering). */
   text: string;
+  /** A `$js` point's code, shown as code. */
+  code: string | null;
+  /** text | question | function | correct */
+  kind: string;
   kindLabel: string;
+  /** A `should_not` point: shown as "must not", its direction explained. */
+  mustNot: boolean;
+  direction: string | null;
+  citation: string | null;
   status: VerdictStatus;
   statusLabel: string;
   scoreLabel: string;
@@ -45,6 +69,8 @@ export interface VerdictView {
   color: string;
   weightLabel: string | null;
   gate: boolean;
+  /** What decided the verdict: the function's or check's explanation, the panel's summary, or why it is an error. */
+  detail: string | null;
   reasoning: string | null;
   distribution: DistributionBarView[] | null;
   methodLabel: string | null;
@@ -54,58 +80,29 @@ export interface VerdictView {
   judges: JudgeView[];
 }
 
-const JUDGE_SCALE_ORDER = ['CLASS_ABSENT', 'CLASS_SLIGHTLY_PRESENT', 'CLASS_PARTIALLY_PRESENT', 'CLASS_MAJORLY_PRESENT', 'CLASS_FULLY_PRESENT'];
-
-/** `CLASS_MAJORLY_PRESENT` → "Majorly present"; other labels as written. */
-export function labelName(label: string): string {
-  if (!label.startsWith('CLASS_')) return label;
-  const words = label.slice('CLASS_'.length).toLowerCase().replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** A stored distribution as bars, in the order of the point's labels (score levels worst first, choice options as written). */
+export function distributionBars(stored: StoredDistribution | null, labels: readonly string[] | null): DistributionBarView[] | null {
+  if (!stored || Object.keys(stored).length === 0) return null;
+  return orderedDistribution(stored, labels).map(({ label, probability }) => ({
+    label: labelName(label),
+    probability,
+    percentLabel: `${roundHalfUp(probability * 100, 0)}%`,
+  }));
 }
 
-const Probabilities = z.record(z.string(), z.number().min(0).max(1));
-const StoredDistribution = z.union([z.object({ probs: Probabilities }).loose(), Probabilities]);
-
-/** Reads a stored distribution (`{label: p}` or `{probs: {label: p}, …}`), in the scale's order. */
-export function distributionBars(stored: unknown): DistributionBarView[] | null {
-  const parsed = StoredDistribution.safeParse(stored);
-  if (!parsed.success) return null;
-  const probs = 'probs' in parsed.data && typeof parsed.data.probs === 'object' ? (parsed.data.probs as Record<string, number>) : (parsed.data as Record<string, number>);
-  const labels = Object.keys(probs);
-  if (labels.length === 0) return null;
-  const ordered = labels.every((l) => JUDGE_SCALE_ORDER.includes(l)) ? JUDGE_SCALE_ORDER.filter((l) => l in probs) : labels;
-  return ordered.map((label) => {
-    const p = probs[label] ?? 0;
-    return { label: labelName(label), probability: p, percentLabel: `${roundHalfUp(p * 100, 0)}%` };
-  });
-}
-
-const StoredJudge = z
-  .object({
-    judge: z.string(),
-    score: z.number().nullable().optional(),
-    distribution: z.unknown().optional(),
-    reasoning: z.string().nullable().optional(),
-    error: z.string().nullable().optional(),
-  })
-  .loose();
-
-export function judgeViews(stored: unknown): JudgeView[] {
-  if (!Array.isArray(stored)) return [];
-  return stored.flatMap((j) => {
-    const parsed = StoredJudge.safeParse(j);
-    if (!parsed.success) return [];
-    const bars = distributionBars(parsed.data.distribution);
+export function judgeViews(stored: readonly StoredJudgeRecord[] | null, labels: readonly string[] | null): JudgeView[] {
+  return (stored ?? []).map((j) => {
+    const bars = distributionBars(j.distribution, labels);
     const top = bars && bars.length > 0 ? [...bars].sort((a, b) => b.probability - a.probability)[0] : null;
-    return [
-      {
-        judge: parsed.data.judge,
-        scoreLabel: formatScore(parsed.data.score ?? null),
-        topLabel: top ? `${top.label} (${top.percentLabel})` : null,
-        reasoning: parsed.data.reasoning ?? null,
-        error: parsed.data.error ?? null,
-      },
-    ];
+    return {
+      judge: j.judge,
+      approach: j.approach,
+      // no score and no error: this judge found the question does not apply
+      scoreLabel: j.score === null && j.error === null ? 'n/a' : formatScore(j.score),
+      topLabel: top ? `${top.label} (${top.percentLabel})` : null,
+      reasoning: j.reasoning,
+      error: j.error,
+    };
   });
 }
 
@@ -117,14 +114,24 @@ const METHOD_LABEL: Record<string, string> = {
   check: 'structured check',
 };
 
-export function verdictView(v: Omit<VerdictDetail, 'args'> & { args?: unknown }): VerdictView {
+export type VerdictInput = Omit<VerdictDetail, 'args'> & { args?: unknown };
+
+/** `point`: the stored point this verdict grades (its label, labels' order, citation); null falls back to the verdict's own text. */
+export function verdictView(v: VerdictInput, point: StoredPoint | null): VerdictView {
   const status = v.status as VerdictStatus;
   const colours = status === 'error' || status === 'not_applicable' ? scoreColour(null) : scoreColour(v.score);
+  const labels = point ? pointLabels(point) : null;
+  const mustNot = v.source === 'should_not';
   return {
     anchor: `point-${v.pointIndex}`,
     pointIndex: v.pointIndex,
-    text: v.pointText,
+    text: point ? pointLabel(point) : v.pointText,
+    code: point ? pointCode(point) : null,
+    kind: v.kind,
     kindLabel: KIND_LABEL[v.kind] ?? v.kind,
+    mustNot,
+    direction: pointDirection({ source: mustNot ? 'should_not' : 'should' }),
+    citation: point?.citation ?? null,
     status,
     statusLabel: STATUS_LABEL[status] ?? status,
     scoreLabel: status === 'error' ? 'error' : status === 'not_applicable' ? 'n/a' : formatScore(v.score),
@@ -132,12 +139,13 @@ export function verdictView(v: Omit<VerdictDetail, 'args'> & { args?: unknown })
     color: colours.color,
     weightLabel: v.weight === 1 ? null : `weight ${v.weight}`,
     gate: v.gate,
+    detail: v.detail && v.detail.trim() !== '' ? v.detail : null,
     reasoning: v.reasoning,
-    distribution: distributionBars(v.distribution),
+    distribution: distributionBars(v.distribution, labels),
     methodLabel: v.method ? (METHOD_LABEL[v.method] ?? v.method) : null,
     spreadLabel: v.spread === null ? null : `judges' spread ${formatScore(v.spread)} points (standard deviation)`,
     alphaLabel: v.alpha === null ? null : `agreement α = ${roundHalfUp(v.alpha, 2).toFixed(2)}`,
     disagreement: v.disagreement,
-    judges: judgeViews(v.judges),
+    judges: judgeViews(v.judges, labels),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../client';
-import type { Blueprint, BlueprintIssue } from '@/lib/core';
+import { storedPoint, StoredPointsSchema, type Blueprint, type BlueprintIssue } from '@/lib/core';
 import { Prisma } from '@/generated/prisma/client';
 
 export interface BlueprintFile {
@@ -104,7 +104,8 @@ export async function storeBlueprintVersion(
             split: p.split,
             status: p.status,
             category: p.category,
-            points: p.points as unknown as Prisma.InputJsonValue,
+            // a question point keeps its labels in written order (JSONB reorders object keys)
+            points: StoredPointsSchema.parse(p.points.map(storedPoint)) as unknown as Prisma.InputJsonValue,
             pointCount: p.points.length,
             repeats: p.repeats,
           })),

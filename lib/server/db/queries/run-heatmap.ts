@@ -23,6 +23,8 @@ export interface HeatmapCellRow {
   score: number | null;
   attempts: number;
   errorCount: number;
+  /** An attempt of this cell had a gate fail (it scored 0 whatever its other points). */
+  gateFailed: boolean;
 }
 
 export interface HeatmapPage {
@@ -59,18 +61,23 @@ export async function getHeatmapPage(
           ORDER BY ${opts.sort === 'hardest' ? Prisma.raw('agg.mean ASC NULLS FIRST') : Prisma.raw('agg.mean DESC NULLS LAST')}, vp.position
           OFFSET ${offset} LIMIT ${opts.pageSize}`;
   const keys = prompts.map((p) => p.promptKey);
-  const [cells, sealed] = await Promise.all([
+  const [summaries, gated, sealed] = await Promise.all([
     keys.length === 0
-      ? Promise.resolve([] as HeatmapCellRow[])
+      ? Promise.resolve([])
       : db.runCellSummary.findMany({
           where: { runId: run.id, promptKey: { in: keys } },
           select: { promptKey: true, modelId: true, score: true, attempts: true, errorCount: true },
         }),
+    keys.length === 0
+      ? Promise.resolve([])
+      : db.attemptScore.findMany({ where: { runId: run.id, promptKey: { in: keys }, gateFailed: true }, select: { promptKey: true, modelId: true }, distinct: ['promptKey', 'modelId'] }),
     db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM version_prompts vp
       WHERE vp.version_id = ${run.versionId} AND vp.split = ${SEALED_SPLIT}
         AND EXISTS (SELECT 1 FROM run_cell_summaries c WHERE c.run_id = ${run.id} AND c.prompt_key = vp.prompt_key)`,
   ]);
+  const gateKeys = new Set(gated.map((g) => `${g.promptKey}\u0000${g.modelId}`));
+  const cells: HeatmapCellRow[] = summaries.map((c) => ({ ...c, gateFailed: gateKeys.has(`${c.promptKey}\u0000${c.modelId}`) }));
   let total = prompts[0]?.total ?? 0;
   if (prompts.length === 0 && offset > 0) {
     // past the last page: still report the total so the page can offer a way back

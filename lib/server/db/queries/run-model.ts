@@ -77,7 +77,7 @@ export async function getRunModelErrors(db: Db, run: { id: string; versionId: st
       WHERE r.run_id = ${run.id} AND r.model_id = ${modelId} AND r.error IS NOT NULL AND ${notSealedIn(run.versionId, 'r.prompt_key')}
       ORDER BY r.prompt_key LIMIT ${limit}`,
     db.$queryRaw<{ promptKey: string; pointIndex: number; pointText: string; message: string | null }[]>`
-      SELECT v.prompt_key AS "promptKey", v.point_index AS "pointIndex", v.point_text AS "pointText", v.reasoning AS message
+      SELECT v.prompt_key AS "promptKey", v.point_index AS "pointIndex", v.point_text AS "pointText", coalesce(v.detail, v.reasoning) AS message
       FROM verdicts v
       WHERE v.run_id = ${run.id} AND v.status = 'error' AND v.model_id = ${modelId} AND ${notSealedIn(run.versionId, 'v.prompt_key')}
       ORDER BY v.prompt_key, v.point_index LIMIT ${limit}`,

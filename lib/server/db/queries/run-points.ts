@@ -3,13 +3,16 @@
  * how the models did on it (mean, range, errors, judge disagreements). Bounded by the
  * page's prompts, never the whole run.
  */
+import { parseStored, pointLabel, StoredPointsSchema } from '@/lib/core';
 import type { Db } from '../client';
 import { SEALED_SPLIT } from './sealed';
 
 export interface RunPointRow {
   promptKey: string;
   pointIndex: number;
+  /** The criterion as readable text (from the stored point; the verdict's own text when the point is gone). */
   pointText: string;
+  mustNot: boolean;
   kind: string;
   mean: number | null;
   min: number | null;
@@ -33,10 +36,11 @@ export async function getRunPointsPage(
     ORDER BY vp.position
     OFFSET ${(opts.page - 1) * opts.pageSize} LIMIT ${opts.pageSize}`;
   const keys = prompts.map((p) => p.promptKey);
-  const points =
+  const [rows, stored] =
     keys.length === 0
-      ? []
-      : await db.$queryRaw<RunPointRow[]>`
+      ? [[], []]
+      : await Promise.all([
+          db.$queryRaw<Omit<RunPointRow, 'mustNot'>[]>`
           SELECT v.prompt_key AS "promptKey", v.point_index AS "pointIndex", min(v.point_text) AS "pointText", min(v.kind) AS kind,
                  avg(v.score)::float8 AS mean, min(v.score)::float8 AS min, max(v.score)::float8 AS max, count(*)::int AS verdicts,
                  (count(*) FILTER (WHERE v.status = 'error'))::int AS errors,
@@ -44,6 +48,13 @@ export async function getRunPointsPage(
                  (count(*) FILTER (WHERE v.disagreement))::int AS disagreements
           FROM verdicts v
           WHERE v.run_id = ${run.id} AND v.prompt_key = ANY(${keys})
-          GROUP BY v.prompt_key, v.point_index`;
+          GROUP BY v.prompt_key, v.point_index`,
+          db.versionPrompt.findMany({ where: { versionId: run.versionId, promptKey: { in: keys } }, select: { promptKey: true, points: true } }),
+        ]);
+  const byKey = new Map(stored.map((p) => [p.promptKey, parseStored(StoredPointsSchema, p.points, `version_prompts (${run.versionId}, ${p.promptKey}).points`)]));
+  const points = rows.map((r) => {
+    const point = byKey.get(r.promptKey)?.[r.pointIndex];
+    return { ...r, pointText: point ? pointLabel(point) : r.pointText, mustNot: point?.source === 'should_not' };
+  });
   return { prompts: prompts.map(({ total: _t, ...p }) => p), points, total: prompts[0]?.total ?? 0 };
 }

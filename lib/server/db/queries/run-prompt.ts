@@ -3,6 +3,17 @@
  * small points × models grid of verdict scores, and the replies with their full verdicts
  * for the models a page shows. Sealed prompts read as missing here, so the page is a 404.
  */
+import {
+  parseStored,
+  parseStoredOrNull,
+  StoredDetailSchema,
+  StoredDistributionSchema,
+  StoredJudgesSchema,
+  StoredMessagesSchema,
+  StoredPointsSchema,
+  StoredToolCallsSchema,
+  StoredTurnsSchema,
+} from '@/lib/core';
 import type { Db } from '../client';
 import { SEALED_SPLIT } from './sealed';
 
@@ -25,7 +36,12 @@ export async function getVisiblePrompt(db: Db, versionId: string, promptKey: str
     },
   });
   if (!prompt || prompt.split === SEALED_SPLIT) return null;
-  return prompt;
+  const where = `version_prompts (${versionId}, ${promptKey})`;
+  return {
+    ...prompt,
+    messages: parseStored(StoredMessagesSchema, prompt.messages, `${where}.messages`),
+    points: parseStored(StoredPointsSchema, prompt.points, `${where}.points`),
+  };
 }
 export type VisiblePrompt = NonNullable<Awaited<ReturnType<typeof getVisiblePrompt>>>;
 
@@ -35,22 +51,33 @@ export interface GridVerdict {
   status: 'pass' | 'fail' | 'not_applicable' | 'error';
   score: number | null;
   disagreement: boolean;
+  gate: boolean;
+}
+
+/** A model whose attempts on this prompt had a gate fail (each such attempt scores 0). */
+export interface GateFailure {
+  modelId: string;
+  /** The gate points that failed, in any attempt. */
+  pointIndexes: number[];
+  failed: number;
+  attempts: number;
 }
 
 /** The prompt, its neighbours by position, every model's cell and the points × models grid. */
 export async function getRunPrompt(db: Db, run: { id: string; versionId: string }, promptKey: string) {
   const prompt = await getVisiblePrompt(db, run.versionId, promptKey);
   if (!prompt) return null;
-  const [cells, grid, previous, next] = await Promise.all([
+  const [cells, grid, attempts, previous, next] = await Promise.all([
     db.runCellSummary.findMany({
       where: { runId: run.id, promptKey },
       select: { modelId: true, score: true, attempts: true, errorCount: true },
     }),
     db.verdict.findMany({
       where: { runId: run.id, promptKey },
-      select: { modelId: true, pointIndex: true, status: true, score: true, disagreement: true },
+      select: { modelId: true, pointIndex: true, status: true, score: true, disagreement: true, gate: true },
       take: 20_000,
     }),
+    db.attemptScore.findMany({ where: { runId: run.id, promptKey }, select: { modelId: true, gateFailed: true } }),
     db.versionPrompt.findFirst({
       where: { versionId: run.versionId, position: { lt: prompt.position }, split: { not: SEALED_SPLIT } },
       orderBy: { position: 'desc' },
@@ -62,7 +89,13 @@ export async function getRunPrompt(db: Db, run: { id: string; versionId: string 
       select: { promptKey: true },
     }),
   ]);
-  return { prompt, cells, grid: grid as GridVerdict[], previousKey: previous?.promptKey ?? null, nextKey: next?.promptKey ?? null };
+  const gateFailures: GateFailure[] = [];
+  for (const modelId of new Set(attempts.filter((a) => a.gateFailed).map((a) => a.modelId))) {
+    const mine = attempts.filter((a) => a.modelId === modelId);
+    const pointIndexes = [...new Set(grid.filter((v) => v.modelId === modelId && v.gate && v.status === 'fail').map((v) => v.pointIndex))].sort((a, b) => a - b);
+    gateFailures.push({ modelId, pointIndexes, failed: mine.filter((a) => a.gateFailed).length, attempts: mine.length });
+  }
+  return { prompt, cells, grid: grid as GridVerdict[], gateFailures, previousKey: previous?.promptKey ?? null, nextKey: next?.promptKey ?? null };
 }
 export type RunPrompt = NonNullable<Awaited<ReturnType<typeof getRunPrompt>>>;
 
@@ -80,6 +113,7 @@ const VERDICT_DETAIL = {
   source: true,
   distribution: true,
   method: true,
+  detail: true,
   reasoning: true,
   judges: true,
   spread: true,
@@ -87,11 +121,27 @@ const VERDICT_DETAIL = {
   disagreement: true,
 } as const;
 
+type VerdictRow = { pointIndex: number; distribution: unknown; detail: string | null; judges: unknown };
+
+/** A verdict's stored evidence parsed with the schemas its writer used; a row that does not parse throws. */
+export function parseVerdictEvidence<V extends VerdictRow>(v: V, where: string) {
+  const at = `${where}, verdict of point ${v.pointIndex}`;
+  return {
+    ...v,
+    distribution: parseStoredOrNull(StoredDistributionSchema, v.distribution, `${at}: verdicts.distribution`),
+    detail: parseStoredOrNull(StoredDetailSchema, v.detail, `${at}: verdicts.detail`),
+    judges: parseStoredOrNull(StoredJudgesSchema, v.judges, `${at}: verdicts.judges`),
+  };
+}
+
 /** The replies (every attempt) of some models to one visible prompt, each with its verdicts. */
 export async function getPromptReplies(db: Db, run: { id: string; versionId: string }, promptKey: string, modelIds: string[]) {
   if (modelIds.length === 0 || !(await getVisiblePrompt(db, run.versionId, promptKey))) return [];
-  return db.reply.findMany({
-    where: { runId: run.id, promptKey, modelId: { in: modelIds } },
+  // a rescore grades its parent's replies again: they are stored under the parent run
+  const source = await db.run.findUnique({ where: { id: run.id }, select: { trigger: true, parentRunId: true } });
+  const replyRunId = source?.trigger === 'rescore' && source.parentRunId ? source.parentRunId : run.id;
+  const rows = await db.reply.findMany({
+    where: { runId: replyRunId, promptKey, modelId: { in: modelIds } },
     orderBy: [{ modelId: 'asc' }, { systemIndex: 'asc' }, { temperatureIndex: 'asc' }, { attempt: 'asc' }],
     select: {
       id: true,
@@ -101,6 +151,7 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
       temperature: true,
       attempt: true,
       content: true,
+      turns: true,
       toolCalls: true,
       finishReason: true,
       promptTokens: true,
@@ -114,6 +165,15 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
       verdicts: { where: { runId: run.id }, orderBy: { pointIndex: 'asc' }, select: VERDICT_DETAIL },
     },
   });
+  return rows.map((r) => {
+    const where = `reply ${r.id} (${promptKey} × ${r.modelId})`;
+    return {
+      ...r,
+      turns: parseStored(StoredTurnsSchema, r.turns, `${where}: replies.turns`),
+      toolCalls: parseStoredOrNull(StoredToolCallsSchema, r.toolCalls, `${where}: replies.tool_calls`),
+      verdicts: r.verdicts.map((v) => parseVerdictEvidence(v, where)),
+    };
+  });
 }
 export type PromptReply = Awaited<ReturnType<typeof getPromptReplies>>[number];
 export type VerdictDetail = PromptReply['verdicts'][number];
@@ -121,11 +181,12 @@ export type VerdictDetail = PromptReply['verdicts'][number];
 /** Every model's verdict on one point of one visible prompt (the point view). */
 export async function getPointVerdicts(db: Db, run: { id: string; versionId: string }, promptKey: string, pointIndex: number) {
   if (!(await getVisiblePrompt(db, run.versionId, promptKey))) return [];
-  return db.verdict.findMany({
+  const rows = await db.verdict.findMany({
     where: { runId: run.id, promptKey, pointIndex },
     orderBy: [{ modelId: 'asc' }],
     select: { ...VERDICT_DETAIL, modelId: true, reply: { select: { attempt: true, systemIndex: true, temperatureIndex: true } } },
     take: 2_000,
   });
+  return rows.map((v) => parseVerdictEvidence(v, `run ${run.id}, ${promptKey} × ${v.modelId}`));
 }
 export type PointVerdict = Awaited<ReturnType<typeof getPointVerdicts>>[number];

@@ -3,12 +3,12 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/context';
-import { getPromptReplies, getRunPrompt } from '@/lib/server/db/queries/run-prompt';
+import { getPromptReplies, getRunPrompt, type RunPrompt } from '@/lib/server/db/queries/run-prompt';
 import { PromptParams } from '@/lib/server/views/params';
 import { promptPageView, replyCards, type PromptPageView } from '@/lib/server/views/prompt-view';
 import { runHeaderView } from '@/lib/server/views/run-view';
 import { decodeSegment } from '@/lib/server/views/urls';
-import { Conversation, PointsGrid, ReplyCard } from '@/components/prompt-page';
+import { Conversation, GateBanner, PointsGrid, ReplyCard } from '@/components/prompt-page';
 import { RunHeader } from '@/components/run-header';
 import { ScrollToHash } from '@/components/scroll-to-hash';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -30,10 +30,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: data ? `Prompt ${data.prompt.promptKey}: ${header?.blueprint.title}` : 'Not found' };
 }
 
-async function Replies({ run, view }: { run: Run; view: PromptPageView }) {
+async function Replies({ run, view, prompt }: { run: Run; view: PromptPageView; prompt: RunPrompt['prompt'] }) {
   const [replies, ranking] = await Promise.all([getPromptReplies(getDb(), run, view.key, view.replyModelIds), loadRunRanking(run.id)]);
-  const focused = view.selectedModelId ? replyCards(run.id, view.key, replies, [view.selectedModelId], ranking, view.selectedModelId)[0] : null;
-  const compare = replyCards(run.id, view.key, replies, view.compareModelIds, ranking, view.selectedModelId);
+  const focused = view.selectedModelId ? replyCards(run.id, prompt, replies, [view.selectedModelId], ranking, view.selectedModelId)[0] : null;
+  const compare = replyCards(run.id, prompt, replies, view.compareModelIds, ranking, view.selectedModelId);
   return (
     <div className="space-y-8">
       {focused && (
@@ -73,6 +73,7 @@ export default async function PromptPage({ params, searchParams }: Props) {
           {view.selectedLabel && <span className={`ml-2 text-lg font-normal ${muted}`}>× {view.selectedLabel}</span>}
         </h1>
         <p className={`text-sm ${muted}`}>{view.facts.join(' · ')}</p>
+        {view.gateNote && <GateBanner text={view.gateNote} testId="gate-failed-top" />}
         <nav aria-label="Neighbouring prompts" className="flex gap-4 text-sm">
           {view.previousHref && (
             <Link href={view.previousHref} prefetch={false} className={link} rel="prev">
@@ -94,7 +95,7 @@ export default async function PromptPage({ params, searchParams }: Props) {
       </Section>
       <SectionBoundary name="replies">
         <Suspense fallback={<CardsSkeleton label="replies" />}>
-          <Replies run={run} view={view} />
+          <Replies run={run} view={view} prompt={data.prompt} />
         </Suspense>
       </SectionBoundary>
     </div>

@@ -5,14 +5,13 @@ import { getDb } from '@/lib/server/context';
 import { getPointVerdicts, getVisiblePrompt } from '@/lib/server/db/queries/run-prompt';
 import { PointIndex } from '@/lib/server/views/params';
 import { pointPageView } from '@/lib/server/views/point-view';
-import { parsePoints } from '@/lib/server/views/prompt-view';
 import { runHeaderView } from '@/lib/server/views/run-view';
 import { decodeSegment, href } from '@/lib/server/views/urls';
 import { RunHeader } from '@/components/run-header';
 import { SectionBoundary } from '@/components/section-boundary';
 import { TableSkeleton } from '@/components/skeletons';
 import { Section, link, muted } from '@/components/ui';
-import { VerdictItem } from '@/components/verdict';
+import { PointLabel, VerdictItem } from '@/components/verdict';
 import { loadRunHeader, loadRunRanking } from '../../../../load';
 
 export const dynamic = 'force-dynamic';
@@ -60,8 +59,8 @@ export default async function PointPage({ params }: Props) {
   const promptKey = decodeSegment(keySegment);
   const run = { id: header.id, versionId: header.versionId };
   const prompt = await getVisiblePrompt(getDb(), run.versionId, promptKey);
-  const point = prompt ? parsePoints(prompt.points)[index.data] : undefined;
-  if (!prompt || !point) notFound();
+  const view = prompt ? pointPageView(run.id, prompt, index.data, [], []) : null;
+  if (!prompt || !view || !prompt.points[index.data]) notFound();
   return (
     <div className="space-y-8">
       <RunHeader view={runHeaderView(header, 'other')} trail={[{ label: `Prompt ${promptKey}`, href: href.prompt(run.id, promptKey) }, { label: `Point ${index.data + 1}` }]} />
@@ -69,9 +68,9 @@ export default async function PointPage({ params }: Props) {
         <h1 className="text-2xl font-semibold tracking-tight">
           Point {index.data + 1} of prompt <span className="font-mono">{promptKey}</span>
         </h1>
-        <p className="text-lg">{point.text}</p>
+        <PointLabel text={view.text} code={view.code} direction={view.direction} citation={view.citation} className="text-lg" />
         <p className={`text-sm ${muted}`}>
-          {[point.kind === 'function' ? 'function' : 'judged', point.weight !== 1 ? `weight ${point.weight}` : null, point.gate ? 'gate' : null].filter(Boolean).join(' · ')} ·{' '}
+          {view.facts.join(' · ')} ·{' '}
           <a href={`${href.prompt(run.id, promptKey)}#point-${index.data}`} className={link}>
             back to the prompt
           </a>

@@ -1,0 +1,24 @@
+/** Stored evidence: the one shape of each JSON column a run writes and the pages read, and how it reads. */
+export {
+  JudgeApproachSchema,
+  parseStored,
+  parseStoredOrNull,
+  StoredDetailSchema,
+  StoredDistributionSchema,
+  StoredEvidenceError,
+  StoredJudgeRecordSchema,
+  StoredJudgesSchema,
+  StoredMessagesSchema,
+  StoredPointSchema,
+  StoredPointsSchema,
+  StoredQuestionPointSchema,
+  StoredToolCallSchema,
+  StoredToolCallsSchema,
+  StoredTurnsSchema,
+  type StoredDistribution,
+  type StoredJudgeRecord,
+  type StoredPoint,
+  type StoredToolCall,
+  type StoredTurn,
+} from './schemas';
+export { describeCheck, functionName, labelName, orderedDistribution, pointCode, pointDirection, pointLabel, pointLabels, storedPoint } from './labels';
