@@ -52,14 +52,14 @@ async function pointsByVersion(): Promise<Map<string, Map<string, Point[]>>> {
 
 describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
   it('is a set of pipeline runs: four blueprints, seven completed runs a week apart, one in progress', async () => {
-    const runs = await t.db.run.findMany({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, status: true, createdAt: true, totalCalls: true, doneCalls: true, judges: true } });
+    const runs = await t.db.run.findMany({ orderBy: { createdAt: 'asc' }, select: { id: true, status: true, createdAt: true, totalCalls: true, doneCalls: true, judges: true } });
     expect(runs.map((r) => [r.id, r.status])).toEqual([
       ['everyday-answers-run-1', 'completed'],
-      ['coding-help-run-1', 'completed'],
       ['everyday-answers-run-2', 'completed'],
+      ['coding-help-run-1', 'completed'],
+      ['everyday-answers-run-3', 'completed'],
       ['coding-help-run-2', 'completed'],
       ['customer-support-run-1', 'completed'],
-      ['everyday-answers-run-3', 'completed'],
       ['tool-calls-run-1', 'completed'],
       [DEMO_LIVE_RUN, 'running'],
     ]);

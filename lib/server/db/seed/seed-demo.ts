@@ -143,23 +143,22 @@ export async function seedDemo(db: Db, provider: DemoProvider, opts: { now?: Dat
   const sandbox = await createQuickJsSandbox();
   const deps = await demoDeps(db, provider, sandbox);
   const runIds: Record<Slug, string[]> = { everyday: [], support: [], coding: [], tools: [] };
+  const runPlanned = async (p: (typeof PLAN)[number], order: number) => {
+    const runId = `${FILES[p.slug].replace(/\.yml$/, '')}-run-${runIds[p.slug].length + 1}`;
+    runIds[p.slug].push(runId);
+    await pipelineRun(deps, demoBlueprintId(p.slug), runId, p.trigger);
+    const started = Date.now();
+    const status = await executeRun(deps, runId);
+    if (status !== 'completed') throw new Error(`demo run ${runId} ended ${status}`);
+    // Dated into the past (run timestamps only, never evidence): one run a week, ten minutes apart within a day.
+    const at = new Date(now.getTime() - p.daysAgo * DAY + 3_600_000 + order * 600_000);
+    const startedAt = new Date(at.getTime() + 2_000);
+    await db.run.update({ where: { id: runId }, data: { createdAt: at, startedAt, finishedAt: new Date(startedAt.getTime() + (Date.now() - started)) } });
+  };
   try {
     for (const round of [...new Set(PLAN.map((p) => p.round))]) {
       await provider.setRules(demoRules(round, blueprints));
-      await Promise.all(
-        PLAN.filter((p) => p.round === round).map(async (p) => {
-          const runId = `${FILES[p.slug].replace(/\.yml$/, '')}-run-${runIds[p.slug].length + 1}`;
-          runIds[p.slug].push(runId);
-          await pipelineRun(deps, demoBlueprintId(p.slug), runId, p.trigger);
-          const started = Date.now();
-          const status = await executeRun(deps, runId);
-          if (status !== 'completed') throw new Error(`demo run ${runId} ended ${status}`);
-          // Dated into the past (run timestamps only): the history is one run a week.
-          const at = new Date(now.getTime() - p.daysAgo * DAY + 3_600_000);
-          const startedAt = new Date(at.getTime() + 2_000);
-          await db.run.update({ where: { id: runId }, data: { createdAt: at, startedAt, finishedAt: new Date(startedAt.getTime() + (Date.now() - started)) } });
-        }),
-      );
+      await Promise.all(PLAN.map((p, order) => (p.round === round ? runPlanned(p, order) : null)));
     }
   } finally {
     sandbox.dispose();
