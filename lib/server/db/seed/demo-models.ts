@@ -77,6 +77,11 @@ export function behaviour(character: Character, p: PromptScript, round: number):
   }
 }
 
+/** The models whose provider rate-limits every call in a round (the live round's waiting cells). */
+export function rateLimitedModels(round: number): string[] {
+  return DEMO_MODELS.filter((m) => PROMPTS.some((p) => behaviour(m.character, p, round) === 'rate_limited')).map((m) => m.id);
+}
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const exactly = (s: string) => new RegExp(`^${escape(s)}$`);
 /** The model name the provider receives: the id without its `provider:` prefix. */
@@ -86,8 +91,7 @@ function modelRules(round: number): DemoRule[] {
   const rules: DemoRule[] = [];
   for (const m of DEMO_MODELS) {
     const model = exactly(wireName(m.id));
-    const rateLimited = PROMPTS.some((p) => behaviour(m.character, p, round) === 'rate_limited');
-    if (rateLimited) {
+    if (rateLimitedModels(round).includes(m.id)) {
       // A provider that asks to come back in an hour: the run waits, genuinely in progress.
       rules.push({ name: `${m.character}: rate limited`, model, error: { status: 429, message: 'Rate limit reached for requests per minute.', headers: { 'retry-after': '3600' } } });
       continue;

@@ -21,7 +21,7 @@ import { executeRun } from '../../runs/execute-run';
 import { LlmGateway } from '../../runs/gateway';
 import { requestRun, type RunDefaults } from '../../runs/request-run';
 import type { RunTrigger } from '../../runs/contracts';
-import { DEMO_JUDGES, DEMO_MODELS, demoRules, LIVE_ROUND, type DemoRule } from './demo-models';
+import { DEMO_JUDGES, DEMO_MODELS, demoRules, LIVE_ROUND, rateLimitedModels, type DemoRule } from './demo-models';
 
 /** The fake LLM server, started by the caller: its OpenAI-style base URL and a way to replace its rules. */
 export interface DemoProvider {
@@ -195,10 +195,11 @@ export async function startDemoLiveRun(db: Db, provider: DemoProvider): Promise<
   await pipelineRun(deps, blueprintId, DEMO_LIVE_RUN, 'manual');
   const run = await db.run.findUniqueOrThrow({ where: { id: DEMO_LIVE_RUN }, select: { totalCalls: true } });
   // The calls that can finish: every cell of the models that are not rate-limited.
-  const limited = DEMO_MODELS.filter((m) => m.character === 'verbose' || m.character === 'weak').length;
-  const finishing = run.totalCalls - (run.totalCalls / DEMO_MODELS.length) * limited;
+  const finishing = run.totalCalls - (run.totalCalls / DEMO_MODELS.length) * rateLimitedModels(LIVE_ROUND).length;
+  // Not awaited: the runner keeps waiting on the rate-limited calls (its sandbox with it). After
+  // two hours its retries are spent and those replies are stored as the provider's errors.
   void executeRun(deps, DEMO_LIVE_RUN).catch((e: unknown) => console.error(`assay: demo live run stopped: ${(e as Error).message}`));
-  const until = Date.now() + 60_000;
+  const until = Date.now() + 120_000;
   for (;;) {
     const [r, graded] = await Promise.all([
       db.run.findUniqueOrThrow({ where: { id: DEMO_LIVE_RUN }, select: { doneCalls: true, status: true } }),
@@ -206,7 +207,7 @@ export async function startDemoLiveRun(db: Db, provider: DemoProvider): Promise<
     ]);
     if (r.status !== 'running' && r.status !== 'queued') throw new Error(`the demo live run is ${r.status}, not running`);
     if (r.doneCalls >= finishing && graded >= finishing) return { runId: DEMO_LIVE_RUN, waiting: run.totalCalls - r.doneCalls };
-    if (Date.now() > until) throw new Error(`the demo live run did not reach ${finishing} replies in 60 s (${r.doneCalls} done)`);
+    if (Date.now() > until) throw new Error(`the demo live run did not reach ${finishing} replies in 120 s (${r.doneCalls} done)`);
     await new Promise((done) => setTimeout(done, 50));
   }
 }
