@@ -1,8 +1,9 @@
 /**
  * Reader pages on a small and a large run (SPEC §8: "large runs (10⁵ verdicts) load fast").
- * Seeds, in a fresh database on the PostgreSQL server, a blueprint whose latest run has about
- * 1,000 verdicts (20 prompts × 5 models × 10 points) and one with about 100,000 (500 × 20 × 10),
- * each with an earlier run for the diff. Then starts `next start` (the existing production
+ * Runs through the pipeline against the fake provider (bench/pages-seed.ts), in a fresh
+ * database on the PostgreSQL server, a blueprint whose latest run has 1,000 verdicts
+ * (20 prompts × 5 models × 10 points) and one with 100,000 (500 × 20 × 10), each with an
+ * earlier run for the diff. Then starts `next start` (the existing production
  * build; `npm run build` first) against it and measures every page type on both runs: the
  * median over several requests of time to first byte, time to the last byte, and size on the
  * wire (gzip, as browsers ask) and decoded. Targets: the large run's pages within 2× the small
@@ -16,8 +17,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb } from '@/lib/server/db/client';
 import { migrate } from '@/lib/server/db/migrate';
-import { benchModels } from '@/lib/server/db/seed/content';
-import { seedBlueprint, type SeededBlueprint } from '@/lib/server/db/seed/seed-run';
+import { seedBenchBlueprint, type BenchSeeded } from './pages-seed';
 import { measureMedian, type Measurement } from './http-measure';
 import { ensureBuild, startNext } from './next-server';
 
@@ -30,7 +30,7 @@ const enc = encodeURIComponent;
 const modelPath = (id: string) => id.split('/').map(enc).join('/');
 
 /** Every page type of a run, as a reader reaches it. */
-function runPages(s: SeededBlueprint): [string, string][] {
+function runPages(s: BenchSeeded): [string, string][] {
   const run = s.runIds.at(-1) as string;
   const older = s.runIds[0] as string;
   const key = s.promptKeys[Math.floor(s.promptKeys.length / 2)] as string; // a prompt from the middle of the run
@@ -71,10 +71,10 @@ export async function bench(): Promise<void> {
   try {
     await migrate(databaseUrl);
     let t = Date.now();
-    const small = await seedBlueprint(db, { slug: 'bench-small', title: 'Bench: small run', tags: ['bench'], prompts: 20, models: benchModels(5), points: 10, completedRuns: 2, seed: 101 });
+    const small = await seedBenchBlueprint(db, { slug: 'small', title: 'Bench: small run', prompts: 20, models: 5, runs: 2 });
     console.log(`seeded small: ${small.verdictsPerRun.map((v) => v.toLocaleString('en')).join(' + ')} verdicts in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     t = Date.now();
-    const large = await seedBlueprint(db, { slug: 'bench-large', title: 'Bench: large run', tags: ['bench'], prompts: 500, models: benchModels(20), points: 10, completedRuns: 2, seed: 202 });
+    const large = await seedBenchBlueprint(db, { slug: 'large', title: 'Bench: large run', prompts: 500, models: 20, runs: 2 });
     console.log(`seeded large: ${large.verdictsPerRun.map((v) => v.toLocaleString('en')).join(' + ')} verdicts in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     await db.$executeRawUnsafe('ANALYZE');
 
@@ -89,8 +89,8 @@ export async function bench(): Promise<void> {
     const shared: [string, string][] = [
       ['home (leaderboards)', '/'],
       ['model page', `/models/${modelPath(large.models[0] as string)}`],
-      ['search: replies', '/search?q=canberra'],
-      ['search: prompts', '/search?q=paracetamol&kind=prompts'],
+      ['search: replies', '/search?q=charlie'],
+      ['search: prompts', '/search?q=item&kind=prompts'],
     ];
     const global: { page: string; m: Measurement }[] = [];
     for (const [page, path] of shared) global.push({ page, m: await measureMedian(server.baseUrl + path, SAMPLES) });

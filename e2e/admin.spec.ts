@@ -172,6 +172,9 @@ test('a webhook with a wrong signature is rejected and changes nothing; a signed
   });
   // the forged delivery made no GitHub request; the signed one fetched exactly the new blob
   expect(gh.requests.slice(before).filter((r) => r.path.includes('/git/blobs/'))).toHaveLength(1);
+  // a synced blueprint links to its file at the synced commit
+  await page.goto('/blueprints/e2e__second');
+  await expect(page.getByTestId('source-link')).toHaveAttribute('href', `https://github.com/${gh.fullName}/blob/${gh.head().sha}/blueprints/e2e/second.yml`);
 });
 
 test('a broken pull request gets a failing check with the line; a stranger cannot start its run', async () => {

@@ -1,18 +1,20 @@
 /**
- * What the e2e server's demo seed contains (lib/server/db/seed/seed-demo.ts, deterministic
+ * What the e2e server's demo contains (lib/server/db/seed/seed-demo.ts: the demo blueprints in
+ * lib/server/db/seed/demo/ run by the pipeline against the fake provider, under fixed run
  * ids), and helpers the reader specs share.
  */
 import type { Page, TestInfo } from '@playwright/test';
 
 export const DEMO = {
   blueprintId: 'demo__everyday-answers',
-  blueprintTitle: 'Everyday answers: health, support and facts',
+  blueprintTitle: 'Everyday answers: health, safety and facts',
   latestRun: 'everyday-answers-run-3',
   olderRun: 'everyday-answers-run-1',
   liveRun: 'everyday-answers-run-live',
-  models: ['openrouter:openai/gpt-4o', 'anthropic:claude-3-5-sonnet-20241022', 'openrouter:meta-llama/llama-3.1-70b-instruct', 'google:gemini-2.0-flash', 'openai:gpt-4o-mini'],
+  /** strong, verbose, erratic (errs sometimes, writes raw HTML), cautious (refuses), weak: demo-models.ts */
+  models: ['openrouter:openai/gpt-4o', 'anthropic:claude-3-5-sonnet-20241022', 'openrouter:meta-llama/llama-3.1-70b-instruct', 'openrouter:google/gemini-2.0-flash-001', 'openai:gpt-4o-mini'],
   visiblePrompts: 12,
-  sealedKey: 'sealed-holdout-1',
+  sealedKey: 'sealed-holdout-river',
   hostile: { promptKey: 'markdown-planets-table', modelId: 'openrouter:meta-llama/llama-3.1-70b-instruct' },
 };
 

@@ -33,12 +33,15 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO.blueprintTitle);
   await expect(page.locator('.markdown strong').first()).toHaveText('accuracy'); // description rendered as Markdown
   await expect(page.locator('dt', { hasText: 'Author' })).toBeVisible();
-  await expect(page.getByTestId('source-link')).toHaveAttribute('href', /^https:\/\/github\.com\/assay-demo\/blueprints\/blob\/[0-9a-f]{40}\/demo\/everyday-answers\.yml$/);
+  // the demo's source is a folder of this repository (lib/server/db/seed/demo/): named, never linked to a
+  // GitHub repository it does not come from (admin.spec checks the link of a GitHub-synced blueprint)
+  await expect(page.locator('dd', { hasText: /^demo\/everyday-answers\.yml$/ })).toBeVisible();
+  await expect(page.getByTestId('source-link')).toHaveCount(0);
   await expect(page.getByTestId('ranking').locator('tbody tr')).toHaveCount(DEMO.models.length);
   await expect(page.getByTestId('run-history').locator('tbody tr')).toHaveCount(4);
   await expect(page.getByTestId('trend-chart').locator('.recharts-line')).toHaveCount(DEMO.models.length);
   await expect(page.getByText('1 sealed test prompt is scored but not shown.')).toBeVisible();
-  await page.getByText(/^demo\/everyday-answers\.yml at commit/).click();
+  await page.getByText(/^demo\/everyday-answers\.yml \(\d+ lines\)$/).click();
   await expect(page.getByTestId('source-text')).toContainText('paracetamol');
   await expect(page.getByTestId('source-text')).toContainText('sealed test prompt: scored, never shown');
   await screenshot(page, info, '2-blueprint');
@@ -75,7 +78,7 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await judged.locator('summary').click();
   await expect(judged.getByText('Consensus distribution over the labels')).toBeVisible();
   await expect(judged.getByText('Fully present').first()).toBeVisible();
-  await expect(judged.getByText('openai:gpt-4.1-mini')).toBeVisible();
+  await expect(judged.getByText('openai:gpt-4.1-mini', { exact: true })).toBeVisible();
   await expect(page.getByTestId('reply')).toHaveCount(3);
   await screenshot(page, info, '5-cell');
 
@@ -90,9 +93,10 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await expect(page).toHaveURL(`/models/${modelPath('openrouter:openai/gpt-4o')}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('gpt-4o');
   await expect(page.getByTestId('model-overall')).toHaveText(/^\d+\.\d$/);
-  await expect(page.getByTestId('model-blueprints').locator('tbody tr')).toHaveCount(2);
-  await expect(page.getByTestId('model-tags').locator('tbody tr')).toHaveCount(5);
-  await expect(page.getByTestId('history-chart').locator('.recharts-line')).toHaveCount(2);
+  // gpt-4o is in all four demo blueprints, eight distinct tags between them
+  await expect(page.getByTestId('model-blueprints').locator('tbody tr')).toHaveCount(4);
+  await expect(page.getByTestId('model-tags').locator('tbody tr')).toHaveCount(8);
+  await expect(page.getByTestId('history-chart').locator('.recharts-line')).toHaveCount(4);
   await expect(page.getByTestId('strongest').or(page.getByTestId('weakest')).first()).toBeVisible();
   await screenshot(page, info, '7-model');
 });

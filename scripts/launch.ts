@@ -12,8 +12,21 @@ import { env, EnvError } from '../lib/server/env';
 import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
 import { syncLocalFolder } from '../lib/server/blueprints/sync-local';
-import { seedDemo } from '../lib/server/db/seed/seed-demo';
 import { portFromArgs } from './launch-args';
+import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider } from '../lib/server/db/seed/seed-demo';
+import { startFakeLlm } from '../e2e/fakes/llm-server';
+import type { Db } from '../lib/server/db/client';
+
+/** Resolves once the app answers HTTP at all (its start-up hooks, such as resuming runs, have run). */
+async function serving(port: number, child: { exitCode: number | null }): Promise<boolean> {
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null) return false;
+    const res = await fetch(`http://127.0.0.1:${port}/api/runs/${DEMO_LIVE_RUN}/progress`).catch(() => null);
+    if (res) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
 
 async function main(): Promise<number> {
   const config = env();
@@ -39,14 +52,18 @@ async function main(): Promise<number> {
       await db.$disconnect();
     }
   }
+  // The demo is made by the pipeline against the fake provider, which lives in this process
+  // for as long as the app does (the live run keeps waiting on it).
+  let demo: { db: Db; provider: DemoProvider } | null = null;
   if (config.ASSAY_SEED_DEMO) {
+    const fake = await startFakeLlm();
+    const provider: DemoProvider = { url: fake.url, setRules: (rules) => fake.setRules(rules) };
     const db = createDb(database.url);
-    try {
-      const demo = await seedDemo(db);
-      console.log(`assay: seeded demo runs: ${[...demo.support.runIds, ...demo.coding.runIds].join(', ')}`);
-    } finally {
-      await db.$disconnect();
-    }
+    const started = Date.now();
+    const seeded = await seedDemo(db, provider);
+    const runs = Object.values(seeded).flatMap((b) => b.runIds);
+    console.log(`assay: seeded the demo through the pipeline in ${((Date.now() - started) / 1000).toFixed(1)} s (${fake.calls()} calls to the fake provider): ${runs.join(', ')}`);
+    demo = { db, provider };
   }
   if (command !== 'next') throw new Error('usage: launch.ts next <dev|start> [args…] | --migrate-only');
   // Spawn next directly (not through npx: SIGTERM through npx left next-server running),
@@ -58,7 +75,15 @@ async function main(): Promise<number> {
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   process.on('SIGINT', forward('SIGINT'));
   process.on('SIGTERM', forward('SIGTERM'));
-  const code = await new Promise<number>((done) => child.on('exit', (c, s) => done(c ?? (s ? 1 : 0))));
+  const exited = new Promise<number>((done) => child.on('exit', (c, s) => done(c ?? (s ? 1 : 0))));
+  if (demo && (await serving(port ?? config.PORT, child))) {
+    // Only now: a starting server resumes every run it finds running, and this one is ours.
+    await startDemoLiveRun(demo.db, demo.provider).then(
+      (live) => console.log(`assay: demo run ${live.runId} is in progress (${live.waiting} replies waiting on a rate-limited provider)`),
+      (e: unknown) => console.error('assay: could not start the demo live run:', e),
+    );
+  }
+  const code = await exited;
   await database.close();
   return code;
 }

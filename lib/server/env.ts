@@ -20,8 +20,9 @@ export const EnvSchema = z.object({
   /** Where the embedded database keeps its files (`memory://` for a throwaway one). */
   ASSAY_DATA_DIR: z.string().min(1).default('.data/pglite'),
   /**
-   * `1`: at start, seed demo blueprints with completed runs (replies, verdicts, summaries),
-   * replacing earlier demo data. For the e2e specs and for trying the pages; never in production.
+   * `1`: at start, run the demo blueprints through the pipeline against a fake provider inside
+   * the launcher (completed runs and one left in progress), replacing earlier demo data. For the
+   * e2e specs and for trying the pages; never in production.
    */
   ASSAY_SEED_DEMO: z
     .enum(['0', '1', ''])

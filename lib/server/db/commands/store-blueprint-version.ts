@@ -41,6 +41,8 @@ export interface StoreOptions {
   publish?: boolean;
 }
 
+const STORE_TIMEOUT_MS = 60_000;
+
 export async function storeBlueprintVersion(
   db: Db,
   sourceId: string,
@@ -61,6 +63,8 @@ export async function storeBlueprintVersion(
     promptCount: bp?.prompts.length ?? 0,
     removedAt: null,
   };
+  // Prisma's default 5 s is not enough for a blueprint of hundreds of prompts on a busy machine
+  // (the 500-prompt page benchmark's blueprint took 8 s); the transaction holds one blueprint's rows.
   return db.$transaction(async (tx) => {
     await tx.blueprint.upsert({
       where: { id: blueprintId },
@@ -115,5 +119,5 @@ export async function storeBlueprintVersion(
     }
     if (publish) await tx.blueprint.update({ where: { id: blueprintId }, data: { latestVersionId: versionId } });
     return { blueprintId, versionId, created: !existing };
-  });
+  }, { timeout: STORE_TIMEOUT_MS });
 }

@@ -1,12 +1,14 @@
 /**
- * The reader pages' queries on a seeded demo (two blueprints, three + two completed runs, a
- * live run, sealed prompts, a hostile reply), on PostgreSQL and PGlite: paging and ordering,
+ * The reader pages' queries on the demo (four blueprints run by the pipeline against the fake
+ * provider: three + two + one + one completed runs, a live run, a sealed prompt, a hostile
+ * reply), on PostgreSQL and PGlite: paging and ordering,
  * the drill-downs, full-text search through its GIN indexes, and that nothing of a sealed
  * prompt (text, key, reply or verdict) comes out of any query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../testing';
-import { seedDemo, type SeededDemo } from '../seed/seed-demo';
+import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from '../seed/seed-demo';
 import { getBlueprintDetail } from './blueprint-detail';
 import { getBlueprintRuns } from './blueprint-runs';
 import { getBlueprintSource } from './blueprint-source';
@@ -25,28 +27,36 @@ import { searchPrompts, searchReplies } from './search';
 
 let t: TestDatabase;
 let demo: SeededDemo;
+let fake: FakeLlm;
 const NOW = new Date('2026-11-30T12:00:00Z');
 /** Every sealed prompt's text, point and reply in the seed carries this marker. */
 const SEALED = /SEALED|sealed-holdout/;
 
 beforeAll(async () => {
   t = await freshDatabase();
-  demo = await seedDemo(t.db, NOW);
+  fake = await startFakeLlm();
+  const provider: DemoProvider = { url: fake.url, setRules: (rules) => fake.setRules(rules) };
+  demo = await seedDemo(t.db, provider, { now: NOW });
+  await startDemoLiveRun(t.db, provider);
+}, 180_000);
+afterAll(async () => {
+  await fake?.close();
+  await t?.close();
 });
-afterAll(async () => t?.close());
 
 const latest = () => {
-  const id = demo.support.runIds.at(-1) as string;
-  return { id, versionId: demo.support.versionId };
+  const id = demo.everyday.runIds.at(-1) as string;
+  return { id, versionId: demo.everyday.versionId };
 };
+const HOSTILE = { promptKey: 'markdown-planets-table', modelId: 'openrouter:meta-llama/llama-3.1-70b-instruct' };
 
 describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
   it('writes complete runs whose summaries agree with their rows', async () => {
-    const { support } = demo;
-    expect(support.runIds).toHaveLength(3);
-    expect(support.sealedKeys).toEqual(['sealed-holdout-1']);
+    const { everyday } = demo;
+    expect(everyday.runIds).toHaveLength(3);
+    expect(everyday.sealedKeys).toEqual(['sealed-holdout-river']);
     const run = await t.db.run.findUniqueOrThrow({ where: { id: latest().id } });
-    expect(run).toMatchObject({ status: 'completed', totalCalls: 13 * 5, doneVerdicts: support.verdictsPerRun.at(-1) });
+    expect(run).toMatchObject({ status: 'completed', totalCalls: 13 * 5, doneCalls: 13 * 5 });
     expect(await t.db.verdict.count({ where: { runId: run.id } })).toBe(run.doneVerdicts);
     expect(await t.db.runCellSummary.count({ where: { runId: run.id } })).toBe(13 * 5);
     const summaries = await t.db.runModelSummary.findMany({ where: { runId: run.id } });
@@ -58,9 +68,8 @@ describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
       expect(s.ciHigh).toBeGreaterThanOrEqual(s.score as number);
     }
     // the leaderboard reads the latest completed run of each blueprint
-    const board = await t.db.blueprintModelSummary.findMany({ where: { blueprintId: support.blueprintId } });
+    const board = await t.db.blueprintModelSummary.findMany({ where: { blueprintId: everyday.blueprintId } });
     expect(new Set(board.map((b) => b.runId))).toEqual(new Set([run.id]));
-    expect(support.hostile).toMatchObject({ runId: run.id, promptKey: 'markdown-planets-table' });
   });
 });
 
@@ -91,24 +100,23 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
     expect(p?.prompt.pointCount).toBe(5);
     expect(p?.cells).toHaveLength(5);
     expect(p?.previousKey).toBeNull();
-    expect(p?.nextKey).toBe('reset-password-email');
-    const replies = await getPromptReplies(t.db, run, 'paracetamol-max-dose', demo.support.models.slice(0, 2));
-    expect(new Set(replies.map((r) => r.modelId))).toEqual(new Set(demo.support.models.slice(0, 2)));
+    expect(p?.nextKey).toBe('ibuprofen-with-asthma');
+    const replies = await getPromptReplies(t.db, run, 'paracetamol-max-dose', demo.everyday.models.slice(0, 2));
+    expect(new Set(replies.map((r) => r.modelId))).toEqual(new Set(demo.everyday.models.slice(0, 2)));
     const ok = replies.find((r) => !r.error);
     expect(ok?.verdicts.map((v) => v.pointIndex)).toEqual([0, 1, 2, 3, 4]);
     expect(ok?.attemptScores).toHaveLength(1);
     const point = await getPointVerdicts(t.db, run, 'paracetamol-max-dose', 0);
     expect(point.every((v) => v.pointIndex === 0)).toBe(true);
-    const sealed = demo.support.sealedKeys[0] as string;
+    const sealed = demo.everyday.sealedKeys[0] as string;
     expect(await getRunPrompt(t.db, run, sealed)).toBeNull();
-    expect(await getPromptReplies(t.db, run, sealed, demo.support.models)).toEqual([]);
+    expect(await getPromptReplies(t.db, run, sealed, demo.everyday.models)).toEqual([]);
     expect(await getPointVerdicts(t.db, run, sealed, 0)).toEqual([]);
     expect(await getRunPrompt(t.db, run, 'no-such-prompt')).toBeNull();
   });
 
   it('keeps the hostile reply verbatim (the page renders it inert)', async () => {
-    const h = demo.support.hostile as NonNullable<SeededDemo['support']['hostile']>;
-    const [reply] = await getPromptReplies(t.db, { id: h.runId, versionId: demo.support.versionId }, h.promptKey, [h.modelId]);
+    const [reply] = await getPromptReplies(t.db, latest(), HOSTILE.promptKey, [HOSTILE.modelId]);
     expect(reply?.content).toContain('<script>');
   });
 
@@ -127,7 +135,7 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
     expect(prompts.sealed.mean).not.toBeNull();
     const scores = prompts.rows.map((r) => r.score ?? -1);
     expect(scores).toEqual([...scores].sort((a, b) => a - b));
-    const errors = await Promise.all(demo.support.models.map((m) => getRunModelErrors(t.db, run, m)));
+    const errors = await Promise.all(demo.everyday.models.map((m) => getRunModelErrors(t.db, run, m)));
     expect(JSON.stringify([prompts, errors])).not.toMatch(SEALED);
   });
 
@@ -135,15 +143,16 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
     const pts = await getRunPointsPage(t.db, latest(), { page: 1, pageSize: 3 });
     expect(pts.total).toBe(12);
     expect(pts.prompts).toHaveLength(3);
-    expect(pts.points).toHaveLength(3 * 5);
+    // paracetamol-max-dose 5 points, ibuprofen-with-asthma 3, capital-of-australia 3 (the sealed prompt between them is not listed)
+    expect(pts.points).toHaveLength(5 + 3 + 3);
     const first = pts.points.find((p) => p.promptKey === 'paracetamol-max-dose' && p.pointIndex === 0);
     expect(first).toMatchObject({ verdicts: expect.any(Number), kind: 'text' });
     expect((first?.min ?? 0) <= (first?.mean ?? 0) && (first?.mean ?? 0) <= (first?.max ?? 1)).toBe(true);
   });
 
   it('diffs two runs of one blueprint by model, listing visible cells only', async () => {
-    const [a, , b] = demo.support.runIds as [string, string, string];
-    const diff = await getRunDiff(t.db, { id: a, versionId: demo.support.versionId }, { id: b, versionId: demo.support.versionId }, 100);
+    const [a, , b] = demo.everyday.runIds as [string, string, string];
+    const diff = await getRunDiff(t.db, { id: a, versionId: demo.everyday.versionId }, { id: b, versionId: demo.everyday.versionId }, 100);
     expect(diff.models).toHaveLength(5);
     for (const m of diff.models) {
       expect(m.better + m.worse + m.same).toBe(m.paired);
@@ -156,33 +165,35 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
 
   it('reads leaderboards, recent runs, a blueprint’s runs and a model’s profile', async () => {
     const rows = await getLeaderboardRows(t.db);
-    expect(rows).toHaveLength(5 + 4);
-    expect(rows.find((r) => r.blueprintId === demo.coding.blueprintId)?.tags).toEqual(['coding', 'formatting']);
+    // five models on the everyday, support and tool blueprints, four on the coding one
+    expect(rows).toHaveLength(5 + 5 + 4 + 5);
+    expect(rows.find((r) => r.blueprintId === demo.coding.blueprintId)?.tags).toEqual(['coding', 'structured-output']);
     const recent = await listRecentRuns(t.db, 3);
-    expect(recent[0]?.id).toBe(demo.support.runningRunId);
-    const runs = await getBlueprintRuns(t.db, demo.support.blueprintId);
+    expect(recent[0]?.id).toBe(DEMO_LIVE_RUN);
+    const runs = await getBlueprintRuns(t.db, demo.everyday.blueprintId);
     expect(runs.runs.map((r) => r.status)).toEqual(['running', 'completed', 'completed', 'completed']);
     expect(runs.latestCompletedRunId).toBe(latest().id);
     expect(runs.scores).toHaveLength(15);
-    const model = demo.support.models[2] as string;
+    const model = demo.everyday.models[2] as string;
     const profile = await getModelProfile(t.db, model);
-    expect(profile?.history).toHaveLength(5);
-    expect(profile?.scores.filter((s) => s.modelId === model)).toHaveLength(2);
+    // 3 everyday + 2 coding + 1 support + 1 tool runs
+    expect(profile?.history).toHaveLength(7);
+    expect(profile?.scores.filter((s) => s.modelId === model)).toHaveLength(4);
     expect(await getModelProfile(t.db, 'nobody:none')).toBeNull();
-    const live = await getRunProgress(t.db, demo.support.runningRunId as string);
+    const live = await getRunProgress(t.db, DEMO_LIVE_RUN);
     expect(live).toMatchObject({ status: 'running' });
     expect(live && live.doneCalls < live.totalCalls).toBe(true);
     const header = await getRunHeader(t.db, latest().id);
-    expect(header?.siblings.map((s) => s.id)).toEqual(demo.support.runIds.slice(0, 2).reverse());
+    expect(header?.siblings.map((s) => s.id)).toEqual(demo.everyday.runIds.slice(0, 2).reverse());
   });
 
   it('shows the blueprint and its source without sealed prompts', async () => {
-    const d = await getBlueprintDetail(t.db, demo.support.blueprintId, { promptPage: 1, promptPageSize: 50 });
+    const d = await getBlueprintDetail(t.db, demo.everyday.blueprintId, { promptPage: 1, promptPageSize: 50 });
     expect(d).toMatchObject({ visibleCount: 12, sealedCount: 1 });
     expect(d?.latestVersion?.prompts).toHaveLength(12);
-    const page2 = await getBlueprintDetail(t.db, demo.support.blueprintId, { promptPage: 2, promptPageSize: 10 });
+    const page2 = await getBlueprintDetail(t.db, demo.everyday.blueprintId, { promptPage: 2, promptPageSize: 10 });
     expect(page2?.latestVersion?.prompts.map((p) => p.position)).toEqual([11, 12]);
-    const source = await getBlueprintSource(t.db, demo.support.blueprintId);
+    const source = await getBlueprintSource(t.db, demo.everyday.blueprintId);
     expect(source?.text).toContain('paracetamol');
     expect(source?.text).toContain('sealed test prompt');
     expect(JSON.stringify([d, page2, source])).not.toMatch(SEALED);
@@ -197,15 +208,10 @@ describe(`full-text search (${process.env.ASSAY_TEST_DB})`, () => {
     const dates = replies.hits.map((h) => h.runCreatedAt.getTime());
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
     const prompts = await searchPrompts(t.db, 'paracetamol', { limit: 5, offset: 0 });
-    // both demo blueprints ask it; each hit opens its own blueprint's latest run
-    expect(prompts.hits.map((h) => [h.blueprintId, h.promptKey, h.runId]).sort()).toEqual(
-      [
-        [demo.coding.blueprintId, 'paracetamol-max-dose', demo.coding.runIds.at(-1)],
-        [demo.support.blueprintId, 'paracetamol-max-dose', latest().id],
-      ].sort(),
-    );
+    // the hit opens the blueprint's latest completed run, not the live one
+    expect(prompts.hits.map((h) => [h.blueprintId, h.promptKey, h.runId])).toEqual([[demo.everyday.blueprintId, 'paracetamol-max-dose', latest().id]]);
     const phrase = await searchPrompts(t.db, '"capital of Australia" -sydney', { limit: 5, offset: 0 });
-    expect(phrase.hits.map((h) => h.promptKey)).toEqual(['capital-of-australia', 'capital-of-australia']);
+    expect(phrase.hits.map((h) => h.promptKey)).toEqual(['capital-of-australia']);
     expect((await searchPrompts(t.db, '"Australia capital"', { limit: 5, offset: 0 })).total).toBe(0);
   });
 
