@@ -11,3 +11,12 @@ export { checkPointArgs, evaluatePoint, runPointFunction, type ArgsCheck } from 
 export { compilePattern, testPattern, type Compiled, type CompiledPattern, type PatternTest } from './text/regex';
 export { foldCase, nfc } from './text/normalize';
 export { createQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './sandbox/quickjs';
+export {
+  budgetedSandbox,
+  SANDBOX_BUDGET_DEFAULTS,
+  sandboxTimeEstimateMs,
+  SandboxTimeBudget,
+  type BudgetScope,
+  type SandboxBudgetLimits,
+} from './sandbox/budget';
+export { mayUseSandbox, usesSandbox } from './sandbox/needs-sandbox';
