@@ -2,3 +2,4 @@
 export * from './plan';
 export * from './identity';
 export * from './fixtures';
+export * from './sandbox-estimate';
