@@ -13,6 +13,7 @@ import type { Assertion, CorrectNode } from './schema';
 import type { ResponseView } from './view';
 import { combinedEngine, compilePattern, testPattern } from '../points/text/regex';
 import type { RegexEngine, SandboxPort } from '../points/types';
+import { unsafeJsonPath } from './jsonpath-guard';
 
 export type CorrectStatus = 'pass' | 'fail' | 'error';
 export interface CorrectResult {
@@ -70,6 +71,8 @@ function asText(value: unknown): string {
 type Query = { ok: true; values: unknown[] } | { ok: false; error: string };
 
 function query(view: ResponseView, path: string): Query {
+  const unsafe = unsafeJsonPath(path);
+  if (unsafe) return { ok: false, error: `invalid JSONPath ${path}: ${unsafe}; match text with a jsonpath_regex assertion instead` };
   try {
     const values = JSONPath({ path, json: view as object, wrap: true, eval: 'safe' }) as unknown[];
     return { ok: true, values: values.filter((v) => v !== undefined) };
