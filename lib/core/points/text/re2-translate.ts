@@ -136,11 +136,44 @@ interface Ctx {
   jsOnly: Set<string>;
 }
 
-type Atom = { kind: 'char'; cp: number } | { kind: 'set'; inClass: string; outside: string };
+/** A set atom: known `ranges` (\d \D \s \S), or RE2 text only (\w, \p{…}). */
+type Atom = { kind: 'char'; cp: number } | { kind: 'set'; inClass: string; outside: string; ranges?: ReadonlyArray<readonly [number, number]> };
 
 function set(ranges: ReadonlyArray<readonly [number, number]>): Atom {
   const body = rangesBody(ranges);
-  return { kind: 'set', inClass: body, outside: `[${body}]` };
+  return { kind: 'set', inClass: body, outside: `[${body}]`, ranges };
+}
+
+/** \\D and \\S: written negated outside a class (`[^0-9]`), far cheaper for RE2 to case-fold. */
+function negatedSet(ranges: ReadonlyArray<readonly [number, number]>): Atom {
+  return { kind: 'set', inClass: rangesBody(complement(ranges)), outside: `[^${rangesBody(ranges)}]`, ranges: complement(ranges) };
+}
+
+function normalize(ranges: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const [a, b] of [...ranges].sort((x, y) => x[0] - y[0])) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** At most this many code points are checked one by one for having no case. */
+const SMALL_SET = 256;
+
+/** Every code point of `ranges` has no case mapping, so case folding leaves it (and only it) alone. */
+function caseless(ranges: ReadonlyArray<readonly [number, number]>): boolean {
+  let size = 0;
+  for (const [a, b] of ranges) size += b - a + 1;
+  if (size > SMALL_SET) return false;
+  for (const [a, b] of ranges) {
+    for (let cp = a; cp <= b; cp++) {
+      const ch = String.fromCodePoint(cp);
+      if (ch.toLowerCase() !== ch || ch.toUpperCase() !== ch) return false;
+    }
+  }
+  return true;
 }
 
 /** An escape after `\`, in or out of a class; `\b` means backspace in a class. */
@@ -152,11 +185,11 @@ function escape(s: Scanner, ctx: Ctx, inClass: boolean): Atom | string {
     case 'd':
       return set(DIGIT);
     case 'D':
-      return set(complement(DIGIT));
+      return negatedSet(DIGIT);
     case 's':
       return set(SPACE);
     case 'S':
-      return set(complement(SPACE));
+      return negatedSet(SPACE);
     case 'w':
     case 'W':
       // Under (?i) RE2 folds \w to include ſ (U+017F) and K (U+212A), as JS does with `iu` only.
@@ -242,10 +275,17 @@ function classAtom(s: Scanner, ctx: Ctx): Atom {
   return { kind: 'char', cp: u };
 }
 
+/**
+ * A class. Under (?i) RE2 case-folds every range of a class, which for a class covering most of
+ * Unicode (`[\s\S]`, `[^x]`-like sets) takes 100 ms per compile; when what the class leaves
+ * out is a few characters without case, the complement is written instead (same meaning:
+ * folding cannot reach a character that has no case).
+ */
 function characterClass(s: Scanner, ctx: Ctx): string {
   const negated = s.ch() === '^';
   if (negated) s.next();
-  const parts: string[] = [];
+  const known: Array<readonly [number, number]> = [];
+  const opaque: string[] = [];
   while (!s.done && s.ch() !== ']') {
     const first = classAtom(s, ctx);
     if (first.kind === 'char' && s.ch() === '-' && s.ch(1) !== ']' && s.peek(1) !== undefined) {
@@ -253,16 +293,26 @@ function characterClass(s: Scanner, ctx: Ctx): string {
       s.next();
       const last = classAtom(s, ctx);
       if (last.kind === 'char') {
-        parts.push(`${hex(first.cp)}-${hex(last.cp)}`);
+        known.push([first.cp, last.cp]);
         continue;
       }
       s.i = save; // legacy `[a-\d]`: the `-` is a literal
     }
-    parts.push(first.kind === 'char' ? hex(first.cp) : first.inClass);
+    if (first.kind === 'char') known.push([first.cp, first.cp]);
+    else if (first.ranges) known.push(...first.ranges);
+    else opaque.push(first.inClass);
   }
   s.next(); // the closing `]`
-  if (parts.length === 0) return negated ? `[${rangesBody([[0, MAX_CP]])}]` : `[^${rangesBody([[0, MAX_CP]])}]`;
-  return `[${negated ? '^' : ''}${parts.join('')}]`;
+  const union = normalize(known);
+  if (opaque.length === 0) {
+    const left = complement(union);
+    const all = `[${rangesBody([[0, MAX_CP]])}]`;
+    const none = `[^${rangesBody([[0, MAX_CP]])}]`;
+    if (left.length === 0) return negated ? none : all;
+    if (union.length === 0) return negated ? all : none;
+    if (ctx.flags.ignoreCase && caseless(left)) return negated ? `[${rangesBody(left)}]` : `[^${rangesBody(left)}]`;
+  }
+  return `[${negated ? '^' : ''}${rangesBody(union)}${opaque.join('')}]`;
 }
 
 /** `{n}`, `{n,}` or `{n,m}` at the scanner, or null (then a legacy-mode literal brace). */
