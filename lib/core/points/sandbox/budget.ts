@@ -20,7 +20,7 @@ export interface SandboxBudgetLimits {
   perRunMs: number;
 }
 
-/** The documented defaults (docs/security.md): 1 s per point, 5 s per reply, 5 minutes per run. */
+/** The documented defaults (docs/compatibility.md, "Sandboxed code"): 1 s per point, 5 s per reply, 5 minutes per run. */
 export const SANDBOX_BUDGET_DEFAULTS: SandboxBudgetLimits = { perPointMs: 1_000, perReplyMs: 5_000, perRunMs: 300_000 };
 
 export type BudgetScope = 'reply' | 'run';
