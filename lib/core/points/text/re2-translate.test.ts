@@ -16,10 +16,11 @@ const PATTERNS = [
   '\\u00e9', '\\u{1F600}', '\\uD83D\\uDE00', '\\x41', '\\0', '\\cJ', '(?:ab)+', '(?<year>\\d{4})-\\d{2}', '(a|b)*c', 'colou?r', 'a{2}', 'a{2,}', 'a+?b',
   '\\p{Lu}', '\\p{L}+', '\\P{L}', '\\p{Script=Greek}', '\\p{sc=Han}', '\\p{General_Category=Decimal_Number}', '[\\p{L}\\p{N}]+', '\\p{Letter}',
   '[[:alpha:]]', '[a-\\d]', '\\:', 'a\\-b', '\\a', '{', 'x{', 'a{,2}', '}', ']', '😀', '^.$', '^..$', '[😀]', 'straße', 'σ', 'İstanbul', 'k',
+  '^\\-?.$', '\\-[^a]', 'a\\-\\S', '\\-\\W', '(?i)\\-k',
   '^b', 'a$', '(?m)^b', '(?m)a$', '(?s)a.c', '(?i)ABC', '(?i)\\bk\\b', '(?i)\\w', '(?i)[^k]', '(?i)\\p{Lu}', '(?i)ſ', '(?im)^x$',
 ];
 const TEXTS = [
-  'abc', 'a\nc', 'a\rc', 'a\u2028c', 'a\u00a0c', ' \t', '\u3000', 'x', 'a-b:c', 'word', 'a word here', 'sword', '1999-12', 'colour color',
+  'abc', '-😀', 'a-😀', '-\ud83d', '-k', '-\u212a', 'a\nc', 'a\rc', 'a\u2028c', 'a\u00a0c', ' \t', '\u3000', 'x', 'a-b:c', 'word', 'a word here', 'sword', '1999-12', 'colour color',
   'aa', 'aab', 'ABC', 'É', 'é', 'e\u0301', '😀', 'a😀', '\ud83d', 'STRASSE', 'Straße', 'ς', 'Σ', 'istanbul', 'İSTANBUL', 'K', '\u212a', 'ſ', 's',
   'αβγ', '中文', '٣', '{', 'x{', 'a{,2}', ']', '}', '[', '$^', '.', '\\', '/', '|', 'x\ty', '\0', 'a\r\nb', 'a\nb', 'x\n', '\nx', '\u2028x\u2028', '',
 ];

@@ -134,6 +134,8 @@ interface Ctx {
   flags: JsFlags;
   /** Characters whose presence in the text sends it to the sandbox. */
   jsOnly: Set<string>;
+  /** Something in the pattern can match one half of a surrogate pair (legacy mode matches UTF-16 units). */
+  unitSensitive: boolean;
 }
 
 /** A set atom: known `ranges` (\d \D \s \S), or RE2 text only (\w, \p{…}). */
@@ -185,15 +187,18 @@ function escape(s: Scanner, ctx: Ctx, inClass: boolean): Atom | string {
     case 'd':
       return set(DIGIT);
     case 'D':
+      ctx.unitSensitive = true;
       return negatedSet(DIGIT);
     case 's':
       return set(SPACE);
     case 'S':
+      ctx.unitSensitive = true;
       return negatedSet(SPACE);
     case 'w':
     case 'W':
       // Under (?i) RE2 folds \w to include ſ (U+017F) and K (U+212A), as JS does with `iu` only.
       if (ignoreCase && !unicode) ctx.jsOnly.add('\u017f').add('\u212a');
+      if (c === 'W') ctx.unitSensitive = true;
       return { kind: 'set', inClass: `\\${c}`, outside: `\\${c}` };
     case 'b':
       if (inClass) return { kind: 'char', cp: 0x08 };
@@ -304,6 +309,7 @@ function characterClass(s: Scanner, ctx: Ctx): string {
   }
   s.next(); // the closing `]`
   const union = normalize(known);
+  if (negated || opaque.length > 0 || union.some(([, b]) => b >= 0xd800)) ctx.unitSensitive = true;
   if (opaque.length === 0) {
     const left = complement(union);
     const all = `[${rangesBody([[0, MAX_CP]])}]`;
@@ -329,12 +335,9 @@ function quantifier(s: Scanner): string | null {
 }
 
 export function translateToRe2(source: string, flags: JsFlags): Translation {
-  const ctx: Ctx = { flags, jsOnly: new Set() };
+  const ctx: Ctx = { flags, jsOnly: new Set(), unitSensitive: false };
   // Legacy mode works on UTF-16 units (`.` matches half of an emoji); RE2 on code points.
-  if (!flags.unicode) {
-    if (/[\ud800-\udfff]/.test(source)) return { ok: false, reason: 'a non-BMP character in a pattern that is not Unicode-mode' };
-    for (let cp = 0xd800; cp <= 0xdfff; cp += 0x400) ctx.jsOnly.add(String.fromCharCode(cp));
-  }
+  if (!flags.unicode && /[\ud800-\udfff]/.test(source)) return { ok: false, reason: 'a non-BMP character in a pattern that is not Unicode-mode' };
   const s = new Scanner(source, flags.unicode);
   let out = '';
   try {
@@ -364,6 +367,7 @@ export function translateToRe2(source: string, flags: JsFlags): Translation {
           break;
         case '.':
           s.next();
+          ctx.unitSensitive = true;
           out += `[${flags.dotAll ? '' : '^'}${rangesBody(flags.dotAll ? [[0, MAX_CP]] : LINE_TERMINATORS)}]`;
           break;
         case '^':
@@ -394,6 +398,8 @@ export function translateToRe2(source: string, flags: JsFlags): Translation {
     if (error instanceof Refused) return { ok: false, reason: error.message };
     throw error;
   }
+  // Only a pattern that can match half of a surrogate pair tells legacy mode from RE2 on astral text.
+  if (!flags.unicode && ctx.unitSensitive) ctx.jsOnly.add('\ud800');
   const jsOnlyText = ctx.jsOnly.size === 0 ? null : jsOnlyClass(ctx.jsOnly);
   return { ok: true, source: out, jsOnlyText };
 }

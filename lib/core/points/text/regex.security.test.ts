@@ -26,12 +26,22 @@ function pointsOf(should: string): Point[] {
   return load(`- prompt: Say something.\n  should:\n${should}`);
 }
 
+/**
+ * Grades the point three times (the first includes compiling the pattern) and gives the median
+ * time: on this shared 2-core machine one run can catch a GC pause; a backtracking engine is
+ * slow on every run. Every run must also stay under 250 ms.
+ */
 async function timed(point: Point, reply: string, sandbox?: QuickJsSandbox): Promise<{ ms: number; verdict: Verdict }> {
-  const started = performance.now();
-  const verdict = await evaluateDeterministicPoint(point, reply, sandbox ? { sandbox } : {});
-  const ms = performance.now() - started;
+  const times: number[] = [];
+  let verdict: Verdict | 'needs-judge' = 'needs-judge';
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    verdict = await evaluateDeterministicPoint(point, reply, sandbox ? { sandbox } : {});
+    times.push(performance.now() - started);
+  }
   if (verdict === 'needs-judge') throw new Error('a regex point needs no judge');
-  return { ms, verdict };
+  expect(Math.max(...times)).toBeLessThan(sandbox ? 3_000 : 250);
+  return { ms: times.sort((a, b) => a - b)[1]!, verdict };
 }
 
 let sandbox: QuickJsSandbox;
@@ -75,7 +85,7 @@ describe('blueprint regexes run on a linear-time engine (finding 2)', () => {
         const { ms, verdict } = await timed(point, reply);
         expect(verdict.status, point.text).not.toBe('error');
         expect(verdict.regexEngine).toBe('re2');
-        expect(ms, point.text).toBeLessThan(50);
+        expect(ms, `${point.text} on ${reply.length} characters`).toBeLessThan(50);
       }
     }
   });
@@ -85,7 +95,7 @@ describe('blueprint regexes run on a linear-time engine (finding 2)', () => {
     const { ms, verdict } = await timed(point!, XS, sandbox);
     expect(verdict).toMatchObject({ status: 'error', score: null, regexEngine: 'sandbox' });
     expect(verdict.detail).toMatch(/ran past its time limit/);
-    expect(ms).toBeLessThan(3_000); // the sandbox's 1 s limit, with margin
+    expect(ms).toBeLessThan(3_000); // the sandbox's 1 s limit, with margin (each of the 3 runs)
   });
 
   it('without a sandbox that pattern is an error saying why, never run on the main thread', async () => {
