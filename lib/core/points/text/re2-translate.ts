@@ -120,7 +120,7 @@ class Scanner {
   next(): number {
     return this.units[this.i++]!;
   }
-  /** Reads `count` hex digits (or as many as a `{…}` holds); undefined if they are not there. */
+  /** Reads exactly `count` hex digits, or nothing (undefined) if they are not there. */
   hexDigits(count: number): number | undefined {
     let text = '';
     for (let k = 0; k < count; k++) text += this.ch(k);
