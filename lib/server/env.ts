@@ -75,6 +75,8 @@ export const EnvSchema = z.object({
   ASSAY_PR_MAX_CALLS: z.coerce.number().int().positive().default(200),
   ASSAY_PR_MAX_COST_USD: z.coerce.number().positive().default(2),
   ASSAY_PR_MAX_BLUEPRINTS: z.coerce.number().int().positive().default(5),
+  /** Sandbox time (`$js`, sandboxed regexes) one PR run of one blueprint may use, in seconds; estimated at validation, enforced in the run. */
+  ASSAY_PR_MAX_SANDBOX_SECONDS: z.coerce.number().positive().default(30),
   /** The safety-net sync for missed push webhooks (Inngest cron syntax). */
   ASSAY_SYNC_CRON: z.string().min(9).default('*/30 * * * *'),
   /** Scheduled re-runs: when, after how many days an identical run is repeated, and at most how many runs per tick. */
@@ -101,6 +103,9 @@ export const EnvSchema = z.object({
   ASSAY_JUDGES: z.string().min(1).default('openai:gpt-4.1-mini,anthropic:claude-3-5-haiku-latest'),
   /** Concurrent provider calls per provider in the in-process runner. */
   ASSAY_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(8),
+  /** Total sandbox time (`$js`, sandboxed regexes) for grading one reply, and for one run, in seconds (each point also stops at 1 s). */
+  ASSAY_SANDBOX_REPLY_SECONDS: z.coerce.number().positive().default(5),
+  ASSAY_SANDBOX_RUN_SECONDS: z.coerce.number().positive().default(300),
   /** Services `$call`/`factcheck` may reach: JSON `{"name": "https://…"}`; nothing else is ever called. */
   ASSAY_EXTERNAL_SERVICES: optionalString.pipe(
     z

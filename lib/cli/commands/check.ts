@@ -12,7 +12,7 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { createQuickJsSandbox, evaluateDeterministicPoint, MessageSchema, parsePointSource, type BlueprintIssue, type Point, type QuickJsSandbox } from '@/lib/core';
+import { createQuickJsSandbox, evaluateDeterministicPoint, mayUseSandbox, MessageSchema, parsePointSource, type BlueprintIssue, type Point, type QuickJsSandbox } from '@/lib/core';
 import { usageError } from './usage';
 
 const USAGE = `usage: assay check --point POINT --response TEXT [--messages JSON] [--tool-calls JSON] [--model ID] [--json]
@@ -158,17 +158,12 @@ async function grade(point: Point, reply: Reply, sandbox: LazySandbox): Promise<
   const verdict = await evaluateDeterministicPoint(
     point,
     { content: reply.response, toolCalls: reply.toolCalls ?? null },
-    { messages: reply.messages, modelId: reply.model, sandbox: needsSandbox(point) ? await sandbox.get() : undefined },
+    { messages: reply.messages, modelId: reply.model, sandbox: mayUseSandbox(point) ? await sandbox.get() : undefined },
   );
   if (verdict === 'needs-judge') {
     return { status: 'error', score: null, detail: `needs a judge: ${JSON.stringify(point.text)} is graded by an LLM judge; assay check runs function points only` };
   }
   return { status: verdict.status, score: verdict.score, detail: verdict.detail };
-}
-
-/** `$js` and expression `tool_args_match` run blueprint code: only in the sandbox. */
-function needsSandbox(point: Point): boolean {
-  return point.kind === 'function' && /(^|_)(js|tool_args_match)$/.test(point.fn);
 }
 
 /** The wasm engine takes a moment to load, so it is loaded only once a point needs it. */

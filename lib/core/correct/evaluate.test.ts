@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createQuickJsSandbox, type QuickJsSandbox } from '../points/sandbox/quickjs';
 import { evaluateCorrect } from './evaluate';
 import { CorrectNodeSchema, type CorrectNode } from './schema';
 import { buildResponseView } from './view';
@@ -26,11 +27,26 @@ const SCENARIO: CorrectNode = CorrectNodeSchema.parse({
 
 const call = (args: object) => ({ type: 'function', function: { name: 'useTools', arguments: JSON.stringify(args) } });
 
+// The scenario's lookaheads are beyond RE2: they run in the JS engine inside the sandbox.
+let sandbox: QuickJsSandbox;
+beforeAll(async () => {
+  sandbox = await createQuickJsSandbox();
+});
+afterAll(() => sandbox.dispose());
+
 describe('evaluateCorrect on the seed scenario', () => {
-  it('passes through the first branch and says which', () => {
+  it('is an error, not a fail, without a sandbox to run its lookaheads in', () => {
     const view = buildResponseView({ content: '', toolCalls: [call({ tool: 'storage copy Incident-Response.md Incident-Response-Template.md' })] });
     const r = evaluateCorrect(SCENARIO, view);
+    expect(r).toMatchObject({ status: 'error', regexEngine: 'sandbox' });
+    expect(r.explanation).toMatch(/needs the JavaScript engine \(lookaround\)/);
+  });
+
+  it('passes through the first branch and says which', () => {
+    const view = buildResponseView({ content: '', toolCalls: [call({ tool: 'storage copy Incident-Response.md Incident-Response-Template.md' })] });
+    const r = evaluateCorrect(SCENARIO, view, { sandbox });
     expect(r.status).toBe('pass');
+    expect(r.regexEngine).toBe('sandbox');
     expect(r.explanation).toContain("branch 1 'copy_cli' passed");
   });
 
@@ -38,12 +54,12 @@ describe('evaluateCorrect on the seed scenario', () => {
     const view = buildResponseView({
       content: 'tool_call: useTools\narguments: {"tool": "storage copy Incident-Response.md Incident-Response-Template.md"}',
     });
-    expect(evaluateCorrect(SCENARIO, view).status).toBe('pass');
+    expect(evaluateCorrect(SCENARIO, view, { sandbox }).status).toBe('pass');
   });
 
   it('fails naming every branch and the assertion that failed in each', () => {
     const view = buildResponseView({ content: '', toolCalls: [call({ tool: 'storage move Incident-Response.md X.md' })] });
-    const r = evaluateCorrect(SCENARIO, view);
+    const r = evaluateCorrect(SCENARIO, view, { sandbox });
     expect(r.status).toBe('fail');
     expect(r.explanation).toMatch(/no branch passed/);
     expect(r.explanation).toMatch(/branch 1 'copy_cli' failed \('copy_cli': assertion 2 failed \(jsonpath_regex/);

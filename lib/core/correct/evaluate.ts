@@ -11,12 +11,26 @@
 import { JSONPath } from 'jsonpath-plus';
 import type { Assertion, CorrectNode } from './schema';
 import type { ResponseView } from './view';
-import { compilePattern, testPattern } from '../points/text/regex';
+import { combinedEngine, compilePattern, testPattern } from '../points/text/regex';
+import type { RegexEngine, SandboxPort } from '../points/types';
+import { unsafeJsonPath } from './jsonpath-guard';
 
 export type CorrectStatus = 'pass' | 'fail' | 'error';
 export interface CorrectResult {
   status: CorrectStatus;
   explanation: string;
+  /** Which regex engine ran, when the tree has regex assertions: RE2, or the sandbox if any needed it. */
+  regexEngine?: RegexEngine;
+}
+
+/** Where regex assertions that need the JS engine run (lookaround, backreferences). */
+export interface CorrectOptions {
+  sandbox?: SandboxPort;
+}
+
+/** What one evaluation carries down the tree: the options and the engines used so far. */
+interface Env extends CorrectOptions {
+  engines: RegexEngine[];
 }
 
 const DEFAULT_TEXT_PATH = '$.content';
@@ -57,6 +71,8 @@ function asText(value: unknown): string {
 type Query = { ok: true; values: unknown[] } | { ok: false; error: string };
 
 function query(view: ResponseView, path: string): Query {
+  const unsafe = unsafeJsonPath(path);
+  if (unsafe) return { ok: false, error: `invalid JSONPath ${path}: ${unsafe}; match text with a jsonpath_regex assertion instead` };
   try {
     const values = JSONPath({ path, json: view as object, wrap: true, eval: 'safe' }) as unknown[];
     return { ok: true, values: values.filter((v) => v !== undefined) };
@@ -96,7 +112,7 @@ export function describeAssertion(a: Assertion): string {
  * One assertion. A path may select several values (`$.tool_calls[*].name`): the assertion
  * holds when any selected value satisfies it (`jsonpath_not_exists`: when none is selected).
  */
-export function evaluateAssertion(a: Assertion, view: ResponseView): CorrectResult {
+export function evaluateAssertion(a: Assertion, view: ResponseView, env: Env = { engines: [] }): CorrectResult {
   const what = `${a.type} ${describeAssertion(a)}`;
   const path = 'path' in a && a.path !== undefined ? a.path : DEFAULT_TEXT_PATH;
   const q = query(view, path);
@@ -119,7 +135,19 @@ export function evaluateAssertion(a: Assertion, view: ResponseView): CorrectResu
     case 'regex': {
       const compiled = compilePattern(a.pattern, false, a.flags ?? '');
       if (!compiled.ok) return { status: 'error', explanation: `${what}: ${compiled.message}` };
-      const ok = values.some((v) => testPattern(compiled, asText(v)));
+      let ok = false;
+      for (const v of values) {
+        const tested = testPattern(compiled, asText(v), env.sandbox);
+        if (!tested.ok) {
+          if (!compiled.re2) env.engines.push('sandbox');
+          return { status: 'error', explanation: `${what}: ${tested.message}` };
+        }
+        env.engines.push(tested.engine);
+        if (tested.matched) {
+          ok = true;
+          break;
+        }
+      }
       return result(ok, ok ? 'matched' : `no match in ${found(values)}`);
     }
   }
@@ -138,11 +166,11 @@ function firstError(results: CorrectResult[], names: string[]): CorrectResult | 
   return i === -1 ? null : { status: 'error', explanation: `${names[i]}: ${results[i]?.explanation}` };
 }
 
-function evaluateNode(node: CorrectNode, view: ResponseView): CorrectResult {
-  if (isAssertion(node)) return evaluateAssertion(node, view);
+function evaluateNode(node: CorrectNode, view: ResponseView, env: Env): CorrectResult {
+  if (isAssertion(node)) return evaluateAssertion(node, view, env);
 
   if ('assertions' in node) {
-    const results = node.assertions.map((a) => evaluateAssertion(a, view));
+    const results = node.assertions.map((a) => evaluateAssertion(a, view, env));
     const names = node.assertions.map((_a, i) => `assertion ${i + 1}`);
     const err = firstError(results, names);
     const who = label(node, 'assertions');
@@ -153,7 +181,7 @@ function evaluateNode(node: CorrectNode, view: ResponseView): CorrectResult {
   }
 
   if ('not' in node) {
-    const inner = evaluateNode(node.not, view);
+    const inner = evaluateNode(node.not, view, env);
     const who = label(node, 'not');
     if (inner.status === 'error') return { status: 'error', explanation: `${who}: ${inner.explanation}` };
     return inner.status === 'pass'
@@ -162,7 +190,7 @@ function evaluateNode(node: CorrectNode, view: ResponseView): CorrectResult {
   }
 
   const children = 'any' in node ? node.any : node.all;
-  const results = children.map((c) => evaluateNode(c, view));
+  const results = children.map((c) => evaluateNode(c, view, env));
   const names = children.map((c, i) => `branch ${i + 1}${'name' in c && c.name ? ` '${c.name}'` : ''}`);
   const who = label(node, 'any' in node ? 'any' : 'all');
   const err = firstError(results, names);
@@ -182,6 +210,9 @@ function evaluateNode(node: CorrectNode, view: ResponseView): CorrectResult {
 }
 
 /** Evaluates a `correct:` tree to one pass/fail (or error) with an explanation. */
-export function evaluateCorrect(node: CorrectNode, view: ResponseView): CorrectResult {
-  return evaluateNode(node, view);
+export function evaluateCorrect(node: CorrectNode, view: ResponseView, options: CorrectOptions = {}): CorrectResult {
+  const env: Env = { ...options, engines: [] };
+  const result = evaluateNode(node, view, env);
+  const regexEngine = combinedEngine(env.engines);
+  return regexEngine ? { ...result, regexEngine } : result;
 }

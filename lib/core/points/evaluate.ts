@@ -44,5 +44,6 @@ export async function evaluatePoint(resolved: Resolved, response: string, rawArg
     return { error: `${canonical} produced no valid score (${String(outcome.score)})` };
   }
   const score = Math.max(0, Math.min(1, outcome.score));
-  return negated ? { score: 1 - score, detail: `not (${outcome.detail})` } : { score, detail: outcome.detail };
+  const engine = outcome.regexEngine ? { regexEngine: outcome.regexEngine } : {};
+  return negated ? { score: 1 - score, detail: `not (${outcome.detail})`, ...engine } : { score, detail: outcome.detail, ...engine };
 }

@@ -4,10 +4,19 @@
  * - evaluate a resolved function safely (negation, clamping, errors never a 0);
  * - the sandbox adapter the server and CLI create once and pass as `PointContext.sandbox`.
  */
-export type { ExternalCallPort, FnOutcome, PointContext, PointFunctionDef, SandboxErrorKind, SandboxPort, ToolCall } from './types';
+export type { ExternalCallPort, FnOutcome, PointContext, PointFunctionDef, RegexEngine, SandboxErrorKind, SandboxPort, ToolCall } from './types';
 export { SandboxError } from './types';
 export { acceptedNames, listPointFunctions, pointFunctionAliases, resolvePointFunction, type Resolution } from './registry';
 export { checkPointArgs, evaluatePoint, runPointFunction, type ArgsCheck } from './evaluate';
-export { compilePattern, testPattern, type Compiled } from './text/regex';
+export { compilePattern, testPattern, type Compiled, type CompiledPattern, type PatternTest } from './text/regex';
 export { foldCase, nfc } from './text/normalize';
 export { createQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './sandbox/quickjs';
+export {
+  budgetedSandbox,
+  SANDBOX_BUDGET_DEFAULTS,
+  sandboxTimeEstimateMs,
+  SandboxTimeBudget,
+  type BudgetScope,
+  type SandboxBudgetLimits,
+} from './sandbox/budget';
+export { mayUseSandbox, usesSandbox } from './sandbox/needs-sandbox';

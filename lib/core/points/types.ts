@@ -23,9 +23,10 @@ export interface SandboxPort {
 /**
  * Why sandboxed code produced no value: `syntax` (did not compile), `runtime` (the code threw),
  * `timeout`, `memory`, `stack` (a limit stopped it), `result` (the value cannot leave the
- * sandbox as JSON: a function, a Promise, a cycle), `unavailable` (the engine itself failed).
+ * sandbox as JSON: a function, a Promise, a cycle), `unavailable` (the engine itself failed),
+ * `budget` (the reply's or the run's total sandbox time is used up: sandbox/budget.ts).
  */
-export type SandboxErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'stack' | 'result' | 'unavailable';
+export type SandboxErrorKind = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'stack' | 'result' | 'unavailable' | 'budget';
 
 /** The one error a `SandboxPort` throws; anything else escaping `run` is a bug in the adapter. */
 export class SandboxError extends Error {
@@ -54,8 +55,14 @@ export interface PointContext {
   external?: ExternalCallPort;
 }
 
-/** A function's outcome: a score in [0,1] (booleans are 1/0) with an explanation, or an error (never a 0). */
-export type FnOutcome = { score: number; detail: string } | { error: string };
+/** Which regex engine decided a pattern point: RE2 (linear time) or the JS engine in the sandbox. */
+export type RegexEngine = 're2' | 'sandbox';
+
+/**
+ * A function's outcome: a score in [0,1] (booleans are 1/0) with an explanation, or an error
+ * (never a 0). Regex functions say which engine ran (stored on the verdict).
+ */
+export type FnOutcome = { score: number; detail: string; regexEngine?: RegexEngine } | { error: string; regexEngine?: RegexEngine };
 
 export interface PointFunctionDef<A = unknown> {
   /** Canonical name, e.g. `contains`. */

@@ -3,3 +3,4 @@ export * from './plan';
 export * from './identity';
 export * from './fixtures';
 export * from './finish';
+export * from './sandbox-estimate';

@@ -34,9 +34,10 @@ export async function evaluateDeterministicPoint(point: Point, response: ReplyIn
 
     case 'correct': {
       const view = buildResponseView({ content: reply.content, toolCalls: reply.toolCalls ?? ctx.toolCalls ?? null });
-      const r = evaluateCorrect(point.check, view);
-      if (r.status === 'error') return verdictFromOutcome(point, index, { error: r.explanation });
-      return verdictFromOutcome(point, index, { score: r.status === 'pass', detail: r.explanation });
+      const r = evaluateCorrect(point.check, view, ctx.sandbox ? { sandbox: ctx.sandbox } : {});
+      const engine = r.regexEngine ? { regexEngine: r.regexEngine } : {};
+      if (r.status === 'error') return verdictFromOutcome(point, index, { error: r.explanation, ...engine });
+      return verdictFromOutcome(point, index, { score: r.status === 'pass', detail: r.explanation, ...engine });
     }
 
     case 'function': {

@@ -1,6 +1,9 @@
 /** Scoring, one named level each: verdict → attempt → prompt (k repeats) → model, and paired comparison. */
 export {
+  capDetail,
   JudgeMethodSchema,
+  MAX_DETAIL_CHARS,
+  RegexEngineSchema,
   PanelSchema,
   PASS_AT,
   specFromPoint,

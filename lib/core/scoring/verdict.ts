@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Point } from '../blueprint/schema';
 import { CorrectNodeSchema } from '../correct/schema';
 import { DistributionMethodSchema, JudgeDistributionSchema, type JudgeDistribution } from '../judging/distribution';
+import type { RegexEngine } from '../points/types';
 import { JudgeQuestionSchema } from '../judging/questions';
 import { judgeScaleQuestion } from '../judging/scale';
 
@@ -48,6 +49,24 @@ export type Panel = z.infer<typeof PanelSchema>;
 export const JudgeMethodSchema = DistributionMethodSchema;
 export type JudgeMethod = z.infer<typeof JudgeMethodSchema>;
 
+export const RegexEngineSchema = z.enum(['re2', 'sandbox']);
+
+/**
+ * The longest explanation (`detail`) a verdict keeps: a `$js` point can return any string as
+ * its `explain` (a 3 MB one was stored per verdict: issue 11, finding 10). Longer ones are cut
+ * here, in core, before anything stores them, with a note of how much was cut.
+ */
+export const MAX_DETAIL_CHARS = 2_000;
+
+export function capDetail(detail: string): string {
+  if (detail.length <= MAX_DETAIL_CHARS) return detail;
+  // Cut on a code point boundary so no lone surrogate is stored.
+  let end = MAX_DETAIL_CHARS;
+  const last = detail.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${detail.slice(0, end)}… (${detail.length - end} characters more)`;
+}
+
 // z.number() rejects NaN and ±Infinity, so a NaN can never be stored as a score (defect 10).
 const Unit = z.number().min(0).max(1);
 
@@ -76,6 +95,8 @@ export const VerdictSchema = z
     path: z.string().nullable(),
     source: z.enum(['should', 'should_not']),
     spec: VerdictSpecSchema,
+    /** For regex points: `re2` (linear-time engine) or `sandbox` (JS engine, for lookaround and backreferences). */
+    regexEngine: RegexEngineSchema.nullable().optional(),
   })
   .superRefine((v, ctx) => {
     const scored = v.status === 'pass' || v.status === 'fail';
@@ -95,6 +116,7 @@ export const PASS_AT = 0.5;
 export type Outcome =
   | {
       score: number | boolean;
+      regexEngine?: RegexEngine;
       detail?: string;
       reasoning?: string | null;
       distribution?: JudgeDistribution;
@@ -102,7 +124,7 @@ export type Outcome =
       panel?: Panel;
     }
   | { notApplicable: true; detail?: string; reasoning?: string | null; distribution?: JudgeDistribution; method?: JudgeMethod; panel?: Panel }
-  | { error: string; panel?: Panel };
+  | { error: string; panel?: Panel; regexEngine?: RegexEngine };
 
 /** The spec a point implies (function points: `negated` as the registry resolved the name). */
 export function specFromPoint(point: Point, opts: { negated?: boolean; judges?: string[] } = {}): VerdictSpec {
@@ -140,6 +162,7 @@ export function verdictFromOutcome(
     path: point.path,
     source: point.source,
     spec: opts.spec ?? specFromPoint(point, opts),
+    ...('regexEngine' in outcome && outcome.regexEngine ? { regexEngine: outcome.regexEngine } : {}),
   };
   const extras = (o: { distribution?: JudgeDistribution; method?: JudgeMethod; panel?: Panel }) => ({
     ...(o.distribution ? { distribution: o.distribution } : {}),
@@ -153,7 +176,7 @@ export function verdictFromOutcome(
       status: 'error',
       score: null,
       rawScore: null,
-      detail: outcome.error.trim() === '' ? 'the check failed without a reason' : outcome.error,
+      detail: outcome.error.trim() === '' ? 'the check failed without a reason' : capDetail(outcome.error),
       reasoning: null,
       ...(outcome.panel ? { panel: outcome.panel } : {}),
     };
@@ -164,7 +187,7 @@ export function verdictFromOutcome(
       status: 'not_applicable',
       score: null,
       rawScore: null,
-      detail: outcome.detail ?? 'does not apply to this reply',
+      detail: capDetail(outcome.detail ?? 'does not apply to this reply'),
       reasoning: outcome.reasoning ?? null,
       ...extras(outcome),
     };
@@ -177,7 +200,7 @@ export function verdictFromOutcome(
       status: 'error',
       score: null,
       rawScore: null,
-      detail: `the check returned NaN, which is not a score; make it return a boolean or a number in [0,1]${outcome.detail ? ` (${outcome.detail})` : ''}`,
+      detail: capDetail(`the check returned NaN, which is not a score; make it return a boolean or a number in [0,1]${outcome.detail ? ` (${outcome.detail})` : ''}`),
       reasoning: outcome.reasoning ?? null,
       ...extras(outcome),
     };
@@ -193,7 +216,7 @@ export function verdictFromOutcome(
     status: score >= PASS_AT ? 'pass' : 'fail',
     score,
     rawScore: raw,
-    detail: outcome.detail ?? '',
+    detail: capDetail(outcome.detail ?? ''),
     reasoning: outcome.reasoning ?? null,
     ...extras(outcome),
   };

@@ -27,7 +27,8 @@ export interface PullRequestPolicy {
   command: string;
   /** Explicit models for PR runs; empty: the blueprint's own, cut to budget.maxModels. */
   models: string[];
-  budget: { maxModels: number; maxPrompts: number; maxCalls: number; maxCostUsd: number };
+  /** Per blueprint run; `maxSandboxSeconds` is the sandbox time (`$js`, sandboxed regexes) it may use. */
+  budget: { maxModels: number; maxPrompts: number; maxCalls: number; maxCostUsd: number; maxSandboxSeconds: number };
   maxBlueprints: number;
   publicUrl: string;
 }
@@ -63,6 +64,7 @@ export function pullRequestPolicy(env: Env): PullRequestPolicy {
       maxPrompts: env.ASSAY_PR_MAX_PROMPTS,
       maxCalls: env.ASSAY_PR_MAX_CALLS,
       maxCostUsd: env.ASSAY_PR_MAX_COST_USD,
+      maxSandboxSeconds: env.ASSAY_PR_MAX_SANDBOX_SECONDS,
     },
     maxBlueprints: env.ASSAY_PR_MAX_BLUEPRINTS,
     publicUrl: env.ASSAY_PUBLIC_URL.replace(/\/$/, ''),

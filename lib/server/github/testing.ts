@@ -28,7 +28,7 @@ export const testPolicy: PullRequestPolicy = {
   approvalLabel: 'assay:run',
   command: '/assay run',
   models: ['openai:gpt-4o-mini', 'anthropic:claude-3-5-haiku-latest'],
-  budget: { maxModels: 2, maxPrompts: 5, maxCalls: 40, maxCostUsd: 0.5 },
+  budget: { maxModels: 2, maxPrompts: 5, maxCalls: 40, maxCostUsd: 0.5, maxSandboxSeconds: 8 },
   maxBlueprints: 2,
   publicUrl: 'http://assay.test',
 };

@@ -18,7 +18,7 @@ export interface RunRequest {
   trigger: RunTrigger;
   pullRequestId?: string;
   createdById?: string;
-  budget?: { maxCalls?: number; maxCostUsd?: number; maxModels?: number; maxPrompts?: number };
+  budget?: { maxCalls?: number; maxCostUsd?: number; maxModels?: number; maxPrompts?: number; maxSandboxSeconds?: number };
   /** Scheduled re-runs bypass the response cache so drift is real. */
   bypassCache?: boolean;
   /** Skip when an identical run (same identity hash) already completed or is in progress. */

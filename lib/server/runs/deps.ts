@@ -1,5 +1,5 @@
 /** What the run steps need, wired once per process (lib/server/runs/wiring.ts). */
-import type { ExternalCallPort, FixtureSet, SandboxPort } from '@/lib/core';
+import type { ExternalCallPort, FixtureSet, SandboxBudgetLimits, SandboxPort } from '@/lib/core';
 import type { Db } from '../db/client';
 import type { LlmGateway } from './gateway';
 
@@ -8,6 +8,8 @@ export interface RunDeps {
   gateway: LlmGateway;
   /** For `$js` and string `tool_args_match`; null leaves those points as error verdicts. */
   sandbox: SandboxPort | null;
+  /** Total sandbox time per reply and per run (default SANDBOX_BUDGET_DEFAULTS; a run's `maxSandboxMs` can lower the latter). */
+  sandboxBudget?: Pick<SandboxBudgetLimits, 'perReplyMs' | 'perRunMs'>;
   external: ExternalCallPort | null;
   /** Fixed replies (`--fixtures`): used instead of the provider for the models they cover. */
   fixtures: FixtureSet | null;

@@ -31,7 +31,7 @@ interface Pending extends Grading {
 
 /** PostgreSQL allows 65,535 bind parameters per statement; stay well below. */
 const MAX_PARAMS = 30_000;
-const VERDICT_PARAMS = 24;
+const VERDICT_PARAMS = 25;
 const ATTEMPT_PARAMS = 9;
 
 const json = (v: unknown) => (v === null || v === undefined || v === Prisma.DbNull ? null : JSON.stringify(v));
@@ -58,11 +58,12 @@ export async function writeGradings(db: Db, items: readonly Grading[]): Promise<
       randomUUID(), r.runId, r.replyId, r.promptKey, r.modelId, r.pointIndex, r.status, r.score ?? null, r.kind, r.pointText,
       r.fn ?? null, json(r.args), r.weight, r.gate ?? false, r.path ?? null, r.source ?? 'should', json(r.distribution),
       r.method ?? null, r.detail ?? null, r.reasoning ?? null, json(r.judges), r.spread ?? null, r.alpha ?? null, r.disagreement ?? false,
+      r.regexEngine ?? null,
     );
   }
   const verdicts = rows.length
     ? `INSERT INTO verdicts (id, run_id, reply_id, prompt_key, model_id, point_index, status, score, kind, point_text, fn, args, weight, gate,
-         path, source, distribution, method, detail, reasoning, judges, spread, alpha, disagreement)
+         path, source, distribution, method, detail, reasoning, judges, spread, alpha, disagreement, regex_engine)
        VALUES ${placeholders(rows.length, VERDICT_PARAMS, 0, VERDICT_CASTS)}
        ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status`
     : `SELECT NULL::text AS run_id, NULL::verdict_status AS status WHERE false`;

@@ -10,6 +10,7 @@ import {
   evaluateDeterministicPoint,
   judgeScaleQuestion,
   krippendorffAlphaInterval,
+  mayUseSandbox,
   outcomeFromJudges,
   questionValue,
   readJudgeOutput,
@@ -37,6 +38,7 @@ import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { cellData } from './summarise';
 import { gradingWriter, type AttemptRow } from './grading-writer';
+import { replySandbox } from './sandbox-budget';
 
 /** Judge output without a well-formed answer is asked again this many times before it is an error. */
 const JUDGE_TRIES = 3;
@@ -119,9 +121,24 @@ async function judgePoint(deps: RunDeps, ctx: RunContext, reply: StoredReply, pr
   return { verdict, judges: asked.map((a) => a.record) };
 }
 
+/**
+ * A full turn of the event loop (a timer, not setImmediate: an immediate queued from an I/O
+ * callback runs before the loop polls again, so two sandbox points could run back to back).
+ */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Deterministic points first, one at a time: sandbox code runs synchronously on this thread,
+ * so a turn of the event loop before each point that may use the sandbox bounds the server's
+ * stall to one point's limit (1 s) rather than the reply's whole sandbox budget. Judged
+ * points then go out together.
+ */
 async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Graded[]> {
-  return Promise.all(
-    prompt.points.map(async (point, pointIndex): Promise<Graded> => {
+  const bounded = await replySandbox(deps, ctx);
+  const graded: Array<Graded | null> = [];
+  try {
+    for (const [pointIndex, point] of prompt.points.entries()) {
+      if (bounded && mayUseSandbox(point)) await nextTurn();
       const d = await evaluateDeterministicPoint(
         point,
         { content: reply.content, toolCalls: reply.toolCalls },
@@ -130,14 +147,16 @@ async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, p
           messages: reply.turns,
           modelId: reply.modelId,
           promptId: prompt.id,
-          ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+          ...(bounded ? { sandbox: bounded.sandbox } : {}),
           ...(deps.external ? { external: deps.external } : {}),
         },
       );
-      if (d !== 'needs-judge') return { verdict: d, judges: null };
-      return judgePoint(deps, ctx, reply, prompt, point, pointIndex);
-    }),
-  );
+      graded.push(d === 'needs-judge' ? null : { verdict: d, judges: null });
+    }
+  } finally {
+    await bounded?.record();
+  }
+  return Promise.all(graded.map((g, pointIndex) => g ?? judgePoint(deps, ctx, reply, prompt, prompt.points[pointIndex]!, pointIndex)));
 }
 
 function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: number | null): Prisma.VerdictCreateManyInput {
@@ -168,6 +187,7 @@ function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: numbe
     spread: v.panel?.std ?? null,
     alpha: g.judges ? alpha : null,
     disagreement: v.panel?.disagree ?? false,
+    regexEngine: v.regexEngine ?? null,
   };
 }
 

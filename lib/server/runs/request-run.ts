@@ -117,6 +117,7 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
       createdById: req.createdById ?? null,
       maxCalls: req.budget?.maxCalls ?? null,
       maxCostUsd: req.budget?.maxCostUsd ?? null,
+      maxSandboxMs: req.budget?.maxSandboxSeconds ? Math.round(req.budget.maxSandboxSeconds * 1000) : null,
       totalCalls: cells.length,
       totalVerdicts,
     },

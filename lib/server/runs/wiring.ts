@@ -35,6 +35,7 @@ export async function createRunDeps(
     db,
     gateway: new LlmGateway({ db, providers, concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY, timeoutMs: 120_000 }),
     sandbox: await createQuickJsSandbox(),
+    sandboxBudget: { perReplyMs: env.ASSAY_SANDBOX_REPLY_SECONDS * 1000, perRunMs: env.ASSAY_SANDBOX_RUN_SECONDS * 1000 },
     external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,
     fixtures: opts.fixtures ?? null,
     ...(opts.onFinished ? { onFinished: opts.onFinished } : {}),

@@ -3,19 +3,27 @@
  * at_least_n_of (graded: min(1, found / n)). One counting helper, one line per function.
  */
 import { matchText } from '../text/matcher';
-import { testPattern } from '../text/regex';
-import type { FnOutcome } from '../types';
+import type { FnOutcome, PointContext, RegexEngine } from '../types';
 import { atLeastNArg, defineFunction, graded, show, stringListArg, verdict } from './define';
-import { compileAll } from './patterns';
+import { compileAll, testAll } from './patterns';
 
 type Item = 'literal' | 'pattern';
 
-/** Which of `items` occur in the response, or the compile error of the first bad pattern. */
-function found(name: string, response: string, items: string[], item: Item, ci: boolean): boolean[] | FnOutcome {
-  if (item === 'literal') return items.map((needle) => matchText(response, needle, { mode: 'substring', caseInsensitive: ci }));
+interface Found {
+  hits: boolean[];
+  regexEngine: RegexEngine | undefined;
+}
+
+/** Which of `items` occur in the response, or the error of the first pattern that cannot be run. */
+function found(name: string, response: string, items: string[], item: Item, ci: boolean, ctx: PointContext): Found | FnOutcome {
+  if (item === 'literal') return { hits: items.map((needle) => matchText(response, needle, { mode: 'substring', caseInsensitive: ci })), regexEngine: undefined };
   const compiled = compileAll(name, items, ci);
-  if ('error' in compiled) return compiled;
-  return compiled.map((regex) => testPattern(regex, response));
+  if (!Array.isArray(compiled)) return compiled;
+  return testAll(name, compiled, response, ctx);
+}
+
+function withEngine(outcome: FnOutcome, f: Found): FnOutcome {
+  return f.regexEngine ? { ...outcome, regexEngine: f.regexEngine } : outcome;
 }
 
 function missingList(items: string[], hits: boolean[]): string {
@@ -36,11 +44,11 @@ function anyOf(name: string, item: Item, ci: boolean, description: string) {
     description,
     negatable: true,
     args: listArg(name, item),
-    evaluate(response, items) {
-      const hits = found(name, response, items, item, ci);
-      if (!Array.isArray(hits)) return hits;
-      const which = items.filter((_, i) => hits[i]);
-      return verdict(which.length > 0, which.length ? `${name}: found ${which.map((w) => show(w, 40)).join(', ')}` : `${name}: none found`);
+    evaluate(response, items, ctx) {
+      const f = found(name, response, items, item, ci, ctx);
+      if (!('hits' in f)) return f;
+      const which = items.filter((_, i) => f.hits[i]);
+      return withEngine(verdict(which.length > 0, which.length ? `${name}: found ${which.map((w) => show(w, 40)).join(', ')}` : `${name}: none found`), f);
     },
   });
 }
@@ -51,13 +59,13 @@ function allOf(name: string, item: Item, ci: boolean, description: string) {
     description,
     negatable: true,
     args: listArg(name, item),
-    evaluate(response, items) {
-      const hits = found(name, response, items, item, ci);
-      if (!Array.isArray(hits)) return hits;
-      const count = hits.filter(Boolean).length;
+    evaluate(response, items, ctx) {
+      const f = found(name, response, items, item, ci, ctx);
+      if (!('hits' in f)) return f;
+      const count = f.hits.filter(Boolean).length;
       // An empty list is vacuously satisfied (Weval returns 1).
       const score = items.length === 0 ? 1 : count / items.length;
-      return graded(score, `${name}: ${count}/${items.length} found${missingList(items, hits)}`);
+      return withEngine(graded(score, `${name}: ${count}/${items.length} found${missingList(items, f.hits)}`), f);
     },
   });
 }
@@ -70,12 +78,12 @@ function atLeastNOf(name: string, item: Item, ci: boolean, description: string) 
     description,
     negatable: true,
     args: atLeastNArg(message),
-    evaluate(response, [n, items]) {
-      const hits = found(name, response, items, item, ci);
-      if (!Array.isArray(hits)) return hits;
-      const count = hits.filter(Boolean).length;
+    evaluate(response, [n, items], ctx) {
+      const f = found(name, response, items, item, ci, ctx);
+      if (!('hits' in f)) return f;
+      const count = f.hits.filter(Boolean).length;
       // n = 0 asks for nothing: met (Weval returns 1).
-      return graded(n === 0 ? 1 : Math.min(1, count / n), `${name}: ${count} of ${items.length} found, ${n} required${missingList(items, hits)}`);
+      return withEngine(graded(n === 0 ? 1 : Math.min(1, count / n), `${name}: ${count} of ${items.length} found, ${n} required${missingList(items, f.hits)}`), f);
     },
   });
 }

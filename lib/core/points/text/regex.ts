@@ -1,11 +1,41 @@
 /**
- * The one regex helper behind matches / imatches / *_all_of / *_at_least_n_of.
- * Compilation happens at evaluation (a bad pattern is an `{error}` outcome, never a 0) but
- * `compilePattern` is also exported so the parser can report a bad pattern at load time.
+ * The one regex compiler of Assay for blueprint-supplied patterns (point functions matches /
+ * imatches / *_all_of / *_at_least_n_of, `correct:` regex and jsonpath_regex assertions, the
+ * loader). Compilation happens at evaluation (a bad pattern is an `{error}` outcome, never a 0)
+ * but `compilePattern` is also exported so the parser can report a bad pattern at load time.
+ *
+ * Patterns are written in JavaScript syntax and validated by `new RegExp` (same errors as
+ * always), but never matched by V8's backtracking engine: a blueprint is untrusted and
+ * `^(\w+\s?)*$` on a 70-character reply took 54 s there (issue 11, finding 2). They are
+ * translated to RE2 syntax (re2-translate.ts) and matched by re2js, a linear-time engine.
+ * What RE2 cannot express (lookaround, backreferences) runs in the JS engine inside the
+ * QuickJS sandbox, under its time limit, or is an error where no sandbox is configured.
  */
+import { RE2JS } from 're2js';
+import { SandboxError, type RegexEngine, type SandboxPort } from '../types';
 import { foldCase, nfc } from './normalize';
+import { translateToRe2 } from './re2-translate';
 
-export type Compiled = { ok: true; regex: RegExp; caseInsensitive: boolean } | { ok: false; message: string };
+export interface CompiledPattern {
+  /** The pattern as written (for messages). */
+  pattern: string;
+  caseInsensitive: boolean;
+  /** The JS source and flags, for the sandbox fallback. */
+  source: string;
+  flags: string;
+  /** The linear-time matcher, or null when the pattern needs the JS engine. */
+  re2: RE2JS | null;
+  /** Why RE2 cannot run it (when `re2` is null). */
+  needsJs: string | null;
+  /** A text containing one of these characters is matched in the sandbox (engine differences). */
+  jsOnlyText: RegExp | null;
+}
+
+export type Compiled = ({ ok: true } & CompiledPattern) | { ok: false; message: string };
+
+export type { RegexEngine };
+
+export type PatternTest = { ok: true; matched: boolean; engine: RegexEngine } | { ok: false; message: string };
 
 /**
  * A leading inline-flag group such as `(?i)` or `(?is)` (PCRE/Python syntax, common in
@@ -16,13 +46,30 @@ const INLINE_FLAGS = /^\(\?([a-zA-Z]+)\)/;
 const JS_FLAGS = new Set(['i', 'm', 's', 'u']);
 
 /**
- * The one regex compiler of Assay (point functions, `correct:` assertions, the loader).
  * Tries Unicode mode first so `\p{L}`, astral characters and case-insensitive matching of
  * non-ASCII letters work; falls back to legacy mode for patterns that are only valid there
  * (identity escapes such as `\-` or `\:` outside a class, which Weval accepted).
  * `extraFlags` are JS flags written beside the pattern (a `correct:` assertion's `flags`).
  */
 export function compilePattern(pattern: string, caseInsensitive: boolean, extraFlags = ''): Compiled {
+  const key = `${caseInsensitive ? 'i' : '-'}${extraFlags}\u0000${pattern}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const compiled = compileUncached(pattern, caseInsensitive, extraFlags);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, compiled);
+  return compiled;
+}
+
+/**
+ * Compiling for RE2 costs ~0.4 ms a pattern (V8: microseconds), and a run grades the same
+ * points on every reply: compiled patterns are kept, oldest out first. A compiled pattern is
+ * immutable, so sharing it is safe.
+ */
+const CACHE_SIZE = 2_000;
+const cache = new Map<string, Compiled>();
+
+function compileUncached(pattern: string, caseInsensitive: boolean, extraFlags: string): Compiled {
   let source = nfc(pattern);
   const flags = new Set([...extraFlags].filter((f) => f !== 'u' && f !== 'g' && f !== 'y'));
   for (const f of flags) {
@@ -41,24 +88,59 @@ export function compilePattern(pattern: string, caseInsensitive: boolean, extraF
   if (caseInsensitive) flags.add('i');
   const ci = flags.has('i');
   const base = [...flags].sort().join('');
+  // Constructing a RegExp only parses it (linear); it is never executed here.
+  let jsFlags: string;
   try {
-    return { ok: true, regex: new RegExp(source, `${base}u`), caseInsensitive: ci };
+    new RegExp(source, `${base}u`);
+    jsFlags = `${base}u`;
   } catch {
     try {
-      return { ok: true, regex: new RegExp(source, base), caseInsensitive: ci };
+      new RegExp(source, base);
+      jsFlags = base;
     } catch (error) {
       return { ok: false, message: `invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}` };
     }
   }
+  const compiled: CompiledPattern = { pattern, caseInsensitive: ci, source, flags: jsFlags, re2: null, needsJs: null, jsOnlyText: null };
+  const translated = translateToRe2(source, { unicode: jsFlags.includes('u'), ignoreCase: ci, multiline: flags.has('m'), dotAll: flags.has('s') });
+  if (!translated.ok) return { ok: true, ...compiled, needsJs: translated.reason };
+  try {
+    const re2Flags = (ci ? RE2JS.CASE_INSENSITIVE : 0) | (flags.has('m') ? RE2JS.MULTILINE : 0);
+    return { ok: true, ...compiled, re2: RE2JS.compile(translated.source, re2Flags), jsOnlyText: translated.jsOnlyText };
+  } catch (error) {
+    // Valid JS that RE2 still refuses (e.g. a program too large): the sandbox decides.
+    return { ok: true, ...compiled, needsJs: `RE2 cannot compile it (${(error as Error).message})` };
+  }
 }
+
+/** The JS engine in the sandbox: the same two tries as `testPattern`, under the sandbox's time limit. */
+const SANDBOX_TEST = 'const re = new RegExp(source, flags); re.test(text) || (folded !== null && re.test(folded))';
 
 /**
  * Case-insensitive patterns are also tried against the case-folded response: the regex `i`
  * flag uses simple case mapping, so `istanbul` would not find `İstanbul` nor `strasse`
  * find `STRAßE`. Folding the pattern itself is unsafe (`\S` would become `\s`).
  */
-export function testPattern(compiled: { regex: RegExp; caseInsensitive: boolean }, response: string): boolean {
+export function testPattern(compiled: CompiledPattern, response: string, sandbox?: SandboxPort): PatternTest {
   const text = nfc(response);
-  if (compiled.regex.test(text)) return true;
-  return compiled.caseInsensitive && compiled.regex.test(foldCase(text));
+  const folded = compiled.caseInsensitive ? foldCase(text) : null;
+  const re2 = compiled.re2;
+  const re2Fits = re2 !== null && !(compiled.jsOnlyText && (compiled.jsOnlyText.test(text) || (folded !== null && compiled.jsOnlyText.test(folded))));
+  if (re2Fits) return { ok: true, matched: re2.test(text) || (folded !== null && re2.test(folded)), engine: 're2' };
+
+  const why = compiled.needsJs ?? 'the text contains characters the two engines treat differently';
+  if (!sandbox) return { ok: false, message: `regex ${JSON.stringify(compiled.pattern)} needs the JavaScript engine (${why}), which runs only in the sandbox, and none is configured` };
+  try {
+    const matched = sandbox.run(SANDBOX_TEST, { source: compiled.source, flags: compiled.flags, text, folded });
+    return { ok: true, matched: matched === true, engine: 'sandbox' };
+  } catch (error) {
+    const message = error instanceof SandboxError && error.kind === 'timeout' ? 'the regex ran past its time limit in the sandbox (catastrophic backtracking?)' : (error as Error).message;
+    return { ok: false, message: `regex ${JSON.stringify(compiled.pattern)}: ${message}` };
+  }
+}
+
+/** The engine to record for several patterns: the sandbox if any of them needed it. */
+export function combinedEngine(engines: readonly RegexEngine[]): RegexEngine | undefined {
+  if (engines.length === 0) return undefined;
+  return engines.includes('sandbox') ? 'sandbox' : 're2';
 }

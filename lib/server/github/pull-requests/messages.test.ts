@@ -41,7 +41,7 @@ describe('comments', () => {
   it('tells how to approve, within which budget, once valid', () => {
     const c = validationComment({ files: [broken.files[0]!] }, testPolicy, 'c0ffee1');
     expect(c).toContain('add the label `assay:run` or comment `/assay run`');
-    expect(c).toContain('at most 2 models, 5 prompts, 40 calls and $0.50 per blueprint, for at most 2 blueprints');
+    expect(c).toContain('at most 2 models, 5 prompts, 40 calls, $0.50 and 8 s of sandbox time per blueprint, for at most 2 blueprints');
   });
 
   it('cannot be broken out of: code fences, HTML and mentions from blueprint text are neutralised', () => {

@@ -67,7 +67,7 @@ export function validationComment(v: PullRequestValidation, policy: PullRequestP
     const b = policy.budget;
     parts.push(
       `Every file is valid. Running these blueprints costs money, so it waits for a maintainer: add the label \`${inline(policy.approvalLabel)}\` or comment \`${policy.command}\` ` +
-        `(write permission needed). A run uses at most ${plural(b.maxModels, 'model')}, ${plural(b.maxPrompts, 'prompt')}, ${plural(b.maxCalls, 'call')} and $${b.maxCostUsd.toFixed(2)} per blueprint` +
+        `(write permission needed). A run uses at most ${plural(b.maxModels, 'model')}, ${plural(b.maxPrompts, 'prompt')}, ${plural(b.maxCalls, 'call')}, $${b.maxCostUsd.toFixed(2)} and ${b.maxSandboxSeconds} s of sandbox time per blueprint` +
         `, for at most ${plural(policy.maxBlueprints, 'blueprint')}. A new push needs a new approval.`,
     );
   }

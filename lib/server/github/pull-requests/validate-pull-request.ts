@@ -12,6 +12,7 @@ import type { GitHubRepo } from '../port';
 import { blueprintIdOf, isBlueprintPath, isCollectionPath } from '../paths';
 import { ensureGitHubSource } from '../source';
 import { CHECK_NAME, checkRunResult, validationComment } from './messages';
+import { sandboxBudgetIssue } from './sandbox-budget';
 import { checkCollection, PullRequestValidationSchema, stateOf, type PullRequestState, type PullRequestValidation, type ValidatedFile } from './validation';
 
 export interface PullRequestRef {
@@ -43,7 +44,7 @@ export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSou
   }
 
   const checkRunId = await gh.createCheckRun(pr.headSha, CHECK_NAME);
-  const validation = await validateFiles(gh, pr.number);
+  const validation = await validateFiles(gh, pr.number, policy);
   await gh.completeCheckRun(checkRunId, checkRunResult(validation));
   const commentId = await upsertValidationComment(db, gh, sourceId, pr.number, validationComment(validation, policy, pr.headSha));
   const state = stateOf(validation);
@@ -57,7 +58,7 @@ export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSou
 /** More files than this in one pull request are not checked (nor ever run): split it. */
 export const MAX_CHECKED_FILES = 100;
 
-async function validateFiles(gh: GitHubRepo, number: number): Promise<PullRequestValidation> {
+async function validateFiles(gh: GitHubRepo, number: number, policy: PullRequestPolicy): Promise<PullRequestValidation> {
   const changed = (await gh.listPullRequestFiles(number)).filter((f) => f.status !== 'removed' && (isBlueprintPath(f.path) || isCollectionPath(f.path)));
   const files: ValidatedFile[] = [];
   for (const f of changed.slice(MAX_CHECKED_FILES)) {
@@ -73,14 +74,15 @@ async function validateFiles(gh: GitHubRepo, number: number): Promise<PullReques
     }
     const parsed = parseBlueprint(text, { file: f.path });
     const issue = (i: { line: number; col: number; message: string; hint: string }) => ({ line: i.line, col: i.col, message: i.message, hint: i.hint });
+    const overBudget = parsed.ok ? sandboxBudgetIssue(parsed.blueprint, policy) : null;
     files.push({
       path: f.path,
       kind: 'blueprint',
       blueprintId: blueprintIdOf(f.path),
       blobSha: f.blobSha,
-      valid: parsed.ok,
+      valid: parsed.ok && !overBudget,
       promptCount: parsed.ok ? parsed.blueprint.prompts.length : 0,
-      errors: parsed.ok ? [] : parsed.errors.map(issue),
+      errors: parsed.ok ? (overBudget ? [overBudget] : []) : parsed.errors.map(issue),
       warnings: parsed.warnings.map(issue),
     });
   }
