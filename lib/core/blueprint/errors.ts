@@ -31,6 +31,10 @@ export const IssueCodeSchema = z.enum([
   'invalid_correct',
   /** Something legal but probably not what the author meant. */
   'suspicious',
+  /** The file passes one of the size limits (lib/core/blueprint/limits.ts, docs/limits.md). */
+  'limit',
+  /** Text PostgreSQL cannot store (U+0000, an unpaired surrogate). */
+  'unstorable_text',
 ]);
 export type IssueCode = z.infer<typeof IssueCodeSchema>;
 

@@ -12,6 +12,7 @@ import { readDocuments, splitLayout, formatFromFile, type BlueprintFormat } from
 import { defaultResolver, type ResolvePointFunction } from './functions';
 import { normalizeHeader, type Header } from './header';
 import { promptHashId } from './ids';
+import { BLUEPRINT_LIMITS, limitHint, type BlueprintLimits } from './limits';
 import { definitionPoint, type PointDefs, type PointsContext } from './points';
 import { normalizePrompt, type DraftPrompt } from './prompts';
 import { BlueprintSchema, type Blueprint, type Prompt } from './schema';
@@ -24,6 +25,8 @@ export interface ParseOptions {
   format?: BlueprintFormat;
   /** The point-function lookup; default: the registry's `resolvePointFunction`. */
   pointDefs?: ResolvePointFunction;
+  /** Default: `BLUEPRINT_LIMITS` (tests pass smaller ones). */
+  limits?: BlueprintLimits;
 }
 
 export type ParseResult =
@@ -33,12 +36,18 @@ export type ParseResult =
 export function parseBlueprint(text: string, options: ParseOptions): ParseResult {
   const issues = new Issues(options.file);
   const format = options.format ?? formatFromFile(options.file);
-  const docs = readDocuments(text, format, issues);
+  const limits = options.limits ?? BLUEPRINT_LIMITS;
+  const docs = readDocuments(text, format, issues, limits);
   if (!docs) return result(issues, null);
 
   const layout = splitLayout(docs, format, issues);
+  if (layout.prompts.length > limits.maxPrompts) {
+    const first = layout.prompts[limits.maxPrompts]!;
+    issues.error(first.loc, 'limit', `the blueprint has ${layout.prompts.length.toLocaleString('en-US')} prompts, over the limit of ${limits.maxPrompts.toLocaleString('en-US')}; this is prompt ${(limits.maxPrompts + 1).toLocaleString('en-US')}`, limitHint('prompts', limits.maxPrompts, 'Split the prompts over several blueprint files.'));
+    return result(issues, null);
+  }
   const header = normalizeHeader(layout.header, issues);
-  const ctx: PointsContext = { issues, resolve: options.pointDefs ?? defaultResolver, defs: checkDefinitions(header, issues, options.pointDefs ?? defaultResolver) };
+  const ctx: PointsContext = { issues, resolve: options.pointDefs ?? defaultResolver, defs: checkDefinitions(header, issues, options.pointDefs ?? defaultResolver), maxPoints: limits.maxPointsPerPrompt };
   const drafts = layout.prompts.map((node) => normalizePrompt(node, header, ctx)).filter((d): d is DraftPrompt => d !== null);
   const prompts = assignIds(drafts, issues);
 
