@@ -18,7 +18,7 @@ import { BLUEPRINT_LIMITS, LimitExceeded, type BlueprintLimits } from './limits'
 import { describe, Expansion, fromYaml, get, locAt, truthy, type YMap, type YNode } from './positions';
 import type { SourceLoc } from './schema';
 import { describeUnstorable, unstorableOffset } from './text';
-import { fileSizeProblem, jsonDepthProblem, tokenLimitProblem } from './written-limits';
+import { fileSizeProblem, jsonDepthProblem, readTokens } from './written-limits';
 
 export type BlueprintFormat = 'yaml' | 'json';
 
@@ -67,7 +67,7 @@ export function readDocuments(text: string, format: BlueprintFormat, issues: Iss
     }
   }
   const lineCounter = new LineCounter();
-  const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
+  const { tokens, problem: overLimit } = readTokens(new Parser(lineCounter.addNewLine).parse(text), limits);
   if (format === 'json') {
     const bad = findJsonSyntaxError(text);
     if (bad) {
@@ -80,7 +80,6 @@ export function readDocuments(text: string, format: BlueprintFormat, issues: Iss
       return null;
     }
   }
-  const overLimit = tokenLimitProblem(tokens, limits);
   if (overLimit) {
     issues.error(locAt(lineCounter, overLimit.offset), 'limit', overLimit.message, overLimit.hint);
     return null;

@@ -9,3 +9,5 @@ export type { ResolvePointFunction } from './functions';
 export * from './schema';
 export { parsePointSource, type PointSourceResult } from './point-source';
 export { blueprintSourceSchema, blueprintJsonSchema } from './source-schema';
+export { BLUEPRINT_LIMITS, BlueprintLimitsSchema, type BlueprintLimits } from './limits';
+export { storableText, unstorableOffset } from './text';

@@ -19,7 +19,7 @@ export const BlueprintLimitsSchema = z.object({
   maxDepth: z.number().int().positive(),
   /** Alias uses (`*name`, `<<: *name`) resolved while expanding, counting aliases inside aliased nodes each time. */
   maxAliases: z.number().int().nonnegative(),
-  /** Nodes (scalars, lists, mappings) of the whole file after aliases and merges are expanded. */
+  /** Values (scalars, lists, mappings) of the whole file, as written and again after aliases and merges are expanded. */
   maxNodes: z.number().int().positive(),
   /** Prompts in one blueprint. */
   maxPrompts: z.number().int().positive(),
@@ -29,11 +29,11 @@ export const BlueprintLimitsSchema = z.object({
 export type BlueprintLimits = z.infer<typeof BlueprintLimitsSchema>;
 
 export const BLUEPRINT_LIMITS: BlueprintLimits = BlueprintLimitsSchema.parse({
-  maxFileBytes: 2 * 1024 * 1024,
+  maxFileBytes: 1024 * 1024,
   maxDocuments: 1_000,
   maxDepth: 64,
   maxAliases: 10_000,
-  maxNodes: 250_000,
+  maxNodes: 100_000,
   maxPrompts: 2_000,
   maxPointsPerPrompt: 500,
 });

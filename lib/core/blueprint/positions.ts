@@ -6,7 +6,7 @@
  * that aliases and merge keys (`<<`) are resolved once, here, and the rest of the parser never
  * meets them. JSON files go through the same tree (JSON is YAML), so positions work there too.
  */
-import { isAlias, isMap, isScalar, isSeq, Scalar, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Scalar, type Alias, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
 import { BLUEPRINT_LIMITS, LimitExceeded, limitHint, type BlueprintLimits } from './limits';
 import type { SourceLoc } from './schema';
 import { describeUnstorable, storableText, unstorableOffset } from './text';
@@ -50,12 +50,19 @@ export class Expansion {
   /** Strings PostgreSQL cannot store (a `"\0"` or `"\u0000"` escape…), once per written scalar. */
   readonly unstorable: { loc: SourceLoc; message: string }[] = [];
   private readonly reported = new Set<YamlNode>();
+  /** `Alias.resolve` searches the whole document for the anchor; once per alias is enough. */
+  private readonly targets = new Map<YamlNode, YamlNode | undefined>();
   constructor(readonly limits: BlueprintLimits) {}
 
   reportUnstorable(node: YamlNode, loc: SourceLoc, value: string): void {
     if (this.reported.has(node)) return;
     this.reported.add(node);
     this.unstorable.push({ loc, message: `this value contains ${describeUnstorable(value, unstorableOffset(value))}, which cannot be stored` });
+  }
+
+  resolve(alias: Alias, doc: Document.Parsed): YamlNode | undefined {
+    if (!this.targets.has(alias)) this.targets.set(alias, alias.resolve(doc) as YamlNode | undefined);
+    return this.targets.get(alias);
   }
 }
 
@@ -83,7 +90,7 @@ function convert(node: YamlNode | null | undefined, doc: Document.Parsed, lc: Li
   if (isAlias(node)) {
     const alias = at.alias ?? { loc, name: node.source };
     if (++ex.aliases > ex.limits.maxAliases) throw aliasesExceeded(ex.limits, loc, alias);
-    const target = node.resolve(doc);
+    const target = ex.resolve(node, doc);
     if (!target || seen.has(target)) return { kind: 'scalar', value: null, quoted: false, loc };
     // An alias is reported at the alias, not at the anchor: that is where the author used it.
     return relocate(convert(target, doc, lc, new Set([...seen, target]), ex, { depth: at.depth, alias }), loc);

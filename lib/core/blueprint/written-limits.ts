@@ -44,31 +44,50 @@ export function jsonDepthProblem(text: string, limits: BlueprintLimits): Written
   return null;
 }
 
-/** Document count and nesting depth over the parser's tokens (no recursion). */
-export function tokenLimitProblem(tokens: readonly CST.Token[], limits: BlueprintLimits): WrittenLimitProblem | null {
+/**
+ * Reads the parser's tokens one document at a time, checking the document count, the nesting
+ * depth and the number of values as written (no recursion); stops at the first problem, so
+ * 200,000 documents cost one thousand documents' parsing.
+ */
+export function readTokens(tokens: Iterable<CST.Token>, limits: BlueprintLimits): { tokens: CST.Token[]; problem: WrittenLimitProblem | null } {
+  const read: CST.Token[] = [];
   let documents = 0;
+  let values = 0;
   const stack: { token: CST.Token; depth: number }[] = [];
+  const fail = (problem: WrittenLimitProblem) => ({ tokens: read, problem });
   for (const token of tokens) {
+    read.push(token);
     if (token.type !== 'document') continue;
     if (++documents > limits.maxDocuments) {
-      return {
+      return fail({
         offset: token.offset,
         message: `the file has more than ${limits.maxDocuments.toLocaleString('en-US')} YAML documents (\`---\` sections); this is document ${documents.toLocaleString('en-US')}`,
         hint: limitHint('documents', limits.maxDocuments, 'Put the prompts in one list under a single `---`, or split the file.'),
-      };
+      });
     }
     if (token.value) stack.push({ token: token.value, depth: 0 });
     while (stack.length > 0) {
       const { token: t, depth } = stack.pop()!;
+      if (++values > limits.maxNodes) return fail(nodesProblem(t.offset, limits));
       if (!CST.isCollection(t)) continue;
-      if (depth + 1 > limits.maxDepth) return depthProblem(t.offset, limits);
-      for (const item of t.items) {
-        if (item.key) stack.push({ token: item.key, depth: depth + 1 });
+      if (depth + 1 > limits.maxDepth) return fail(depthProblem(t.offset, limits));
+      // pushed last to first, so values are visited (and a problem reported) in text order
+      for (let i = t.items.length - 1; i >= 0; i--) {
+        const item = t.items[i]!;
         if (item.value) stack.push({ token: item.value, depth: depth + 1 });
+        if (item.key) stack.push({ token: item.key, depth: depth + 1 });
       }
     }
   }
-  return null;
+  return { tokens: read, problem: null };
+}
+
+function nodesProblem(offset: number, limits: BlueprintLimits): WrittenLimitProblem {
+  return {
+    offset,
+    message: `the file has more than ${limits.maxNodes.toLocaleString('en-US')} values (lists, mappings and scalars)`,
+    hint: limitHint('values', limits.maxNodes, 'Split the blueprint into several files.'),
+  };
 }
 
 export function depthProblem(offset: number, limits: BlueprintLimits): WrittenLimitProblem {

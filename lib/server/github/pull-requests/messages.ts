@@ -52,6 +52,17 @@ export function checkRunResult(v: PullRequestValidation): CheckRunResult {
   };
 }
 
+/** The check run of a validation that could not finish (GitHub unreachable, a bug): failed, saying what happened. */
+export function stoppedCheckRun(e: unknown): CheckRunResult {
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return {
+    conclusion: 'failure',
+    title: 'Validation could not finish',
+    summary: `Assay could not finish checking this pull request:\n\n\`\`\`text\n${fence(what.slice(0, 1000))}\n\`\`\`\n\nIt is retried automatically where a job queue is configured; otherwise push again to retry.`,
+    annotations: [],
+  };
+}
+
 export function validationComment(v: PullRequestValidation, policy: PullRequestPolicy, headSha: string): string {
   const rows = v.files.map((f) => `| \`${inline(f.path)}\` | ${f.valid ? '✅ valid' : `❌ ${plural(f.errors.length, 'error')}`} | ${f.kind === 'blueprint' ? plural(f.promptCount, 'prompt') : 'model collection'} |`);
   const bad = v.files.filter((f) => !f.valid);

@@ -1,0 +1,13 @@
+import { validateInWorker } from '@/lib/server/github/pull-requests/validate-in-worker';
+import { ALIAS_BOMB_469 } from '@/lib/core/blueprint/bombs';
+let maxLag = 0; let last = performance.now();
+const probe = setInterval(() => { const now = performance.now(); maxLag = Math.max(maxLag, now - last - 5); last = now; }, 5);
+const t0 = performance.now();
+const r = await validateInWorker([{ path: 'blueprints/bomb.yml', blobSha: 'x', text: ALIAS_BOMB_469 }, { path: 'blueprints/ok.yml', blobSha: 'y', text: '- prompt: hi\n  should: [x]\n' }]);
+console.log(Math.round(performance.now() - t0), 'ms; max lag', Math.round(maxLag), JSON.stringify(r).slice(0, 400));
+const r2 = await validateInWorker([{ path: 'blueprints/ok.yml', blobSha: 'y', text: '- prompt: hi\n' }], { timeoutMs: 1, memoryMb: 64 });
+console.log(JSON.stringify(r2));
+const big = 'prompts:\n  - prompt: hi\n    should: [' + Array(99000).fill('x').join(',') + ']\n';
+const r3 = await validateInWorker([{ path: 'blueprints/ok.yml', blobSha: 'y', text: big }], { timeoutMs: 20000, memoryMb: 40 });
+console.log(JSON.stringify(r3).slice(0, 300));
+clearInterval(probe);
