@@ -29,9 +29,9 @@ export function storableText(text: string): string {
 }
 
 /** UTF-8 length without encoding the text (a 50 MB string is not copied to be measured). */
-export function utf8ByteLength(text: string, stopAbove = Infinity): number {
+export function utf8ByteLength(text: string): number {
   let bytes = 0;
-  for (let i = 0; i < text.length && bytes <= stopAbove; i++) {
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;

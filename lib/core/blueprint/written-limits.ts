@@ -18,7 +18,7 @@ export interface WrittenLimitProblem {
 
 export function fileSizeProblem(text: string, limits: BlueprintLimits): WrittenLimitProblem | null {
   // chars ≤ UTF-8 bytes, so a text longer than the limit in chars is over it without counting
-  const bytes = text.length > limits.maxFileBytes ? text.length : utf8ByteLength(text, limits.maxFileBytes);
+  const bytes = text.length > limits.maxFileBytes ? text.length : utf8ByteLength(text);
   if (bytes <= limits.maxFileBytes) return null;
   return {
     offset: 0,
