@@ -5,8 +5,9 @@
  * gets a fresh worker; the server's event loop only ever waits on a message.
  *
  * The worker script is named as `new URL('./validate-worker.ts', import.meta.url)` inline,
- * the form Next's bundler (Turbopack) recognises and bundles as a worker; run from source
- * (tsx, vitest, the CLI) the worker loads the TypeScript through tsx.
+ * the form Next's bundler (Turbopack) recognises and bundles as a worker (checked against
+ * `next start` in e2e/pull-request-validation.spec.ts); run from source (tsx, vitest, the CLI)
+ * the worker loads the TypeScript through tsx.
  */
 import { Worker } from 'node:worker_threads';
 import { BLUEPRINT_LIMITS } from '@/lib/core';
@@ -22,25 +23,34 @@ export interface WorkerLimits {
 
 export const VALIDATION_WORKER_LIMITS: WorkerLimits = { timeoutMs: 10_000, memoryMb: 256 };
 
-export async function validateInWorker(files: FileToValidate[], limits: WorkerLimits = VALIDATION_WORKER_LIMITS): Promise<ValidatedFile[]> {
+/**
+ * One worker serves the process, kept warm between pull requests (its start-up is most of a
+ * small file's check) and replaced after a timeout or crash; files are checked one at a time.
+ */
+let shared: ValidationWorker | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+
+export function validateInWorker(files: FileToValidate[], limits: WorkerLimits = VALIDATION_WORKER_LIMITS): Promise<ValidatedFile[]> {
+  const run = queue.then(() => validateAll(files, limits));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function validateAll(files: FileToValidate[], limits: WorkerLimits): Promise<ValidatedFile[]> {
   const out: ValidatedFile[] = [];
-  let worker: ValidationWorker | null = null;
-  try {
-    for (const file of files) {
-      // Over the size limit: rejected here by length alone, rather than copied to a worker to be measured.
-      if (file.text.length > BLUEPRINT_LIMITS.maxFileBytes) {
-        out.push(validateFile(file));
-        continue;
-      }
-      worker ??= new ValidationWorker(limits);
-      const result = await worker.validate(file);
-      if ('stopped' in result) {
-        out.push(stoppedFile(file, result.stopped, result.hint));
-        worker = null; // terminated: the next file gets a fresh one
-      } else out.push(result);
+  for (const file of files) {
+    // Over the size limit: rejected here by length alone, rather than copied to a worker to be measured.
+    if (file.text.length > BLUEPRINT_LIMITS.maxFileBytes) {
+      out.push(validateFile(file));
+      continue;
     }
-  } finally {
-    await worker?.close();
+    if (shared && (!shared.alive || shared.limits !== limits)) {
+      void shared.close();
+      shared = null;
+    }
+    shared ??= new ValidationWorker(limits);
+    const result = await shared.validate(file);
+    out.push('stopped' in result ? stoppedFile(file, result.stopped, result.hint) : result);
   }
   return out;
 }
@@ -48,20 +58,24 @@ export async function validateInWorker(files: FileToValidate[], limits: WorkerLi
 type Answer = ValidatedFile | { stopped: string; hint: string };
 
 class ValidationWorker {
+  alive = true;
   private readonly worker: Worker;
   private pending: ((a: Answer) => void) | null = null;
-  private failure: Answer | null = null;
 
-  constructor(private readonly limits: WorkerLimits) {
+  constructor(readonly limits: WorkerLimits) {
     const options = {
       resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: Math.min(32, limits.memoryMb), stackSizeMb: 4 },
       stdout: false,
       stderr: false,
     };
-    this.worker = import.meta.url.endsWith('.ts')
-      ? // from source: the worker registers tsx itself (a worker's `--import tsx` is not applied on Node 20)
-        new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./validate-worker.ts', import.meta.url).href)}); });`, { ...options, eval: true })
-      : new Worker(new URL('./validate-worker.ts', import.meta.url), options);
+    // In the Next server the bundler turns this exact `new Worker(new URL(…))` into a bundled
+    // worker; anywhere else (tsx, vitest, the CLI) the worker runs the TypeScript through tsx,
+    // registered inside it (a worker's `--import tsx` is not applied on Node 20).
+    this.worker = process.env.NEXT_RUNTIME
+      ? new Worker(new URL('./validate-worker.ts', import.meta.url), options)
+      : new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url.replace(/validate-in-worker\.ts$/, 'validate-worker.ts'))}); });`, { ...options, eval: true });
+    // an idle worker does not keep the process (a CLI, a test run) alive
+    this.worker.unref();
     this.worker.on('message', (m: ValidatedFile) => this.settle(m));
     this.worker.on('error', (e: Error & { code?: string }) => {
       const outOfMemory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -74,14 +88,12 @@ class ValidationWorker {
   }
 
   validate(file: FileToValidate): Promise<Answer> {
-    if (this.failure) return Promise.resolve(this.failure);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.settle({ stopped: `validation stopped after ${formatSeconds(this.limits.timeoutMs)}: the file took too long to check`, hint: 'Make the file smaller or simpler (docs/limits.md lists the limits).' });
       }, this.limits.timeoutMs);
       this.pending = (answer) => {
         clearTimeout(timer);
-        if ('stopped' in answer) void this.worker.terminate();
         resolve(answer);
       };
       this.worker.postMessage(file);
@@ -89,11 +101,12 @@ class ValidationWorker {
   }
 
   close(): Promise<number> {
+    this.alive = false;
     return this.worker.terminate();
   }
 
   private settle(answer: Answer): void {
-    if ('stopped' in answer) this.failure ??= answer;
+    if ('stopped' in answer && this.alive) void this.close();
     const pending = this.pending;
     this.pending = null;
     pending?.(answer);
