@@ -5,7 +5,7 @@
  * (The server half, a worker, is validate-pull-request.security.db.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { ALIAS_BOMB_469, MERGE_BOMB_631 } from './bombs';
+import { ALIAS_BOMB_469, MERGE_BOMB_631 } from './hostile-blueprints';
 import { BLUEPRINT_LIMITS } from './limits';
 import { parseBlueprint } from './parse';
 

@@ -5,7 +5,7 @@
  * hint that names the limit, checked before the work it bounds.
  */
 import { describe, expect, it } from 'vitest';
-import { deepJson, deepYaml, manyDocuments, manyPoints } from './bombs';
+import { deepJson, deepYaml, manyDocuments, manyPoints } from './hostile-blueprints';
 import { BLUEPRINT_LIMITS } from './limits';
 import { parseBlueprint } from './parse';
 

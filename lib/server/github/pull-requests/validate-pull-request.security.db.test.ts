@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { ALIAS_BOMB_469, deepJson, manyPoints, MERGE_BOMB_631 } from '@/lib/core/blueprint/bombs';
+import { hostileBlueprints } from '@/lib/core';
 import { freshDatabase, type TestDatabase } from '../../db/testing';
 import { inProcessJobs } from '../services';
 import type { GitHubRepo } from '../port';
@@ -16,6 +16,7 @@ import { GOOD_BLUEPRINT, serveHandler, startFakeGitHub, testPolicy, testServices
 import { webhookHandler } from '../webhooks/webhook-route';
 import { validatePullRequest } from './validate-pull-request';
 
+const { ALIAS_BOMB_469, deepJson, manyPoints, MERGE_BOMB_631 } = hostileBlueprints;
 const SECRET = 'webhook-secret-for-security-tests';
 let t: TestDatabase;
 let fake: FakeGitHub;

@@ -13,7 +13,7 @@ import { ensureGitHubSource } from '../source';
 import { CHECK_NAME, checkRunResult, stoppedCheckRun, validationComment } from './messages';
 import type { FileToValidate } from './validate-file';
 import { validateInWorker, type WorkerLimits } from './validate-in-worker';
-import { checkCollection, PullRequestValidationSchema, stateOf, type PullRequestState, type PullRequestValidation, type ValidatedFile } from './validation';
+import { PullRequestValidationSchema, stateOf, type PullRequestState, type PullRequestValidation, type ValidatedFile } from './validation';
 
 export interface PullRequestRef {
   number: number;
