@@ -48,7 +48,12 @@ export function parseBlueprint(text: string, options: ParseOptions): ParseResult
   }
   const header = normalizeHeader(layout.header, issues);
   const ctx: PointsContext = { issues, resolve: options.pointDefs ?? defaultResolver, defs: checkDefinitions(header, issues, options.pointDefs ?? defaultResolver), maxPoints: limits.maxPointsPerPrompt };
-  const drafts = layout.prompts.map((node) => normalizePrompt(node, header, ctx)).filter((d): d is DraftPrompt => d !== null);
+  const drafts: DraftPrompt[] = [];
+  for (const node of layout.prompts) {
+    if (issues.full) break; // rejected already; the rest would only add unlisted errors
+    const draft = normalizePrompt(node, header, ctx);
+    if (draft) drafts.push(draft);
+  }
   const prompts = assignIds(drafts, issues);
 
   const { defNodes: _defNodes, title, ...fields } = header;
@@ -57,8 +62,9 @@ export function parseBlueprint(text: string, options: ParseOptions): ParseResult
 }
 
 function result(issues: Issues, blueprint: Blueprint | null): ParseResult {
-  const warnings = issues.warnings.sort(byPosition);
-  if (issues.hasErrors() || !blueprint) return { ok: false, errors: issues.errors.sort(byPosition), warnings };
+  const [moreErrors, moreWarnings] = [issues.overflow().filter((i) => i.severity === 'error'), issues.overflow().filter((i) => i.severity === 'warning')];
+  const warnings = [...issues.warnings.sort(byPosition), ...moreWarnings];
+  if (issues.hasErrors() || !blueprint) return { ok: false, errors: [...issues.errors.sort(byPosition), ...moreErrors], warnings };
   // The schema is the contract: a blueprint that fails it is a parser bug, reported rather than passed on.
   const checked = BlueprintSchema.safeParse(blueprint);
   if (!checked.success) {
@@ -72,9 +78,10 @@ function result(issues: Issues, blueprint: Blueprint | null): ParseResult {
 function checkDefinitions(header: Header, issues: Issues, resolve: ResolvePointFunction): PointDefs {
   const broken = new Set<string>();
   for (const [name, node] of header.defNodes) {
-    const before = issues.errors.length;
+    if (issues.full) break;
+    const before = issues.errorCount;
     definitionPoint(node, { block: 'should', path: null }, { issues, resolve, defs: { nodes: header.defNodes, broken } });
-    if (issues.errors.length > before) broken.add(name);
+    if (issues.errorCount > before) broken.add(name);
   }
   return { nodes: header.defNodes, broken };
 }

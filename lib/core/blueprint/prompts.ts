@@ -39,7 +39,7 @@ export function normalizePrompt(node: YNode, header: Header, ctx: PointsContext)
   }
   for (const e of node.entries) {
     if (PROMPT_KEYS.includes(e.key)) continue;
-    const near = closest(e.key, PROMPT_KEYS);
+    const near = issues.warningsFull ? [] : closest(e.key, PROMPT_KEYS);
     issues.warn(e.keyNode.loc, 'unknown_field', `unknown prompt field \`${e.key}\` is ignored${near.length ? `; did you mean \`${near[0]}\`?` : ''}`, near.length ? `Rename it to \`${near[0]}\`.` : `Prompt fields: ${PROMPT_KEYS.join(', ')}.`);
   }
 

@@ -91,4 +91,12 @@ describe('file size, documents and prompts (finding 10)', () => {
     expect(errors).toHaveLength(1);
     expect(first).toMatchObject({ code: 'limit', line: L.maxPrompts + 2, col: 5, message: expect.stringContaining(`over the limit of ${L.maxPrompts.toLocaleString('en-US')}`) });
   });
+
+  it('lists at most 200 errors and stops reading past them (2,000 broken definitions)', () => {
+    const text = 'point_defs:\n' + Array.from({ length: 2_000 }, (_, i) => `  d${i}: {$nofn: x}\n`).join('') + 'prompts:\n  - prompt: hi\n';
+    const { errors } = rejected(text);
+    expect(errors).toHaveLength(201);
+    expect(errors[199]).toMatchObject({ code: 'unknown_function', line: 201 });
+    expect(errors[200]).toMatchObject({ code: 'limit', line: 1, col: 1, message: '1,800 more errors not listed (at most 200 are)' });
+  });
 });
