@@ -76,10 +76,12 @@ export class Issues {
     return this.warningCount >= MAX_LISTED_ISSUES;
   }
 
-  /** "… and N more" issues for what was not listed, at the end. */
+  /** Says that the list stopped (and how many more were found before reading stopped), at the end. */
   overflow(): BlueprintIssue[] {
     const more = (n: number, what: string, severity: BlueprintIssue['severity']): BlueprintIssue[] =>
-      n > MAX_LISTED_ISSUES ? [{ severity, code: 'limit', file: this.file, line: 1, col: 1, message: `${(n - MAX_LISTED_ISSUES).toLocaleString('en-US')} more ${what} not listed (at most ${MAX_LISTED_ISSUES} are)`, hint: 'Fix these and validate again.' }] : [];
+      n >= MAX_LISTED_ISSUES
+        ? [{ severity, code: 'limit', file: this.file, line: 1, col: 1, message: `at most ${MAX_LISTED_ISSUES} ${what} are listed${n > MAX_LISTED_ISSUES ? ` (${(n - MAX_LISTED_ISSUES).toLocaleString('en-US')} more found)` : ''}; the file may have more`, hint: 'Fix these and validate again to see any others.' }]
+        : [];
     return [...more(this.errorCount, 'errors', 'error'), ...more(this.warningCount, 'warnings', 'warning')];
   }
 
