@@ -1,5 +1,7 @@
+import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hostileBlueprints } from '@/lib/core';
 import { assay, lines, tempFiles } from '../test-helpers';
 
 const GOOD = `title: Good
@@ -62,6 +64,20 @@ describe('assay validate', () => {
     expect(lines(r.stdout)).toEqual([
       `${file}:6:7: unknown point function "contans"; did you mean $contains, $contain, $icontains?`,
       '  hint: Write `$contains` or `$contain` or `$icontains` instead.',
+    ]);
+  });
+
+  it('reports a 50 MB file by its size without reading it, and an alias bomb at the alias', async () => {
+    const dir = await tempFiles({ 'bomb.yml': hostileBlueprints.ALIAS_BOMB_469 });
+    await writeFile(join(dir, 'huge.yml'), '');
+    await truncate(join(dir, 'huge.yml'), 50 * 1024 * 1024); // sparse: nothing is written
+    const r = await assay(['validate', dir]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)).toEqual([
+      `${join(dir, 'bomb.yml')}:7:8: the file expands to more than 100,000 values (lists, mappings and scalars) while expanding the alias \`*e\` (line 7:8)`,
+      "  hint: Aliases of anchors that themselves hold aliases multiply; write the values out, or use fewer levels of aliases. Assay's limit is 100,000 values after aliases are expanded per blueprint file (docs/limits.md).",
+      `${join(dir, 'huge.yml')}:1:1: the file is 52,428,800 bytes, over the limit of 1,048,576 bytes`,
+      "  hint: Split the blueprint into several files. Assay's limit is 1,048,576 bytes per blueprint file (docs/limits.md).",
     ]);
   });
 

@@ -4,9 +4,9 @@
  * problems as `file:line:col: message` (the form editors and CI annotate), hints indented.
  * `--json` prints one object per file per line, with the normalised blueprint.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { blueprintIdFromPath, parseBlueprint, type BlueprintIssue } from '@/lib/core';
+import { BLUEPRINT_LIMITS, blueprintIdFromPath, parseBlueprint, type BlueprintIssue } from '@/lib/core';
 import { displayPath, expandPaths, repoRelativePath } from '../files';
 import { blueprintJson, type BlueprintJson } from './blueprint-json';
 import { usageError } from './usage';
@@ -67,6 +67,12 @@ async function validateFile(path: string, strict: boolean): Promise<FileReport> 
   const file = displayPath(path);
   let text: string;
   try {
+    // a file over the size limit is reported from its size, not read into memory to be measured
+    const { size } = await stat(path);
+    if (size > BLUEPRINT_LIMITS.maxFileBytes) {
+      const message = `the file is ${size.toLocaleString('en-US')} bytes, over the limit of ${BLUEPRINT_LIMITS.maxFileBytes.toLocaleString('en-US')} bytes`;
+      return { file, ok: false, errors: [{ line: 1, col: 1, message, hint: `Split the blueprint into several files. Assay's limit is ${BLUEPRINT_LIMITS.maxFileBytes.toLocaleString('en-US')} bytes per blueprint file (docs/limits.md).`, code: 'limit', severity: 'error' }], warnings: [], blueprint: null };
+    }
     text = await readFile(path, 'utf8');
   } catch (error) {
     return { file, ok: false, errors: [fileError(`cannot read the file: ${(error as Error).message}`, 'Check the path and its permissions.')], warnings: [], blueprint: null };

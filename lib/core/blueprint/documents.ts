@@ -11,10 +11,14 @@
  * the header unless it looks like a prompt (has `prompt`, `messages`, `should`, `ideal` or
  * `points`); a single mapping is a prompt if it looks like one, otherwise a header.
  */
-import { LineCounter, parseAllDocuments } from 'yaml';
+import { Composer, isScalar, LineCounter, Parser, visit, YAMLParseError, type Document } from 'yaml';
 import type { Issues } from './errors';
 import { findJsonSyntaxError } from './json-syntax';
-import { describe, fromYaml, get, locAt, truthy, type YMap, type YNode } from './positions';
+import { BLUEPRINT_LIMITS, LimitExceeded, type BlueprintLimits } from './limits';
+import { describe, Expansion, fromYaml, get, locAt, truthy, type YMap, type YNode } from './positions';
+import type { SourceLoc } from './schema';
+import { describeUnstorable, unstorableOffset } from './text';
+import { fileSizeProblem, jsonDepthProblem, readTokens } from './written-limits';
 
 export type BlueprintFormat = 'yaml' | 'json';
 
@@ -38,14 +42,35 @@ export function formatFromFile(file: string): BlueprintFormat {
   return /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
-/** Parses the text into documents; null (with issues recorded) when it is not YAML/JSON or is empty. */
-export function readDocuments(text: string, format: BlueprintFormat, issues: Issues): YNode[] | null {
+/**
+ * Parses the text into documents; null (with issues recorded) when it is not YAML/JSON, is
+ * empty, or passes a limit (limits.ts). The limits are checked in the order of the work they
+ * bound: size before parsing, documents and depth before building documents, nodes and
+ * aliases while expanding aliases and merges.
+ */
+export function readDocuments(text: string, format: BlueprintFormat, issues: Issues, limits: BlueprintLimits = BLUEPRINT_LIMITS): YNode[] | null {
+  const tooBig = fileSizeProblem(text, limits);
+  if (tooBig) {
+    issues.error(null, 'limit', tooBig.message, tooBig.hint);
+    return null;
+  }
+  const bad = unstorableOffset(text);
+  if (bad >= 0) {
+    issues.error(locOfOffset(text, bad), 'unstorable_text', `the file contains ${describeUnstorable(text, bad)}, which cannot be stored`, 'Remove it (an editor that shows invisible characters helps), or write it as an escape if it is meant to be there.');
+    return null;
+  }
+  if (format === 'json') {
+    const deep = jsonDepthProblem(text, limits);
+    if (deep) {
+      issues.error(locOfOffset(text, deep.offset), 'limit', deep.message, deep.hint);
+      return null;
+    }
+  }
   const lineCounter = new LineCounter();
+  const { tokens, problem: overLimit } = readTokens(new Parser(lineCounter.addNewLine).parse(text), limits);
   if (format === 'json') {
     const bad = findJsonSyntaxError(text);
     if (bad) {
-      // Count lines over the whole text so the offset maps to a line and column.
-      parseAllDocuments(text, { lineCounter });
       issues.error(
         locAt(lineCounter, bad.offset),
         'syntax',
@@ -55,14 +80,20 @@ export function readDocuments(text: string, format: BlueprintFormat, issues: Iss
       return null;
     }
   }
-  const docs = parseAllDocuments(text, {
-    lineCounter,
+  if (overLimit) {
+    issues.error(locAt(lineCounter, overLimit.offset), 'limit', overLimit.message, overLimit.hint);
+    return null;
+  }
+  const composer = new Composer({
     prettyErrors: false,
     // js-yaml (Weval) applies `<<` merge keys by default.
     merge: true,
-    // JSON.parse keeps the last of duplicate keys; YAML forbids them.
-    uniqueKeys: format === 'yaml',
+    // YAML forbids duplicate keys (JSON.parse keeps the last), but the library's check compares
+    // each key with every earlier one: 40,000 keys took minutes. duplicateKeyErrors does it in one pass.
+    uniqueKeys: false,
   });
+  const docs = Array.from(composer.compose(tokens));
+  if (format === 'yaml') for (const doc of docs) duplicateKeyErrors(doc);
   let syntaxErrors = 0;
   for (const doc of docs) {
     for (const error of doc.errors) {
@@ -72,12 +103,53 @@ export function readDocuments(text: string, format: BlueprintFormat, issues: Iss
   }
   if (syntaxErrors > 0) return null;
 
-  const nodes = docs.map((doc) => fromYaml(doc, lineCounter)).filter((node): node is YNode => node !== null && !(node.kind === 'scalar' && node.value === null));
+  const expansion = new Expansion(limits);
+  const nodes: YNode[] = [];
+  try {
+    for (const doc of docs) {
+      const node = fromYaml(doc, lineCounter, expansion);
+      if (node !== null && !(node.kind === 'scalar' && node.value === null)) nodes.push(node);
+    }
+  } catch (e) {
+    if (!(e instanceof LimitExceeded)) throw e;
+    issues.error(e.loc, 'limit', e.message, e.hint);
+    return null;
+  }
+  for (const p of expansion.unstorable) issues.error(p.loc, 'unstorable_text', p.message, 'Remove the `\\0` or `\\u0000` escape (or the unpaired `\\uD800`-style surrogate): PostgreSQL cannot store it.');
+  if (expansion.unstorable.length > 0) return null;
   if (nodes.length === 0) {
     issues.error(null, 'empty', 'the blueprint is empty (no document with content)', 'Add a header (title, models…) and at least one prompt, e.g. `- prompt: "…"`.');
     return null;
   }
   return nodes;
+}
+
+/**
+ * The library's DUPLICATE_KEY errors (same code, message and position: the second key), found
+ * with one lookup per key. Keys are equal as the library compares them: scalars by value.
+ */
+function duplicateKeyErrors(doc: Document.Parsed): void {
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key) || Number.isNaN(pair.key.value)) continue;
+        if (seen.has(pair.key.value)) doc.errors.push(new YAMLParseError([pair.key.range?.[0] ?? 0, (pair.key.range?.[0] ?? 0) + 1], 'DUPLICATE_KEY', 'Map keys must be unique'));
+        else seen.add(pair.key.value);
+      }
+    },
+  });
+}
+
+/** 1-based line and column of a character offset (as the `yaml` LineCounter gives them), without parsing. */
+export function locOfOffset(text: string, offset: number): SourceLoc {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, col: offset - lineStart + 1 };
 }
 
 export function splitLayout(docs: YNode[], format: BlueprintFormat, issues: Issues): Layout {

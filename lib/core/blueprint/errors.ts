@@ -31,6 +31,10 @@ export const IssueCodeSchema = z.enum([
   'invalid_correct',
   /** Something legal but probably not what the author meant. */
   'suspicious',
+  /** The file passes one of the size limits (lib/core/blueprint/limits.ts, docs/limits.md). */
+  'limit',
+  /** Text PostgreSQL cannot store (U+0000, an unpaired surrogate). */
+  'unstorable_text',
 ]);
 export type IssueCode = z.infer<typeof IssueCodeSchema>;
 
@@ -47,10 +51,39 @@ export const BlueprintIssueSchema = z.object({
 });
 export type BlueprintIssue = z.infer<typeof BlueprintIssueSchema>;
 
+/**
+ * At most this many errors and this many warnings are listed per file; past them the loader
+ * stops reading (a file with 20,000 broken definitions is rejected after the first 200, not
+ * after checking all of them) and says how many more there were.
+ */
+export const MAX_LISTED_ISSUES = 200;
+
 /** Collects issues for one file; `loc` null means "the file as a whole". */
 export class Issues {
   readonly list: BlueprintIssue[] = [];
+  /** Kept as issues are added: read once per definition, it must not rescan the list. */
+  errorCount = 0;
+  warningCount = 0;
   constructor(readonly file: string) {}
+
+  /** Enough errors to reject the file: the caller may stop looking for more. */
+  get full(): boolean {
+    return this.errorCount >= MAX_LISTED_ISSUES;
+  }
+
+  /** Enough warnings listed: the caller may skip working out further ones' suggestions. */
+  get warningsFull(): boolean {
+    return this.warningCount >= MAX_LISTED_ISSUES;
+  }
+
+  /** Says that the list stopped (and how many more were found before reading stopped), at the end. */
+  overflow(): BlueprintIssue[] {
+    const more = (n: number, what: string, severity: BlueprintIssue['severity']): BlueprintIssue[] =>
+      n >= MAX_LISTED_ISSUES
+        ? [{ severity, code: 'limit', file: this.file, line: 1, col: 1, message: `at most ${MAX_LISTED_ISSUES} ${what} are listed${n > MAX_LISTED_ISSUES ? ` (${(n - MAX_LISTED_ISSUES).toLocaleString('en-US')} more found)` : ''}; the file may have more`, hint: 'Fix these and validate again to see any others.' }]
+        : [];
+    return [...more(this.errorCount, 'errors', 'error'), ...more(this.warningCount, 'warnings', 'warning')];
+  }
 
   error(loc: SourceLoc | null, code: IssueCode, message: string, hint: string): void {
     this.add('error', loc, code, message, hint);
@@ -69,7 +102,7 @@ export class Issues {
   }
 
   hasErrors(): boolean {
-    return this.list.some((i) => i.severity === 'error');
+    return this.errorCount > 0;
   }
 
   /** A collector whose issues are discarded (for re-checking something already reported once). */
@@ -78,6 +111,8 @@ export class Issues {
   }
 
   private add(severity: BlueprintIssue['severity'], loc: SourceLoc | null, code: IssueCode, message: string, hint: string): void {
+    const count = severity === 'error' ? ++this.errorCount : ++this.warningCount;
+    if (count > MAX_LISTED_ISSUES) return;
     this.list.push({ severity, code, file: this.file, line: loc?.line ?? 1, col: loc?.col ?? 1, message, hint });
   }
 }

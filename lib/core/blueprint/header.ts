@@ -72,7 +72,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
     if (READ_KEYS.includes(e.key)) continue;
     header.extensions[e.key] = toJS(e.value);
     if (PASSTHROUGH_KEYS.includes(e.key)) continue;
-    const near = closest(e.key, [...READ_KEYS, ...PASSTHROUGH_KEYS]);
+    const near = issues.warningsFull ? [] : closest(e.key, [...READ_KEYS, ...PASSTHROUGH_KEYS]);
     issues.warn(e.keyNode.loc, 'unknown_field', `unknown header field \`${e.key}\` (kept, but Assay does not use it)${near.length ? `; did you mean \`${near[0]}\`?` : ''}`, near.length ? `Rename it to \`${near[0]}\`.` : 'Remove it, or check the spelling against the blueprint format documentation.');
   }
   return header;

@@ -12,6 +12,7 @@ import { readDocuments, splitLayout, formatFromFile, type BlueprintFormat } from
 import { defaultResolver, type ResolvePointFunction } from './functions';
 import { normalizeHeader, type Header } from './header';
 import { promptHashId } from './ids';
+import { BLUEPRINT_LIMITS, limitHint, type BlueprintLimits } from './limits';
 import { definitionPoint, type PointDefs, type PointsContext } from './points';
 import { normalizePrompt, type DraftPrompt } from './prompts';
 import { BlueprintSchema, type Blueprint, type Prompt } from './schema';
@@ -24,6 +25,8 @@ export interface ParseOptions {
   format?: BlueprintFormat;
   /** The point-function lookup; default: the registry's `resolvePointFunction`. */
   pointDefs?: ResolvePointFunction;
+  /** Default: `BLUEPRINT_LIMITS` (tests pass smaller ones). */
+  limits?: BlueprintLimits;
 }
 
 export type ParseResult =
@@ -33,13 +36,24 @@ export type ParseResult =
 export function parseBlueprint(text: string, options: ParseOptions): ParseResult {
   const issues = new Issues(options.file);
   const format = options.format ?? formatFromFile(options.file);
-  const docs = readDocuments(text, format, issues);
+  const limits = options.limits ?? BLUEPRINT_LIMITS;
+  const docs = readDocuments(text, format, issues, limits);
   if (!docs) return result(issues, null);
 
   const layout = splitLayout(docs, format, issues);
+  if (layout.prompts.length > limits.maxPrompts) {
+    const first = layout.prompts[limits.maxPrompts]!;
+    issues.error(first.loc, 'limit', `the blueprint has ${layout.prompts.length.toLocaleString('en-US')} prompts, over the limit of ${limits.maxPrompts.toLocaleString('en-US')}; this is prompt ${(limits.maxPrompts + 1).toLocaleString('en-US')}`, limitHint('prompts', limits.maxPrompts, 'Split the prompts over several blueprint files.'));
+    return result(issues, null);
+  }
   const header = normalizeHeader(layout.header, issues);
-  const ctx: PointsContext = { issues, resolve: options.pointDefs ?? defaultResolver, defs: checkDefinitions(header, issues, options.pointDefs ?? defaultResolver) };
-  const drafts = layout.prompts.map((node) => normalizePrompt(node, header, ctx)).filter((d): d is DraftPrompt => d !== null);
+  const ctx: PointsContext = { issues, resolve: options.pointDefs ?? defaultResolver, defs: checkDefinitions(header, issues, options.pointDefs ?? defaultResolver), maxPoints: limits.maxPointsPerPrompt };
+  const drafts: DraftPrompt[] = [];
+  for (const node of layout.prompts) {
+    if (issues.full) break; // rejected already; the rest would only add unlisted errors
+    const draft = normalizePrompt(node, header, ctx);
+    if (draft) drafts.push(draft);
+  }
   const prompts = assignIds(drafts, issues);
 
   const { defNodes: _defNodes, title, ...fields } = header;
@@ -48,8 +62,9 @@ export function parseBlueprint(text: string, options: ParseOptions): ParseResult
 }
 
 function result(issues: Issues, blueprint: Blueprint | null): ParseResult {
-  const warnings = issues.warnings.sort(byPosition);
-  if (issues.hasErrors() || !blueprint) return { ok: false, errors: issues.errors.sort(byPosition), warnings };
+  const [moreErrors, moreWarnings] = [issues.overflow().filter((i) => i.severity === 'error'), issues.overflow().filter((i) => i.severity === 'warning')];
+  const warnings = [...issues.warnings.sort(byPosition), ...moreWarnings];
+  if (issues.hasErrors() || !blueprint) return { ok: false, errors: [...issues.errors.sort(byPosition), ...moreErrors], warnings };
   // The schema is the contract: a blueprint that fails it is a parser bug, reported rather than passed on.
   const checked = BlueprintSchema.safeParse(blueprint);
   if (!checked.success) {
@@ -63,9 +78,10 @@ function result(issues: Issues, blueprint: Blueprint | null): ParseResult {
 function checkDefinitions(header: Header, issues: Issues, resolve: ResolvePointFunction): PointDefs {
   const broken = new Set<string>();
   for (const [name, node] of header.defNodes) {
-    const before = issues.errors.length;
+    if (issues.full) break;
+    const before = issues.errorCount;
     definitionPoint(node, { block: 'should', path: null }, { issues, resolve, defs: { nodes: header.defNodes, broken } });
-    if (issues.errors.length > before) broken.add(name);
+    if (issues.errorCount > before) broken.add(name);
   }
   return { nodes: header.defNodes, broken };
 }

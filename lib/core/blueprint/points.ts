@@ -26,6 +26,8 @@ export interface PointsContext {
   issues: Issues;
   resolve: ResolvePointFunction;
   defs: PointDefs;
+  /** Points allowed in one prompt (limits.ts); unset where one point is read alone. */
+  maxPoints?: number;
 }
 
 /** `point_defs` (alias `defs`): reusable points, expanded where `$ref` names them. */

@@ -6,8 +6,10 @@
  * that aliases and merge keys (`<<`) are resolved once, here, and the rest of the parser never
  * meets them. JSON files go through the same tree (JSON is YAML), so positions work there too.
  */
-import { isAlias, isMap, isScalar, isSeq, Scalar, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Scalar, type Alias, type Document, type LineCounter, type Node as YamlNode } from 'yaml';
+import { BLUEPRINT_LIMITS, LimitExceeded, limitHint, type BlueprintLimits } from './limits';
 import type { SourceLoc } from './schema';
+import { describeUnstorable, storableText, unstorableOffset } from './text';
 
 export type YScalarValue = string | number | boolean | null;
 
@@ -36,10 +38,44 @@ export interface YSeq {
 }
 export type YNode = YScalar | YMap | YSeq;
 
-/** Converts one parsed document's contents; null for an empty document. */
-export function fromYaml(doc: Document.Parsed, lineCounter: LineCounter): YNode | null {
+/**
+ * The running count of one file's expansion, shared by its documents. Aliases and merge keys
+ * are expanded here, so this is where an alias bomb (each anchor a list of ten aliases of the
+ * previous one: 469 bytes, 10⁹ nodes) is stopped: at the first alias use past a limit,
+ * before the rest is built.
+ */
+export class Expansion {
+  nodes = 0;
+  aliases = 0;
+  /** Strings PostgreSQL cannot store (a `"\0"` or `"\u0000"` escape…), once per written scalar. */
+  readonly unstorable: { loc: SourceLoc; message: string }[] = [];
+  private readonly reported = new Set<YamlNode>();
+  /** `Alias.resolve` searches the whole document for the anchor; once per alias is enough. */
+  private readonly targets = new Map<YamlNode, YamlNode | undefined>();
+  constructor(readonly limits: BlueprintLimits) {}
+
+  reportUnstorable(node: YamlNode, loc: SourceLoc, value: string): void {
+    if (this.reported.has(node)) return;
+    this.reported.add(node);
+    this.unstorable.push({ loc, message: `this value contains ${describeUnstorable(value, unstorableOffset(value))}, which cannot be stored` });
+  }
+
+  resolve(alias: Alias, doc: Document.Parsed): YamlNode | undefined {
+    if (!this.targets.has(alias)) this.targets.set(alias, alias.resolve(doc) as YamlNode | undefined);
+    return this.targets.get(alias);
+  }
+}
+
+/** Where the conversion is: its depth, and the outermost alias being expanded (where an author is sent). */
+interface At {
+  depth: number;
+  alias: { loc: SourceLoc; name: string } | null;
+}
+
+/** Converts one parsed document's contents; null for an empty document. Throws `LimitExceeded` past a limit. */
+export function fromYaml(doc: Document.Parsed, lineCounter: LineCounter, expansion: Expansion = new Expansion(BLUEPRINT_LIMITS)): YNode | null {
   if (doc.contents === null) return null;
-  return convert(doc.contents as YamlNode, doc, lineCounter, new Set());
+  return convert(doc.contents as YamlNode, doc, lineCounter, new Set(), expansion, { depth: 0, alias: null });
 }
 
 export function locAt(lineCounter: LineCounter, offset: number): SourceLoc {
@@ -47,47 +83,85 @@ export function locAt(lineCounter: LineCounter, offset: number): SourceLoc {
   return { line, col };
 }
 
-function convert(node: YamlNode | null | undefined, doc: Document.Parsed, lc: LineCounter, seen: Set<YamlNode>): YNode {
+function convert(node: YamlNode | null | undefined, doc: Document.Parsed, lc: LineCounter, seen: Set<YamlNode>, ex: Expansion, at: At): YNode {
   if (node == null) return { kind: 'scalar', value: null, quoted: false, loc: { line: 1, col: 1 } };
   const loc = locAt(lc, node.range?.[0] ?? 0);
+  if (++ex.nodes > ex.limits.maxNodes) throw nodesExceeded(ex.limits, loc, at);
   if (isAlias(node)) {
-    const target = node.resolve(doc);
+    const alias = at.alias ?? { loc, name: node.source };
+    if (++ex.aliases > ex.limits.maxAliases) throw aliasesExceeded(ex.limits, loc, alias);
+    const target = ex.resolve(node, doc);
     if (!target || seen.has(target)) return { kind: 'scalar', value: null, quoted: false, loc };
     // An alias is reported at the alias, not at the anchor: that is where the author used it.
-    return relocate(convert(target, doc, lc, new Set([...seen, target])), loc);
+    return relocate(convert(target, doc, lc, new Set([...seen, target]), ex, { depth: at.depth, alias }), loc);
   }
   if (isScalar(node)) {
     const quoted = node.type !== Scalar.PLAIN && node.type !== undefined;
-    return { kind: 'scalar', value: scalarValue(node.value), quoted, loc };
+    let value = scalarValue(node.value);
+    if (typeof value === 'string' && unstorableOffset(value) >= 0) {
+      ex.reportUnstorable(node, loc, value);
+      value = storableText(value);
+    }
+    return { kind: 'scalar', value, quoted, loc };
   }
+  const inner: At = { depth: at.depth + 1, alias: at.alias };
+  if ((isSeq(node) || isMap(node)) && inner.depth > ex.limits.maxDepth) throw depthExceeded(ex.limits, loc, at);
   if (isSeq(node)) {
-    return { kind: 'seq', items: node.items.map((item) => convert(item as YamlNode, doc, lc, seen)), loc };
+    const items: YNode[] = [];
+    for (const item of node.items) items.push(convert(item as YamlNode, doc, lc, seen, ex, inner));
+    return { kind: 'seq', items, loc };
   }
   if (isMap(node)) {
-    const entries: YEntry[] = [];
+    // Keyed by the key's string, in order: a later duplicate (JSON) moves to the end, as
+    // JSON.parse keeps the last; a lookup per key keeps a 100,000-key mapping linear.
+    const entries = new Map<string, YEntry>();
     const merged: YEntry[] = [];
     for (const pair of node.items) {
-      const keyNode = convert(pair.key as YamlNode, doc, lc, seen);
-      const value = convert(pair.value as YamlNode, doc, lc, seen);
+      const keyNode = convert(pair.key as YamlNode, doc, lc, seen, ex, inner);
+      const value = convert(pair.value as YamlNode, doc, lc, seen, ex, inner);
       if (isMergeKey(pair.key)) {
         // `<<: *base` / `<<: [*a, *b]`: the merged mappings' keys, where not written explicitly.
         for (const source of value.kind === 'seq' ? value.items : [value]) {
-          if (source.kind === 'map') merged.push(...source.entries);
+          if (source.kind === 'map') for (const e of source.entries) merged.push(e);
         }
         continue;
       }
       const key = keyString(keyNode);
-      // JSON (parsed without the unique-keys check) keeps the last of duplicate keys, as JSON.parse does.
-      const earlier = entries.findIndex((e) => e.key === key);
-      if (earlier >= 0) entries.splice(earlier, 1);
-      entries.push({ key, keyNode, value });
+      entries.delete(key);
+      entries.set(key, { key, keyNode, value });
     }
-    for (const entry of merged) {
-      if (!entries.some((e) => e.key === entry.key)) entries.push(entry);
+    for (const e of merged) {
+      if (!entries.has(e.key)) entries.set(e.key, e);
     }
-    return { kind: 'map', entries, loc };
+    return { kind: 'map', entries: [...entries.values()], loc };
   }
   return { kind: 'scalar', value: null, quoted: false, loc };
+}
+
+const where = (at: At, loc: SourceLoc) => (at.alias ? ` while expanding the alias \`*${at.alias.name}\` (line ${at.alias.loc.line}:${at.alias.loc.col})` : ` (at ${loc.line}:${loc.col})`);
+
+function nodesExceeded(limits: BlueprintLimits, loc: SourceLoc, at: At): LimitExceeded {
+  return new LimitExceeded(
+    at.alias?.loc ?? loc,
+    `the file expands to more than ${limits.maxNodes.toLocaleString('en-US')} values (lists, mappings and scalars)${where(at, loc)}`,
+    limitHint('values after aliases are expanded', limits.maxNodes, at.alias ? 'Aliases of anchors that themselves hold aliases multiply; write the values out, or use fewer levels of aliases.' : 'Split the blueprint into several files.'),
+  );
+}
+
+function aliasesExceeded(limits: BlueprintLimits, loc: SourceLoc, alias: { loc: SourceLoc; name: string }): LimitExceeded {
+  return new LimitExceeded(
+    alias.loc,
+    `more than ${limits.maxAliases.toLocaleString('en-US')} alias uses are expanded${alias.loc === loc ? ` (at the alias \`*${alias.name}\`)` : ` while expanding the alias \`*${alias.name}\` (line ${alias.loc.line}:${alias.loc.col})`}`,
+    limitHint('alias uses (counted after expansion)', limits.maxAliases, 'Aliases of anchors that themselves hold aliases multiply; write the values out, or use fewer levels of aliases.'),
+  );
+}
+
+function depthExceeded(limits: BlueprintLimits, loc: SourceLoc, at: At): LimitExceeded {
+  return new LimitExceeded(
+    at.alias?.loc ?? loc,
+    `lists and mappings are nested more than ${limits.maxDepth} deep${where(at, loc)}`,
+    limitHint('levels of nesting', limits.maxDepth, at.alias ? 'An alias inside the anchor it refers to, or chains of aliases, nest deeper with each use; flatten the structure.' : 'Flatten the structure.'),
+  );
 }
 
 function isMergeKey(key: unknown): boolean {

@@ -9,6 +9,7 @@ import { correctPoint } from './correct-block';
 import type { Issues } from './errors';
 import { booleanOf, renderAsOf, type Header } from './header';
 import { closest } from '../points/suggest';
+import { limitHint } from './limits';
 import { normalizeBlock, type PointsContext } from './points';
 import { describe, entry, get, str, toJS, truthy, type YMap, type YNode } from './positions';
 import type { Message, Point, Prompt, SourceLoc } from './schema';
@@ -38,7 +39,7 @@ export function normalizePrompt(node: YNode, header: Header, ctx: PointsContext)
   }
   for (const e of node.entries) {
     if (PROMPT_KEYS.includes(e.key)) continue;
-    const near = closest(e.key, PROMPT_KEYS);
+    const near = issues.warningsFull ? [] : closest(e.key, PROMPT_KEYS);
     issues.warn(e.keyNode.loc, 'unknown_field', `unknown prompt field \`${e.key}\` is ignored${near.length ? `; did you mean \`${near[0]}\`?` : ''}`, near.length ? `Rename it to \`${near[0]}\`.` : `Prompt fields: ${PROMPT_KEYS.join(', ')}.`);
   }
 
@@ -155,6 +156,9 @@ function pointsOf(node: YMap, ctx: PointsContext): Point[] {
     // soev's `expect: {behaviour, …}` mapping is not a rubric.
     return truthy(value) && !(key === 'expect' && value && isSoevExpect(value));
   });
+  const shouldNot = get(node, 'should_not');
+  const blocks = [...(written.length > 0 ? [get(node, written[0]!)!] : []), ...(truthy(shouldNot) ? [shouldNot!] : [])];
+  if (tooManyPoints(blocks, ctx)) return [];
   const points: Point[] = [];
   if (written.length > 0) {
     const key = written[0]!;
@@ -162,11 +166,28 @@ function pointsOf(node: YMap, ctx: PointsContext): Point[] {
       // Weval read only the first and silently ignored the others.
       ctx.issues.error(entry(node, other)!.keyNode.loc, 'schema', `both \`${key}\` and \`${other}\` list points; only one rubric per prompt is read`, `Move these points under \`${key}\` (\`${other}\` is an alias of \`should\`).`);
     }
-    points.push(...normalizeBlock(get(node, key)!, 'should', key, ctx));
+    for (const point of normalizeBlock(get(node, key)!, 'should', key, ctx)) points.push(point);
   }
-  const shouldNot = get(node, 'should_not');
-  if (truthy(shouldNot)) points.push(...normalizeBlock(shouldNot!, 'should_not', 'should_not', ctx));
+  if (truthy(shouldNot)) for (const point of normalizeBlock(shouldNot!, 'should_not', 'should_not', ctx)) points.push(point);
   return points;
+}
+
+/** Counted before any point is read (a list item that is an alternative path counts its members). */
+function tooManyPoints(blocks: YNode[], ctx: PointsContext): boolean {
+  if (ctx.maxPoints === undefined) return false;
+  let count = 0;
+  for (const block of blocks) {
+    if (block.kind !== 'seq') continue;
+    for (const item of block.items) {
+      for (const point of item.kind === 'seq' ? item.items : [item]) {
+        if (++count > ctx.maxPoints) {
+          ctx.issues.error(point.loc, 'limit', `this prompt has more than ${ctx.maxPoints.toLocaleString('en-US')} points; this is point ${count.toLocaleString('en-US')}`, limitHint('points per prompt', ctx.maxPoints, 'Split the criteria over several prompts.'));
+          return true;
+        }
+      }
+    }
+  }
+  return false;
 }
 
 function systemOf(node: YMap, issues: Issues): { system?: string | null } {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../client';
-import { storedPoint, StoredPointsSchema, type Blueprint, type BlueprintIssue } from '@/lib/core';
+import { storableText, storedPoint, StoredPointsSchema, type Blueprint, type BlueprintIssue } from '@/lib/core';
 import { Prisma } from '@/generated/prisma/client';
 
 export interface BlueprintFile {
@@ -84,7 +84,8 @@ export async function storeBlueprintVersion(
           sourceCommit: file.sourceCommit,
           blobSha: file.blobSha,
           path: file.path,
-          rawText: file.rawText,
+          // a rejected file may hold text PostgreSQL refuses (a NUL): stored with U+FFFD, hashed as read
+          rawText: storableText(file.rawText),
           normalized: bp ? (bp as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
           validationErrors: parsed.ok ? [] : (parsed.errors as unknown as Prisma.InputJsonValue),
           valid: parsed.ok,

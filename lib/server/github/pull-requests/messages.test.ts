@@ -23,6 +23,15 @@ describe('check run result', () => {
     ]);
   });
 
+  it('keeps the summary within what GitHub accepts (65,535 characters), cut at a line, saying so', () => {
+    const errors = Array.from({ length: 200 }, (_, i) => ({ line: i + 1, col: 1, message: `problem ${i} `.padEnd(300, 'x'), hint: 'h' }));
+    const files = Array.from({ length: 3 }, (_, i) => ({ ...broken.files[1]!, path: `blueprints/bad${i}.yml`, errors }));
+    const r = checkRunResult({ files });
+    expect(r.summary.length).toBeLessThan(65_535);
+    expect(r.summary).toMatch(/\n… \([\d,]+ more characters of errors; fix these first\)\n```$/);
+    expect(r.title).toBe('600 errors in 3 files');
+  });
+
   it('succeeds when every file is valid, and is neutral when no blueprint changed', () => {
     expect(checkRunResult({ files: [broken.files[0]!] })).toMatchObject({ conclusion: 'success', title: '1 file valid' });
     expect(checkRunResult({ files: [] })).toMatchObject({ conclusion: 'neutral', annotations: [] });

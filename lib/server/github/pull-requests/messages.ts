@@ -29,6 +29,15 @@ function errorLines(files: ValidatedFile[]): string[] {
   return files.flatMap((f) => f.errors.map((e) => `${f.path}:${e.line}:${e.col}: ${e.message}${e.hint ? `\n    hint: ${e.hint}` : ''}`));
 }
 
+/** GitHub refuses a check-run summary over 65,535 characters (and the whole check with it). */
+const MAX_SUMMARY_TEXT = 60_000;
+
+function capped(text: string): string {
+  if (text.length <= MAX_SUMMARY_TEXT) return text;
+  const cut = text.lastIndexOf('\n', MAX_SUMMARY_TEXT);
+  return `${text.slice(0, cut > 0 ? cut : MAX_SUMMARY_TEXT)}\n… (${(text.length - (cut > 0 ? cut : MAX_SUMMARY_TEXT)).toLocaleString('en-US')} more characters of errors; fix these first)`;
+}
+
 export function checkRunResult(v: PullRequestValidation): CheckRunResult {
   const bad = v.files.filter((f) => !f.valid);
   const errorCount = bad.reduce((n, f) => n + f.errors.length, 0);
@@ -47,8 +56,19 @@ export function checkRunResult(v: PullRequestValidation): CheckRunResult {
   return {
     conclusion: 'failure',
     title: `${plural(errorCount, 'error')} in ${plural(bad.length, 'file')}`,
-    summary: `Fix these and push again:\n\n\`\`\`text\n${fence(errorLines(bad).join('\n'))}\n\`\`\``,
+    summary: `Fix these and push again:\n\n\`\`\`text\n${fence(capped(errorLines(bad).join('\n')))}\n\`\`\``,
     annotations,
+  };
+}
+
+/** The check run of a validation that could not finish (GitHub unreachable, a bug): failed, saying what happened. */
+export function stoppedCheckRun(e: unknown): CheckRunResult {
+  const what = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return {
+    conclusion: 'failure',
+    title: 'Validation could not finish',
+    summary: `Assay could not finish checking this pull request:\n\n\`\`\`text\n${fence(what.slice(0, 1000))}\n\`\`\`\n\nIt is retried automatically where a job queue is configured; otherwise push again to retry.`,
+    annotations: [],
   };
 }
 

@@ -5,15 +5,15 @@
  * runs and nothing is stored but the validation: running waits for a maintainer.
  */
 import { type Prisma } from '@/generated/prisma/client';
-import { parseBlueprint } from '@/lib/core';
 import type { Db } from '../../db/client';
 import type { GitHubSource, PullRequestPolicy } from '../config';
 import type { GitHubRepo } from '../port';
-import { blueprintIdOf, isBlueprintPath, isCollectionPath } from '../paths';
+import { isBlueprintPath, isCollectionPath } from '../paths';
 import { ensureGitHubSource } from '../source';
-import { CHECK_NAME, checkRunResult, validationComment } from './messages';
-import { sandboxBudgetIssue } from './sandbox-budget';
-import { checkCollection, PullRequestValidationSchema, stateOf, type PullRequestState, type PullRequestValidation, type ValidatedFile } from './validation';
+import { CHECK_NAME, checkRunResult, stoppedCheckRun, validationComment } from './messages';
+import type { FileToValidate } from './validate-file';
+import { validateInWorker, type WorkerLimits } from './validate-in-worker';
+import { PullRequestValidationSchema, stateOf, type PullRequestState, type PullRequestValidation, type ValidatedFile } from './validation';
 
 export interface PullRequestRef {
   number: number;
@@ -31,7 +31,7 @@ export interface ValidatedPullRequest {
   commentId: number | null;
 }
 
-export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSource, policy: PullRequestPolicy, pr: PullRequestRef): Promise<ValidatedPullRequest> {
+export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSource, policy: PullRequestPolicy, pr: PullRequestRef, workerLimits?: WorkerLimits): Promise<ValidatedPullRequest> {
   const { id: sourceId } = await ensureGitHubSource(db, src);
   const row = await db.pullRequest.upsert({
     where: { sourceId_number_headSha: { sourceId, number: pr.number, headSha: pr.headSha } },
@@ -43,9 +43,20 @@ export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSou
     return { sourceId, pullRequestId: row.id, state: row.state as PullRequestState, validation: PullRequestValidationSchema.parse(row.validation), checkRunId: row.checkRunId ? Number(row.checkRunId) : null, commentId: row.commentId ? Number(row.commentId) : null };
   }
 
-  const checkRunId = await gh.createCheckRun(pr.headSha, CHECK_NAME);
-  const validation = await validateFiles(gh, pr.number, policy);
-  await gh.completeCheckRun(checkRunId, checkRunResult(validation));
+  // The check run's id is kept at once, so a retry after a failure completes the same check.
+  const checkRunId = row.checkRunId ? Number(row.checkRunId) : await gh.createCheckRun(pr.headSha, CHECK_NAME);
+  if (!row.checkRunId) await db.pullRequest.update({ where: { id: row.id }, data: { checkRunId: String(checkRunId) } });
+  let validation: PullRequestValidation;
+  try {
+    validation = await validateFiles(gh, pr.number, policy, workerLimits);
+    await gh.completeCheckRun(checkRunId, checkRunResult(validation));
+  } catch (e) {
+    // Whatever went wrong, the check says so rather than staying "in progress"; the error
+    // still propagates, so a job runner retries (and the retry completes this same check).
+    await gh.completeCheckRun(checkRunId, stoppedCheckRun(e)).catch((again: unknown) => console.error('assay: could not report the failed validation on its check run:', again));
+    await db.pullRequest.update({ where: { id: row.id }, data: { state: 'invalid' } }).catch(() => undefined);
+    throw e;
+  }
   const commentId = await upsertValidationComment(db, gh, sourceId, pr.number, validationComment(validation, policy, pr.headSha));
   const state = stateOf(validation);
   await db.pullRequest.update({
@@ -58,34 +69,17 @@ export async function validatePullRequest(db: Db, gh: GitHubRepo, src: GitHubSou
 /** More files than this in one pull request are not checked (nor ever run): split it. */
 export const MAX_CHECKED_FILES = 100;
 
-async function validateFiles(gh: GitHubRepo, number: number, policy: PullRequestPolicy): Promise<PullRequestValidation> {
+async function validateFiles(gh: GitHubRepo, number: number, policy: PullRequestPolicy, workerLimits?: WorkerLimits): Promise<PullRequestValidation> {
   const changed = (await gh.listPullRequestFiles(number)).filter((f) => f.status !== 'removed' && (isBlueprintPath(f.path) || isCollectionPath(f.path)));
   const files: ValidatedFile[] = [];
   for (const f of changed.slice(MAX_CHECKED_FILES)) {
     const message = `this pull request changes ${changed.length} blueprint and model files; Assay checks at most ${MAX_CHECKED_FILES} per pull request`;
     files.push({ path: f.path, kind: isCollectionPath(f.path) ? 'collection' : 'blueprint', blueprintId: null, blobSha: f.blobSha, valid: false, promptCount: 0, errors: [{ line: 1, col: 1, message, hint: 'Split it into smaller pull requests.' }], warnings: [] });
   }
-  for (const f of changed.slice(0, MAX_CHECKED_FILES)) {
-    const text = await gh.readBlob(f.blobSha);
-    if (isCollectionPath(f.path)) {
-      const errors = checkCollection(text);
-      files.push({ path: f.path, kind: 'collection', blueprintId: null, blobSha: f.blobSha, valid: errors.length === 0, promptCount: 0, errors, warnings: [] });
-      continue;
-    }
-    const parsed = parseBlueprint(text, { file: f.path });
-    const issue = (i: { line: number; col: number; message: string; hint: string }) => ({ line: i.line, col: i.col, message: i.message, hint: i.hint });
-    const overBudget = parsed.ok ? sandboxBudgetIssue(parsed.blueprint, policy) : null;
-    files.push({
-      path: f.path,
-      kind: 'blueprint',
-      blueprintId: blueprintIdOf(f.path),
-      blobSha: f.blobSha,
-      valid: parsed.ok && !overBudget,
-      promptCount: parsed.ok ? parsed.blueprint.prompts.length : 0,
-      errors: parsed.ok ? (overBudget ? [overBudget] : []) : parsed.errors.map(issue),
-      warnings: parsed.warnings.map(issue),
-    });
-  }
+  const toCheck: FileToValidate[] = [];
+  for (const f of changed.slice(0, MAX_CHECKED_FILES)) toCheck.push({ path: f.path, blobSha: f.blobSha, text: await gh.readBlob(f.blobSha), policy });
+  // untrusted text (nobody has approved anything yet): parsed off this thread, with time and memory limits
+  files.push(...(await validateInWorker(toCheck, workerLimits)));
   return { files };
 }
 

@@ -1,0 +1,108 @@
+/**
+ * Issue 11, findings 1 and 9 against the production build: `next start` configured for a
+ * repository on the fake GitHub, which delivers signed webhooks to /api/webhooks/github. A
+ * pull request with a 469-byte alias bomb and 10,000-deep JSON is checked in the validation
+ * worker (bundled by `next build`: this is the test that the worker file resolves there), the
+ * check run fails with each problem at its line and column, and the server keeps answering
+ * pages while it checks.
+ */
+import { expect, test } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { FakeGitHub } from './fakes/github-server';
+import { hostileBlueprints } from '@/lib/core';
+
+// the admin spec's port: the two specs run one after the other (workers: 1), each with its own server
+const PORT = Number(process.env.E2E_ADMIN_PORT ?? 3110);
+const BASE = `http://127.0.0.1:${PORT}`;
+const WEBHOOK_SECRET = 'e2e-webhook-secret-validation';
+const GITHUB_TOKEN = 'ghp_e2e_fake_token_validation';
+const GOOD = 'title: Greetings\nmodels: [openai:gpt-4o-mini]\n---\n- id: hi\n  prompt: Say hello\n  should:\n    - $icontains: hello\n';
+
+let gh: FakeGitHub;
+let app: ChildProcess;
+let appLog = '';
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n--- app log ---\n${appLog.slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  gh = await FakeGitHub.start({ token: GITHUB_TOKEN, files: { 'blueprints/greet.yml': GOOD, 'README.md': '# blueprints' }, webhook: { url: `${BASE}/api/webhooks/github`, secret: WEBHOOK_SECRET } });
+  app = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', 'next', 'start'], {
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      ASSAY_DATA_DIR: 'memory://',
+      ASSAY_SEED_DEMO: '',
+      ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
+      NEXT_TELEMETRY_DISABLED: '1',
+      ASSAY_PUBLIC_URL: BASE,
+      GITHUB_REPOSITORY: gh.fullName,
+      GITHUB_BRANCH: gh.branch,
+      GITHUB_API_URL: gh.url,
+      GITHUB_TOKEN,
+      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      INNGEST_DEV: '',
+      INNGEST_EVENT_KEY: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  app.stdout?.on('data', (d: Buffer) => (appLog += d.toString()));
+  app.stderr?.on('data', (d: Buffer) => (appLog += d.toString()));
+  await waitFor('the app to start', async () => {
+    if (app.exitCode !== null) throw new Error(`the app exited (${app.exitCode}):\n${appLog.slice(-4000)}`);
+    return (await fetch(`${BASE}/`).catch(() => null))?.ok;
+  }, 150_000);
+});
+
+test.afterAll(async () => {
+  if (app?.pid && app.exitCode === null) {
+    const exited = new Promise((done) => app.once('exit', done));
+    app.kill('SIGTERM');
+    await exited;
+  }
+  await gh?.close();
+});
+
+test('a pull request with an alias bomb and 10,000-deep JSON fails its check at line:col, and the server keeps answering', async () => {
+  // a first pull request starts the server's validation worker
+  const warm = await gh.openPullRequest({ author: 'eve', title: 'Add a greeting', changes: { 'blueprints/hello.yml': GOOD } });
+  expect(warm.delivery?.status).toBe(200);
+  const warmCheck = await waitFor('the first check', () => gh.checkRunsFor(warm.headSha).find((c) => c.status === 'completed'));
+  expect(warmCheck).toMatchObject({ conclusion: 'success', output: expect.objectContaining({ title: '1 file valid' }) });
+
+  const t0 = Date.now();
+  const pr = await gh.openPullRequest({
+    author: 'eve',
+    title: 'Laughs',
+    changes: { 'blueprints/bomb.yml': hostileBlueprints.ALIAS_BOMB_469, 'blueprints/deep.json': hostileBlueprints.deepJson(10_000) },
+  });
+  expect(pr.delivery?.status).toBe(200);
+  // while it is checked: pages are served
+  const pages: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const s = Date.now();
+    const res = await fetch(`${BASE}/`);
+    expect(res.status).toBe(200);
+    pages.push(Date.now() - s);
+  }
+  const check = await waitFor('the check of the hostile pull request', () => gh.checkRunsFor(pr.headSha).find((c) => c.status === 'completed'), 30_000);
+  console.log(`hostile PR: check completed ${Date.now() - t0} ms after the push; pages meanwhile in ${pages.join(', ')} ms`);
+  expect(check).toMatchObject({ conclusion: 'failure', output: expect.objectContaining({ title: '2 errors in 2 files' }) });
+  expect(check.output.summary).toContain('blueprints/bomb.yml:7:8: the file expands to more than 100,000 values (lists, mappings and scalars) while expanding the alias `*e`');
+  expect(check.output.summary).toContain('blueprints/deep.json:1:98: lists and mappings are nested more than 64 deep here');
+  expect(check.annotations.map((a) => [a.path, a.start_line, a.start_column])).toEqual([
+    ['blueprints/bomb.yml', 7, 8],
+    ['blueprints/deep.json', 1, 98],
+  ]);
+  expect(appLog).not.toMatch(/Cannot find module|validation stopped/);
+});

@@ -1,0 +1,45 @@
+/**
+ * Text PostgreSQL will not store as written: U+0000 (refused by `text` and by `jsonb`) and
+ * unpaired UTF-16 surrogates (`jsonb` refuses their `\uD800` escapes; a `text` column would
+ * silently get U+FFFD instead). A blueprint with either passed validation and then failed
+ * when stored; the loader now rejects it at its line and column, and the raw text of such a
+ * rejected file is stored through `storableText` so the rejection itself can be recorded.
+ */
+
+// A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+/** The offset of the first character PostgreSQL would refuse, or -1. */
+export function unstorableOffset(text: string): number {
+  const m = UNSTORABLE.exec(text);
+  return m ? m.index : -1;
+}
+
+/** Describes the character at `offset` for an error message. */
+export function describeUnstorable(text: string, offset: number): string {
+  const code = text.charCodeAt(offset);
+  if (code === 0) return 'a NUL character (U+0000)';
+  return `an unpaired surrogate (U+${code.toString(16).toUpperCase().padStart(4, '0')}, not a whole character)`;
+}
+
+/** The text with each unstorable character replaced by U+FFFD, so it can be stored and shown. */
+export function storableText(text: string): string {
+  return unstorableOffset(text) < 0 ? text : text.replace(UNSTORABLE_ALL, '\uFFFD');
+}
+
+/** UTF-8 length without encoding the text (a 50 MB string is not copied to be measured). */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
