@@ -9,3 +9,4 @@ export type { ResolvePointFunction } from './functions';
 export * from './schema';
 export { parsePointSource, type PointSourceResult } from './point-source';
 export { blueprintSourceSchema, blueprintJsonSchema } from './source-schema';
+export { isSealedPrompt, redactSealed, SEALED_SPLIT, type SealedRedaction } from './sealed';
