@@ -93,6 +93,28 @@ export const EnvSchema = z.object({
   ASSAY_JUDGES: z.string().min(1).default('openai:gpt-4.1-mini,anthropic:claude-3-5-haiku-latest'),
   /** Concurrent provider calls per provider in the in-process runner. */
   ASSAY_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(8),
+  /** Per-provider call timeouts overriding the table in lib/server/providers/timeouts.ts: `openai=60000,custom=20000`. */
+  ASSAY_PROVIDER_TIMEOUTS: optionalString.pipe(
+    z
+      .string()
+      .transform((v, ctx) => {
+        const out: Record<string, number> = {};
+        for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+          const m = /^([\w-]+)\s*=\s*(\d+)$/.exec(part);
+          if (!m || Number(m[2]) < 1) {
+            ctx.addIssue({ code: 'custom', message: `"${part}" is not provider=milliseconds (e.g. openai=60000)` });
+            return z.NEVER;
+          }
+          out[m[1]!] = Number(m[2]);
+        }
+        return out;
+      })
+      .optional(),
+  ),
+  /** A run stops (budget_exceeded, resumable) when one execution of it has taken this long. */
+  ASSAY_RUN_DEADLINE_MINUTES: z.coerce.number().positive().default(360),
+  /** A run's lease (one worker at a time); a crashed holder's lease lapses after this long. */
+  ASSAY_RUN_LEASE_SECONDS: z.coerce.number().positive().default(30),
   /** Services `$call`/`factcheck` may reach: JSON `{"name": "https://…"}`; nothing else is ever called. */
   ASSAY_EXTERNAL_SERVICES: optionalString.pipe(
     z

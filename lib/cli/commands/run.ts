@@ -36,7 +36,8 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --json FILE         write {run, results} to FILE ('-' for standard output)
   --resume RUN_ID     continue an interrupted run
   --quiet             no progress bar
-Exit status: 0 completed, 1 stopped by its budget or failed, 2 on usage errors.`;
+Exit status: 0 completed, 1 stopped by its budget or failed, 2 on usage errors,
+3 when another worker holds the run (its lease; see docs).`;
 
 async function loadFixtures(file: string): Promise<FixtureSet> {
   const text = await readFile(file, 'utf8');
@@ -144,8 +145,12 @@ export async function runCommand(argv: string[]): Promise<number> {
         started = true;
       } else bar.update(p.replies.done, payload);
     };
-    const status = await executeRun(deps, runId, { onProgress });
+    const status = await executeRun(deps, runId, {
+      onProgress,
+      onBusy: (b) => console.error(`assay run: run ${runId} is being executed by ${b.holder} (lease until ${b.expiresAt.toISOString()}); nothing done here. Try again once it has finished or its lease has lapsed.`),
+    });
     bar?.stop();
+    if (status === 'busy') return 3;
     const doc = await runResults(db, runId);
     console.error(`assay: ${status}: ${doc.run.replies.done}/${doc.run.replies.total} replies, ${doc.run.verdicts.done} verdicts (${doc.run.verdicts.errors} errors), ${doc.run.providerCalls} provider calls, ${doc.run.cacheHits} cached, $${doc.run.costUsd.toFixed(4)}`);
     for (const s of doc.run.scores) {
