@@ -30,6 +30,9 @@ models: [openai:model-1]
 - id: huge
   prompt: "Say a huge thing"
   should: [{$contains: x}]
+- id: nul-error
+  prompt: "Fail with NUL in the error"
+  should: [{$contains: x}]
 `;
 
 beforeAll(async () => {
@@ -41,6 +44,7 @@ beforeAll(async () => {
       { lastUser: 'NUL in a tool call', toolCalls: [{ name: 'lookup', arguments: { q: 'x\u0000y', 'k\u0000': 'v' } }] },
       { lastUser: 'lone surrogate', reply: 'bad \uD800 text' },
       { lastUser: 'huge thing', reply: 'x'.repeat(MAX_REPLY_CHARS + 10) },
+      { lastUser: 'NUL in the error', error: { status: 400, message: 'bad\u0000request' } },
     ],
   });
 });
@@ -56,13 +60,15 @@ describe(`replies PostgreSQL refuses as written (${process.env.ASSAY_TEST_DB})`,
     expect(await executeRun(await fakeDeps(t.db, fake.url), runId)).toBe('completed');
 
     const replies = new Map((await t.db.reply.findMany({ where: { runId } })).map((r) => [r.promptKey, r]));
-    expect(replies.size).toBe(4);
+    expect(replies.size).toBe(5);
     expect(replies.get('nul-content')).toMatchObject({ content: 'before\u2400after', error: null });
     expect(replies.get('nul-tool')!.error).toBeNull();
     expect(replies.get('nul-tool')!.toolCalls).toMatchObject([{ name: 'lookup', arguments: { q: 'x\u2400y', 'k\u2400': 'v' } }]);
     expect(replies.get('lone-surrogate')).toMatchObject({ content: 'bad \uFFFD text', error: null });
     expect(replies.get('huge')).toMatchObject({ content: '', errorKind: 'unstorable' });
     expect(replies.get('huge')!.error).toMatch(/too long to store/);
+    expect(replies.get('nul-error')).toMatchObject({ errorKind: 'bad_request' });
+    expect(replies.get('nul-error')!.error).toContain('bad\u2400request');
 
     // Graded on what was stored: `$contains: after` passes on the escaped content.
     const verdicts = await t.db.verdict.findMany({ where: { runId, promptKey: 'nul-content' }, orderBy: { pointIndex: 'asc' } });
@@ -70,6 +76,6 @@ describe(`replies PostgreSQL refuses as written (${process.env.ASSAY_TEST_DB})`,
     expect(verdicts[0]!.score).toBe(1);
     expect(JSON.stringify(verdicts[1]!.judges)).toContain('judge\u2400reasoning');
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
-    expect(run).toMatchObject({ status: 'completed', doneCalls: 4, errorCalls: 1, error: null });
+    expect(run).toMatchObject({ status: 'completed', doneCalls: 5, errorCalls: 2, error: null });
   });
 });
