@@ -7,7 +7,8 @@
  *
  *   - take: succeeds when nobody holds the run, the holder is us, or the lease has lapsed;
  *   - renew: a heartbeat every third of the lease; a holder that misses its renewals (a
- *     crash, a frozen process) loses the run after `ttlMs`, and another worker may take it;
+ *     crash, a frozen process) loses the run after `ttlMs`, and another worker may take it
+ *     (at once when the holder was a process of the same machine that no longer exists);
  *   - every provider call re-checks the holder in the statement that reserves the call
  *     (gateway.ts), so a holder whose lease lapsed stops before its next call, even if its
  *     heartbeat has not noticed yet.
@@ -49,7 +50,25 @@ export async function takeLease(db: Db, runId: string, opts: { ttlMs?: number; h
     RETURNING id`;
   if (taken.length > 0) return { ok: true, lease: new RunLease(db, runId, holder, ttlMs) };
   const row = await db.run.findUnique({ where: { id: runId }, select: { leaseHolder: true, leaseExpiresAt: true } });
+  // A holder on this machine whose process is gone (a killed CLI) cannot renew: no need to
+  // wait for its lease to lapse. Holders elsewhere are only ever judged by the expiry.
+  if (row?.leaseHolder && deadLocalHolder(row.leaseHolder)) {
+    const freed = await db.$executeRaw`UPDATE runs SET lease_expires_at = now() - interval '1 second' WHERE id = ${runId} AND lease_holder = ${row.leaseHolder}`;
+    if (freed > 0) return takeLease(db, runId, { ttlMs, holder });
+  }
   return { ok: false, holder: row?.leaseHolder ?? 'another worker', expiresAt: row?.leaseExpiresAt ?? new Date() };
+}
+
+/** Whether `holder` (from `newHolderId`) names a process of this machine that no longer exists. */
+export function deadLocalHolder(holder: string): boolean {
+  const m = /^(.*):(\d+):[\w-]+$/.exec(holder);
+  if (!m || m[1] !== hostname() || Number(m[2]) === process.pid) return false;
+  try {
+    process.kill(Number(m[2]), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 export class RunLease {

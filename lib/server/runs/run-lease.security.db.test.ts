@@ -6,8 +6,8 @@
  *     provider calls (counted at the fake's per-request counter);
  *   - two app instances (separate database clients, the in-process dispatcher they use at
  *     start) make 0 duplicate calls;
- *   - a killed holder's lease lapses, and the run can then be resumed; until then a resumer
- *     is told the run is busy.
+ *   - a killed CLI's run can be resumed at once on its machine (its process is gone); a holder
+ *     elsewhere keeps the run until its lease lapses, and a resumer is told it is busy.
  * And (issue 11, Low) the call-budget counter counts calls made: after a SIGKILL, the counter
  * settles to the fake's own count once the run is resumed (it over-counted: 248 vs 184).
  */
@@ -17,6 +17,7 @@ import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
 import { createDb } from '../db/client';
 import { freshDatabase, type TestDatabase } from '../db/testing';
 import { executeRun } from './execute-run';
+import { takeLease } from './lease';
 import { requestRun } from './request-run';
 import { fakeDeps, noDispatch, storeBlueprint } from './testing';
 import { localDispatcher } from './wiring';
@@ -105,33 +106,40 @@ describe(`run leases (${process.env.ASSAY_TEST_DB})`, () => {
     expect(duplicateCalls()).toBe(0);
   });
 
-  it('a killed holder’s lease lapses, then the run resumes, and the call counter equals the calls made', { timeout: 180_000 }, async () => {
+  it('a killed holder’s run is resumed at once on its machine, and the call counter equals the calls made', { timeout: 180_000 }, async () => {
     const runId = await newRun();
-    const env = { ASSAY_RUN_LEASE_SECONDS: '4' };
-    const first = assay(['run', '--resume', runId, '--concurrency', '4', '--quiet'], env);
+    const first = assay(['run', '--resume', runId, '--concurrency', '4', '--quiet']);
     await until(() => fake.calls() >= 20, 60_000, '20 provider calls');
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe(-1);
     const callsAtKill = fake.calls();
     const killed = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
-    expect(killed.leaseHolder).not.toBeNull();
+    expect(killed.leaseHolder).toMatch(new RegExp(`:${first.child.pid}:`));
+    expect(killed.leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now());
     // Counted and reserved together cover the calls made (nothing queued behind a slot is counted).
     expect(killed.providerCalls + killed.reservedCalls).toBeGreaterThanOrEqual(callsAtKill - 4);
     expect(killed.providerCalls + killed.reservedCalls).toBeLessThanOrEqual(callsAtKill + 4);
 
-    // Within the lease, a resumer is told the run is busy and calls nothing.
-    let busy: { holder: string } | null = null;
-    expect(await executeRun(await fakeDeps(t.db, fake.url), runId, { onBusy: (b) => (busy = b) })).toBe('busy');
-    expect(busy!.holder).toBe(killed.leaseHolder);
-    expect(fake.calls()).toBe(callsAtKill);
-
-    await until(async () => (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).leaseExpiresAt! < new Date(Date.now() - 200), 10_000, 'the lease to lapse');
-    const second = assay(['run', '--resume', runId, '--concurrency', '4', '--quiet'], env);
+    // Its process is gone, so its lease need not lapse first.
+    const second = assay(['run', '--resume', runId, '--concurrency', '4', '--quiet']);
     expect(await second.exited, second.stderr()).toBe(0);
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(run).toMatchObject({ status: 'completed', doneCalls: TOTAL, reservedCalls: 0, leaseHolder: null });
     // The counter is the calls made, give or take a call that was reserved but not yet on the wire at the kill.
     expect(Math.abs(run.providerCalls - fake.calls())).toBeLessThanOrEqual(1);
     console.log(`lease: killed after ${callsAtKill} calls (counter then ${killed.providerCalls} made + ${killed.reservedCalls} reserved); after resume ${run.providerCalls} counted, ${fake.calls()} made`);
+  });
+
+  it('a holder on another machine that stops renewing keeps the run until its lease lapses; then it can be resumed', { timeout: 60_000 }, async () => {
+    const runId = await newRun();
+    const other = await takeLease(t.db, runId, { ttlMs: 2_000, holder: 'another-machine:4242:deadbeef' });
+    expect(other.ok).toBe(true);
+    let busy: { holder: string } | null = null;
+    expect(await executeRun(await fakeDeps(t.db, fake.url), runId, { onBusy: (b) => (busy = b) })).toBe('busy');
+    expect(busy!.holder).toBe('another-machine:4242:deadbeef');
+    expect(fake.calls()).toBe(0);
+    await until(async () => (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).leaseExpiresAt! < new Date(Date.now() - 100), 10_000, 'the lease to lapse');
+    expect(await executeRun(await fakeDeps(t.db, fake.url), runId)).toBe('completed');
+    expect(fake.calls()).toBe(TOTAL);
   });
 });
