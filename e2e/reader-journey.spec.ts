@@ -43,7 +43,7 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await expect(page.getByText('1 sealed test prompt is scored but not shown.')).toBeVisible();
   await page.getByText(/^demo\/everyday-answers\.yml \(\d+ lines\)$/).click();
   await expect(page.getByTestId('source-text')).toContainText('paracetamol');
-  await expect(page.getByTestId('source-text')).toContainText('sealed test prompt: scored, never shown');
+  await expect(page.getByTestId('source-text')).toContainText('1 sealed test prompt is hidden here');
   await screenshot(page, info, '2-blueprint');
 
   // Run: the heatmap, one link per cell

@@ -67,11 +67,15 @@ export const FaultConfigSchema = z.object({
   hang: z.number().min(0).max(1).optional(),
   /** A 200 whose content is garbage without any label (a judge that rambled). */
   malformed: z.number().min(0).max(1).optional(),
+  /** Transport faults, each a 200: the JSON body cut off halfway, an empty body, an HTML error page (a proxy's). */
+  truncated: z.number().min(0).max(1).optional(),
+  empty: z.number().min(0).max(1).optional(),
+  html: z.number().min(0).max(1).optional(),
   /** The `retry-after` header value sent with a 429 (seconds). */
   retryAfter: z.string().optional(),
 });
 export type FaultConfig = z.infer<typeof FaultConfigSchema>;
-export type FaultKind = 'rate_limited' | 'server_error' | 'hang' | 'malformed';
+export type FaultKind = 'rate_limited' | 'server_error' | 'hang' | 'malformed' | 'truncated' | 'empty' | 'html';
 
 export interface FakeMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -154,6 +158,9 @@ export function pickFault(faults: readonly FaultConfig[], req: FakeRequest, u: n
     ['server_error', config.serverError],
     ['hang', config.hang],
     ['malformed', config.malformed],
+    ['truncated', config.truncated],
+    ['empty', config.empty],
+    ['html', config.html],
   ] as const) {
     edge += p ?? 0;
     if (u < edge) return { kind, config };

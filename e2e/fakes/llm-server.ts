@@ -238,6 +238,18 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return sendJson(res, rule.error.status, renderError(dialect, rule.error.status, rule.error.message ?? `scripted error ${rule.error.status}`), rule.error.headers);
     }
 
+    if (fault?.kind === 'truncated' || fault?.kind === 'empty' || fault?.kind === 'html') {
+      entry.status = 200;
+      if (res.destroyed || res.headersSent) return;
+      const full = JSON.stringify(renderAnswer(dialect, req, answerFor(req, rule, false), mySeq));
+      if (fault.kind === 'html') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return void res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>');
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(fault.kind === 'empty' ? '' : full.slice(0, Math.floor(full.length / 2)));
+    }
+
     const malformed = fault?.kind === 'malformed';
     const body = renderAnswer(dialect, req, answerFor(req, rule, malformed), mySeq);
     entry.status = 200;

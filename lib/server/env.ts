@@ -106,6 +106,28 @@ export const EnvSchema = z.object({
   /** Total sandbox time (`$js`, sandboxed regexes) for grading one reply, and for one run, in seconds (each point also stops at 1 s). */
   ASSAY_SANDBOX_REPLY_SECONDS: z.coerce.number().positive().default(5),
   ASSAY_SANDBOX_RUN_SECONDS: z.coerce.number().positive().default(300),
+  /** Per-provider call timeouts overriding the table in lib/server/providers/timeouts.ts: `openai=60000,custom=20000`. */
+  ASSAY_PROVIDER_TIMEOUTS: optionalString.pipe(
+    z
+      .string()
+      .transform((v, ctx) => {
+        const out: Record<string, number> = {};
+        for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+          const m = /^([\w-]+)\s*=\s*(\d+)$/.exec(part);
+          if (!m || Number(m[2]) < 1) {
+            ctx.addIssue({ code: 'custom', message: `"${part}" is not provider=milliseconds (e.g. openai=60000)` });
+            return z.NEVER;
+          }
+          out[m[1]!] = Number(m[2]);
+        }
+        return out;
+      })
+      .optional(),
+  ),
+  /** A run stops (budget_exceeded, resumable) when one execution of it has taken this long. */
+  ASSAY_RUN_DEADLINE_MINUTES: z.coerce.number().positive().default(360),
+  /** A run's lease (one worker at a time); a crashed holder's lease lapses after this long. */
+  ASSAY_RUN_LEASE_SECONDS: z.coerce.number().positive().default(30),
   /** Services `$call`/`factcheck` may reach: JSON `{"name": "https://…"}`; nothing else is ever called. */
   ASSAY_EXTERNAL_SERVICES: optionalString.pipe(
     z

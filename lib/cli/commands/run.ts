@@ -40,7 +40,8 @@ Prints the replies and verdicts done and failed, the distinct error messages wit
 counts, each model's score (0–100, as on the pages) with its coverage, and the run's page
 (ASSAY_PUBLIC_URL/runs/ID).
 Exit status: 0 completed with a score; 1 when the run failed or stopped at its budget, every
-reply of a model failed, or no model has a score; 2 on usage errors.`;
+reply of a model failed, or no model has a score; 2 on usage errors; 3 when another worker
+holds the run (its lease; see docs).`;
 
 async function loadFixtures(file: string): Promise<FixtureSet> {
   const text = await readFile(file, 'utf8');
@@ -148,8 +149,12 @@ export async function runCommand(argv: string[]): Promise<number> {
         started = true;
       } else bar.update(p.replies.done, payload);
     };
-    await executeRun(deps, runId, { onProgress });
+    const status = await executeRun(deps, runId, {
+      onProgress,
+      onBusy: (b) => console.error(`assay run: run ${runId} is being executed by ${b.holder} (lease until ${b.expiresAt.toISOString()}); nothing done here. Try again once it has finished or its lease has lapsed.`),
+    });
     bar?.stop();
+    if (status === 'busy') return 3;
     return await reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
   } catch (e) {
     if (e instanceof RunConfigError || (e instanceof Error && e.name === 'ModelResolutionError')) {

@@ -13,3 +13,4 @@ export { BLUEPRINT_LIMITS, BlueprintLimitsSchema, type BlueprintLimits } from '.
 export { storableText, unstorableOffset } from './text';
 /** Hostile blueprints of issue 11's red-team pass, for the security tests, the fuzz run and the bench. */
 export * as hostileBlueprints from './hostile-blueprints';
+export { isSealedPrompt, redactSealed, SEALED_SPLIT, type SealedRedaction } from './sealed';

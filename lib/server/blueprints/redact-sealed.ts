@@ -1,30 +1,30 @@
 /**
- * A blueprint's source text with its sealed `test` prompts taken out, for showing the file
- * publicly (SPEC §2.5: sealed prompts are run and scored, never shown). Each sealed prompt
- * keeps only `split: test` and a comment, so readers see that and where prompts were sealed.
- * When the file does not parse but mentions a test split, nothing is shown (null): we
- * cannot tell which part to hide, so we hide all of it.
+ * A blueprint's source for showing publicly (SPEC §2.5: sealed prompts are run and scored,
+ * never shown). A file without sealed prompts is shown byte for byte. A file with some is
+ * rebuilt from the parser's documents with the sealed prompts removed (lib/core
+ * `redactSealed`: aliases and merge keys already resolved), re-serialised as YAML under a
+ * note saying how many are hidden. Working on the parsed document, not the text, is the
+ * point: `split: *t`, `<<: *sealed`, `{split: test}`, `? split` … are all sealed the
+ * same way the runner seals them. A file that does not parse shows nothing if it could hold a
+ * sealed prompt (null): we cannot tell which part to hide.
  */
-import { isScalar, parseAllDocuments, visit } from 'yaml';
+import { stringify } from 'yaml';
+import { redactSealed } from '@/lib/core';
 
-const SEALED_NOTE = ' sealed test prompt: scored, never shown';
-const MENTIONS_TEST_SPLIT = /\bsplit["']?\s*:\s*["']?test\b/;
+/**
+ * A file that does not parse could still be meant to seal prompts: any spelling of the key
+ * either says `split` or hides letters behind a double-quoted escape (`"sp\x6cit"`).
+ */
+const COULD_BE_SEALED = /split|\\/i;
 
-export function redactSealedSource(text: string): string | null {
-  if (!MENTIONS_TEST_SPLIT.test(text)) return text;
-  const docs = parseAllDocuments(text);
-  if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return null;
-  let sealed = 0;
-  for (const doc of docs) {
-    visit(doc, {
-      Map(_key, node) {
-        if (node.get('split') !== 'test') return undefined;
-        sealed++;
-        node.items = node.items.filter((pair) => isScalar(pair.key) && pair.key.value === 'split');
-        node.commentBefore = SEALED_NOTE;
-        return visit.SKIP;
-      },
-    });
-  }
-  return sealed === 0 ? text : docs.map((d) => d.toString()).join('');
+export function sealedNote(count: number): string {
+  return `# ${count} sealed test prompt${count === 1 ? ' is' : 's are'} hidden here: run and scored, never shown.\n`;
+}
+
+export function redactSealedSource(text: string, file: string): string | null {
+  const r = redactSealed(text, { file });
+  if (!r.ok) return COULD_BE_SEALED.test(text) ? null : text;
+  if (!r.documents) return text;
+  const body = r.documents.map((doc) => stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n');
+  return `${sealedNote(r.sealed)}${body}`;
 }

@@ -6,7 +6,7 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { attemptHeaders } from './attempt-header';
-import { errorText, httpError, malformedError, networkError } from './classify';
+import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
 import { functionTools, parseArguments } from './tool-calls';
@@ -71,6 +71,8 @@ export function toAnthropicParams(req: ChatRequest): AnthropicParams {
 }
 
 export function fromAnthropicMessage(message: Message, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+  const fault = bodyFault(ctx.provider, message);
+  if (fault) throw fault;
   if (!message || !Array.isArray(message.content)) {
     throw malformedError(ctx.provider, `no content blocks in the reply: ${JSON.stringify(message).slice(0, 200)}`);
   }
@@ -137,6 +139,6 @@ export class AnthropicClient implements LlmClient {
       return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
     }
     if (e instanceof ProviderError) return e;
-    return malformedError(this.provider, errorText(e), this.#secrets);
+    return unreadableReply(this.provider, e, this.#secrets);
   }
 }

@@ -7,7 +7,7 @@
  */
 import { JSONPath } from 'jsonpath-plus';
 import { attemptHeaders } from './attempt-header';
-import { errorText, httpError, malformedError, networkError } from './classify';
+import { bodyFault, errorText, httpError, malformedError, networkError } from './classify';
 import { costUsd } from './cost';
 import { CustomHttpSpecError, parseCustomHttpSpec, renderTemplate, type CustomHttpSpec, type CustomMappingSpec } from './custom-http-spec';
 import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
@@ -147,8 +147,11 @@ class CustomMappingClient implements LlmClient {
       try {
         json = JSON.parse(text);
       } catch {
-        throw malformedError(this.provider, `not JSON: ${text.slice(0, 200)}`, this.#secrets);
+        // Empty, cut off or an HTML page: a transport fault (retried), as for every provider.
+        throw bodyFault(this.provider, text, this.#secrets) ?? malformedError(this.provider, `not JSON: ${text.slice(0, 200)}`, this.#secrets);
       }
+      const fault = bodyFault(this.provider, json, this.#secrets);
+      if (fault) throw fault;
       return mapCustomResponse(json, spec.response, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
     });
   }

@@ -6,7 +6,7 @@
  */
 import { ApiError, GoogleGenAI, type Content, type GenerateContentParameters, type GenerateContentResponse, type Part } from '@google/genai';
 import { attemptHeaders } from './attempt-header';
-import { errorText, httpError, malformedError, networkError } from './classify';
+import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
 import { functionTools, parseArguments } from './tool-calls';
@@ -81,6 +81,8 @@ export function toGeminiParams(req: ChatRequest, extra: { signal?: AbortSignal; 
 type GeminiReply = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'>;
 
 export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+  const fault = bodyFault(ctx.provider, res);
+  if (fault) throw fault;
   const candidate = res?.candidates?.[0];
   if (!candidate) {
     const blocked = res?.promptFeedback?.blockReason;
@@ -124,7 +126,7 @@ export function classifyGeminiError(e: unknown, provider: string, secrets: reado
   if (isAbortError(e) || e instanceof ProviderError) return e;
   if (e instanceof ApiError && typeof e.status === 'number') return httpError({ provider, status: e.status, detail: e.message, secrets });
   if (e instanceof TypeError) return networkError(provider, errorText(e), secrets); // undici's "fetch failed"
-  return malformedError(provider, errorText(e), secrets);
+  return unreadableReply(provider, e, secrets);
 }
 
 export class GoogleClient implements LlmClient {

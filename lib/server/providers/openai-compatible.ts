@@ -6,7 +6,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { attemptHeaders } from './attempt-header';
-import { errorText, httpError, malformedError, networkError } from './classify';
+import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
 import { normaliseToolCalls, stringifyArguments } from './tool-calls';
@@ -65,6 +65,8 @@ export function toOpenAiParams(req: ChatRequest): ChatCompletionCreateParamsNonS
 }
 
 export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+  const fault = bodyFault(ctx.provider, completion);
+  if (fault) throw fault;
   const choice = completion?.choices?.[0];
   if (!choice || typeof choice !== 'object' || !choice.message) {
     throw malformedError(ctx.provider, `no choices in the reply: ${JSON.stringify(completion).slice(0, 200)}`);
@@ -144,6 +146,6 @@ export class OpenAiCompatibleClient implements LlmClient {
       return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
     }
     if (e instanceof ProviderError) return e;
-    return malformedError(this.provider, errorText(e), this.#secrets);
+    return unreadableReply(this.provider, e, this.#secrets);
   }
 }

@@ -80,10 +80,11 @@ export interface LlmClient {
   chat(req: ChatRequest): Promise<ChatResponse>;
 }
 
-export type ProviderErrorKind = 'retryable' | 'rate_limited' | 'auth' | 'bad_request' | 'timeout' | 'malformed';
+/** `transport`: a 200 that did not arrive whole (empty, truncated, an HTML page): retried. */
+export type ProviderErrorKind = 'retryable' | 'rate_limited' | 'auth' | 'bad_request' | 'timeout' | 'malformed' | 'transport';
 
 /** Kinds worth another attempt: the provider may answer next time. */
-export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['retryable', 'rate_limited', 'timeout']);
+export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['retryable', 'rate_limited', 'timeout', 'transport']);
 
 /**
  * A failed provider call, classified by the adapter that made it. Messages never carry API

@@ -2,6 +2,6 @@
 import type { RunDeps } from './deps';
 
 export async function budgetSpent(deps: Pick<RunDeps, 'db'>, runId: string): Promise<boolean> {
-  const r = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { maxCalls: true, providerCalls: true, maxCostUsd: true, costUsd: true } });
-  return (r.maxCalls !== null && r.providerCalls >= r.maxCalls) || (r.maxCostUsd !== null && r.costUsd >= r.maxCostUsd);
+  const r = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { maxCalls: true, providerCalls: true, reservedCalls: true, maxCostUsd: true, costUsd: true } });
+  return (r.maxCalls !== null && r.providerCalls + r.reservedCalls >= r.maxCalls) || (r.maxCostUsd !== null && r.costUsd >= r.maxCostUsd);
 }

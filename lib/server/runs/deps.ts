@@ -15,4 +15,6 @@ export interface RunDeps {
   fixtures: FixtureSet | null;
   /** Called once when a run reaches a final status (PR result comments, notifications). */
   onFinished?: (runId: string) => Promise<void>;
+  /** The in-process runner's lease length and per-execution deadline (env: ASSAY_RUN_LEASE_SECONDS, ASSAY_RUN_DEADLINE_MINUTES). */
+  runLimits?: { leaseMs?: number; deadlineMs?: number };
 }

@@ -16,3 +16,14 @@ export class RunNotFoundError extends Error {
 export class RunConfigError extends Error {
   override name = 'RunConfigError';
 }
+
+/**
+ * This worker no longer holds the run's lease (it lapsed, and another worker took the run
+ * over): it must stop calling providers at once, or both would pay for the same calls.
+ */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+  constructor(readonly runId: string) {
+    super(`run ${runId}: this worker's lease lapsed and another worker holds the run now`);
+  }
+}

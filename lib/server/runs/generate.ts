@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseStored, parseStoredOrNull, pickFixture, StoredToolCallsSchema, StoredTurnsSchema, type GenerationCell, type Message } from '@/lib/core';
 import { isProviderError, type ChatMessage, type ToolCall } from '../providers';
+import { isDataRefusal, storable, storableText } from '../db/storable-text';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { RunContext } from './run-context';
@@ -20,6 +21,12 @@ export interface StoredReply {
   turns: Message[];
   error: string | null;
 }
+
+/**
+ * A reply longer than this is not stored (a 50 MB answer would be copied into every page and
+ * judge request): the cell gets an error reply saying so, and the run goes on.
+ */
+export const MAX_REPLY_CHARS = 1_000_000;
 
 interface Generated {
   turns: Message[];
@@ -137,18 +144,67 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     errorKind = isProviderError(e) ? e.kind : 'configuration';
   }
 
-  const id = randomUUID();
-  // built through the schemas the pages parse them with (lib/core/evidence)
-  const turns = JSON.stringify(StoredTurnsSchema.parse(g?.turns ?? cell.messages));
-  const toolCalls = g?.toolCalls ? JSON.stringify(StoredToolCallsSchema.parse(g.toolCalls.map(toolCallRow))) : null;
-  // Insert and count in one statement: a retried step finds the row and counts nothing.
-  const rows = await deps.db.$queryRaw<{ id: string }[]>`
+  if (g && g.content.length + JSON.stringify(g.toolCalls ?? []).length > MAX_REPLY_CHARS) {
+    error = `the reply is too long to store (${g.content.length.toLocaleString('en')} characters; the limit is ${MAX_REPLY_CHARS.toLocaleString('en')})`;
+    errorKind = 'unstorable';
+    g = null;
+  }
+  const reply: Reply = {
+    id: randomUUID(),
+    // built through the schemas the pages parse them with (lib/core/evidence)
+    turns: StoredTurnsSchema.parse(storable(g?.turns ?? cell.messages)),
+    content: storableText(g?.content ?? ''),
+    toolCalls: g?.toolCalls ? StoredToolCallsSchema.parse(storable(g.toolCalls.map(toolCallRow))) : null,
+    error: error === null ? null : storableText(error),
+    errorKind,
+  };
+  let rows: { id: string }[];
+  try {
+    rows = await insertReply(deps, ctx, cell, g, reply);
+  } catch (e) {
+    if (!isDataRefusal(e)) throw e;
+    // PostgreSQL refused the reply itself (not the connection): an error reply in its place, so
+    // the cell is unscored with a reason and the run goes on (issue 11, finding 5).
+    const why = storableText(errorText(e)).slice(0, 500);
+    Object.assign(reply, { content: '', toolCalls: null, turns: storable(cell.messages), error: `the reply could not be stored: ${why}`, errorKind: 'unstorable' });
+    g = null;
+    rows = await insertReply(deps, ctx, cell, null, reply);
+  }
+  if (rows.length === 0) {
+    const raced = await findReply(deps, ctx, cell);
+    if (!raced) throw new Error(`reply for ${cell.key} vanished after a conflicting insert`);
+    return raced;
+  }
+  return { id: reply.id, promptKey: cell.promptKey, modelId: cell.modelId, content: reply.content, toolCalls: reply.toolCalls, turns: reply.turns, error: reply.error };
+}
+
+/** What is written, already made storable: the returned reply is exactly the stored one. */
+interface Reply {
+  id: string;
+  turns: Message[];
+  content: string;
+  toolCalls: ToolCall[] | null;
+  error: string | null;
+  errorKind: string | null;
+}
+
+function errorText(e: unknown): string {
+  const meta = (e as { meta?: { message?: unknown } }).meta?.message;
+  return typeof meta === 'string' ? meta : e instanceof Error ? e.message : String(e);
+}
+
+/** Insert and count in one statement: a retried step finds the row and counts nothing. */
+function insertReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell, g: Generated | null, r: Reply): Promise<{ id: string }[]> {
+  const turns = JSON.stringify(r.turns);
+  const toolCalls = r.toolCalls ? JSON.stringify(r.toolCalls) : null;
+  const finishReason = g?.finishReason == null ? null : storableText(g.finishReason);
+  return deps.db.$queryRaw<{ id: string }[]>`
     WITH ins AS (
       INSERT INTO replies (id, run_id, prompt_key, model_id, system_index, temperature_index, temperature, attempt, turns, content,
                            tool_calls, finish_reason, prompt_tokens, completion_tokens, latency_ms, cost_usd, error, error_kind, from_cache, created_at)
-      VALUES (${id}, ${ctx.runId}, ${cell.promptKey}, ${cell.modelId}, ${cell.systemIndex}, ${cell.temperatureIndex}, ${cell.temperature},
-              ${cell.attempt}, ${turns}::jsonb, ${g?.content ?? ''}, ${toolCalls}::jsonb, ${g?.finishReason ?? null}, ${g?.promptTokens ?? null},
-              ${g?.completionTokens ?? null}, ${g ? Math.round(g.latencyMs) : null}, ${g?.costUsd ?? null}, ${error}, ${errorKind}, ${g?.fromCache ?? false}, now())
+      VALUES (${r.id}, ${ctx.runId}, ${cell.promptKey}, ${cell.modelId}, ${cell.systemIndex}, ${cell.temperatureIndex}, ${cell.temperature},
+              ${cell.attempt}, ${turns}::jsonb, ${r.content}, ${toolCalls}::jsonb, ${finishReason}, ${g?.promptTokens ?? null},
+              ${g?.completionTokens ?? null}, ${g ? Math.round(g.latencyMs) : null}, ${g?.costUsd ?? null}, ${r.error}, ${r.errorKind}, ${g?.fromCache ?? false}, now())
       ON CONFLICT (run_id, prompt_key, model_id, system_index, temperature_index, attempt) DO NOTHING
       RETURNING id, error
     ), counted AS (
@@ -157,18 +213,4 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
       WHERE id = ${ctx.runId}
     )
     SELECT id FROM ins`;
-  if (rows.length === 0) {
-    const raced = await findReply(deps, ctx, cell);
-    if (!raced) throw new Error(`reply for ${cell.key} vanished after a conflicting insert`);
-    return raced;
-  }
-  return {
-    id,
-    promptKey: cell.promptKey,
-    modelId: cell.modelId,
-    content: g?.content ?? '',
-    toolCalls: g?.toolCalls ?? null,
-    turns: g?.turns ?? cell.messages,
-    error,
-  };
 }

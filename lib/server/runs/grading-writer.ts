@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
 import { poolOf, type Db } from '../db/client';
+import { storable } from '../db/storable-text';
 
 export interface AttemptRow {
   score: number | null;
@@ -51,7 +52,8 @@ const VERDICT_CASTS = { 6: '::verdict_status', 11: '::jsonb', 16: '::jsonb', 20:
 
 /** One statement through the client's pool (bulk path: see lib/server/db/client.ts). */
 export async function writeGradings(db: Db, items: readonly Grading[]): Promise<void> {
-  const rows = items.flatMap((g) => g.rows);
+  // Judge reasoning, explanations and arguments may carry NUL or lone surrogates: stored escaped.
+  const rows = items.flatMap((g) => g.rows).map((r) => storable(r));
   const params: unknown[] = [];
   for (const r of rows) {
     params.push(

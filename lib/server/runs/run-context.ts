@@ -18,6 +18,13 @@ export interface RunContext {
   cacheNotBefore: Date | null;
   /** For a rescore: the run whose replies are graded. */
   replySourceRunId: string;
+  /**
+   * Set by the in-process runner for one execution (never cached): the lease it holds, which
+   * every provider call checks in the same statement that reserves the call, and the run's
+   * deadline, whose abort stops calls in flight.
+   */
+  leaseHolder?: string;
+  signal?: AbortSignal;
 }
 
 const cache = new Map<string, RunContext>();

@@ -33,11 +33,12 @@ export async function createRunDeps(
   const providers = providerConfigFromEnv(opts.processEnv ?? process.env);
   return {
     db,
-    gateway: new LlmGateway({ db, providers, concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY, timeoutMs: 120_000 }),
+    gateway: new LlmGateway({ db, providers, concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY, ...(env.ASSAY_PROVIDER_TIMEOUTS ? { timeouts: env.ASSAY_PROVIDER_TIMEOUTS } : {}) }),
     sandbox: await createQuickJsSandbox(),
     sandboxBudget: { perReplyMs: env.ASSAY_SANDBOX_REPLY_SECONDS * 1000, perRunMs: env.ASSAY_SANDBOX_RUN_SECONDS * 1000 },
     external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,
     fixtures: opts.fixtures ?? null,
+    runLimits: { leaseMs: env.ASSAY_RUN_LEASE_SECONDS * 1000, deadlineMs: env.ASSAY_RUN_DEADLINE_MINUTES * 60_000 },
     ...(opts.onFinished ? { onFinished: opts.onFinished } : {}),
   };
 }

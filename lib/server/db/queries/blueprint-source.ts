@@ -1,6 +1,6 @@
 /**
  * A blueprint's source file as stored at its latest version (the exact commit), with the
- * sealed prompts taken out. A version's text never changes (it is content-addressed), so
+ * sealed prompts taken out (rebuilt from the parsed document: see redact-sealed.ts). A version's text never changes (it is content-addressed), so
  * the redacted text is kept per version in a small in-process cache: parsing a large file
  * on every view would cost more than the rest of the page.
  */
@@ -18,9 +18,9 @@ export interface BlueprintSource {
 const cache = new Map<string, string | null>();
 const CACHE_SIZE = 32;
 
-function redacted(versionId: string, raw: string): string | null {
+function redacted(versionId: string, raw: string, path: string): string | null {
   if (cache.has(versionId)) return cache.get(versionId) ?? null;
-  const text = redactSealedSource(raw);
+  const text = redactSealedSource(raw, path);
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(versionId, text);
   return text;
@@ -33,5 +33,5 @@ export async function getBlueprintSource(db: Db, blueprintId: string): Promise<B
   });
   const v = b?.latestVersion;
   if (!v) return null;
-  return { versionId: v.id, path: v.path, sourceCommit: v.sourceCommit, text: redacted(v.id, v.rawText) };
+  return { versionId: v.id, path: v.path, sourceCommit: v.sourceCommit, text: redacted(v.id, v.rawText, v.path) };
 }

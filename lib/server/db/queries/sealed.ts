@@ -4,8 +4,9 @@
  * API route or search result can leak one by forgetting a filter in a view.
  */
 import { Prisma } from '@/generated/prisma/client';
+import { SEALED_SPLIT } from '@/lib/core';
 
-export const SEALED_SPLIT = 'test';
+export { SEALED_SPLIT };
 
 /**
  * SQL condition: prompt `keyColumn` is not sealed in the blueprint version of column
