@@ -4,6 +4,7 @@
  * Documented in `.env.example`; nothing else in the code reads `process.env`.
  */
 import { z } from 'zod';
+import { parseTrustedProxies } from './http/client-address';
 
 const optionalString = z
   .string()
@@ -33,6 +34,17 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Bearer token for admin routes; at least 24 characters so it cannot be guessed. */
   ASSAY_ADMIN_TOKEN: optionalString.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+  /**
+   * Reverse proxies (comma-separated IPs or CIDR ranges) whose X-Forwarded-For is believed, for
+   * per-client rate limits. Unset: none; the client is the TCP peer, whatever the headers say.
+   */
+  ASSAY_TRUSTED_PROXIES: optionalString.superRefine((v, ctx) => {
+    try {
+      parseTrustedProxies(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: `${(e as Error).message}; expected comma-separated IPs or CIDR ranges` });
+    }
+  }),
   /** Public base URL used in links posted to GitHub. */
   ASSAY_PUBLIC_URL: z.url().default('http://localhost:3000'),
   /** GitHub blueprint repository as `owner/repo`; unset means the local folder. */
