@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { parseTrustedProxies } from './http/client-address';
+import { parseHttpModelEnv } from './providers/custom-http-env';
 
 const optionalString = z
   .string()
@@ -99,8 +100,17 @@ export const EnvSchema = z.object({
   LMSTUDIO_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Origins (comma-separated) that blueprint HTTP systems under test may call. */
   ASSAY_HTTP_MODEL_ORIGINS: optionalString,
-  /** Env variable names (comma-separated) whose values HTTP systems under test may send as headers. */
-  ASSAY_HTTP_MODEL_ENV: optionalString,
+  /**
+   * Env variables HTTP systems under test may send as headers, each bound to the origin(s) it may
+   * go to: `NAME@https://host` (comma-separated; repeat a name for more origins).
+   */
+  ASSAY_HTTP_MODEL_ENV: optionalString.superRefine((v, ctx) => {
+    try {
+      parseHttpModelEnv(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
+  }),
   /** The default judge panel (comma-separated `model` or `model#approach`). */
   ASSAY_JUDGES: z.string().min(1).default('openai:gpt-4.1-mini,anthropic:claude-3-5-haiku-latest'),
   /** Concurrent provider calls per provider in the in-process runner. */
