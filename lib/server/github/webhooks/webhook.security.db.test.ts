@@ -18,7 +18,7 @@ const jobs: GitHubJobs = {
   requestSync: async (_why, sha) => void syncs.push(sha ?? ''),
   pullRequestChanged: async () => {},
   pullRequestApproved: async () => {},
-} as unknown as GitHubJobs;
+};
 
 beforeAll(async () => {
   t = await freshDatabase();
