@@ -56,7 +56,10 @@ export function requireSameOrigin(request: Request, publicUrl?: string): void {
   const origin = request.headers.get('origin');
   if (origin) {
     const ours = [new URL(request.url).origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])];
-    if (!ours.includes(origin)) throw new ForbiddenError(`A request from ${origin} cannot act with this site's session.`);
+    // the Host the browser addressed (a page cannot forge it): Next's request.url may name another host
+    const host = request.headers.get('host');
+    const sameHost = host !== null && URL.canParse(origin) && new URL(origin).host === host;
+    if (!ours.includes(origin) && !sameHost) throw new ForbiddenError(`A request from ${origin} cannot act with this site's session.`);
     return;
   }
   const site = request.headers.get('sec-fetch-site');
