@@ -13,6 +13,10 @@ import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
 import { syncLocalFolder } from '../lib/server/blueprints/sync-local';
 import { seedDemo } from '../lib/server/db/seed/seed-demo';
+import { createRedactor, knownSecrets, redactConsole } from '../lib/server/secret-redactor';
+
+// the launcher's log lines (a failed start prints its error) pass the secret redactor too
+redactConsole(console as never, createRedactor(knownSecrets(process.env)));
 
 async function main(): Promise<number> {
   const config = env();
