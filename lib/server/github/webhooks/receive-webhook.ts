@@ -55,8 +55,18 @@ export async function receiveWebhook(deps: WebhookDeps, d: WebhookDelivery): Pro
   const seen = await db.webhookDelivery.findFirst({ where: { OR: [{ id: d.deliveryId }, { payloadSha256 }] }, orderBy: { processedAt: { sort: 'asc', nulls: 'last' } } });
   if (seen?.processedAt) return { outcome: `duplicate delivery (${seen.outcome ?? 'processed'})` };
   const rowId = seen?.id ?? d.deliveryId;
+  // claim it: of concurrent copies (a replay racing the original), exactly one goes on
+  const claimed = await db.webhookDelivery.updateMany({ where: { id: rowId, processedAt: null }, data: { processedAt: new Date(), outcome: 'processing' } });
+  if (claimed.count === 0) return { outcome: 'duplicate delivery (processing)' };
 
-  const outcome = await dispatch(deps, d.event, payload);
+  let outcome: string;
+  try {
+    outcome = await dispatch(deps, d.event, payload);
+  } catch (e) {
+    // not processed after all: a redelivery may try again
+    await db.webhookDelivery.update({ where: { id: rowId }, data: { processedAt: null, outcome: null } });
+    throw e;
+  }
   await db.webhookDelivery.update({ where: { id: rowId }, data: { processedAt: new Date(), outcome } });
   return { outcome };
 }

@@ -91,6 +91,11 @@ describe(`a replayed webhook is processed once (${process.env.ASSAY_TEST_DB})`, 
       expect((await replay.json()).outcome).toBe('duplicate delivery (sync requested at bbbbbbb)');
     }
     expect(syncs.length - before).toBe(1);
+    // replays racing each other: one is processed
+    const raced = JSON.stringify({ ref: 'refs/heads/main', after: 'd'.repeat(40), repository: { full_name: 'o/r' } });
+    const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => post(raced, { 'x-hub-signature-256': sign(raced), 'x-github-delivery': `race-${i}` }).then((r) => r.json())));
+    expect(outcomes.filter((o) => o.outcome === 'sync requested at ddddddd')).toHaveLength(1);
+    expect(syncs.filter((s) => s === 'd'.repeat(40))).toHaveLength(1);
     // another event with another payload is still processed
     const next = JSON.stringify({ ref: 'refs/heads/main', after: 'c'.repeat(40), repository: { full_name: 'o/r' } });
     expect((await (await post(next, { 'x-hub-signature-256': sign(next) })).json()).outcome).toBe('sync requested at ccccccc');
