@@ -1,9 +1,18 @@
 /**
- * Next.js calls `register` once when a server process starts: in-process job mode resumes
+ * Next.js calls `register` once when a server process starts: the peer-address stamp and the
+ * log redaction are installed, and in-process job mode resumes
  * the runs a restart interrupted (the database is the journal, so nothing completed repeats).
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || !process.env.DATABASE_URL) return;
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // before any request: route handlers cannot see the socket, so its peer address is stamped on
+  // each request for the per-client rate limits (lib/server/http/client-address.ts)
+  const { installPeerAddressHeader } = await import('./lib/server/http/client-address');
+  installPeerAddressHeader();
+  // every log line of the server passes the secret redactor (provider keys, tokens, exposed variables)
+  const { createRedactor, knownSecrets, redactConsole } = await import('./lib/server/secret-redactor');
+  redactConsole(console as never, createRedactor(knownSecrets(process.env)));
+  if (!process.env.DATABASE_URL) return;
   const { resumeInterruptedRuns } = await import('./lib/server/platform');
   await resumeInterruptedRuns().catch((e: unknown) => console.error('assay: could not resume interrupted runs:', e));
 }

@@ -14,14 +14,7 @@ const nextConfig = {
       {
         source: '/:path*',
         headers: [
-          // replies and blueprints are untrusted text: no inline script, no remote content
-          {
-            key: 'Content-Security-Policy',
-            value:
-              process.env.NODE_ENV === 'production'
-                ? "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'"
-                : "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws:; object-src 'none'; base-uri 'self'",
-          },
+          // the Content-Security-Policy, with a per-request nonce, is set by proxy.ts (lib/server/http/csp.ts)
           { key: 'X-Content-Type-Options', value: 'nosniff' },
           { key: 'Referrer-Policy', value: 'same-origin' },
         ],

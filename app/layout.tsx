@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { connection } from 'next/server';
 import { SearchForm } from '@/components/search-form';
 import './globals.css';
 
@@ -8,7 +9,9 @@ export const metadata: Metadata = {
   description: 'Open, hosted evaluations of language models from YAML blueprints.',
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // every page is rendered per request, so Next can put this request's CSP nonce (proxy.ts) on its scripts
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">

@@ -71,12 +71,33 @@ const components: Components = {
   ),
 };
 
+/**
+ * Longer texts render their first SHOWN_CHARS as Markdown; the whole text waits behind "Show
+ * all", as plain text broken anywhere (word-break: break-all lays out a long unbroken run in
+ * a fraction of the time overflow-wrap: anywhere needs), and a closed <details> is not laid
+ * out at all. A multi-megabyte reply with no spaces froze a reader's tab for 25–54 s.
+ */
+export const SHOWN_CHARS = 20_000;
+
+/** Cuts at `max` UTF-16 units without splitting a surrogate pair. */
+function cut(text: string, max: number): string {
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max;
+  return text.slice(0, end);
+}
+
 export function Markdown({ text, className }: { text: string; className?: string }) {
+  const long = text.length > SHOWN_CHARS;
   return (
     <div className={`markdown ${className ?? ''}`}>
       <ReactMarkdown remarkPlugins={[remarkGfm, inertHtmlAndImages]} rehypePlugins={[[rehypeSanitize, schema]]} urlTransform={safeUrl} components={components}>
-        {text}
+        {long ? `${cut(text, SHOWN_CHARS)}…` : text}
       </ReactMarkdown>
+      {long && (
+        <details data-testid="show-all">
+          <summary className="cursor-pointer text-blue-700 underline dark:text-blue-300">Show all {text.length.toLocaleString('en')} characters</summary>
+          <pre className="whitespace-pre-wrap break-all">{text}</pre>
+        </details>
+      )}
     </div>
   );
 }

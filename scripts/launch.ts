@@ -27,6 +27,10 @@ async function serving(port: number, child: { exitCode: number | null }): Promis
   }
   return false;
 }
+import { createRedactor, knownSecrets, redactConsole } from '../lib/server/secret-redactor';
+
+// the launcher's log lines (a failed start prints its error) pass the secret redactor too
+redactConsole(console as never, createRedactor(knownSecrets(process.env)));
 
 async function main(): Promise<number> {
   const config = env();

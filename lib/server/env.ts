@@ -4,6 +4,8 @@
  * Documented in `.env.example`; nothing else in the code reads `process.env`.
  */
 import { z } from 'zod';
+import { parseTrustedProxies } from './http/client-address';
+import { parseHttpModelEnv } from './providers/custom-http-env';
 
 const optionalString = z
   .string()
@@ -34,6 +36,17 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Bearer token for admin routes; at least 24 characters so it cannot be guessed. */
   ASSAY_ADMIN_TOKEN: optionalString.pipe(z.string().min(24, 'must be at least 24 characters').optional()),
+  /**
+   * Reverse proxies (comma-separated IPs or CIDR ranges) whose X-Forwarded-For is believed, for
+   * per-client rate limits. Unset: none; the client is the TCP peer, whatever the headers say.
+   */
+  ASSAY_TRUSTED_PROXIES: optionalString.superRefine((v, ctx) => {
+    try {
+      parseTrustedProxies(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: `${(e as Error).message}; expected comma-separated IPs or CIDR ranges` });
+    }
+  }),
   /** Public base URL used in links posted to GitHub and printed by `assay run`. */
   ASSAY_PUBLIC_URL: z.url().default('http://localhost:3000'),
   /**
@@ -97,8 +110,17 @@ export const EnvSchema = z.object({
   LMSTUDIO_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Origins (comma-separated) that blueprint HTTP systems under test may call. */
   ASSAY_HTTP_MODEL_ORIGINS: optionalString,
-  /** Env variable names (comma-separated) whose values HTTP systems under test may send as headers. */
-  ASSAY_HTTP_MODEL_ENV: optionalString,
+  /**
+   * Env variables HTTP systems under test may send as headers, each bound to the origin(s) it may
+   * go to: `NAME@https://host` (comma-separated; repeat a name for more origins).
+   */
+  ASSAY_HTTP_MODEL_ENV: optionalString.superRefine((v, ctx) => {
+    try {
+      parseHttpModelEnv(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
+  }),
   /** The default judge panel (comma-separated `model` or `model#approach`). */
   ASSAY_JUDGES: z.string().min(1).default('openai:gpt-4.1-mini,anthropic:claude-3-5-haiku-latest'),
   /** Concurrent provider calls per provider in the in-process runner. */

@@ -27,6 +27,7 @@ import { createRunDeps, inngestConfigured, inngestDispatcher, localDispatcher, r
 import type { WebhookDeps } from './github/webhooks/receive-webhook';
 import type { OAuthConfig } from './auth/github-oauth';
 import { principalOf, requireActor, type Principal } from './auth/principal';
+import { clientAddress, parseTrustedProxies, type TrustedProxies } from './http/client-address';
 import { syncSourceFunction } from './jobs/functions/sync-source';
 import { pullRequestValidateFunction } from './jobs/functions/pull-request-validate';
 import { pullRequestApproveFunction } from './jobs/functions/pull-request-approve';
@@ -144,6 +145,14 @@ export function authenticate(request: Request): Promise<Principal | null> {
 /** For routes that act: 401/403 before the request is even read, unless the sender may act. */
 export async function authenticateActor(request: Request): Promise<Principal> {
   return requireActor(await authenticate(request));
+}
+
+let proxies: TrustedProxies | undefined;
+
+/** The requesting client's address for per-client limits, believing only ASSAY_TRUSTED_PROXIES' forwarding. */
+export function requestClientAddress(request: Request): string {
+  proxies ??= parseTrustedProxies(env().ASSAY_TRUSTED_PROXIES);
+  return clientAddress(request.headers, proxies);
 }
 
 /** Cookies get `Secure` when the public URL is https. */

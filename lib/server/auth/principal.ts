@@ -41,13 +41,29 @@ export async function principalOf(db: Db, adminToken: string | undefined, reques
   }
   const token = readCookie(request, SESSION_COOKIE);
   if (!token) return null;
-  const origin = request.headers.get('origin');
-  if (request.method !== 'GET' && request.method !== 'HEAD' && origin) {
-    const ours = [new URL(request.url).origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])];
-    if (!ours.includes(origin)) throw new ForbiddenError(`A request from ${origin} cannot act with this site's session.`);
-  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') requireSameOrigin(request, publicUrl);
   const user = await sessionUser(db, token);
   return user ? { kind: 'user', user } : null;
+}
+
+/**
+ * A state-changing request made with this site's cookies must come from this site: its Origin
+ * (every current browser sends one on a POST) must be ours, and without an Origin the browser's
+ * Sec-Fetch-Site must not say cross-site. Requests with neither (curl, scripts) carry no
+ * ambient cookie a third party could ride on, so they pass.
+ */
+export function requireSameOrigin(request: Request, publicUrl?: string): void {
+  const origin = request.headers.get('origin');
+  if (origin) {
+    const ours = [new URL(request.url).origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])];
+    // the Host the browser addressed (a page cannot forge it): Next's request.url may name another host
+    const host = request.headers.get('host');
+    const sameHost = host !== null && URL.canParse(origin) && new URL(origin).host === host;
+    if (!ours.includes(origin) && !sameHost) throw new ForbiddenError(`A request from ${origin} cannot act with this site's session.`);
+    return;
+  }
+  const site = request.headers.get('sec-fetch-site');
+  if (site === 'cross-site' || site === 'same-site') throw new ForbiddenError(`A ${site} request cannot act with this site's session.`);
 }
 
 /** The principal, if it may act; otherwise 401 (nobody) or 403 (a reader or author). */

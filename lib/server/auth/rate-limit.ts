@@ -1,7 +1,9 @@
 /**
  * Fixed-window rate limits kept in PostgreSQL (rate_limits), so every app instance counts
  * the same requests: one INSERT … ON CONFLICT DO UPDATE … RETURNING per hit, atomic under
- * concurrency. Old windows of the same key are deleted as new ones start.
+ * concurrency. A row counts only inside its own window (the key includes the window's start),
+ * and each row carries its window's end: whenever a window starts, every expired row of every
+ * key is deleted, so clients that rotate keys cannot grow the table without bound.
  */
 import type { Db } from '../db/client';
 import { RateLimitedError } from '../http/errors';
@@ -26,12 +28,13 @@ export interface RateLimitResult {
 export async function hitRateLimit(db: Db, key: string, rule: RateLimit, now = new Date()): Promise<RateLimitResult> {
   const windowMs = rule.windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const expiresAt = new Date(windowStart.getTime() + windowMs);
   const rows = await db.$queryRaw<{ count: number }[]>`
-    INSERT INTO rate_limits (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
+    INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES (${key}, ${windowStart}, 1, ${expiresAt})
     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
     RETURNING count`;
   const count = Number(rows[0]?.count ?? 1);
-  if (count === 1) await db.rateLimit.deleteMany({ where: { key, windowStart: { lt: windowStart } } });
+  if (count === 1) await deleteExpiredRateLimits(db, now);
   const retryAfterSeconds = Math.max(1, Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000));
   return { allowed: count <= rule.limit, count, retryAfterSeconds };
 }
@@ -42,7 +45,7 @@ export async function enforceRateLimit(db: Db, key: string, rule: RateLimit, now
   if (!r.allowed) throw new RateLimitedError(r.retryAfterSeconds);
 }
 
-/** The client's address as the proxy in front reports it (the first X-Forwarded-For hop), for per-client keys. */
-export function clientAddress(headers: Headers): string {
-  return headers.get('x-forwarded-for')?.split(',')[0]?.trim() || headers.get('x-real-ip') || 'local';
+/** Deletes the rows of every key whose window ended before `now` (an index range scan on expires_at). */
+export async function deleteExpiredRateLimits(db: Db, now = new Date()): Promise<number> {
+  return (await db.rateLimit.deleteMany({ where: { expiresAt: { lte: now } } })).count;
 }

@@ -2,9 +2,10 @@
  * Which database a process uses: `DATABASE_URL` when set, otherwise the embedded PGlite in
  * `ASSAY_DATA_DIR`. PGlite's files can be opened by one process only, so the process that
  * opens them publishes its socket URL in a lock file; another process (the CLI while the dev
- * server runs) connects to that socket instead of opening the files a second time.
+ * server runs) connects to that socket instead of opening the files a second time. The URL
+ * carries the random password of that start, so the lock file is private to its user (0600).
  */
-import { readFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Env } from '../env';
 import { startPglite } from './pglite';
@@ -45,7 +46,9 @@ export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'ASSAY_DATA_D
     } else {
       mkdirSync(dirname(lock), { recursive: true });
       const embedded = await startPglite({ dataDir: env.ASSAY_DATA_DIR });
-      writeFileSync(lock, JSON.stringify({ pid: process.pid, url: embedded.url }));
+      // the URL holds this start's password: readable by this user only
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, url: embedded.url }), { mode: 0o600 });
+      chmodSync(lock, 0o600);
       db = {
         url: embedded.url,
         mode: 'embedded',

@@ -8,7 +8,13 @@
  * single messages, which breaks under concurrency; this server queues batches ending at Sync
  * or a simple Query, and while a connection holds an open transaction only that connection's
  * batches run, so transactions stay isolated.
+ *
+ * PGlite itself accepts any password, so this server asks for one (MD5 challenge–response, so
+ * the password never crosses the socket in clear) before it lets the startup through: with a
+ * random password per start (pglite.ts), another local user or a web page's DNS-rebinding
+ * trick cannot open the database by guessing `postgres`.
  */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PGlite } from '@electric-sql/pglite';
 
@@ -40,7 +46,11 @@ export class PgliteServer {
   private nextId = 1;
   private readonly conns = new Set<Connection>();
 
-  constructor(private readonly db: PGlite) {}
+  /** `password`: required of every connection (user name any; PGlite has one role). */
+  constructor(
+    private readonly db: PGlite,
+    private readonly opts: { password?: string } = {},
+  ) {}
 
   async listen(port: number, host = '127.0.0.1'): Promise<number> {
     const server = createServer((socket) => this.accept(socket));
@@ -66,12 +76,15 @@ export class PgliteServer {
     const conn: Connection = { id: this.nextId++, socket, buffer: Buffer.alloc(0), pending: [], closed: false };
     this.conns.add(conn);
     let startup = true;
+    /** The startup message held back until the password is checked, and the challenge's salt. */
+    let pending: { startup: Uint8Array; user: string; salt: Buffer } | null = null;
     socket.on('data', (chunk) => {
       conn.buffer = Buffer.concat([conn.buffer, chunk]);
       for (;;) {
         if (startup) {
           if (conn.buffer.length < 8) return;
           const len = conn.buffer.readInt32BE(0);
+          if (len < 8 || len > 10_000) return void socket.destroy();
           if (conn.buffer.length < len) return;
           const code = conn.buffer.readInt32BE(4);
           const msg = conn.buffer.subarray(0, len);
@@ -81,13 +94,36 @@ export class PgliteServer {
             continue;
           }
           startup = false;
-          this.enqueue(conn, [new Uint8Array(msg)]);
+          if (this.opts.password === undefined) {
+            this.enqueue(conn, [new Uint8Array(msg)]);
+            continue;
+          }
+          const salt = randomBytes(4);
+          pending = { startup: new Uint8Array(msg), user: startupUser(msg), salt };
+          const challenge = Buffer.alloc(13);
+          challenge.write('R', 0);
+          challenge.writeInt32BE(12, 1);
+          challenge.writeInt32BE(5, 5); // AuthenticationMD5Password
+          salt.copy(challenge, 9);
+          socket.write(challenge);
           continue;
         }
         if (conn.buffer.length < 5) return;
         const len = 1 + conn.buffer.readInt32BE(1);
         if (conn.buffer.length < len) return;
         const type = conn.buffer[0]!;
+        if (pending) {
+          const p = pending;
+          const msg = conn.buffer.subarray(0, len);
+          conn.buffer = conn.buffer.subarray(len);
+          if (type !== 'p'.charCodeAt(0) || !md5Matches(msg.subarray(5), this.opts.password!, p.user, p.salt)) {
+            socket.end(authFailed(p.user));
+            return;
+          }
+          pending = null;
+          this.enqueue(conn, [p.startup]);
+          continue;
+        }
         conn.pending.push(new Uint8Array(conn.buffer.subarray(0, len)));
         conn.buffer = conn.buffer.subarray(len);
         if (FLUSHING.has(type)) {
@@ -147,4 +183,30 @@ export class PgliteServer {
       }
     })();
   }
+}
+
+/** The `user` parameter of a startup message (protocol 3: int32 length, int32 version, key\0value\0…\0). */
+function startupUser(msg: Buffer): string {
+  const parts = msg.subarray(8).toString('utf8').split('\0');
+  for (let i = 0; i + 1 < parts.length; i += 2) if (parts[i] === 'user') return parts[i + 1]!;
+  return '';
+}
+
+const md5 = (data: string | Buffer) => createHash('md5').update(data).digest('hex');
+
+/** PostgreSQL's MD5 scheme: "md5" + md5(md5(password + user) + salt), compared in constant time. */
+function md5Matches(body: Buffer, password: string, user: string, salt: Buffer): boolean {
+  const sent = Buffer.from(body.toString('utf8').replace(/\0$/, ''));
+  const expected = Buffer.from(`md5${md5(Buffer.concat([Buffer.from(md5(password + user)), salt]))}`);
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
+}
+
+/** ErrorResponse 28P01, as PostgreSQL answers a wrong password. */
+function authFailed(user: string): Buffer {
+  const fields = [`SFATAL`, `VFATAL`, `C28P01`, `Mpassword authentication failed for user "${user.replace(/[^\w.-]/g, '?')}"`];
+  const body = Buffer.concat([...fields.map((f) => Buffer.from(`${f}\0`)), Buffer.from([0])]);
+  const head = Buffer.alloc(5);
+  head.write('E', 0);
+  head.writeInt32BE(4 + body.length, 1);
+  return Buffer.concat([head, body]);
 }

@@ -13,7 +13,7 @@ runLlmClientContract(
   ({ fake, apiKey }) =>
     createCustomHttpClient('team-bot', { format: 'openai', url: `${fake.url}/chat/completions`, model: 'fake-model', headers: auth }, {
       allowedOrigins: [fake.origin],
-      env: { BOT_TOKEN: apiKey },
+      env: { BOT_TOKEN: { value: apiKey, origins: [fake.origin] } },
     }).client,
   { logprobs: true, toolCalls: true, usage: true },
 );
@@ -29,12 +29,13 @@ runLlmClientContract(
         body: { model: '{{model}}', messages: '{{messages}}', temperature: '{{temperature}}', note: 'attempt {{attempt}}' },
         response: { content: '$.output.text', tool_calls: '$.output.tool_calls', prompt_tokens: '$.usage.input', completion_tokens: '$.usage.output' },
       },
-      { allowedOrigins: [fake.origin], env: { BOT_TOKEN: apiKey } },
+      { allowedOrigins: [fake.origin], env: { BOT_TOKEN: { value: apiKey, origins: [fake.origin] } } },
     ).client,
   { logprobs: false, toolCalls: true, usage: true },
 );
 
-const ctx = { allowedOrigins: ['https://bot.example.org'], env: { BOT_TOKEN: 'secret-value-123', UNSET_TOKEN: undefined } };
+const bot = ['https://bot.example.org'];
+const ctx = { allowedOrigins: bot, env: { BOT_TOKEN: { value: 'secret-value-123', origins: bot }, UNSET_TOKEN: { value: undefined, origins: bot } } };
 const mapping = { url: 'https://bot.example.org/chat', response: { content: '$.reply' } };
 
 function specError(fn: () => unknown): string {

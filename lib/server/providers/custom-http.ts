@@ -9,6 +9,7 @@ import { JSONPath } from 'jsonpath-plus';
 import { attemptHeaders } from './attempt-header';
 import { bodyFault, errorText, httpError, malformedError, networkError } from './classify';
 import { costUsd } from './cost';
+import type { ExposedVariable } from './custom-http-env';
 import { CustomHttpSpecError, parseCustomHttpSpec, renderTemplate, type CustomHttpSpec, type CustomMappingSpec } from './custom-http-spec';
 import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
 import { OpenAiCompatibleClient, toOpenAiMessages } from './openai-compatible';
@@ -20,8 +21,8 @@ export const CUSTOM_PROVIDER = 'custom';
 export interface CustomHttpContext {
   /** Origins (`https://bot.example.org`) HTTP models may call: the maintainer's allow-list. */
   allowedOrigins: readonly string[];
-  /** The environment variables the maintainer exposes to HTTP model headers, and only those. */
-  env: Readonly<Record<string, string | undefined>>;
+  /** The environment variables the maintainer exposes to HTTP model headers, each bound to its origins (ASSAY_HTTP_MODEL_ENV). */
+  env: Readonly<Record<string, ExposedVariable>>;
   defaultTimeoutMs?: number;
 }
 
@@ -52,13 +53,22 @@ function checkOrigin(id: string, url: string, allowed: readonly string[]): void 
 function resolveHeaders(id: string, spec: CustomHttpSpec, env: CustomHttpContext['env']): { headers: Record<string, string>; secrets: string[] } {
   const headers: Record<string, string> = {};
   const secrets: string[] = [];
+  const origin = originOf(spec.url);
   for (const [name, ref] of Object.entries(spec.headers ?? {})) {
-    if (!Object.hasOwn(env, ref.env)) {
+    const exposed = Object.hasOwn(env, ref.env) ? env[ref.env] : undefined;
+    if (!exposed) {
       throw new CustomHttpSpecError(
-        `HTTP model "${id}": header ${name} reads ${ref.env}, which is not exposed to HTTP models. A maintainer must add ${ref.env} to ${HEADER_ENV_LIST}.`,
+        `HTTP model "${id}": header ${name} reads ${ref.env}, which is not exposed to HTTP models. A maintainer must add ${ref.env}@${origin ?? 'https://…'} to ${HEADER_ENV_LIST}.`,
       );
     }
-    const value = env[ref.env];
+    // bound to origins: a token for one endpoint is never sent to another allow-listed one
+    if (!origin || !exposed.origins.includes(origin)) {
+      throw new CustomHttpSpecError(
+        `HTTP model "${id}": header ${name} reads ${ref.env}, which may be sent only to ${exposed.origins.join(', ') || 'no origin'}, not to ${origin ?? spec.url}. ` +
+          `A maintainer binds it with ${ref.env}@${origin ?? 'https://…'} in ${HEADER_ENV_LIST}.`,
+      );
+    }
+    const value = exposed.value;
     if (!value) throw new CustomHttpSpecError(`HTTP model "${id}": header ${name} reads ${ref.env}, which is not set. Set ${ref.env} in the server's environment.`);
     headers[name] = `${ref.prefix ?? ''}${value}`;
     secrets.push(value);

@@ -99,7 +99,7 @@ describe('resolveModel', () => {
   it('resolves custom model objects against the maintainer allow-lists', async () => {
     const fake = await startFakeLlm({ apiKeys: ['bot-token-xyz'], rules: [{ reply: 'custom says hi' }] });
     try {
-      const config: ProviderConfig = { keys: {}, custom: { allowedOrigins: [fake.origin], env: { BOT_TOKEN: 'bot-token-xyz' } } };
+      const config: ProviderConfig = { keys: {}, custom: { allowedOrigins: [fake.origin], env: { BOT_TOKEN: { value: 'bot-token-xyz', origins: [fake.origin] } } } };
       const spec = {
         url: `${fake.origin}/custom/chat`,
         headers: { Authorization: { env: 'BOT_TOKEN', prefix: 'Bearer ' } },
@@ -125,7 +125,7 @@ describe('providerConfigFromEnv', () => {
       ASSAY_LLM_BASE_URL: 'http://127.0.0.1:4010/v1',
       OLLAMA_BASE_URL: 'http://gpu-box:11434/v1',
       ASSAY_HTTP_MODEL_ORIGINS: 'https://bot.example.org, http://127.0.0.1:4010',
-      ASSAY_HTTP_MODEL_ENV: 'BOT_TOKEN,MISSING_ONE',
+      ASSAY_HTTP_MODEL_ENV: 'BOT_TOKEN@https://bot.example.org,MISSING_ONE@http://127.0.0.1:4010, BOT_TOKEN@http://127.0.0.1:4010/v1',
       BOT_TOKEN: 't',
       DATABASE_URL: 'postgresql://never-exposed',
     });
@@ -133,7 +133,12 @@ describe('providerConfigFromEnv', () => {
       keys: { openai: 'sk-1', groq: 'g' },
       baseUrls: { ollama: 'http://gpu-box:11434/v1' },
       baseUrlOverride: 'http://127.0.0.1:4010/v1',
-      custom: { allowedOrigins: ['https://bot.example.org', 'http://127.0.0.1:4010'], env: { BOT_TOKEN: 't', MISSING_ONE: undefined } },
+      custom: {
+        allowedOrigins: ['https://bot.example.org', 'http://127.0.0.1:4010'],
+        env: { BOT_TOKEN: { value: 't', origins: ['https://bot.example.org', 'http://127.0.0.1:4010'] }, MISSING_ONE: { value: undefined, origins: ['http://127.0.0.1:4010'] } },
+      },
+      // sk-1, g and t are too short to be redacted without garbling replies
+
     });
   });
 });

@@ -6,7 +6,10 @@
 import { AnthropicClient } from './anthropic';
 import { isProviderName, PROVIDER_NAMES, PROVIDERS, type ProviderName } from './catalog';
 import { createCustomHttpClient, HEADER_ENV_LIST, ORIGINS_ENV, type CustomHttpContext } from './custom-http';
+import { exposedVariables } from './custom-http-env';
 import { GoogleClient } from './google';
+import { knownSecrets } from '../secret-redactor';
+import { redactingClient } from './redacting-client';
 import { OpenAiCompatibleClient } from './openai-compatible';
 import type { LlmClient } from './types';
 
@@ -23,6 +26,8 @@ export interface ProviderConfig {
   /** The maintainer's allow-lists for HTTP models. Without it, no custom model resolves. */
   custom?: CustomHttpContext;
   defaultTimeoutMs?: number;
+  /** Known secret values (lib/server/secret-redactor.ts): redacted from every reply and error before anyone stores it. */
+  secrets?: readonly string[];
 }
 
 /** A custom model object as the blueprint loader yields it (`ModelRef` of kind `custom`). */
@@ -74,7 +79,13 @@ function clientFor(provider: ProviderName, config: ProviderConfig, modelId: stri
   });
 }
 
+/** The client for a model, its replies and errors redacted of every known secret (ProviderConfig.secrets). */
 export function resolveModel(model: string | CustomModelRef, config: ProviderConfig): ResolvedModel {
+  const resolved = resolveUnredacted(model, config);
+  return config.secrets?.length ? { ...resolved, client: redactingClient(resolved.client, config.secrets) } : resolved;
+}
+
+function resolveUnredacted(model: string | CustomModelRef, config: ProviderConfig): ResolvedModel {
   if (typeof model !== 'string') {
     const ctx: CustomHttpContext = config.custom ?? { allowedOrigins: [], env: {} };
     const timeout = ctx.defaultTimeoutMs ?? config.defaultTimeoutMs;
@@ -116,11 +127,12 @@ export function providerConfigFromEnv(env: Readonly<Record<string, string | unde
     const url = entry.baseUrlEnv ? env[entry.baseUrlEnv] : undefined;
     if (url) baseUrls[name] = url;
   }
-  const exposed = Object.fromEntries(list(env[HEADER_ENV_LIST]).map((name) => [name, env[name]]));
+  const secrets = knownSecrets(env);
   return {
     keys,
     baseUrls,
     ...(env.ASSAY_LLM_BASE_URL ? { baseUrlOverride: env.ASSAY_LLM_BASE_URL } : {}),
-    custom: { allowedOrigins: list(env[ORIGINS_ENV]), env: exposed },
+    custom: { allowedOrigins: list(env[ORIGINS_ENV]), env: exposedVariables(env, HEADER_ENV_LIST) },
+    ...(secrets.length ? { secrets } : {}),
   };
 }

@@ -1,12 +1,14 @@
-/** POST: end this browser's session. */
+/** POST: end this browser's session (only from this site's own pages: the Origin is checked). */
 import { z } from 'zod';
-import { readCookie, redirect, route, serializeCookie } from '@/lib/server/http';
-import { endSession, SESSION_COOKIE } from '@/lib/server/auth/sessions';
+import { redirect, route, serializeCookie } from '@/lib/server/http';
+import { SESSION_COOKIE } from '@/lib/server/auth/sessions';
+import { signOut } from '@/lib/server/auth/sign-out';
+import { env } from '@/lib/server/env';
 import { githubServices, secureCookies } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = route({ response: z.never() }, async ({ request }) => {
-  await endSession(githubServices().db, readCookie(request, SESSION_COOKIE));
+  await signOut(githubServices().db, request, env().ASSAY_PUBLIC_URL);
   return redirect('/admin/sign-in', [serializeCookie(SESSION_COOKIE, '', { sameSite: 'Strict', secure: secureCookies(), maxAgeSeconds: 0 })]);
 });

@@ -1,21 +1,23 @@
 /**
- * A GitHub webhook delivery: verify its signature (X-Hub-Signature-256, HMAC-SHA256 with
- * GITHUB_WEBHOOK_SECRET) before anything else, record the delivery id so a redelivery is
- * processed once, then turn the event into jobs: a push to the branch → sync; a pull request
+ * A GitHub webhook delivery whose signature (X-Hub-Signature-256, HMAC-SHA256 with
+ * GITHUB_WEBHOOK_SECRET) was checked while its body was read (signed-body.ts): record the
+ * delivery id and the payload's identity (a hash of the event and the signed bytes; the
+ * delivery id header is not signed, so a replay may carry a new one), so a redelivery or a
+ * replay is processed once, then turn the event into jobs: a push to the branch → sync; a pull request
  * opened/pushed → validation; the approval label or a `/assay run` comment → approval (whose
  * job checks the actor's permission). An unsigned or mis-signed delivery changes nothing.
  */
-import { Webhooks } from '@octokit/webhooks';
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { BadRequestError, NotConfiguredError, UnauthorizedError } from '../../http/errors';
+import { BadRequestError } from '../../http/errors';
 import type { GitHubSource } from '../config';
 import type { GitHubJobs } from '../jobs';
 import { IssueCommentPayload, PullRequestPayload, PushPayload } from './payloads';
 
 export interface WebhookDeps {
   db: Db;
-  /** GITHUB_WEBHOOK_SECRET; without it every delivery is refused. */
+  /** GITHUB_WEBHOOK_SECRET; without it every delivery is refused (webhook-route.ts). */
   secret: string | undefined;
   /** The configured repository; events of any other repository are ignored. */
   source: GitHubSource | null;
@@ -27,7 +29,7 @@ export interface WebhookDeps {
 export interface WebhookDelivery {
   event: string | null;
   deliveryId: string | null;
-  signature: string | null;
+  /** The body, already verified against its signature. */
   body: string;
 }
 
@@ -38,10 +40,6 @@ export interface WebhookOutcome {
 const VALIDATE_ON = new Set(['opened', 'reopened', 'synchronize']);
 
 export async function receiveWebhook(deps: WebhookDeps, d: WebhookDelivery): Promise<WebhookOutcome> {
-  if (!deps.secret) throw new NotConfiguredError('Webhooks are disabled: set GITHUB_WEBHOOK_SECRET to the secret configured on the GitHub webhook.');
-  if (!d.signature || !(await verified(deps.secret, d.body, d.signature))) {
-    throw new UnauthorizedError('The webhook signature (X-Hub-Signature-256) is missing or wrong; check that GitHub and GITHUB_WEBHOOK_SECRET share the same secret.');
-  }
   if (!d.event || !d.deliveryId) throw new BadRequestError('A webhook needs the X-GitHub-Event and X-GitHub-Delivery headers.');
   let payload: unknown;
   try {
@@ -51,21 +49,26 @@ export async function receiveWebhook(deps: WebhookDeps, d: WebhookDelivery): Pro
   }
 
   const { db } = deps;
-  await db.webhookDelivery.createMany({ data: [{ id: d.deliveryId, event: d.event }], skipDuplicates: true });
-  const seen = await db.webhookDelivery.findUnique({ where: { id: d.deliveryId } });
+  const payloadSha256 = createHash('sha256').update(d.event).update('\n').update(d.body).digest('hex');
+  // skipDuplicates skips on either key: the same delivery id, or the same payload under another id
+  await db.webhookDelivery.createMany({ data: [{ id: d.deliveryId, event: d.event, payloadSha256 }], skipDuplicates: true });
+  const seen = await db.webhookDelivery.findFirst({ where: { OR: [{ id: d.deliveryId }, { payloadSha256 }] }, orderBy: { processedAt: { sort: 'asc', nulls: 'last' } } });
   if (seen?.processedAt) return { outcome: `duplicate delivery (${seen.outcome ?? 'processed'})` };
+  const rowId = seen?.id ?? d.deliveryId;
+  // claim it: of concurrent copies (a replay racing the original), exactly one goes on
+  const claimed = await db.webhookDelivery.updateMany({ where: { id: rowId, processedAt: null }, data: { processedAt: new Date(), outcome: 'processing' } });
+  if (claimed.count === 0) return { outcome: 'duplicate delivery (processing)' };
 
-  const outcome = await dispatch(deps, d.event, payload);
-  await db.webhookDelivery.update({ where: { id: d.deliveryId }, data: { processedAt: new Date(), outcome } });
-  return { outcome };
-}
-
-async function verified(secret: string, body: string, signature: string): Promise<boolean> {
+  let outcome: string;
   try {
-    return await new Webhooks({ secret }).verify(body, signature);
-  } catch {
-    return false; // a malformed signature header is a wrong signature
+    outcome = await dispatch(deps, d.event, payload);
+  } catch (e) {
+    // not processed after all: a redelivery may try again
+    await db.webhookDelivery.update({ where: { id: rowId }, data: { processedAt: null, outcome: null } });
+    throw e;
   }
+  await db.webhookDelivery.update({ where: { id: rowId }, data: { processedAt: new Date(), outcome } });
+  return { outcome };
 }
 
 function parse<T>(schema: z.ZodType<T>, payload: unknown, event: string): T {

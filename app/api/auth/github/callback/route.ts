@@ -2,9 +2,8 @@
 import { z } from 'zod';
 import { AppError, readCookie, redirect, route, serializeCookie } from '@/lib/server/http';
 import { finishOAuth, OAUTH_STATE_COOKIE } from '@/lib/server/auth/github-oauth';
-import { clientAddress } from '@/lib/server/auth/rate-limit';
 import { SESSION_COOKIE } from '@/lib/server/auth/sessions';
-import { githubServices, oauthConfig, secureCookies } from '@/lib/server/platform';
+import { githubServices, oauthConfig, requestClientAddress, secureCookies } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +17,7 @@ export const GET = route(
         code: query.code,
         state: query.state,
         expectedState: readCookie(request, OAUTH_STATE_COOKIE),
-        clientAddress: clientAddress(request.headers),
+        clientAddress: requestClientAddress(request),
       });
       const cookie = serializeCookie(SESSION_COOKIE, session.token, { sameSite: 'Strict', secure, maxAgeSeconds: (session.expiresAt.getTime() - Date.now()) / 1000 });
       // A page of our own moves on to /admin: a Strict cookie is not sent on a navigation that a

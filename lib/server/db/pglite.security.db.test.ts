@@ -1,0 +1,81 @@
+/**
+ * Issue 11, Low: the embedded database listened on TCP with the password `postgres` (and PGlite
+ * accepted any password at all). Now each start has a random password; the CLI still shares a
+ * running server's database through the lock file, which only its user can read.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenDatabase } from './database';
+import { startPglite } from './pglite';
+
+const onPglite = process.env.ASSAY_TEST_DB === 'pglite';
+const dir = mkdtempSync(join(tmpdir(), 'assay-pglite-sec-'));
+const opened: OpenDatabase[] = [];
+afterAll(async () => {
+  for (const d of opened) await d.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function connect(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    const r = await client.query<{ ok: number }>('SELECT 1 AS ok');
+    return `ok ${r.rows[0]!.ok}`;
+  } catch (e) {
+    return `refused: ${(e as { code?: string }).code ?? ''} ${(e as Error).message}`;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+describe.runIf(onPglite)('the embedded database needs this start\'s password', () => {
+  it('refuses `postgres`, no password and a near miss; accepts the URL it published; a new start has a new password', async () => {
+    const a = await startPglite({ dataDir: 'memory://' });
+    try {
+      const url = new URL(a.url);
+      expect(url.password).not.toBe('postgres');
+      expect(url.password.length).toBeGreaterThanOrEqual(32);
+      const withPassword = (p: string) => Object.assign(new URL(a.url), { password: p }).toString();
+      expect(await connect(withPassword('postgres'))).toMatch(/^refused: 28P01 password authentication failed/);
+      expect(await connect(withPassword(`${url.password.slice(0, -1)}x`))).toMatch(/^refused: 28P01/);
+      expect(await connect(Object.assign(new URL(a.url), { password: '' }).toString())).toMatch(/^refused/);
+      expect(await connect(a.url)).toBe('ok 1');
+      const b = await startPglite({ dataDir: 'memory://' });
+      expect(new URL(b.url).password).not.toBe(url.password);
+      await b.stop();
+    } finally {
+      await a.stop();
+    }
+  });
+
+  it('shares the running database with another process (the CLI) through a lock file only its user can read', async () => {
+    const dataDir = join(dir, 'pglite');
+    const server = await openDatabase({ ASSAY_DATA_DIR: dataDir }, { migrate: false });
+    opened.push(server);
+    const lock = `${dataDir}.lock.json`;
+    expect(statSync(lock).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(lock, 'utf8')).url).toBe(server.url);
+    // another process opens the same data dir, as `assay` does while `npm run dev` runs
+    const child = `
+      import { openDatabase } from './lib/server/db/database.ts';
+      import pg from 'pg';
+      const d = await openDatabase({ ASSAY_DATA_DIR: ${JSON.stringify(dataDir)} }, { migrate: false });
+      const c = new pg.Client(d.url); await c.connect();
+      const r = await c.query('SELECT 41 + 1 AS n'); await c.end();
+      console.log(JSON.stringify({ mode: d.mode, n: r.rows[0].n }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', child], { cwd: process.cwd(), timeout: 60_000 });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ mode: 'shared', n: 42 });
+  });
+});
+
+describe.runIf(!onPglite)('the embedded database password (runs on PGlite only)', () => {
+  it('is tested in the db-pglite project', () => {
+    expect(process.env.ASSAY_TEST_DB).toBe('postgres');
+  });
+});
