@@ -59,4 +59,16 @@ describe('alias and merge-key expansion bombs', () => {
     const result = parseBlueprint(text, { file: 'many.yml', limits: { ...BLUEPRINT_LIMITS, maxAliases: 50 } });
     expect(!result.ok && result.errors[0]).toMatchObject({ code: 'limit', line: 12, message: expect.stringContaining('more than 50 alias uses') });
   });
+
+  it('rejects an alias bomb or deep nesting written inside a function string\'s argument, rather than throwing', () => {
+    const bomb = '[&a [x,x,x,x,x,x,x,x,x], &b [*a,*a,*a,*a,*a,*a,*a,*a,*a], &c [*b,*b,*b,*b,*b,*b,*b,*b,*b], &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]]';
+    const cases: [string, string][] = [
+      [bomb, 'Excessive alias count indicates a resource exhaustion attack'],
+      ['['.repeat(5_000) + ']'.repeat(5_000), `lists and mappings are nested more than ${BLUEPRINT_LIMITS.maxDepth} deep here (at character ${BLUEPRINT_LIMITS.maxDepth + 1} of the argument)`],
+    ];
+    for (const [arg, message] of cases) {
+      const result = parseBlueprint(`prompts:\n  - prompt: hi\n    should:\n      - '$contains_any_of: ${arg}'\n`, { file: 'fn.yml' });
+      expect(!result.ok && result.errors.map((e) => [e.line, e.col, e.message.includes(message)])).toEqual([[4, 9, true]]);
+    }
+  });
 });

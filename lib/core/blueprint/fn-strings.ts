@@ -15,6 +15,8 @@
  *   "$icontains: \"label\": \"x\""       →  icontains, "\"label\": \"x\"" (the quotes do not enclose the whole rest, so it is plain text)
  */
 import { parseDocument } from 'yaml';
+import { BLUEPRINT_LIMITS } from './limits';
+import { jsonDepthProblem } from './written-limits';
 
 export type FnString =
   | { kind: 'function'; name: string; hasArgs: false }
@@ -46,9 +48,17 @@ function parseArgText(rest: string): { value: unknown } | { error: string } {
   if (rest.startsWith('"') && closingQuote(rest, '"') === rest.length - 1) return { value: unescapeDouble(rest.slice(1, -1)) };
   if (rest.startsWith("'") && closingQuote(rest, "'") === rest.length - 1) return { value: rest.slice(1, -1).replace(/''/g, "'") };
   if (rest.startsWith('[') || rest.startsWith('{')) {
+    // written inside a string, so not seen by the file's limits: bounded here (depth, aliases) before it is built
+    const deep = jsonDepthProblem(rest, BLUEPRINT_LIMITS);
+    if (deep) return { error: `${deep.message} (at character ${deep.offset + 1} of the argument)` };
     const doc = parseDocument(rest);
     if (doc.errors.length > 0) return { error: doc.errors[0]!.message.split('\n')[0]! };
-    return { value: doc.toJS() };
+    try {
+      return { value: doc.toJS({ maxAliasCount: 100 }) };
+    } catch (e) {
+      // the library refuses an alias that expands too far ("Excessive alias count…")
+      return { error: (e as Error).message };
+    }
   }
   return { value: rest };
 }

@@ -17,7 +17,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
 
 // ── plausible blueprints ────────────────────────────────────────────────────────────────
-const word = fc.constantFrom('hello', 'Paris', 'x', '', 'ünïcödé', '😀', 'a: b', '- item', '#', '*a', '&b', '"q"', "'s'", '\\', '{}', '[]', 'null', '~', 'true', '0x1F', '1e400', '<<');
+const word = fc.constantFrom('hello', 'Paris', 'x', '', 'ünïcödé', '😀', 'a: b', '- item', '#', '*a', '&b', '"q"', "'s'", '\\', '{}', '[]', 'null', '~', 'true', '0x1F', '1e400', '<<', '$contains_any_of: [&a [x, x], *a, *a]', '$contains_all_of: [[[[x]]]]', '$icontains: {a: &b [1], c: *b}');
 const text = fc.oneof(word, fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 20 }));
 const fnName = fc.constantFrom('$contains', '$icontains', '$matches', '$imatches', '$contains_any_of', '$word_count_between', '$js', '$ref', '$starts_with', '$no_such_fn', '$is_json', '$contains_all_of');
 const fnArg = fc.oneof(text, fc.integer(), fc.array(text, { maxLength: 4 }), fc.constant('^(a+)+$'), fc.constant('('), fc.tuple(fc.integer(), fc.integer()));
