@@ -13,7 +13,9 @@ export interface SealedSpelling {
 }
 
 const header = 'title: Sealed spellings\nmodels: [openai:m1]\n';
-const open = '  - id: OPEN-1\n    prompt: "OPEN-visible question"\n    should: ["OPEN-point"]\n';
+// a function point, so a run of the file scores (with no judges a judged point is an error, and a
+// run whose verdicts are all errors is failed and never reaches the leaderboard the tests search)
+const open = '  - id: OPEN-1\n    prompt: "OPEN-visible question"\n    should: ["$icontains: OPEN"]\n';
 
 const inList = (name: string, sealedYaml: string, sealed = 1): SealedSpelling => ({
   name,
@@ -47,7 +49,7 @@ export const SEALED_SPELLINGS: SealedSpelling[] = [
   {
     name: 'JSON layout',
     file: 'sealed-json.json',
-    text: JSON.stringify({ title: 'Sealed spellings', models: ['openai:m1'], prompts: [{ id: 'OPEN-1', prompt: 'OPEN-visible question' }, { id: 'SECRET-1', split: 'test', prompt: 'SECRET question', should: ['SECRET point'] }] }, null, 2),
+    text: JSON.stringify({ title: 'Sealed spellings', models: ['openai:m1'], prompts: [{ id: 'OPEN-1', prompt: 'OPEN-visible question', should: ['$icontains: OPEN'] }, { id: 'SECRET-1', split: 'test', prompt: 'SECRET question', should: ['SECRET point'] }] }, null, 2),
     sealed: 1,
   },
   {

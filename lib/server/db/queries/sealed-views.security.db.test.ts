@@ -42,7 +42,9 @@ beforeAll(async () => {
   for (const s of SEALED_SPELLINGS) {
     const { blueprintId } = await storeBlueprint(t.db, s.file, s.text);
     const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', models: [MODEL] }, noDispatch, { judges: [], defaultCollection: 'CORE', judgeSamples: 1 });
-    expect(await executeRun(deps, runId)).toBe('completed');
+    const status = await executeRun(deps, runId);
+    const { error } = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { error: true } });
+    expect(status, `${s.name}: ${error}`).toBe('completed');
     const { versionId } = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { versionId: true } });
     runs.push({ name: s.name, blueprintId, runId, versionId });
   }

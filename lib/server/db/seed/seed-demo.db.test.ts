@@ -14,6 +14,8 @@ import {
   normaliseToolCall,
   PASS_AT,
   resolvePointFunction,
+  parseStored,
+  StoredJudgesSchema,
   type Point,
   type QuickJsSandbox,
   type ToolCall,
@@ -140,11 +142,12 @@ describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
         continue;
       }
       const present = evidence.present.test(v.reply.content);
-      const records = v.judges as { judge: string; value: number | null; reasoning: string | null; error: string | null }[];
+      // read with the schema the pages read them with (lib/core/evidence)
+      const records = parseStored(StoredJudgesSchema, v.judges, `verdict judges of ${where}`);
       if (records.length !== 2) disagreements.push(`${where}: ${records.length} judge records`);
       for (const j of records) {
-        if (j.error || j.value === null) disagreements.push(`${where}: ${j.judge} erred: ${j.error}`);
-        else if (present !== j.value > 0.5 || j.reasoning !== (present ? evidence.yes : evidence.no)) disagreements.push(`${where}: ${j.judge} said ${j.value} (${j.reasoning}); the reply ${present ? 'has' : 'lacks'} it`);
+        if (j.error || j.score === null) disagreements.push(`${where}: ${j.judge} erred: ${j.error}`);
+        else if (present !== j.score > 0.5 || j.reasoning !== (present ? evidence.yes : evidence.no)) disagreements.push(`${where}: ${j.judge} said ${j.score} (${j.reasoning}); the reply ${present ? 'has' : 'lacks'} it`);
       }
       // a should_not point scores the absence of what it names
       const held = v.source === 'should_not' ? !present : present;
