@@ -7,9 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatIssue, parseBlueprint } from '@/lib/core';
-import { env } from '@/lib/server/env';
-import { openDatabase } from '@/lib/server/db/database';
-import { createDb, type Db } from '@/lib/server/db/client';
+import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { executeRun } from '@/lib/server/runs/execute-run';
 import { requestRescore } from '@/lib/server/runs/request-rescore';
@@ -17,6 +15,7 @@ import { RunConfigError } from '@/lib/server/runs/errors';
 import { createRunDeps, runDefaults } from '@/lib/server/runs/wiring';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
+import { withRunDatabase } from '../with-run-database';
 import { usageError } from './usage';
 
 const USAGE = `usage: assay rescore RUN_ID [options]
@@ -60,10 +59,7 @@ export async function rescoreCommand(argv: string[]): Promise<number> {
   const parentId = positionals[0]!;
   const judges = (values.judges as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
 
-  const config = env();
-  const database = await openDatabase(config);
-  const db = createDb(database.url);
-  try {
+  return withRunDatabase('rescore', async (db, config) => {
     const versionId = values.blueprint ? await rubricVersion(db, parentId, values.blueprint as string) : undefined;
     const deps = await createRunDeps(db, config);
     const { runId } = await requestRescore(
@@ -74,15 +70,6 @@ export async function rescoreCommand(argv: string[]): Promise<number> {
     );
     console.error(`assay: rescore ${runId} of run ${parentId}`);
     await executeRun(deps, runId);
-    return await reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
-  } catch (e) {
-    if (e instanceof RunConfigError || (e instanceof Error && e.name === 'ModelResolutionError')) {
-      console.error(`assay rescore: ${e.message}`);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await db.$disconnect();
-    await database.close();
-  }
+    return reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
+  });
 }

@@ -8,9 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
-import { env } from '@/lib/server/env';
-import { openDatabase } from '@/lib/server/db/database';
-import { createDb, type Db } from '@/lib/server/db/client';
+import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
@@ -18,6 +16,7 @@ import { createRunDeps, runDefaults } from '@/lib/server/runs/wiring';
 import { RunConfigError } from '@/lib/server/runs/errors';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
+import { withRunDatabase } from '../with-run-database';
 import { usageError } from './usage';
 import { parse as parseYaml } from 'yaml';
 
@@ -111,10 +110,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     return n;
   };
 
-  const config = env();
-  const database = await openDatabase(config);
-  const db = createDb(database.url);
-  try {
+  return withRunDatabase('run', async (db, config) => {
     const fixtures = values.fixtures ? await loadFixtures(values.fixtures as string) : null;
     const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY });
     let runId = resume;
@@ -155,15 +151,6 @@ export async function runCommand(argv: string[]): Promise<number> {
     });
     bar?.stop();
     if (status === 'busy') return 3;
-    return await reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
-  } catch (e) {
-    if (e instanceof RunConfigError || (e instanceof Error && e.name === 'ModelResolutionError')) {
-      console.error(`assay run: ${e.message}`);
-      return 1;
-    }
-    throw e;
-  } finally {
-    await db.$disconnect();
-    await database.close();
-  }
+    return reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
+  });
 }
