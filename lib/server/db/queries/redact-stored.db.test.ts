@@ -11,6 +11,9 @@ import { requestRun } from '../../runs/request-run';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../../runs/testing';
 import { freshDatabase, type TestDatabase } from '../testing';
 import { getPointVerdicts, getPromptReplies } from './run-prompt';
+import { getRunHeader } from './run-header';
+import { getRunModelErrors } from './run-model';
+import { getRunProgress } from './run-progress';
 import { searchReplies } from './search';
 
 const KEY = 'sk-pagetest-0123456789abcdefSECRET';
@@ -79,5 +82,17 @@ describe(`stored text read for pages (${process.env.ASSAY_TEST_DB})`, () => {
       expect(hits[0]!.snippet, q).not.toContain(KEY);
       expect(hits[0]!.snippet.replace(/[\u27e6\u27e7]/g, ''), q).toContain('[redacted]');
     }
+  });
+
+  it('failure messages that quote the key: the run header, the progress poll and the model page’s errors show it redacted', async () => {
+    process.env.OPENAI_API_KEY = KEY;
+    const leaked = `openai: HTTP 401: Incorrect API key provided: ${KEY}`;
+    await t.db.run.update({ where: { id: run.id }, data: { error: leaked } });
+    await t.db.reply.updateMany({ where: { runId: run.id }, data: { error: leaked, errorKind: 'auth' } });
+    const redacted = 'openai: HTTP 401: Incorrect API key provided: [redacted]';
+    expect((await getRunHeader(t.db, run.id))!.error).toBe(redacted);
+    expect((await getRunProgress(t.db, run.id))!.error).toBe(redacted);
+    const errors = await getRunModelErrors(t.db, run, 'openai:model-a');
+    expect(errors.map((e) => e.message)).toEqual([`auth: ${redacted}`]);
   });
 });
