@@ -230,6 +230,7 @@ test('rescoring a finished run from the admin page calls no model and links the 
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const runCount = async () => Object.values((await (await request.get('/api/admin/status', { headers: admin })).json()).runsByStatus as Record<string, number>).reduce((a, b) => a + b, 0);
   await signInWithToken(page, ADMIN_TOKEN);
+  await expect(page).toHaveURL(/\/admin$/); // the sign-in's navigation first, or the reload below races it
   // the manual run of the test before: rescore it once it has finished
   const option = page.locator('#rescore-run option').filter({ hasText: 'e2e__greetings' }).filter({ hasText: 'completed' });
   await waitFor('a completed run of e2e__greetings to rescore', async () => {
