@@ -166,6 +166,7 @@ test('a webhook with a wrong signature is rejected and changes nothing; a signed
   expect(delivery?.status).toBe(200);
   expect(JSON.parse(delivery!.response).outcome).toMatch(/^sync requested at /);
   await signInWithToken(page, ADMIN_TOKEN);
+  await expect(page.getByTestId('signed-in-as')).toBeVisible(); // the sign-in's navigation first, or the reload below races it
   await waitFor('the pushed commit to be synced', async () => {
     await page.reload();
     return (await page.getByRole('table', { name: 'Sources' }).innerText()).includes(gh.head().sha.slice(0, 7));
@@ -230,7 +231,7 @@ test('rescoring a finished run from the admin page calls no model and links the 
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
   const runCount = async () => Object.values((await (await request.get('/api/admin/status', { headers: admin })).json()).runsByStatus as Record<string, number>).reduce((a, b) => a + b, 0);
   await signInWithToken(page, ADMIN_TOKEN);
-  await expect(page).toHaveURL(/\/admin$/); // the sign-in's navigation first, or the reload below races it
+  await expect(page.getByTestId('signed-in-as')).toBeVisible(); // the sign-in's navigation first, or the reload below races it
   // the manual run of the test before: rescore it once it has finished
   const option = page.locator('#rescore-run option').filter({ hasText: 'e2e__greetings' }).filter({ hasText: 'completed' });
   await waitFor('a completed run of e2e__greetings to rescore', async () => {
