@@ -166,6 +166,7 @@ test('a webhook with a wrong signature is rejected and changes nothing; a signed
   expect(delivery?.status).toBe(200);
   expect(JSON.parse(delivery!.response).outcome).toMatch(/^sync requested at /);
   await signInWithToken(page, ADMIN_TOKEN);
+  await expect(page.getByTestId('signed-in-as')).toBeVisible(); // the sign-in's navigation first, or the reload below races it
   await waitFor('the pushed commit to be synced', async () => {
     await page.reload();
     return (await page.getByRole('table', { name: 'Sources' }).innerText()).includes(gh.head().sha.slice(0, 7));
@@ -223,6 +224,58 @@ test('a maintainer can run any blueprint and see jobs and costs', async ({ page 
   await expect(runs.getByRole('row').filter({ hasText: /PR #\d+/ })).toHaveCount(1);
   await expect(page.getByRole('list', { name: 'Cost totals' })).toContainText('last 24 h');
   await page.screenshot({ path: 'test-results/admin-jobs.png', fullPage: true });
+});
+
+test('rescoring a finished run from the admin page calls no model and links the new run to its parent; a stranger changes nothing', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+  const runCount = async () => Object.values((await (await request.get('/api/admin/status', { headers: admin })).json()).runsByStatus as Record<string, number>).reduce((a, b) => a + b, 0);
+  await signInWithToken(page, ADMIN_TOKEN);
+  await expect(page.getByTestId('signed-in-as')).toBeVisible(); // the sign-in's navigation first, or the reload below races it
+  // the manual run of the test before: rescore it once it has finished
+  const option = page.locator('#rescore-run option').filter({ hasText: 'e2e__greetings' }).filter({ hasText: 'completed' });
+  await waitFor('a completed run of e2e__greetings to rescore', async () => {
+    await page.reload();
+    return (await option.count()) > 0;
+  }, 90_000);
+  const parentId = await option.first().getAttribute('value');
+  expect(parentId).toBeTruthy();
+
+  // unauthenticated (JSON and a form post with no session): refused, and no run is made
+  const runsBefore = await runCount();
+  const anonymous = await request.post('/api/admin/runs/rescore', { data: { runId: parentId }, headers: { authorization: '' } });
+  expect(anonymous.status()).toBe(401);
+  expect((await anonymous.json()).error.code).toBe('unauthorized');
+  const wrongToken = await request.post('/api/admin/runs/rescore', { data: { runId: parentId }, headers: { authorization: 'Bearer not-the-token' } });
+  expect(wrongToken.status()).toBe(401);
+  expect(await runCount()).toBe(runsBefore);
+
+  const callsBefore = llm.calls();
+  const requestsBefore = llm.requests().length;
+  await page.locator('#rescore-run').selectOption(parentId!);
+  await page.getByRole('button', { name: 'Rescore (no model calls)' }).click();
+  const notice = page.getByTestId('notice-banner');
+  await expect(notice).toContainText(`of run ${parentId} requested.`);
+  const childId = /Rescore (\S+) of run/.exec(await notice.innerText())![1]!;
+  expect(childId).not.toBe(parentId);
+  expect(await runCount()).toBe(runsBefore + 1);
+
+  const childRow = page.getByRole('table', { name: 'Recent runs' }).getByRole('row').filter({ hasText: childId });
+  await waitFor('the rescore to finish', async () => {
+    await page.goto('/admin');
+    return (await childRow.innerText()).includes('completed');
+  }, 90_000);
+  await expect(childRow).toContainText('rescore');
+  await page.goto(`/runs/${childId}`);
+  await expect(page.getByText('stored, re-graded (no model called)')).toBeVisible();
+  await expect(page.getByTestId('rescore-parent')).toHaveAttribute('href', `/runs/${parentId}`);
+  await page.screenshot({ path: 'test-results/admin-rescore.png', fullPage: true });
+  // the parent's page names its rescore
+  await page.goto(`/runs/${parentId}`);
+  await expect(page.getByTestId('rescore-child')).toHaveAttribute('href', `/runs/${childId}`);
+  // no model (and no judge) was called by the rescore
+  expect(llm.calls()).toBe(callsBefore);
+  expect(llm.requests()).toHaveLength(requestsBefore);
 });
 
 test('GitHub sign-in: a listed maintainer may act, anyone else is a reader', async ({ page }) => {

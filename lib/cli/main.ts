@@ -2,6 +2,8 @@
  * `assay <command>`: the CLI for authors and CI, over the same core and server adapters
  * as the app. Each command lives in its own module and returns an exit code.
  */
+import { createRedactor, knownSecrets, redactConsole } from '@/lib/server/secret-redactor';
+
 type Command = (args: string[]) => Promise<number>;
 
 // Each command is loaded when it runs: `validate` and `check` need no database client, and
@@ -38,5 +40,14 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`assay: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
-  return command.run(rest);
+  // What the CLI prints (reports read back from the database, provider and database errors,
+  // a crash's stack) goes through the secret redactor, as the app's logs do: a row stored
+  // before redaction existed, or an error that quotes a key, must not reach a terminal or CI log.
+  redactConsole(console as never, createRedactor(knownSecrets(process.env)));
+  try {
+    return await command.run(rest);
+  } catch (e) {
+    console.error('assay: unexpected error:', e);
+    return 1;
+  }
 }

@@ -10,6 +10,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
+import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
 import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
 import { createRunDeps, runDefaults } from '@/lib/server/runs/wiring';
@@ -63,7 +64,10 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
   const path = repoRelativePath(arg);
   const parsed = parseBlueprint(text, { file: arg });
   if (!parsed.ok) throw new RunConfigError(`${arg} does not validate:\n${parsed.errors.map(formatIssue).join('\n')}`);
-  const source = await db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} });
+  // two `assay run` started at once on a fresh database both create this row: the loser retries
+  const source = await retryOnUniqueViolation(() =>
+    db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
+  );
   const id = blueprintIdFromPath(path);
   await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
   return id;

@@ -9,6 +9,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import type { Db } from '../db/client';
 import { blueprintIdFromPath, parseBlueprint } from '@/lib/core';
 import { contentHash, storeBlueprintVersion } from '../db/commands/store-blueprint-version';
+import { retryOnUniqueViolation } from '../db/unique-retry';
 
 export interface SyncSummary {
   sourceId: string;
@@ -35,11 +36,14 @@ async function listFiles(dir: string): Promise<string[]> {
 export async function syncLocalFolder(db: Db, folder: string, trigger = 'start'): Promise<SyncSummary> {
   const root = resolve(folder);
   const key = `local:${relative(process.cwd(), root) || '.'}`;
-  const source = await db.blueprintSource.upsert({
-    where: { key },
-    create: { key, kind: 'local', localPath: root },
-    update: { localPath: root },
-  });
+  // two processes syncing one folder at once on a fresh database both create the source row
+  const source = await retryOnUniqueViolation(() =>
+    db.blueprintSource.upsert({
+      where: { key },
+      create: { key, kind: 'local', localPath: root },
+      update: { localPath: root },
+    }),
+  );
   const record = await db.syncRecord.create({ data: { sourceId: source.id, trigger, status: 'running' } });
   const summary: SyncSummary = { sourceId: source.id, added: 0, changed: 0, unchanged: 0, removed: 0, invalid: 0, collections: 0, errors: [] };
   try {
@@ -113,10 +117,12 @@ export async function storeCollection(
   if (!Array.isArray(models) || !models.every((m) => typeof m === 'string' || (typeof m === 'object' && m !== null))) {
     return `${path}:1:1: a model collection must be a JSON array of model ids (e.g. ["openai:gpt-4o-mini"])`;
   }
-  await db.modelCollection.upsert({
-    where: { sourceId_name: { sourceId, name } },
-    create: { sourceId, name, models, ...at },
-    update: { models, ...at },
-  });
+  await retryOnUniqueViolation(() =>
+    db.modelCollection.upsert({
+      where: { sourceId_name: { sourceId, name } },
+      create: { sourceId, name, models, ...at },
+      update: { models, ...at },
+    }),
+  );
   return null;
 }

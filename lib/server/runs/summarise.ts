@@ -9,6 +9,7 @@
 import { xoroshiro128plus } from 'pure-rand';
 import { addToCoverage, EMPTY_COVERAGE, modelScore, promptScore, withheldReason, type Coverage } from '@/lib/core';
 import type { Db } from '../db/client';
+import { retryOnUniqueViolation } from '../db/unique-retry';
 
 function seedOf(runId: string): number {
   let h = 2166136261 >>> 0;
@@ -117,11 +118,14 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
         deterministicVerdicts: s.deterministicVerdicts,
         deterministicScored: s.deterministicScored,
       };
-      await db.blueprintModelSummary.upsert({
-        where: { blueprintId_modelId: { blueprintId: run.blueprintId, modelId: s.modelId } },
-        create: { blueprintId: run.blueprintId, modelId: s.modelId, ...data },
-        update: data,
-      });
+      // two runs of one blueprint finishing at once both create a model's first entry
+      await retryOnUniqueViolation(() =>
+        db.blueprintModelSummary.upsert({
+          where: { blueprintId_modelId: { blueprintId: run.blueprintId, modelId: s.modelId } },
+          create: { blueprintId: run.blueprintId, modelId: s.modelId, ...data },
+          update: data,
+        }),
+      );
     }
   }
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../client';
 import { storableText, storedPoint, StoredPointsSchema, type Blueprint, type BlueprintIssue } from '@/lib/core';
 import { Prisma } from '@/generated/prisma/client';
+import { retryOnUniqueViolation } from '../unique-retry';
 
 export interface BlueprintFile {
   /** Path inside the source, e.g. `weval/en/greetings.yml`. */
@@ -65,7 +66,9 @@ export async function storeBlueprintVersion(
   };
   // Prisma's default 5 s is not enough for a blueprint of hundreds of prompts on a busy machine
   // (the 500-prompt page benchmark's blueprint took 8 s); the transaction holds one blueprint's rows.
-  return db.$transaction(async (tx) => {
+  // Two processes storing the same file at once (two `assay run` on a fresh database) both see
+  // no row and both insert; the loser retries and finds the winner's rows.
+  return retryOnUniqueViolation(() => db.$transaction(async (tx) => {
     await tx.blueprint.upsert({
       where: { id: blueprintId },
       create: { id: blueprintId, sourceId, ...meta, removedAt: publish ? null : new Date() },
@@ -120,5 +123,5 @@ export async function storeBlueprintVersion(
     }
     if (publish) await tx.blueprint.update({ where: { id: blueprintId }, data: { latestVersionId: versionId } });
     return { blueprintId, versionId, created: !existing };
-  }, { timeout: STORE_TIMEOUT_MS });
+  }, { timeout: STORE_TIMEOUT_MS }));
 }

@@ -7,6 +7,7 @@
  */
 import type { Db } from '../client';
 import { runCountersSelect } from './run-select';
+import { redactStored, storedTextRedactor } from './redact-stored';
 
 export async function getRunHeader(db: Db, runId: string) {
   const run = await db.run.findUnique({
@@ -46,6 +47,7 @@ export async function getRunHeader(db: Db, runId: string) {
     deterministicVerdicts: c._sum.deterministicVerdicts ?? 0,
     deterministicScored: c._sum.deterministicScored ?? 0,
   };
-  return { ...run, siblings, coverage };
+  // a failure message stored before redaction existed may quote a key (redact-stored.ts)
+  return { ...run, error: redactStored(run.error, storedTextRedactor()), siblings, coverage };
 }
 export type RunHeader = NonNullable<Awaited<ReturnType<typeof getRunHeader>>>;

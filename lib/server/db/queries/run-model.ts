@@ -5,6 +5,7 @@
 import { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../client';
 import { notSealedIn, SEALED_SPLIT } from './sealed';
+import { redactStored, storedTextRedactor } from './redact-stored';
 
 export type RunModelSort = 'weakest' | 'strongest' | 'position';
 
@@ -82,8 +83,12 @@ export async function getRunModelErrors(db: Db, run: { id: string; versionId: st
       WHERE v.run_id = ${run.id} AND v.status = 'error' AND v.model_id = ${modelId} AND ${notSealedIn(run.versionId, 'v.prompt_key')}
       ORDER BY v.prompt_key, v.point_index LIMIT ${limit}`,
   ]);
-  return [
-    ...replies.map((r) => ({ promptKey: r.promptKey, pointIndex: null, pointText: null, message: r.message, kind: 'reply' as const })),
-    ...verdicts.map((v) => ({ ...v, message: v.message ?? 'The verdict could not be obtained.', kind: 'verdict' as const })),
-  ];
+  // an error stored before redaction existed may quote a key (redact-stored.ts)
+  return redactStored(
+    [
+      ...replies.map((r) => ({ promptKey: r.promptKey, pointIndex: null, pointText: null, message: r.message, kind: 'reply' as const })),
+      ...verdicts.map((v) => ({ ...v, message: v.message ?? 'The verdict could not be obtained.', kind: 'verdict' as const })),
+    ],
+    storedTextRedactor(),
+  );
 }

@@ -1,9 +1,10 @@
 /** A run's live counters (the progress page and its JSON route poll this). */
 import type { Db } from '../client';
 import { runCountersSelect } from './run-select';
+import { redactStored, storedTextRedactor } from './redact-stored';
 
 export async function getRunProgress(db: Db, runId: string) {
-  return db.run.findUnique({
+  const row = await db.run.findUnique({
     where: { id: runId },
     select: {
       id: true,
@@ -16,5 +17,7 @@ export async function getRunProgress(db: Db, runId: string) {
       blueprint: { select: { id: true, title: true } },
     },
   });
+  // a failure message stored before redaction existed may quote a key (redact-stored.ts)
+  return row && { ...row, error: redactStored(row.error, storedTextRedactor()) };
 }
 export type RunProgressRow = NonNullable<Awaited<ReturnType<typeof getRunProgress>>>;

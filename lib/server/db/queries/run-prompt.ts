@@ -16,6 +16,7 @@ import {
 } from '@/lib/core';
 import type { Db } from '../client';
 import { SEALED_SPLIT } from './sealed';
+import { redactStored, storedTextRedactor } from './redact-stored';
 
 export async function getVisiblePrompt(db: Db, versionId: string, promptKey: string) {
   const prompt = await db.versionPrompt.findUnique({
@@ -165,14 +166,20 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
       verdicts: { where: { runId: run.id }, orderBy: { pointIndex: 'asc' }, select: VERDICT_DETAIL },
     },
   });
+  // reply text, tool calls, errors, explanations and judge reasoning as the page shows them: a row
+  // stored before redaction existed must not show a known secret (redact-stored.ts)
+  const redact = storedTextRedactor();
   return rows.map((r) => {
     const where = `reply ${r.id} (${promptKey} × ${r.modelId})`;
-    return {
-      ...r,
-      turns: parseStored(StoredTurnsSchema, r.turns, `${where}: replies.turns`),
-      toolCalls: parseStoredOrNull(StoredToolCallsSchema, r.toolCalls, `${where}: replies.tool_calls`),
-      verdicts: r.verdicts.map((v) => parseVerdictEvidence(v, where)),
-    };
+    return redactStored(
+      {
+        ...r,
+        turns: parseStored(StoredTurnsSchema, r.turns, `${where}: replies.turns`),
+        toolCalls: parseStoredOrNull(StoredToolCallsSchema, r.toolCalls, `${where}: replies.tool_calls`),
+        verdicts: r.verdicts.map((v) => parseVerdictEvidence(v, where)),
+      },
+      redact,
+    );
   });
 }
 export type PromptReply = Awaited<ReturnType<typeof getPromptReplies>>[number];
@@ -187,6 +194,7 @@ export async function getPointVerdicts(db: Db, run: { id: string; versionId: str
     select: { ...VERDICT_DETAIL, modelId: true, reply: { select: { attempt: true, systemIndex: true, temperatureIndex: true } } },
     take: 2_000,
   });
-  return rows.map((v) => parseVerdictEvidence(v, `run ${run.id}, ${promptKey} × ${v.modelId}`));
+  const redact = storedTextRedactor();
+  return rows.map((v) => redactStored(parseVerdictEvidence(v, `run ${run.id}, ${promptKey} × ${v.modelId}`), redact));
 }
 export type PointVerdict = Awaited<ReturnType<typeof getPointVerdicts>>[number];

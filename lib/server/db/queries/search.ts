@@ -8,11 +8,25 @@
 import { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../client';
 import { notSealed, SEALED_SPLIT } from './sealed';
+import { storedTextRedactor } from './redact-stored';
+import type { Redactor } from '../../secret-redactor';
 
 /** Marks around matched words in snippets (characters a reply is very unlikely to contain). */
 export const MATCH_START = '\u27e6';
 export const MATCH_END = '\u27e7';
 const HEADLINE = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
+
+/**
+ * A snippet with known secrets redacted (redact-stored.ts). The match markers may split a
+ * secret (when it is the search term), so a snippet that holds one once they are removed is
+ * shown redacted, without highlights.
+ */
+function redactSnippet(snippet: string, redact: Redactor | null): string {
+  if (!redact) return snippet;
+  const plain = snippet.split(MATCH_START).join('').split(MATCH_END).join('');
+  const redacted = redact(plain);
+  return redacted === plain ? redact(snippet) : redacted;
+}
 
 /** Counts stop here: "1,000+ results" is as useful as an exact figure and much cheaper. */
 export const COUNT_CAP = 1000;
@@ -79,5 +93,6 @@ export async function searchReplies(db: Db, q: string, opts: { limit: number; of
     db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM (SELECT 1 FROM replies r JOIN runs ru ON ru.id = r.run_id WHERE ${where} LIMIT ${COUNT_CAP + 1}) x`,
   ]);
-  return { hits, total: count[0]?.n ?? 0 };
+  const redact = storedTextRedactor();
+  return { hits: hits.map((h) => ({ ...h, snippet: redactSnippet(h.snippet, redact) })), total: count[0]?.n ?? 0 };
 }
