@@ -15,6 +15,7 @@ import type { RunDispatcher } from './contracts';
 import type { RunDeps } from './deps';
 import { executeRun } from './execute-run';
 import { LlmGateway } from './gateway';
+import { sharedGradingPool } from './grading-pool';
 import type { RunDefaults } from './request-run';
 
 export function runDefaults(env: Env): RunDefaults {
@@ -35,6 +36,7 @@ export async function createRunDeps(
     db,
     gateway: new LlmGateway({ db, providers, concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY, ...(env.ASSAY_PROVIDER_TIMEOUTS ? { timeouts: env.ASSAY_PROVIDER_TIMEOUTS } : {}) }),
     sandbox: await createQuickJsSandbox(),
+    gradingPool: sharedGradingPool({ size: env.ASSAY_GRADING_WORKERS }),
     sandboxBudget: { perReplyMs: env.ASSAY_SANDBOX_REPLY_SECONDS * 1000, perRunMs: env.ASSAY_SANDBOX_RUN_SECONDS * 1000 },
     external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,
     fixtures: opts.fixtures ?? null,
