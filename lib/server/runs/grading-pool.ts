@@ -132,11 +132,10 @@ class GradingWorker {
     let lastReport = 0;
     const budgetLeft = Math.max(0, Math.min(job.budgets.reply.limitMs - job.budgets.reply.usedMs, job.budgets.run.limitMs - job.budgets.run.usedMs));
     return new Promise<JobResult>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      let startup: NodeJS.Timeout | undefined;
+      const timers: { startup?: NodeJS.Timeout; job?: NodeJS.Timeout } = {};
       const finish = (stopped: string | null) => {
-        clearTimeout(timer);
-        clearTimeout(startup);
+        clearTimeout(timers.job);
+        clearTimeout(timers.startup);
         this.listener = null;
         this.stop = null;
         if (stopped !== null) {
@@ -151,12 +150,12 @@ class GradingWorker {
       };
       this.stop = finish;
       if (this.failure !== null) return finish(this.failure);
-      startup = setTimeout(() => finish(`the grading worker did not start within ${options.startupMs / 1000} s`), options.startupMs);
+      timers.startup = setTimeout(() => finish(`the grading worker did not start within ${options.startupMs / 1000} s`), options.startupMs);
       void this.ready.then(() => {
         if (this.stop !== finish) return;
-        clearTimeout(startup);
+        clearTimeout(timers.startup);
         const limitMs = budgetLeft + options.graceMs;
-        timer = setTimeout(() => finish(`grading stopped after ${(limitMs / 1000).toFixed(1)} s, the wall-clock limit for this reply's sandbox points`), limitMs);
+        timers.job = setTimeout(() => finish(`grading stopped after ${(limitMs / 1000).toFixed(1)} s, the wall-clock limit for this reply's sandbox points`), limitMs);
         lastReport = performance.now();
         this.listener = (m) => {
           if (m.type === 'ready' || m.id !== job.id) return;
