@@ -144,7 +144,7 @@ class GradingWorker {
           void this.close();
         }
         resolve({
-          verdicts: verdicts.map((v, i) => v ?? verdictFromOutcome(job.points[i]!.point, job.points[i]!.index, { error: `not graded: ${stopped ?? 'the grading worker gave no answer'}` })),
+          verdicts: verdicts.map((v, i) => v ?? verdictFromOutcome(job.points[i]!.point, job.points[i]!.index, { error: unanswered(stopped ?? 'the grading worker gave no answer', i === firstUnanswered(verdicts)) })),
           spentMs,
         });
       };
@@ -180,6 +180,15 @@ class GradingWorker {
     this.alive = false;
     this.stop?.(reason);
   }
+}
+
+function firstUnanswered(verdicts: ReadonlyArray<unknown>): number {
+  return verdicts.findIndex((v) => v === null);
+}
+
+/** The point being graded when the worker stopped is the likely cause; the ones after it never ran. */
+function unanswered(reason: string, current: boolean): string {
+  return current ? `grading stopped at this point: ${reason}` : `not graded: ${reason} at an earlier point of this reply`;
 }
 
 let shared: GradingPool | null = null;
