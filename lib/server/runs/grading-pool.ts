@@ -129,7 +129,6 @@ class GradingWorker {
           `import('node:url').then(async (url) => { const tsx = await import('tsx/esm/api'); tsx.register({ tsconfig: url.fileURLToPath(${JSON.stringify(tsconfig)}) }); return import(${JSON.stringify(entry)}); });`,
           { ...workerOptions, eval: true },
         );
-    this.worker.unref();
     let readyResolve!: () => void;
     this.ready = new Promise<void>((resolve) => (readyResolve = resolve));
     this.failed = new Promise<void>((resolve) => (this.failedResolve = resolve));
@@ -141,6 +140,11 @@ class GradingWorker {
       this.fail(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the grading worker ran out of its ${options.memoryMb} MB of memory` : `the grading worker failed (${e.name}: ${e.message.slice(0, 200)})`);
     });
     this.worker.on('exit', (code) => this.fail(`the grading worker exited (code ${code})`));
+    // Referenced while it starts and while it grades, so a process awaiting it stays alive;
+    // an idle worker keeps no process (the CLI, a test run) from exiting.
+    void this.ready.then(() => {
+      if (!this.stop) this.worker.unref();
+    });
   }
 
   run(job: GradingJob, options: GradingPoolOptions): Promise<JobResult> {
@@ -155,6 +159,7 @@ class GradingWorker {
         clearTimeout(timers.startup);
         this.listener = null;
         this.stop = null;
+        this.worker.unref();
         if (stopped !== null) {
           // what it had not reported, at most what its budgets had left
           spentMs = Math.min(budgetLeft, spentMs + (lastReport ? performance.now() - lastReport : 0));
@@ -166,6 +171,7 @@ class GradingWorker {
         });
       };
       this.stop = finish;
+      this.worker.ref();
       if (this.failure !== null) return finish(this.failure);
       timers.startup = setTimeout(() => finish(`the grading worker did not start within ${options.startupMs / 1000} s`), options.startupMs);
       void this.ready.then(() => {
