@@ -30,6 +30,12 @@ export async function storeCorpusBlueprint(db: Db, relPath: string) {
   return storeBlueprint(db, relPath, await readFile(new URL(`blueprints/${relPath}`, CORPUS), 'utf8'));
 }
 
+/** Warmed as the server's is when it wires the pipeline (createRunDeps). */
+async function warmPool(pool: GradingPool): Promise<GradingPool> {
+  await pool.warm();
+  return pool;
+}
+
 export async function fakeDeps(db: Db, fakeUrl: string, opts: { concurrency?: number; fixtures?: FixtureSet; sandbox?: boolean; timeoutMs?: number; gradingPool?: GradingPool | null } = {}): Promise<RunDeps> {
   return {
     db,
@@ -42,7 +48,7 @@ export async function fakeDeps(db: Db, fakeUrl: string, opts: { concurrency?: nu
     }),
     sandbox: opts.sandbox === false ? null : await createQuickJsSandbox(),
     // as in the server: sandbox points graded in a worker (null: on the test's thread)
-    gradingPool: opts.gradingPool === undefined ? sharedGradingPool() : opts.gradingPool,
+    gradingPool: opts.gradingPool === undefined ? await warmPool(sharedGradingPool()) : opts.gradingPool,
     external: null,
     fixtures: opts.fixtures ?? null,
   };
