@@ -128,6 +128,8 @@ export const EnvSchema = z.object({
   /** Total sandbox time (`$js`, sandboxed regexes) for grading one reply, and for one run, in seconds (each point also stops at 1 s). */
   ASSAY_SANDBOX_REPLY_SECONDS: z.coerce.number().positive().default(5),
   ASSAY_SANDBOX_RUN_SECONDS: z.coerce.number().positive().default(300),
+  /** Worker threads grading sandbox points (`$js`, sandboxed regexes) off the server's event loop. */
+  ASSAY_GRADING_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** Per-provider call timeouts overriding the table in lib/server/providers/timeouts.ts: `openai=60000,custom=20000`. */
   ASSAY_PROVIDER_TIMEOUTS: optionalString.pipe(
     z

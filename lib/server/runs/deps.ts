@@ -2,12 +2,15 @@
 import type { ExternalCallPort, FixtureSet, SandboxBudgetLimits, SandboxPort } from '@/lib/core';
 import type { Db } from '../db/client';
 import type { LlmGateway } from './gateway';
+import type { GradingPool } from './grading-pool';
 
 export interface RunDeps {
   db: Db;
   gateway: LlmGateway;
   /** For `$js` and string `tool_args_match`; null leaves those points as error verdicts. */
   sandbox: SandboxPort | null;
+  /** Where points that may use the sandbox are graded, off this thread; null or absent: on it, with `sandbox`. */
+  gradingPool?: GradingPool | null;
   /** Total sandbox time per reply and per run (default SANDBOX_BUDGET_DEFAULTS; a run's `maxSandboxMs` can lower the latter). */
   sandboxBudget?: Pick<SandboxBudgetLimits, 'perReplyMs' | 'perRunMs'>;
   external: ExternalCallPort | null;

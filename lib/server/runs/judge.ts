@@ -38,7 +38,8 @@ import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { cellData } from './summarise';
 import { gradingWriter, type AttemptRow } from './grading-writer';
-import { replySandbox } from './sandbox-budget';
+import type { GradingPool } from './grading-pool';
+import { replySandbox, withReplyBudgets } from './sandbox-budget';
 
 /** Judge output without a well-formed answer is asked again this many times before it is an error. */
 const JUDGE_TRIES = 3;
@@ -128,29 +129,56 @@ async function judgePoint(deps: RunDeps, ctx: RunContext, reply: StoredReply, pr
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * Deterministic points first, one at a time: sandbox code runs synchronously on this thread,
- * so a turn of the event loop before each point that may use the sandbox bounds the server's
- * stall to one point's limit (1 s) rather than the reply's whole sandbox budget. Judged
- * points then go out together.
+ * The reply's points that may run code in the sandbox, graded in a grading worker (off this
+ * thread) under the reply's and the run's sandbox budgets; what the worker spent is charged
+ * to both here, so budgets span replies and resumes as on the thread.
+ */
+async function gradeSandboxPointsInWorker(pool: GradingPool, deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Map<number, Verdict | 'needs-judge'>> {
+  const points = prompt.points.flatMap((point, index) => (mayUseSandbox(point) ? [{ index, point }] : []));
+  if (points.length === 0) return new Map();
+  return withReplyBudgets(deps, ctx, async (budgets) => {
+    const result = await pool.grade({
+      points,
+      reply: { content: reply.content, toolCalls: reply.toolCalls },
+      context: { messages: reply.turns, modelId: reply.modelId, promptId: prompt.id },
+      budgets: {
+        reply: { limitMs: budgets.reply.limitMs, usedMs: budgets.reply.usedMs },
+        run: { limitMs: budgets.run.limitMs, usedMs: budgets.run.usedMs },
+      },
+    });
+    budgets.reply.charge(result.spentMs);
+    budgets.run.charge(result.spentMs);
+    return new Map(points.map((p, i) => [p.index, result.verdicts[i]!]));
+  });
+}
+
+/**
+ * Deterministic points first. With a grading pool, the points that may use the sandbox go to
+ * a worker and the rest (linear-time) run here. Without one, sandbox code runs synchronously
+ * on this thread, so a turn of the event loop before each such point bounds the stall to one
+ * point's limit (1 s) rather than the reply's whole sandbox budget. Judged points then go out together.
  */
 async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Graded[]> {
-  const bounded = await replySandbox(deps, ctx);
+  const inWorker = deps.sandbox && deps.gradingPool ? await gradeSandboxPointsInWorker(deps.gradingPool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>();
+  const bounded = deps.gradingPool ? null : await replySandbox(deps, ctx);
   const graded: Array<Graded | null> = [];
   try {
     for (const [pointIndex, point] of prompt.points.entries()) {
       if (bounded && mayUseSandbox(point)) await nextTurn();
-      const d = await evaluateDeterministicPoint(
-        point,
-        { content: reply.content, toolCalls: reply.toolCalls },
-        {
-          pointIndex,
-          messages: reply.turns,
-          modelId: reply.modelId,
-          promptId: prompt.id,
-          ...(bounded ? { sandbox: bounded.sandbox } : {}),
-          ...(deps.external ? { external: deps.external } : {}),
-        },
-      );
+      const d =
+        inWorker.get(pointIndex) ??
+        (await evaluateDeterministicPoint(
+          point,
+          { content: reply.content, toolCalls: reply.toolCalls },
+          {
+            pointIndex,
+            messages: reply.turns,
+            modelId: reply.modelId,
+            promptId: prompt.id,
+            ...(bounded ? { sandbox: bounded.sandbox } : {}),
+            ...(deps.external ? { external: deps.external } : {}),
+          },
+        ));
       graded.push(d === 'needs-judge' ? null : { verdict: d, judges: null });
     }
   } finally {

@@ -2,7 +2,7 @@
  * Issue 11, finding 4, through the run pipeline: 60 `while(true){}` points on one prompt held
  * the server for 60 s and no budget counted them. Now the reply's sandbox budget stops them
  * (5 s by default), the run's budget (a PR run's `maxSandboxSeconds`) spans replies, the time
- * used is stored on the run, and the event loop gets a turn between points, so an HTTP server
+ * used is stored on the run, and grading leaves the event loop free (in a worker; on the thread it yields between points), so an HTTP server
  * in the same process keeps answering (the loop is held at most one point's 1 s limit at a time).
  * Also stored per verdict: which regex engine ran (finding 2) and the capped explanation (10).
  */

@@ -31,6 +31,29 @@ function runBudget(deps: Pick<RunDeps, 'db' | 'sandboxBudget'>, ctx: RunContext)
   return budget;
 }
 
+const runTurns = new WeakMap<RunContext, Promise<unknown>>();
+
+/**
+ * Runs `work` with this reply's and the run's budgets, one reply of a run at a time: in a worker
+ * a reply's sandbox time is only known when its job ends, so a second reply of the run starting
+ * meanwhile would see the run's budget as it was and together they could overshoot it. Replies
+ * of other runs go on in parallel. What the reply spent is stored on the run afterwards.
+ */
+export async function withReplyBudgets<T>(deps: Pick<RunDeps, 'db' | 'sandboxBudget'>, ctx: RunContext, work: (budgets: { reply: SandboxTimeBudget; run: SandboxTimeBudget }) => Promise<T>): Promise<T> {
+  const before = runTurns.get(ctx) ?? Promise.resolve();
+  const turn = before.then(async () => {
+    const run = await runBudget(deps, ctx);
+    const reply = new SandboxTimeBudget('reply', deps.sandboxBudget?.perReplyMs ?? SANDBOX_BUDGET_DEFAULTS.perReplyMs);
+    try {
+      return await work({ reply, run });
+    } finally {
+      if (reply.usedMs > 0) await deps.db.run.update({ where: { id: ctx.runId }, data: { sandboxMs: { increment: reply.usedMs } } });
+    }
+  });
+  runTurns.set(ctx, turn.catch(() => undefined));
+  return turn;
+}
+
 export interface ReplySandbox {
   sandbox: SandboxPort;
   /** Stores what this reply's grading spent against the run (call once, after grading). */

@@ -9,6 +9,7 @@ import type { Db } from '../db/client';
 import { storeBlueprintVersion } from '../db/commands/store-blueprint-version';
 import type { RunDeps } from './deps';
 import { LlmGateway } from './gateway';
+import { sharedGradingPool, type GradingPool } from './grading-pool';
 import type { RunDefaults } from './request-run';
 
 export const CORPUS = new URL('../../../../shared/corpus/weval-configs/', import.meta.url);
@@ -29,7 +30,13 @@ export async function storeCorpusBlueprint(db: Db, relPath: string) {
   return storeBlueprint(db, relPath, await readFile(new URL(`blueprints/${relPath}`, CORPUS), 'utf8'));
 }
 
-export async function fakeDeps(db: Db, fakeUrl: string, opts: { concurrency?: number; fixtures?: FixtureSet; sandbox?: boolean; timeoutMs?: number } = {}): Promise<RunDeps> {
+/** Warmed as the server's is when it wires the pipeline (createRunDeps). */
+async function warmPool(pool: GradingPool): Promise<GradingPool> {
+  await pool.warm();
+  return pool;
+}
+
+export async function fakeDeps(db: Db, fakeUrl: string, opts: { concurrency?: number; fixtures?: FixtureSet; sandbox?: boolean; timeoutMs?: number; gradingPool?: GradingPool | null } = {}): Promise<RunDeps> {
   return {
     db,
     gateway: new LlmGateway({
@@ -40,6 +47,8 @@ export async function fakeDeps(db: Db, fakeUrl: string, opts: { concurrency?: nu
       timeoutMs: opts.timeoutMs ?? 10_000,
     }),
     sandbox: opts.sandbox === false ? null : await createQuickJsSandbox(),
+    // as in the server: sandbox points graded in a worker (null: on the test's thread)
+    gradingPool: opts.gradingPool === undefined ? await warmPool(sharedGradingPool()) : opts.gradingPool,
     external: null,
     fixtures: opts.fixtures ?? null,
   };

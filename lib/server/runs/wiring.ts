@@ -15,6 +15,7 @@ import type { RunDispatcher } from './contracts';
 import type { RunDeps } from './deps';
 import { executeRun } from './execute-run';
 import { LlmGateway } from './gateway';
+import { sharedGradingPool } from './grading-pool';
 import type { RunDefaults } from './request-run';
 
 export function runDefaults(env: Env): RunDefaults {
@@ -31,10 +32,14 @@ export async function createRunDeps(
   opts: { fixtures?: FixtureSet | null; concurrency?: number; processEnv?: Record<string, string | undefined>; onFinished?: (runId: string) => Promise<void> } = {},
 ): Promise<RunDeps> {
   const providers = providerConfigFromEnv(opts.processEnv ?? process.env);
+  const gradingPool = sharedGradingPool({ size: env.ASSAY_GRADING_WORKERS });
+  // started now, not on the first reply (see `warm`); runs do not wait for it
+  void gradingPool.warm();
   return {
     db,
     gateway: new LlmGateway({ db, providers, concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY, ...(env.ASSAY_PROVIDER_TIMEOUTS ? { timeouts: env.ASSAY_PROVIDER_TIMEOUTS } : {}) }),
     sandbox: await createQuickJsSandbox(),
+    gradingPool,
     sandboxBudget: { perReplyMs: env.ASSAY_SANDBOX_REPLY_SECONDS * 1000, perRunMs: env.ASSAY_SANDBOX_RUN_SECONDS * 1000 },
     external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,
     fixtures: opts.fixtures ?? null,
