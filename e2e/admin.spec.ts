@@ -27,6 +27,7 @@ models: [openai:gpt-4o-mini]
   prompt: Say hello
   should:
     - $icontains: hello
+    - $js: "return r.length > 0"
 `;
 const BROKEN = GOOD.replace('$icontains: hello', '$no_such_function: hello');
 
@@ -240,6 +241,15 @@ test('rescoring a finished run from the admin page calls no model and links the 
   }, 90_000);
   const parentId = await option.first().getAttribute('value');
   expect(parentId).toBeTruthy();
+  // the run was graded inside next start: its $js point went to the grading worker of the
+  // production bundle (lib/server/runs/grading-pool.ts) and scored, not an error
+  await page.goto(`/runs/${parentId}/prompts/hi`);
+  const js = page.locator('[data-testid="verdict"][data-kind="function"]').filter({ has: page.getByTestId('point-label').filter({ hasText: '$js' }) });
+  await expect(js.first()).toBeVisible();
+  const statuses = await js.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+  expect(statuses.length).toBeGreaterThan(0);
+  expect(new Set(statuses)).toEqual(new Set(['pass']));
+  await page.goto('/admin');
 
   // unauthenticated (JSON and a form post with no session): refused, and no run is made
   const runsBefore = await runCount();
