@@ -82,7 +82,9 @@ describe(`grading off the event loop (${process.env.ASSAY_TEST_DB})`, () => {
     }
     // the probe sees the on-thread stall (one point's 1 s limit), so its low figure in a worker means something
     expect(onThread.lagMaxMs).toBeGreaterThan(700);
-    expect(offThread.lagMaxMs).toBeLessThan(200);
+    // 16–18 ms on a quiet machine, ~120 ms while a build ran; the bound leaves room for CI's own
+    // parallel test files and stays far below the 1 s a point holds the thread for
+    expect(offThread.lagMaxMs).toBeLessThan(400);
   }, 90_000);
 
   it('a point that exhausts the worker memory is an error verdict; the worker is replaced and the run goes on', async () => {

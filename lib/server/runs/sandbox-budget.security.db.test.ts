@@ -94,7 +94,8 @@ describe(`sandbox time budgets in a run (${process.env.ASSAY_TEST_DB})`, () => {
     // a request's round trip needs several turns of the loop, so it can span two points.
     expect(probe.answered).toBeGreaterThanOrEqual(5);
     expect(probe.lagMaxMs).toBeLessThan(1_600);
-    expect(probe.worstMs).toBeLessThan(3_000);
+    // PGlite runs the database on this thread too, so the run's own writes queue beside the probe
+    expect(probe.worstMs).toBeLessThan(process.env.ASSAY_TEST_DB === 'pglite' ? 5_000 : 3_000);
     console.info(`60 looping points: wall ${wallMs.toFixed(0)} ms, sandbox ${run.sandboxMs.toFixed(0)} ms, worst probe ${probe.worstMs.toFixed(0)} ms, event-loop lag max ${probe.lagMaxMs.toFixed(0)} ms, ${probe.answered} probes answered`);
     forgetRunContext(runId);
   }, 60_000);
