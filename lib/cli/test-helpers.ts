@@ -13,10 +13,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `node bin/assay.mjs …args` from the repository root, with `stdin` written and closed. */
-export function assay(args: string[], stdin?: string): Promise<CliResult> {
+/**
+ * `node bin/assay.mjs …args` from the repository root, with `stdin` written and closed, and
+ * `env` over this process's environment (the database tests pass DATABASE_URL, the fake's URL, keys).
+ */
+export function assay(args: string[], stdin?: string, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

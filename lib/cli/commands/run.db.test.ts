@@ -3,27 +3,18 @@
  * a Weval fixtures file (no provider at all) or the fake LLM server as judge.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { assay as runAssay } from '@/lib/cli/test-helpers';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/testing';
 
 let dir: string;
 let t: TestDatabase;
 let fake: FakeLlm;
 
-function assay(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, DATABASE_URL: t.url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const assay = (args: string[], env: Record<string, string> = {}) => runAssay(args, undefined, { DATABASE_URL: t.url, ...env });
 
 const BLUEPRINT = `title: Fixture run
 models: [openai:alpha, openai:beta]

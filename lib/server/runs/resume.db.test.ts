@@ -6,12 +6,12 @@
  * (only calls in flight at the moment of the kill can be repeated, at most the concurrency).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/testing';
+import { spawnAssay } from './testing';
 
 const PROMPTS = 100;
 const MODELS = ['openai:model-1', 'openai:model-2', 'openai:model-3', 'openai:model-4'];
@@ -29,16 +29,8 @@ function blueprint(): string {
   return `title: Resume test\ndescription: ${PROMPTS} prompts\n---\n${prompts.join('\n')}\n`;
 }
 
-function assay(args: string[]): { child: ChildProcess; stderr: () => string; exited: Promise<number> } {
-  let err = '';
-  const child = spawn(process.execPath, ['bin/assay.mjs', ...args], {
-    env: { ...process.env, DATABASE_URL: t.url, ASSAY_LLM_BASE_URL: fake.url, ASSAY_DATA_DIR: 'memory://', NODE_OPTIONS: '' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : 0))));
-  return { child, stderr: () => err, exited };
-}
+const assay = (args: string[]) =>
+  spawnAssay(args, { DATABASE_URL: t.url, ASSAY_LLM_BASE_URL: fake.url, ASSAY_DATA_DIR: 'memory://' });
 
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;

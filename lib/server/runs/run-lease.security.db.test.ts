@@ -12,14 +12,13 @@
  * settles to the fake's own count once the run is resumed (it over-counted: 248 vs 184).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
 import { createDb } from '../db/client';
 import { freshDatabase, type TestDatabase } from '../db/testing';
 import { executeRun } from './execute-run';
 import { takeLease } from './lease';
 import { requestRun } from './request-run';
-import { fakeDeps, noDispatch, storeBlueprint } from './testing';
+import { fakeDeps, noDispatch, spawnAssay, storeBlueprint } from './testing';
 import { localDispatcher } from './wiring';
 
 let t: TestDatabase;
@@ -31,16 +30,8 @@ const MODELS = ['openai:model-1', 'openai:model-2'];
 const TOTAL = PROMPTS * MODELS.length;
 const BLUEPRINT = `title: Lease test\n---\n${Array.from({ length: PROMPTS }, (_, i) => `- id: q${i}\n  prompt: "Lease question ${i}"\n  should: [{$contains: Fake}]`).join('\n')}\n`;
 
-function assay(args: string[], env: Record<string, string> = {}) {
-  let err = '';
-  const child = spawn(process.execPath, ['bin/assay.mjs', ...args], {
-    env: { ...process.env, DATABASE_URL: t.url, ASSAY_LLM_BASE_URL: fake.url, ASSAY_DATA_DIR: 'memory://', NODE_OPTIONS: '', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : 0))));
-  return { child, stderr: () => err, exited };
-}
+const assay = (args: string[], env: Record<string, string> = {}) =>
+  spawnAssay(args, { DATABASE_URL: t.url, ASSAY_LLM_BASE_URL: fake.url, ASSAY_DATA_DIR: 'memory://', ...env });
 
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;

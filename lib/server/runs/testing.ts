@@ -3,6 +3,7 @@
  * source would, and wire real run dependencies against the fake LLM server (a real HTTP
  * server: the test double sits at the network boundary, never inside our code).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { parseBlueprint, blueprintIdFromPath, createQuickJsSandbox, type FixtureSet } from '@/lib/core';
 import type { Db } from '../db/client';
@@ -57,3 +58,15 @@ export async function fakeDeps(db: Db, fakeUrl: string, opts: { concurrency?: nu
 export const TEST_DEFAULTS: RunDefaults = { judges: ['openai:judge-a#standard', 'openai:judge-b#prompt-aware'], defaultCollection: 'CORE', judgeSamples: 3 };
 
 export const noDispatch = { dispatch: async () => {} };
+
+/**
+ * `node bin/assay.mjs …args` as a running process (from the repository root, as vitest runs), for
+ * the tests that kill it mid-run or run two at once; its stderr is kept for their messages.
+ */
+export function spawnAssay(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number> } {
+  let err = '';
+  const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : 0))));
+  return { child, stderr: () => err, exited };
+}
