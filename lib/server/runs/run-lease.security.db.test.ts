@@ -116,8 +116,11 @@ describe(`run leases (${process.env.ASSAY_TEST_DB})`, () => {
     expect(await second.exited, second.stderr()).toBe(0);
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(run).toMatchObject({ status: 'completed', doneCalls: TOTAL, reservedCalls: 0, leaseHolder: null });
-    // The counter is the calls made, give or take a call that was reserved but not yet on the wire at the kill.
-    expect(Math.abs(run.providerCalls - fake.calls())).toBeLessThanOrEqual(1);
+    // The take-over counts the dead holder's reservations as calls, so the budget never undercounts:
+    // the counter is at least the calls made, and over by at most the reservations (≤ concurrency 4)
+    // that were not yet on the wire at the kill.
+    expect(run.providerCalls).toBeGreaterThanOrEqual(fake.calls());
+    expect(run.providerCalls).toBeLessThanOrEqual(fake.calls() + 4);
     console.log(`lease: killed after ${callsAtKill} calls (counter then ${killed.providerCalls} made + ${killed.reservedCalls} reserved); after resume ${run.providerCalls} counted, ${fake.calls()} made`);
   });
 
