@@ -116,7 +116,7 @@ describe(`run functions (${process.env.ASSAY_TEST_DB})`, () => {
     expect(judgeEventData(runId, { promptKey: 'p', modelId: 'openrouter:m', judgeProviders: ['openai'] })).toMatchObject({ judgeProvider: 'openai', judgeProvider2: `slice:${runId}:p@openrouter:m` });
   });
 
-  it('a redelivered cell event makes no call and stores nothing twice', async () => {
+  it('a slice that is not the last does not ask for the finish; a redelivered cell event makes no call and stores nothing twice', async () => {
     const { runId } = await requestRun(t.db, { blueprintId, trigger: 'manual', repeats: 2 }, noDispatch, TEST_DEFAULTS);
     await engine(start).execute({ events: [{ name: 'assay/run.requested', data: { runId } }] });
     const data = { runId, promptKey: 'test-basic-string-functions', modelId: 'openrouter:openai/gpt-4.1-mini', provider: 'openrouter' };
@@ -127,5 +127,10 @@ describe(`run functions (${process.env.ASSAY_TEST_DB})`, () => {
     expect(again.result).toEqual({ status: 'done', cells: 0 }); // the step ran, and found nothing to generate
     expect(fake.stats().calls).toBe(calls);
     expect(await t.db.reply.count({ where: { runId } })).toBe(8);
+    const [[, [judgeEvent]]] = sentBy(first.ctx as never) as [readonly [string, Sent[]]];
+    const judged = await engine(judge).execute({ events: [{ name: judgeEvent!.name, data: judgeEvent!.data }] });
+    expect(judged.result).toEqual({ status: 'done', cells: 8, remaining: 11 });
+    expect(judged.ctx.step.sendEvent).not.toHaveBeenCalled();
+    expect(await t.db.verdict.count({ where: { runId } })).toBe(8 * 4);
   });
 });
