@@ -1,4 +1,5 @@
 /** Prints a finished run's report (run-report.ts) and writes `--json`; returns the exit status. */
+import { replySourceOf } from '@/lib/core';
 import { writeFile } from 'node:fs/promises';
 import type { Db } from '@/lib/server/db/client';
 import { runResults } from '@/lib/server/runs/results';
@@ -9,7 +10,7 @@ import { runReport } from './run-report';
 export async function reportRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {
   const doc = await runResults(db, runId);
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true, parentRunId: true } });
-  const errors = await runErrors(db, runId, run.trigger === 'rescore' && run.parentRunId ? { replyRunId: run.parentRunId } : {});
+  const errors = await runErrors(db, runId, { replyRunId: replySourceOf({ id: runId, ...run }) });
   const report = runReport(doc, errors, publicUrl);
   for (const line of report.lines) console.error(line);
   if (json) {

@@ -22,6 +22,22 @@ export const runCellRequested = eventType('assay/run.cell.requested', {
   }),
 });
 
+/**
+ * One prompt × model slice of a run whose replies are stored: grade them. A separate function
+ * from generation so that its concurrency keys are the judge panel's providers (two at most).
+ */
+export const runJudgeRequested = eventType('assay/run.judge.requested', {
+  schema: z.object({
+    runId: z.string().min(1),
+    promptKey: z.string(),
+    modelId: z.string(),
+    /** The first of the judge panel's providers: a concurrency key shared with generation on that provider. */
+    judgeProvider: z.string(),
+    /** The second provider of the panel, or a key of this slice alone (never contended) when there is none. */
+    judgeProvider2: z.string(),
+  }),
+});
+
 /** Every cell of a run has finished (or the budget stopped it): summarise. */
 export const runCellsFinished = eventType('assay/run.cells.finished', {
   schema: z.object({ runId: z.string().min(1) }),

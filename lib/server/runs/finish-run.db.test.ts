@@ -109,13 +109,18 @@ describe(`finishing a run (${process.env.ASSAY_TEST_DB})`, () => {
   it('under Inngest: the same decision — failed, leaderboard unchanged', async () => {
     fake.setRules([{ model: /model-/, error: { status: 401, message: 'Incorrect API key provided: set OPENAI_API_KEY' } }, ...GOOD]);
     const { runId } = await fresh();
-    const SENT = ['fan-out', 'all-cells-done', 'nothing-to-do'].map((id) => ({ id, handler: () => ({ ids: [] }) }));
-    const exec = (which: 0 | 1 | 2, name: string, data: Record<string, string>) =>
-      new InngestTestEngine({ function: runFunctions(async () => deps, { providerConcurrency: 4 })[which], steps: SENT }).execute({ events: [{ name, data }] });
+    // fresh mocks per engine (shared ones replay step results); run-start, run-cell, run-judge, run-finish
+    const sent = () => ['fan-out', 'generated', 'all-cells-done', 'nothing-to-do', 'budget-stop'].map((id) => ({ id, handler: () => ({ ids: [] }) }));
+    const exec = (which: 0 | 1 | 2 | 3, name: string, data: Record<string, string>) =>
+      new InngestTestEngine({ function: runFunctions(async () => deps, { providerConcurrency: 4 })[which], steps: sent() }).execute({ events: [{ name, data }] });
+    type Sent = { name: string; data: Record<string, string> };
+    const sentBy = (out: { ctx: unknown }) => (out.ctx as { step: { sendEvent: { mock: { calls: [string, Sent | Sent[]][] } } } }).step.sendEvent.mock.calls.flatMap(([, e]) => (Array.isArray(e) ? e : [e]));
     const started = await exec(0, 'assay/run.requested', { runId });
-    const fanOut = (started.ctx.step.sendEvent as unknown as { mock: { calls: [string, { name: string; data: Record<string, string> }[]][] } }).mock.calls[0]![1];
-    for (const e of fanOut) await exec(1, e.name, e.data);
-    const finished = await exec(2, 'assay/run.cells.finished', { runId });
+    const judging: Sent[] = [];
+    for (const e of sentBy(started)) judging.push(...sentBy(await exec(1, e.name, e.data)));
+    expect(judging).toHaveLength(4);
+    for (const e of judging) await exec(2, e.name, e.data);
+    const finished = await exec(3, 'assay/run.cells.finished', { runId });
     expect(finished.result).toEqual({ runId, status: 'failed' });
     expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).error).toMatch(/every reply failed \(4\)/);
     expect(await board()).toEqual(before);

@@ -4,7 +4,7 @@
  * models again. The result is a new run (trigger `rescore`) linked to the old one; its
  * verdicts point at the old run's replies.
  */
-import { BlueprintSchema, judgePanel, runIdentity, type RunSettings } from '@/lib/core';
+import { BlueprintSchema, judgePanel, runIdentity, replySourceOf, type RunSettings } from '@/lib/core';
 import { type Prisma } from '@/generated/prisma/client';
 import type { Db } from '../db/client';
 import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
@@ -28,7 +28,7 @@ export async function requestRescore(db: Db, req: RescoreRequest, dispatcher: Ru
   });
   if (!parent) throw new RunConfigError(`no run with id ${req.runId}`);
   // Rescoring a rescore grades the same original replies.
-  const replyRunId = parent.trigger === 'rescore' && parent.parentRunId ? parent.parentRunId : parent.id;
+  const replyRunId = replySourceOf(parent);
   const versionId = req.versionId ?? parent.versionId;
   const version = await db.blueprintVersion.findUnique({ where: { id: versionId }, select: { blueprintId: true, valid: true, normalized: true, contentHash: true, sourceCommit: true } });
   if (!version || version.blueprintId !== parent.blueprintId) throw new RunConfigError(`version ${versionId} is not a version of the run's blueprint "${parent.blueprintId}"`);

@@ -1,6 +1,8 @@
 /**
- * Rescore (re-grade stored replies with a changed rubric or judge set, no model calls; a new
- * result linked to the old) and the per-run budget (a run stops cleanly, never overspends).
+ * Rescore with a changed rubric (re-grade stored replies under a later version of the
+ * blueprint and another judge set, no model calls; a new result linked to the old). The
+ * budget stop, and a rescore under each scheduler, are the shared scheduler suite's
+ * (scheduler-suite.testkit.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
@@ -76,25 +78,5 @@ describe(`rescore (${process.env.ASSAY_TEST_DB})`, () => {
     expect(await t.db.verdict.findMany({ where: { runId }, orderBy: [{ promptKey: 'asc' }, { modelId: 'asc' }, { pointIndex: 'asc' }] })).toEqual(original);
     const summaries = await t.db.runModelSummary.findMany({ where: { runId: rescore.runId } });
     expect(summaries).toHaveLength(2);
-  });
-});
-
-describe(`budget (${process.env.ASSAY_TEST_DB})`, () => {
-  it('stops a run cleanly at its call budget, with what it has stored kept and scored', async () => {
-    const { blueprintId } = await storeBlueprint(t.db, 'budget.yml', V1.replace('title: Rescore me', 'title: Budget'));
-    await t.db.responseCache.deleteMany({});
-    const deps = await fakeDeps(t.db, fake.url, { concurrency: 1 });
-    fake.reset();
-    const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', judges: ['openai:judge-a'], repeats: 3, budget: { maxCalls: 5 } }, noDispatch, TEST_DEFAULTS);
-    expect(await executeRun(deps, runId)).toBe('budget_exceeded');
-    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
-    expect(run.status).toBe('budget_exceeded');
-    expect(run.error).toMatch(/budget/);
-    expect(run.providerCalls).toBe(5);
-    expect(fake.stats().calls).toBe(5); // never a call beyond the budget
-    expect(run.doneCalls).toBeLessThan(run.totalCalls);
-    // What was completed is kept and summarised, but a partial run does not reach the leaderboard.
-    expect(await t.db.reply.count({ where: { runId } })).toBe(run.doneCalls);
-    expect(await t.db.blueprintModelSummary.count({ where: { runId } })).toBe(0);
   });
 });

@@ -3,6 +3,7 @@
  * the attempt score and every verdict. Read in pages of replies so a large run is never
  * held in memory twice.
  */
+import { replySourceOf } from '@/lib/core';
 import type { Db } from '../db/client';
 
 export interface RunResultsDocument {
@@ -55,7 +56,7 @@ export interface RunResultsDocument {
 
 export async function runResults(db: Db, runId: string): Promise<RunResultsDocument> {
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { modelSummaries: { orderBy: [{ score: { sort: 'desc', nulls: 'last' } }, { modelId: 'asc' }] } } });
-  const replyRun = run.trigger === 'rescore' && run.parentRunId ? run.parentRunId : run.id;
+  const replyRun = replySourceOf(run);
   const results: RunResultsDocument['results'] = [];
   const PAGE = 500;
   for (let cursor: string | undefined; ; ) {

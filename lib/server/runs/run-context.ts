@@ -3,7 +3,7 @@
  * row, its blueprint (the stored normalised form, validated again with the schema), the
  * settings, and the prompts by key. A step never loads more than this plus its own rows.
  */
-import { BlueprintSchema, RunSettingsSchema, type Blueprint, type Prompt, type RunSettings } from '@/lib/core';
+import { BlueprintSchema, RunSettingsSchema, type Blueprint, type Prompt, replySourceOf, type RunSettings } from '@/lib/core';
 import type { Db } from '../db/client';
 import { RunNotFoundError, RunConfigError } from './errors';
 
@@ -50,7 +50,7 @@ export async function loadRunContext(db: Db, runId: string): Promise<RunContext>
     settings: settings.data,
     prompts: new Map(bp.data.prompts.map((p) => [p.id, p])),
     cacheNotBefore: config.bypassCache ? run.createdAt : null,
-    replySourceRunId: run.trigger === 'rescore' && run.parentRunId ? run.parentRunId : run.id,
+    replySourceRunId: replySourceOf(run),
   };
   cache.set(runId, ctx);
   return ctx;

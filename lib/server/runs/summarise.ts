@@ -7,7 +7,7 @@
  * a completed run, the blueprint's leaderboard rows of the models that scored.
  */
 import { xoroshiro128plus } from 'pure-rand';
-import { addToCoverage, EMPTY_COVERAGE, modelScore, promptScore, withheldReason, type Coverage } from '@/lib/core';
+import { addToCoverage, EMPTY_COVERAGE, modelScore, promptScore, withheldReason, replySourceOf, type Coverage } from '@/lib/core';
 import type { Db } from '../db/client';
 import { retryOnUniqueViolation } from '../db/unique-retry';
 
@@ -51,7 +51,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   });
   if (!run) throw new Error(`no run with id ${runId}`);
   const weights = new Map(run.version.prompts.map((p) => [p.promptKey, p.weight]));
-  const replyRun = run.trigger === 'rescore' && run.parentRunId ? run.parentRunId : run.id;
+  const replyRun = replySourceOf(run);
 
   const cells = await db.runCellSummary.findMany({ where: { runId }, select: { promptKey: true, modelId: true, score: true, errorCount: true } });
   const verdictCounts = await db.verdict.groupBy({ by: ['modelId'], where: { runId }, _count: { _all: true } });

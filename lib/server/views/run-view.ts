@@ -1,6 +1,6 @@
 /** The header every run page shares (state, facts, tabs, diff picker) and the run's model ranking. */
 import { z } from 'zod';
-import { COVERAGE_RULE, coverageShare, JudgeSpecSchema, withheldReason, type Coverage } from '@/lib/core';
+import { COVERAGE_RULE, coverageShare, JudgeSpecSchema, withheldReason, gradesStoredReplies, type Coverage } from '@/lib/core';
 import type { RunHeader } from '../db/queries/run-header';
 import type { RunModelCoverage, RunModelRow } from '../db/queries/run-ranking';
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
@@ -86,7 +86,7 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     ...(sha ? [{ label: 'Commit', value: sha, ...(commitHref ? { href: commitHref } : {}) }] : []),
     { label: 'Trigger', value: h.trigger },
     // a rescore calls no model: its replies are the parent run's, re-graded
-    { label: 'Replies', value: h.trigger === 'rescore' && h.parentRun ? `${formatCount(h.totalCalls)} stored, re-graded (no model called)` : `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
+    { label: 'Replies', value: gradesStoredReplies(h) && h.parentRun ? `${formatCount(h.totalCalls)} stored, re-graded (no model called)` : `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
     { label: 'Verdicts', value: formatCount(h.doneVerdicts) },
     { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
     { label: 'Coverage', value: coverageText(h.coverage) },

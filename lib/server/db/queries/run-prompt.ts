@@ -13,6 +13,7 @@ import {
   StoredPointsSchema,
   StoredToolCallsSchema,
   StoredTurnsSchema,
+  replySourceOf,
 } from '@/lib/core';
 import type { Db } from '../client';
 import { SEALED_SPLIT } from './sealed';
@@ -140,7 +141,7 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
   if (modelIds.length === 0 || !(await getVisiblePrompt(db, run.versionId, promptKey))) return [];
   // a rescore grades its parent's replies again: they are stored under the parent run
   const source = await db.run.findUnique({ where: { id: run.id }, select: { trigger: true, parentRunId: true } });
-  const replyRunId = source?.trigger === 'rescore' && source.parentRunId ? source.parentRunId : run.id;
+  const replyRunId = source ? replySourceOf({ id: run.id, ...source }) : run.id;
   const rows = await db.reply.findMany({
     where: { runId: replyRunId, promptKey, modelId: { in: modelIds } },
     orderBy: [{ modelId: 'asc' }, { systemIndex: 'asc' }, { temperatureIndex: 'asc' }, { attempt: 'asc' }],

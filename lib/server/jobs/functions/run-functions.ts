@@ -1,99 +1,152 @@
 /**
- * The run pipeline as Inngest functions (thin: load → step code → save, the same step code
- * the in-process runner calls):
- *  - run-start: marks the run running and fans out one event per prompt × model with work;
- *  - run-cell: generates and judges one prompt × model, with the provider as the concurrency
- *    key (the providers' rate limits are enforced across every worker), then, when it was
- *    the last, asks for the summary;
- *  - run-finish: final status, summaries, and the finished hook (PR comments).
- * A budget stop inside a cell ends that cell cleanly and finishes the run as budget_exceeded.
+ * The run pipeline as Inngest functions: a thin scheduler over the run's steps (runs/steps.ts,
+ * the same the in-process runner drives). What is pending and how a run ends are the steps';
+ * these functions only say where each step runs and under which concurrency keys:
+ *  - run-start: the run's start step, then one event per prompt × model with work;
+ *  - run-cell: generates one prompt × model, keyed by the model's provider, then asks for its
+ *    grading;
+ *  - run-judge: grades one prompt × model, keyed by the judge panel's providers (a judge on
+ *    another provider than the model's takes that provider's slot, not the model's), then,
+ *    when it was the last, asks for the finish;
+ *  - run-finish: the finish step (final status, summaries, the finished hook).
+ * Keys are env-scoped, so every function calling a provider shares that provider's limit
+ * across all workers. Inngest allows two concurrency keys per function: a panel spanning a
+ * third provider is limited for that provider only by each worker's gateway.
+ * A budget stop ends the slice cleanly and asks for the finish, which decides budget_exceeded.
  */
 import { inngest } from '../client';
-import { rescoreRequested, runCellRequested, runCellsFinished, runRequested } from '../events';
+import { rescoreRequested, runCellRequested, runCellsFinished, runJudgeRequested, runRequested } from '../events';
 import type { RunDeps } from '../../runs/deps';
 import { BudgetExceededError } from '../../runs/errors';
-import { startRun } from '../../runs/execute-run';
-import { finishRun } from '../../runs/finish-run';
-import { pendingGroups, processGroup } from '../../runs/cell-group';
 import { loadRunContext } from '../../runs/run-context';
+import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroups, start, type CellGroup } from '../../runs/steps';
 
 export interface RunFunctionOptions {
-  /** Concurrent cell functions per provider across all workers. */
+  /** Concurrent steps per provider across all workers (generation and judging alike). */
   providerConcurrency: number;
 }
 
+/** The judge event of a group: its two concurrency keys (see runJudgeRequested). */
+export function judgeEventData(runId: string, g: Pick<CellGroup, 'promptKey' | 'modelId' | 'judgeProviders'>) {
+  const [first, second] = g.judgeProviders;
+  const own = `slice:${runId}:${g.promptKey}@${g.modelId}`;
+  return { runId, promptKey: g.promptKey, modelId: g.modelId, judgeProvider: first ?? own, judgeProvider2: second ?? own };
+}
+
+type Slice = { runId: string; promptKey: string; modelId: string };
+const sliceId = (s: Slice) => `${s.runId}:${s.promptKey}@${s.modelId}`;
+const finished = (runId: string) => runCellsFinished.create({ runId }, { id: `finished-${runId}` });
+
 export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOptions) {
-  const start = inngest.createFunction(
+  const limit = opts.providerConcurrency;
+
+  // A slice that failed after every retry must not leave its run waiting forever: record why,
+  // and ask for the finish, which marks the run failed with what was left undone.
+  const onFailure = async ({ event, error, step }: { event: { data: { event: unknown } }; error: Error; step: { run: (id: string, fn: () => Promise<void>) => Promise<unknown>; sendEvent: (id: string, e: ReturnType<typeof finished>) => Promise<unknown> } }) => {
+    const slice = (event.data.event as { data: Slice }).data;
+    await step.run(`record-failure:${sliceId(slice)}`, async () => {
+      const d = await deps();
+      await d.db.run.update({ where: { id: slice.runId }, data: { error: `${slice.promptKey} × ${slice.modelId} failed after its retries: ${error.message}` } });
+    });
+    await step.sendEvent('finish-after-failure', finished(slice.runId));
+  };
+
+  const startFn = inngest.createFunction(
     { id: 'run-start', triggers: [runRequested, rescoreRequested], idempotency: 'event.data.runId' },
     async ({ event, step }) => {
       const { runId } = event.data as { runId: string };
       const groups = await step.run(`plan:${runId}`, async () => {
         const d = await deps();
-        return pendingGroups(d, await startRun(d, runId));
+        if (await isSettled(d, runId)) return null;
+        return pendingGroups(d, await start(d, runId));
       });
+      if (groups === null) return { runId, groups: 0, settled: true };
       if (groups.length === 0) {
-        await step.sendEvent('nothing-to-do', runCellsFinished.create({ runId }, { id: `finished-${runId}` }));
+        await step.sendEvent('nothing-to-do', finished(runId));
         return { runId, groups: 0 };
       }
-      await step.sendEvent('fan-out', groups.map((g) => runCellRequested.create({ runId, ...g }, { id: `cell-${runId}-${g.promptKey}-${g.modelId}` })));
+      await step.sendEvent(
+        'fan-out',
+        groups.map((g) => runCellRequested.create({ runId, promptKey: g.promptKey, modelId: g.modelId, provider: g.provider }, { id: `cell-${runId}-${g.promptKey}-${g.modelId}` })),
+      );
       return { runId, groups: groups.length };
     },
   );
 
-  const cell = inngest.createFunction(
+  const cellFn = inngest.createFunction(
     {
       id: 'run-cell',
       triggers: [runCellRequested],
-      concurrency: [{ key: 'event.data.provider', limit: opts.providerConcurrency, scope: 'env' }],
+      concurrency: [{ key: 'event.data.provider', limit, scope: 'env' }],
       retries: 5,
-      // A cell that failed after every retry must not leave its run waiting forever: record why,
-      // and ask for the finish, which marks the run failed with what was left undone.
-      onFailure: async ({ event, error, step }) => {
-        const { runId } = (event.data.event as { data: { runId: string } }).data;
-        await step.run(`record-failure:${runId}`, async () => {
-          const d = await deps();
-          await d.db.run.update({ where: { id: runId }, data: { error: `a cell failed after its retries: ${error.message}` } });
-        });
-        await step.sendEvent('finish-after-failure', runCellsFinished.create({ runId }, { id: `finished-${runId}` }));
-      },
+      onFailure,
     },
     async ({ event, step }) => {
-      const { runId, promptKey, modelId, provider } = event.data as { runId: string; promptKey: string; modelId: string; provider: string };
-      // Step ids name their cell: ids are what memoised step results are keyed by.
-      const cellId = `${runId}:${promptKey}@${modelId}`;
-      const outcome = await step.run(`generate-and-judge:${cellId}`, async () => {
+      const slice = event.data as Slice & { provider: string };
+      // Step ids name their slice: ids are what memoised step results are keyed by.
+      const outcome = await step.run(`generate:${sliceId(slice)}`, async () => {
         const d = await deps();
         try {
-          return { status: 'done' as const, ...(await processGroup(d, await loadRunContext(d.db, runId), { promptKey, modelId, provider })) };
+          return { status: 'done' as const, ...(await generateGroup(d, await loadRunContext(d.db, slice.runId), slice)) };
         } catch (e) {
-          if (e instanceof BudgetExceededError) return { status: 'budget' as const, replies: 0 };
+          if (e instanceof BudgetExceededError) return { status: 'budget' as const, cells: 0 };
           throw e;
         }
       });
-      const remaining = await step.run(`remaining:${cellId}`, async () => {
+      if (outcome.status === 'budget') {
+        await step.sendEvent('budget-stop', finished(slice.runId));
+        return outcome;
+      }
+      const judgeProviders = await step.run(`judges:${sliceId(slice)}`, async () => {
         const d = await deps();
-        return (await pendingGroups(d, await loadRunContext(d.db, runId))).length;
+        return judgeProvidersOf(await loadRunContext(d.db, slice.runId));
+      });
+      await step.sendEvent('generated', runJudgeRequested.create(judgeEventData(slice.runId, { ...slice, judgeProviders }), { id: `judge-${slice.runId}-${slice.promptKey}-${slice.modelId}` }));
+      return outcome;
+    },
+  );
+
+  const judgeFn = inngest.createFunction(
+    {
+      id: 'run-judge',
+      triggers: [runJudgeRequested],
+      concurrency: [
+        { key: 'event.data.judgeProvider', limit, scope: 'env' },
+        { key: 'event.data.judgeProvider2', limit, scope: 'env' },
+      ],
+      retries: 5,
+      onFailure,
+    },
+    async ({ event, step }) => {
+      const slice = event.data as Slice;
+      const outcome = await step.run(`judge:${sliceId(slice)}`, async () => {
+        const d = await deps();
+        try {
+          return { status: 'done' as const, ...(await judgeGroup(d, await loadRunContext(d.db, slice.runId), slice)) };
+        } catch (e) {
+          if (e instanceof BudgetExceededError) return { status: 'budget' as const, cells: 0 };
+          throw e;
+        }
+      });
+      const remaining = await step.run(`remaining:${sliceId(slice)}`, async () => {
+        const d = await deps();
+        return (await pendingGroups(d, await loadRunContext(d.db, slice.runId))).length;
       });
       if (remaining === 0 || outcome.status === 'budget') {
-        // One finishing event per run (the event id deduplicates concurrent last cells).
-        await step.sendEvent('all-cells-done', runCellsFinished.create({ runId }, { id: `finished-${runId}` }));
+        // One finishing event per run (the event id deduplicates concurrent last slices).
+        await step.sendEvent('all-cells-done', finished(slice.runId));
       }
       return { ...outcome, remaining };
     },
   );
 
-  const finish = inngest.createFunction(
+  const finishFn = inngest.createFunction(
     { id: 'run-finish', triggers: [runCellsFinished], idempotency: 'event.data.runId' },
     async ({ event, step }) => {
       const { runId } = event.data as { runId: string };
-      return step.run(`summarise:${runId}`, async () => {
-        const d = await deps();
-        // The same decision as the in-process runner's (finish-run.ts): what is left, what was stored.
-        const status = await finishRun(d, runId);
-        return { runId, status };
-      });
+      return step.run(`summarise:${runId}`, async () => ({ runId, status: await finish(await deps(), runId) }));
     },
   );
 
-  return [start, cell, finish] as const;
+  return [startFn, cellFn, judgeFn, finishFn] as const;
 }
