@@ -16,8 +16,8 @@ import { env } from './env';
 import { getDb } from './compose/database';
 import { publicUrl } from './compose/site';
 import { inngest } from './jobs/client';
-import { githubConfig, pullRequestPolicy, RUN_COMMAND } from './github/config';
-import { createOctokit, octokitRepo } from './github/octokit-repo';
+import { pullRequestPolicy, RUN_COMMAND } from './github/config';
+import { configuredGitHub } from './compose/github';
 import type { GitHubJobs } from './github/jobs';
 import { deferredJobs, inngestJobs } from './compose/github-jobs';
 import { inProcessJobs, type GitHubServices } from './github/services';
@@ -38,7 +38,7 @@ import { scheduleRerunsFunction } from './jobs/functions/schedule-reruns-cron';
 import type { RerunPolicy } from './jobs/functions/schedule-reruns';
 import { runFunctions } from './jobs/functions/run-functions';
 
-export { getDb } from './compose/database';
+export { databaseConfigured, getDb } from './compose/database';
 export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, secureCookies } from './compose/site';
 
 let services: GitHubServices | undefined;
@@ -77,10 +77,9 @@ export function rescorePorts(): RescorePorts {
 export function githubServices(): GitHubServices {
   if (services) return services;
   const config = env();
-  const gh = githubConfig(config);
   services = {
     db: getDb(),
-    github: gh ? { repo: octokitRepo(createOctokit(gh), gh.owner, gh.repo), source: { owner: gh.owner, repo: gh.repo, branch: gh.branch } } : null,
+    github: configuredGitHub(config),
     localFolder: config.ASSAY_BLUEPRINTS_DIR,
     policy: pullRequestPolicy(config),
     runs: runPorts(),

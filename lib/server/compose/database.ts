@@ -7,6 +7,11 @@ import { databaseUrl, env, type Env } from '../env';
 import { createDb, sharedDb, type Db } from '../db/client';
 import { openDatabase } from '../db/database';
 
+/** Whether this server process was given a database (launch.ts always passes DATABASE_URL to next). */
+export function databaseConfigured(): boolean {
+  return Boolean(process.env.DATABASE_URL);
+}
+
 export function getDb(): Db {
   return sharedDb(databaseUrl());
 }
