@@ -8,7 +8,7 @@
 import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
 import type { Env } from '../env';
 import type { Db } from '../db/client';
-import { providerConfigFromEnv } from '../providers';
+import { providerConfigFromEnv } from './provider-config';
 import { createExternalCallPort } from '../external/services';
 import { inngest } from '../jobs/client';
 import { runRequested } from '../jobs/events';

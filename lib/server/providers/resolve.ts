@@ -1,15 +1,14 @@
 /**
- * The one place that wires model ids to real adapters (STYLE.md habit 7): `openai:gpt-4o-mini`,
- * `openrouter:openai/gpt-4o`, `anthropic:…`, `google:…`, the other OpenAI-compatible prefixes,
- * and custom HTTP model objects. Errors say which variable to set; keys never appear in them.
+ * Model ids to real adapters: `openai:gpt-4o-mini`, `openrouter:openai/gpt-4o`, `anthropic:…`,
+ * `google:…`, the other OpenAI-compatible prefixes, and custom HTTP model objects, from a
+ * ProviderConfig the composition root builds from the environment
+ * (lib/server/compose/provider-config.ts). Errors say which variable to set; keys never appear in them.
  */
 import { AppError } from '../http/errors';
 import { AnthropicClient } from './anthropic';
 import { isProviderName, PROVIDER_NAMES, PROVIDERS, type ProviderName } from './catalog';
-import { createCustomHttpClient, HEADER_ENV_LIST, ORIGINS_ENV, type CustomHttpContext } from './custom-http';
-import { exposedVariables } from './custom-http-env';
+import { createCustomHttpClient, type CustomHttpContext } from './custom-http';
 import { GoogleClient } from './google';
-import { knownSecrets } from '../secret-redactor';
 import { redactingClient } from './redacting-client';
 import { OpenAiCompatibleClient } from './openai-compatible';
 import type { LlmClient } from './types';
@@ -112,35 +111,4 @@ function resolveUnredacted(model: string | CustomModelRef, config: ProviderConfi
   }
   if (native.trim() === '') throw new ModelResolutionError(model, `Model id "${model}" names no model after "${provider}:".`);
   return { client: clientFor(provider, config, model), model: native };
-}
-
-const list = (v: string | undefined): string[] =>
-  (v ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/**
- * ProviderConfig from environment variables (the validated Env, plus the variables it does not
- * know yet: *_BASE_URL of local servers, ASSAY_HTTP_MODEL_ORIGINS, ASSAY_HTTP_MODEL_ENV and the
- * variables that list names). Pure: the caller decides where the record comes from.
- */
-export function providerConfigFromEnv(env: Readonly<Record<string, string | undefined>>): ProviderConfig {
-  const keys: ProviderConfig['keys'] = {};
-  const baseUrls: ProviderConfig['baseUrls'] = {};
-  for (const name of PROVIDER_NAMES) {
-    const entry: { keyEnv: string; baseUrlEnv?: string } = PROVIDERS[name];
-    const key = env[entry.keyEnv];
-    if (key) keys[name] = key;
-    const url = entry.baseUrlEnv ? env[entry.baseUrlEnv] : undefined;
-    if (url) baseUrls[name] = url;
-  }
-  const secrets = knownSecrets(env);
-  return {
-    keys,
-    baseUrls,
-    ...(env.ASSAY_LLM_BASE_URL ? { baseUrlOverride: env.ASSAY_LLM_BASE_URL } : {}),
-    custom: { allowedOrigins: list(env[ORIGINS_ENV]), env: exposedVariables(env, HEADER_ENV_LIST) },
-    ...(secrets.length ? { secrets } : {}),
-  };
 }
