@@ -10,9 +10,9 @@ export async function register(): Promise<void> {
   const { installPeerAddressHeader } = await import('./lib/server/http/client-address');
   installPeerAddressHeader();
   // every log line of the server passes the secret redactor (provider keys, tokens, exposed variables)
-  const { createRedactor, knownSecrets, redactConsole } = await import('./lib/server/secret-redactor');
-  redactConsole(console as never, createRedactor(knownSecrets(process.env)));
-  if (!process.env.DATABASE_URL) return;
-  const { resumeInterruptedRuns } = await import('./lib/server/platform');
+  const { createRedactor, processSecrets, redactConsole } = await import('./lib/server/secret-redactor');
+  redactConsole(console as never, createRedactor(processSecrets()));
+  const { databaseConfigured, resumeInterruptedRuns } = await import('./lib/server/platform');
+  if (!databaseConfigured()) return;
   await resumeInterruptedRuns().catch((e: unknown) => console.error('assay: could not resume interrupted runs:', e));
 }

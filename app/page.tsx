@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
-import { env } from '@/lib/server/env';
+import { getDb } from '@/lib/server/compose/database';
+import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
 import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
@@ -25,7 +25,7 @@ async function Leaderboards({ tag }: { tag: string | null }) {
   const db = getDb();
   const rows = await getLeaderboardRows(db);
   const names = await getModelNames(db, [...new Set(rows.map((r) => r.modelId))]);
-  const board = leaderboardView(rows, names, tag, { minCoverage: env().ASSAY_LEADERBOARD_MIN_COVERAGE });
+  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage() });
   return (
     <Section id="leaderboard-h" title={board.title}>
       <TagChips tags={tagChips(rows, tag)} overallHref={href.home()} overallActive={tag === null} />

@@ -8,12 +8,15 @@
  *   - only reviewed packages have install scripts;
  *   - every licence is on the allow-list, or the package is a reviewed exception;
  *   - the documented pins hold (package.json and the lockfile both name the pinned version).
+ * And the architecture rules of scripts/check-architecture.ts (configuration read only in the
+ * composition root, no import cycle between the rooms of lib/server, API routes through route()).
  * It does not know about vulnerabilities published after the lockfile was reviewed: that still
  * needs `npm audit` (or an advisory mirror) where the network allows it.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { architectureProblems, ARCHITECTURE_RULES } from './check-architecture';
 
 export const PolicySchema = z.object({
   registry: z.url(),
@@ -122,6 +125,12 @@ function main(): number {
     console.error(`deps: ${problems.length} problem(s):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     return 1;
   }
+  const architecture = architectureProblems();
+  if (architecture.length) {
+    console.error(`architecture: ${architecture.length} problem(s):\n${architecture.map((p) => `  - ${p}`).join('\n')}`);
+    return 1;
+  }
+  console.log(`architecture: ${ARCHITECTURE_RULES}: all hold`);
   const count = Object.keys((read('package-lock.json') as Lockfile).packages).length - 1;
   console.log(`deps: ${count} locked packages: tree matches the lockfile, registry sources with integrity, reviewed install scripts and licences, ${Object.keys(policy.pins).length} pins hold`);
   return 0;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { mayAct } from '@/lib/server/auth/principal';
 import { adminOverview } from '@/lib/server/admin/overview';
 import { adminView } from '@/lib/server/admin/admin-view';

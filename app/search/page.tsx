@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { searchPrompts, searchReplies } from '@/lib/server/db/queries/search';
 import { SEARCH_PAGE_SIZE, SearchParamsSchema, searchPageView, type SearchParams } from '@/lib/server/views/search-view';
 import { SearchForm } from '@/components/search-form';

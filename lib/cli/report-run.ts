@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Db } from '@/lib/server/db/client';
 import { runResults } from '@/lib/server/runs/results';
 import { runErrors } from '@/lib/server/runs/run-errors';
-import { createRedactor, knownSecrets, redactDeep } from '@/lib/server/secret-redactor';
+import { createRedactor, processSecrets, redactDeep } from '@/lib/server/secret-redactor';
 import { runReport } from './run-report';
 
 export async function reportRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {
@@ -15,7 +15,7 @@ export async function reportRun(db: Db, runId: string, publicUrl: string, json: 
   for (const line of report.lines) console.error(line);
   if (json) {
     // the console is redacted (main.ts), this bypasses it: each value redacted, so the JSON stays valid
-    const text = `${JSON.stringify(redactDeep(doc, createRedactor(knownSecrets(process.env))), null, 2)}\n`;
+    const text = `${JSON.stringify(redactDeep(doc, createRedactor(processSecrets())), null, 2)}\n`;
     if (json === '-') process.stdout.write(text);
     else await writeFile(json, text);
   }

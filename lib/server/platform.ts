@@ -1,29 +1,32 @@
 /**
- * The one place that wires the real adapters of the GitHub, admin and job use cases (STYLE
- * habit 7): the database, the GitHub repository (Octokit with a token or a GitHub App), the
- * pull-request policy, the run pipeline, and how jobs run (Inngest when configured,
- * otherwise in this process). Everything is built lazily on first use, so importing this
- * module (e.g. during `next build`) reads no environment and opens no connection.
- * Runs go through the run pipeline's requestRun and its dispatcher (lib/server/runs/wiring.ts);
- * a finished pull-request run posts its scores on the PR (`onFinished`).
+ * The composition root (STYLE habit 7): with the small files of lib/server/compose/, the only
+ * place that reads the configuration (`env()`) and wires the real adapters: the database, the
+ * GitHub repository (Octokit with a token or a GitHub App), the pull-request policy, the run
+ * pipeline, and how jobs run (Inngest when configured, otherwise in this process). Use cases
+ * and adapters receive what they need as arguments and ports; `npm run deps:check`
+ * (scripts/check-deps.ts) fails when a file elsewhere reads the configuration.
+ * Everything is built lazily on first use, so importing this module (e.g. during
+ * `next build`) reads no environment and opens no connection.
+ * Runs go through the run pipeline's requestRun and its dispatcher (compose/run-deps.ts);
+ * a finished pull-request run posts its scores on the PR (`onFinished`). Domain errors are
+ * AppErrors and pass through untouched: `route()` maps them to HTTP once.
  */
 import { Prisma } from '@/generated/prisma/client';
 import { env } from './env';
-import { getDb } from './context';
+import { getDb } from './compose/database';
+import { publicUrl } from './compose/site';
 import { inngest } from './jobs/client';
-import { githubConfig, pullRequestPolicy, RUN_COMMAND } from './github/config';
-import { createOctokit, octokitRepo } from './github/octokit-repo';
-import { deferredJobs, inngestJobs, type GitHubJobs } from './github/jobs';
+import { pullRequestPolicy, RUN_COMMAND } from './github/config';
+import { configuredGitHub } from './compose/github';
+import type { GitHubJobs } from './github/jobs';
+import { deferredJobs, inngestJobs } from './compose/github-jobs';
 import { inProcessJobs, type GitHubServices } from './github/services';
-import type { RunPorts } from './github/pull-requests/approve-pull-request-run';
 import { reportPullRequestRun } from './github/pull-requests/report-pull-request-run';
-import { ConflictError } from './http/errors';
 import { requestRun } from './runs/request-run';
 import { requestRescore } from './runs/request-rescore';
-import type { RescorePorts } from './admin/actions';
-import { RunConfigError } from './runs/errors';
+import type { RescorePorts, RunPorts } from './runs/contracts';
 import type { RunDeps } from './runs/deps';
-import { createRunDeps, inngestConfigured, inngestDispatcher, localDispatcher, runDefaults } from './runs/wiring';
+import { createRunDeps, inngestConfigured, inngestDispatcher, localDispatcher, runDefaults } from './compose/run-deps';
 import type { WebhookDeps } from './github/webhooks/receive-webhook';
 import type { OAuthConfig } from './auth/github-oauth';
 import { principalOf, requireActor, type Principal } from './auth/principal';
@@ -35,6 +38,9 @@ import { scheduleRerunsFunction } from './jobs/functions/schedule-reruns-cron';
 import type { RerunPolicy } from './jobs/functions/schedule-reruns';
 import { runFunctions } from './jobs/functions/run-functions';
 
+export { databaseConfigured, getDb } from './compose/database';
+export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, secureCookies } from './compose/site';
+
 let services: GitHubServices | undefined;
 let runDeps: Promise<RunDeps> | undefined;
 
@@ -43,7 +49,7 @@ export function platformRunDeps(): Promise<RunDeps> {
   return (runDeps ??= createRunDeps(getDb(), env(), { onFinished: reportFinishedRun }));
 }
 
-/** requestRun with the platform's defaults; a run that cannot be configured is a 409 with the reason, not a crash. */
+/** requestRun with the platform's defaults (a run that cannot be configured throws RunConfigError: a 409 with the reason). */
 function runPorts(): RunPorts {
   const config = env();
   const defaults = runDefaults(config);
@@ -55,14 +61,7 @@ function runPorts(): RunPorts {
       );
   return {
     dispatcher,
-    async requestRun(db, req, d) {
-      try {
-        return await requestRun(db, req, d, defaults);
-      } catch (e) {
-        if (e instanceof RunConfigError) throw new ConflictError(e.message);
-        throw e;
-      }
-    },
+    requestRun: (db, req, d) => requestRun(db, req, d, defaults),
   };
 }
 
@@ -71,24 +70,16 @@ export function rescorePorts(): RescorePorts {
   const defaults = runDefaults(env());
   return {
     dispatcher: githubServices().runs.dispatcher,
-    async requestRescore(db, req, d) {
-      try {
-        return await requestRescore(db, req, d, defaults);
-      } catch (e) {
-        if (e instanceof RunConfigError) throw new ConflictError(e.message);
-        throw e;
-      }
-    },
+    requestRescore: (db, req, d) => requestRescore(db, req, d, defaults),
   };
 }
 
 export function githubServices(): GitHubServices {
   if (services) return services;
   const config = env();
-  const gh = githubConfig(config);
   services = {
     db: getDb(),
-    github: gh ? { repo: octokitRepo(createOctokit(gh), gh.owner, gh.repo), source: { owner: gh.owner, repo: gh.repo, branch: gh.branch } } : null,
+    github: configuredGitHub(config),
     localFolder: config.ASSAY_BLUEPRINTS_DIR,
     policy: pullRequestPolicy(config),
     runs: runPorts(),
@@ -155,11 +146,6 @@ export function requestClientAddress(request: Request): string {
   return clientAddress(request.headers, proxies);
 }
 
-/** Cookies get `Secure` when the public URL is https. */
-export function secureCookies(): boolean {
-  return env().ASSAY_PUBLIC_URL.startsWith('https:');
-}
-
 export function rerunPolicy(): RerunPolicy {
   const config = env();
   return { maxAgeDays: config.ASSAY_RERUN_MAX_AGE_DAYS, maxPerTick: config.ASSAY_RERUN_MAX_PER_TICK };
@@ -173,7 +159,7 @@ export async function reportFinishedRun(runId: string): Promise<void> {
   const s = githubServices();
   if (!s.github) return;
   const run = await s.db.run.findUnique({ where: { id: runId }, select: { pullRequestId: true } });
-  if (run?.pullRequestId) await reportPullRequestRun(s.db, s.github.repo, runId, env().ASSAY_PUBLIC_URL);
+  if (run?.pullRequestId) await reportPullRequestRun(s.db, s.github.repo, runId, publicUrl());
 }
 
 /** Every Inngest function: the run pipeline's and the GitHub side's. */

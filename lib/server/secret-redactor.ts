@@ -53,6 +53,16 @@ export function knownSecrets(env: Readonly<Record<string, string | undefined>>):
   return [...out].filter((s) => s.length >= MIN_SECRET_LENGTH);
 }
 
+/**
+ * The secret values of this process's environment, as the log redaction and the stored-text
+ * redaction need them. Not configuration: every secret variable is read so that its value
+ * never reaches a log, a page or a report (the one read of process.env outside the
+ * composition root and env.ts that scripts/check-deps.ts allows for this reason).
+ */
+export function processSecrets(): string[] {
+  return knownSecrets(process.env);
+}
+
 function databasePassword(url: string | undefined): string | undefined {
   if (!url) return undefined;
   try {

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { env } from '@/lib/server/env';
+import { githubSignInOffered } from '@/lib/server/compose/site';
 import { currentUser } from '../session';
 import { Banner } from '../_components/ui';
 
@@ -11,12 +11,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (await currentUser()) redirect('/admin');
   const params = await searchParams;
   const error = typeof params.error === 'string' ? params.error : null;
-  const config = env();
   return (
     <div className="mx-auto max-w-md space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Sign in to the admin area</h1>
       {error && <Banner kind="error">{error}</Banner>}
-      {config.GITHUB_OAUTH_CLIENT_ID && (
+      {githubSignInOffered() && (
         <a href="/api/auth/github" className="block rounded bg-zinc-900 px-3 py-2 text-center text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900">
           Sign in with GitHub
         </a>

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getBlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
 import { getBlueprintRuns } from '@/lib/server/db/queries/blueprint-runs';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';

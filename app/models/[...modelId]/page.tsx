@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getModelProfile } from '@/lib/server/db/queries/model-profile';
 import { modelPageView } from '@/lib/server/views/model-view';
 import { modelIdFromSegments } from '@/lib/server/views/urls';

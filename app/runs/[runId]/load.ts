@@ -3,7 +3,7 @@
  * run header or ranking is read once per request however many parts need it.
  */
 import { cache } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getRunHeader } from '@/lib/server/db/queries/run-header';
 import { getRunRanking } from '@/lib/server/db/queries/run-ranking';
 import { decodeSegment } from '@/lib/server/views/urls';

@@ -12,7 +12,7 @@ import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-
 import { executeRun } from '@/lib/server/runs/execute-run';
 import { requestRescore } from '@/lib/server/runs/request-rescore';
 import { RunConfigError } from '@/lib/server/runs/errors';
-import { createRunDeps, runDefaults } from '@/lib/server/runs/wiring';
+import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';

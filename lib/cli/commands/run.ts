@@ -13,7 +13,7 @@ import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
 import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
-import { createRunDeps, runDefaults } from '@/lib/server/runs/wiring';
+import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { RunConfigError } from '@/lib/server/runs/errors';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';

@@ -10,8 +10,8 @@ import { actorName, requireActor, type Principal } from '../auth/principal';
 import { ADMIN_ACTION_LIMIT, enforceRateLimit } from '../auth/rate-limit';
 import type { GitHubJobs } from '../github/jobs';
 import { requireGitHub, type GitHubServices } from '../github/services';
-import { approvePullRequestRun, type ApprovalOutcome, type RunPorts } from '../github/pull-requests/approve-pull-request-run';
-import type { RequestedRun, RequestRescore, RunDispatcher } from '../runs/contracts';
+import { approvePullRequestRun, type ApprovalOutcome } from '../github/pull-requests/approve-pull-request-run';
+import type { RequestedRun, RescorePorts, RunPorts } from '../runs/contracts';
 
 async function authorise(db: Db, principal: Principal | null): Promise<Principal> {
   const p = requireActor(principal);
@@ -37,12 +37,6 @@ export async function approvePullRequestAsAdmin(s: GitHubServices, principal: Pr
   const p = await authorise(s.db, principal);
   const gh = requireGitHub(s);
   return approvePullRequestRun(s.db, gh.repo, gh.source, s.policy, s.runs, { number, approvedBy: actorName(p), via: 'admin' });
-}
-
-/** The run pipeline's rescore, as the admin action needs it (wired in lib/server/platform.ts). */
-export interface RescorePorts {
-  requestRescore: RequestRescore;
-  dispatcher: RunDispatcher;
 }
 
 export interface AdminRescore {

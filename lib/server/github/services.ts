@@ -10,7 +10,8 @@ import { syncLocalFolder, type SyncSummary } from '../blueprints/sync-local';
 import type { GitHubSource, PullRequestPolicy } from './config';
 import type { GitHubJobs, SyncTrigger } from './jobs';
 import type { GitHubRepo } from './port';
-import { approvePullRequestRun, type RunPorts } from './pull-requests/approve-pull-request-run';
+import type { RunPorts } from '../runs/contracts';
+import { approvePullRequestRun } from './pull-requests/approve-pull-request-run';
 import { validatePullRequest } from './pull-requests/validate-pull-request';
 import { syncGitHubRepository, type GitHubSyncSummary } from './sync-repository';
 

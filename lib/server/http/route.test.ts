@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { route } from './route';
-import { ConflictError, RateLimitedError, UnauthorizedError } from './errors';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotConfiguredError, NotFoundError, RateLimitedError, UnauthorizedError, UpstreamError } from './errors';
+import { RunConfigError, RunNotFoundError } from '../runs/errors';
+import { CustomHttpSpecError } from '../providers/custom-http-spec';
+import { ModelResolutionError, resolveModel } from '../providers/resolve';
 import { readCookie, redirect, serializeCookie } from './responses';
 
 const echo = route(
@@ -92,6 +95,74 @@ describe('route wrapper', () => {
   it('rejects bodies over the limit with 413', async () => {
     const small = route({ body: z.object({}).loose(), response: z.null(), maxBodyBytes: 10 }, async () => null);
     expect((await small(post(JSON.stringify({ x: 'y'.repeat(20) })))).status).toBe(413);
+  });
+});
+
+describe('route() maps every domain error once', () => {
+  const throwing = (e: unknown) => route({ response: z.null() }, async () => { throw e; });
+  const answer = async (e: unknown) => {
+    const res = await throwing(e)(new Request('http://x/api/thing'));
+    return { status: res.status, body: (await res.json()) as { error: { code: string; message: string; details?: unknown } } };
+  };
+
+  // what a use case or adapter throws → the status and code a client sees
+  const table: [string, () => unknown, number, string][] = [
+    ['a failed validation', () => new BadRequestError('Invalid body: name: too short', { issues: [] }), 400, 'bad_request'],
+    ['no credentials', () => new UnauthorizedError(), 401, 'unauthorized'],
+    ['a role that may not act', () => new ForbiddenError('viewers cannot approve'), 403, 'forbidden'],
+    ['an unknown thing', () => new NotFoundError('No pull request 7.'), 404, 'not_found'],
+    ['an unknown run', () => new RunNotFoundError('r-404'), 404, 'not_found'],
+    ['a state conflict', () => new ConflictError('already approved'), 409, 'conflict'],
+    ['a run that cannot be configured', () => new RunConfigError('blueprint b has no models'), 409, 'conflict'],
+    ['a model id that does not resolve', () => new ModelResolutionError('acme:x', 'Model id "acme:x": unknown provider "acme"'), 422, 'model_unresolved'],
+    ['an invalid HTTP model spec', () => new CustomHttpSpecError('HTTP model "bot": invalid endpoint spec'), 422, 'invalid_model_spec'],
+    ['too many requests', () => new RateLimitedError(12), 429, 'rate_limited'],
+    ['missing configuration', () => new NotConfiguredError('set GITHUB_WEBHOOK_SECRET'), 503, 'not_configured'],
+    ['a failing upstream', () => new UpstreamError('GitHub answered 500'), 502, 'upstream_error'],
+  ];
+
+  it.each(table)('%s → its status, code and message', async (_what, make, status, code) => {
+    const e = make() as AppError;
+    expect(e).toBeInstanceOf(AppError);
+    const { status: got, body } = await answer(e);
+    expect(got).toBe(status);
+    expect(body.error.code).toBe(code);
+    expect(body.error.message).toBe(e.message);
+  });
+
+  it('names the model of a ModelResolutionError, as resolveModel throws it', async () => {
+    let thrown: unknown;
+    try {
+      resolveModel('acme:gpt', { keys: {} });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ModelResolutionError);
+    const { status, body } = await answer(thrown);
+    expect(status).toBe(422);
+    expect(body.error).toMatchObject({ code: 'model_unresolved', details: { model: 'acme:gpt' } });
+    expect(body.error.message).toContain('acme:gpt');
+  });
+
+  it('an unknown run names its id; a plain error is a 500 that says nothing of itself', async () => {
+    expect((await answer(new RunNotFoundError('r-404'))).body.error.message).toContain('r-404');
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const plain = await answer(new Error('RunConfigError lookalike: not an AppError'));
+    spy.mockRestore();
+    expect(plain.status).toBe(500);
+    expect(plain.body.error.code).toBe('internal');
+    expect(plain.body.error.message).not.toContain('lookalike');
+  });
+
+  it("puts the route's headers on its replies, errors included", async () => {
+    const polled = route({ response: z.object({ ok: z.boolean() }), headers: { 'cache-control': 'no-store' } }, async ({ request }) => {
+      if (request.url.endsWith('/missing')) throw new RunNotFoundError('missing');
+      return { ok: true };
+    });
+    const ok = await polled(new Request('http://x/api/ok'));
+    const missing = await polled(new Request('http://x/api/missing'));
+    expect([ok.status, missing.status]).toEqual([200, 404]);
+    expect([ok.headers.get('cache-control'), missing.headers.get('cache-control')]).toEqual(['no-store', 'no-store']);
   });
 });
 

@@ -36,6 +36,8 @@ export interface RouteSpec<TParams, TQuery, TBody, TResult, TPrincipal> {
    * redirect (303) to this path with `?error=<message>` instead of answering JSON.
    */
   formErrorsTo?: string;
+  /** Headers of every reply of this route, errors included (e.g. `cache-control: no-store` for polled JSON). */
+  headers?: Record<string, string>;
 }
 
 /** What Next passes as the second argument of a route handler. */
@@ -51,7 +53,8 @@ export function route<TParams = undefined, TQuery = undefined, TBody = undefined
   spec: RouteSpec<TParams, TQuery, TBody, TResult, TPrincipal>,
   handler: (input: RouteInput<TParams, TQuery, TBody, TPrincipal>) => Promise<TResult | Response>,
 ): RouteHandler {
-  return async (request, context) => {
+  return async (request, context) => withHeaders(await answer(request, context), spec.headers);
+  async function answer(request: Request, context?: RouteContext): Promise<Response> {
     try {
       const principal = spec.authenticate ? await spec.authenticate(request) : (undefined as TPrincipal);
       const params = spec.params ? validate('path parameters', spec.params, await context?.params) : (undefined as TParams);
@@ -73,7 +76,13 @@ export function route<TParams = undefined, TQuery = undefined, TBody = undefined
       if (spec.formErrorsTo && isFormPost(request)) return formErrorRedirect(spec.formErrorsTo, e);
       return errorResponse(e);
     }
-  };
+  }
+}
+
+function withHeaders(response: Response, headers: Record<string, string> | undefined): Response {
+  if (!headers) return response;
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 export function isFormPost(request: Request): boolean {

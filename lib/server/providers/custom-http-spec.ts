@@ -6,6 +6,7 @@
  * (SPEC §10); which variables and which hosts are allowed is the maintainer's configuration.
  */
 import { z } from 'zod';
+import { AppError } from '../http/errors';
 
 /** Placeholders a body template may use; `{{messages}}` is OpenAI-format, system turn included. */
 export const TEMPLATE_VARIABLES = ['messages', 'last_user', 'system', 'model', 'temperature', 'max_tokens', 'tools', 'attempt'] as const;
@@ -76,8 +77,12 @@ export type OpenAiEndpointSpec = z.infer<typeof OpenAiEndpointSpecSchema>;
 export type CustomMappingSpec = z.infer<typeof CustomMappingSpecSchema>;
 export type CustomHttpSpec = OpenAiEndpointSpec | CustomMappingSpec;
 
-export class CustomHttpSpecError extends Error {
+/** 422: an HTTP model's endpoint spec (or the variables it reads) is invalid; the message lists every problem. */
+export class CustomHttpSpecError extends AppError {
   override name = 'CustomHttpSpecError';
+  constructor(message: string) {
+    super('invalid_model_spec', 422, message);
+  }
 }
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_]+)\s*\}\}/g;

@@ -8,7 +8,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../env';
 import { createRedactor, knownSecrets, REDACTED, redactConsole } from '../secret-redactor';
-import { providerConfigFromEnv, resolveModel } from './resolve';
+import { resolveModel } from './resolve';
+import { providerConfigFromEnv } from '../compose/provider-config';
 import { ProviderError } from './types';
 
 const BOT_TOKEN = 'bot-token-0123456789-abcdef';

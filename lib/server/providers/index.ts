@@ -16,7 +16,7 @@ export {
   type TopLogprob,
   type Usage,
 } from './types';
-export { resolveModel, providerConfigFromEnv, ModelResolutionError, type ProviderConfig, type CustomModelRef, type ResolvedModel } from './resolve';
+export { resolveModel, ModelResolutionError, type ProviderConfig, type CustomModelRef, type ResolvedModel } from './resolve';
 export { PROVIDERS, PROVIDER_NAMES, isProviderName, type ProviderName } from './catalog';
 export { withRetry, backoffDelay, sleep, DEFAULT_RETRY, type RetryOptions } from './retry';
 export { costUsd, priceFor, APPROXIMATE_PRICES_PER_MTOK } from './cost';

@@ -4,7 +4,8 @@ import { startFakeLlm } from '@/e2e/fakes/llm-server';
 import { AnthropicClient } from './anthropic';
 import { GoogleClient } from './google';
 import { OpenAiCompatibleClient } from './openai-compatible';
-import { ModelResolutionError, providerConfigFromEnv, resolveModel, type ProviderConfig } from './resolve';
+import { ModelResolutionError, resolveModel, type ProviderConfig } from './resolve';
+import { providerConfigFromEnv } from '../compose/provider-config';
 
 const keys: ProviderConfig['keys'] = {
   openai: 'sk-openai-SECRET-1111111111',

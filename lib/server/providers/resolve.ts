@@ -1,14 +1,14 @@
 /**
- * The one place that wires model ids to real adapters (STYLE.md habit 7): `openai:gpt-4o-mini`,
- * `openrouter:openai/gpt-4o`, `anthropic:…`, `google:…`, the other OpenAI-compatible prefixes,
- * and custom HTTP model objects. Errors say which variable to set; keys never appear in them.
+ * Model ids to real adapters: `openai:gpt-4o-mini`, `openrouter:openai/gpt-4o`, `anthropic:…`,
+ * `google:…`, the other OpenAI-compatible prefixes, and custom HTTP model objects, from a
+ * ProviderConfig the composition root builds from the environment
+ * (lib/server/compose/provider-config.ts). Errors say which variable to set; keys never appear in them.
  */
+import { AppError } from '../http/errors';
 import { AnthropicClient } from './anthropic';
 import { isProviderName, PROVIDER_NAMES, PROVIDERS, type ProviderName } from './catalog';
-import { createCustomHttpClient, HEADER_ENV_LIST, ORIGINS_ENV, type CustomHttpContext } from './custom-http';
-import { exposedVariables } from './custom-http-env';
+import { createCustomHttpClient, type CustomHttpContext } from './custom-http';
 import { GoogleClient } from './google';
-import { knownSecrets } from '../secret-redactor';
 import { redactingClient } from './redacting-client';
 import { OpenAiCompatibleClient } from './openai-compatible';
 import type { LlmClient } from './types';
@@ -42,8 +42,15 @@ export interface ResolvedModel {
   model: string;
 }
 
-export class ModelResolutionError extends Error {
+/** 422: a model id (or its configuration) does not resolve to a client; `model` names it, the message says what to set. */
+export class ModelResolutionError extends AppError {
   override name = 'ModelResolutionError';
+  constructor(
+    readonly model: string,
+    message: string,
+  ) {
+    super('model_unresolved', 422, message, { model });
+  }
 }
 
 /** Sent when the override is on and no key is configured: the fake accepts anything. */
@@ -65,7 +72,7 @@ function clientFor(provider: ProviderName, config: ProviderConfig, modelId: stri
   const override = entry.api === 'google' ? undefined : config.baseUrlOverride;
   const key = config.keys[provider] || (override || !entry.keyRequired ? PLACEHOLDER_KEY : undefined);
   if (!key) {
-    throw new ModelResolutionError(`${modelId} needs an API key for ${provider}: set ${entry.keyEnv} in the environment (see .env.example).`);
+    throw new ModelResolutionError(modelId, `${modelId} needs an API key for ${provider}: set ${entry.keyEnv} in the environment (see .env.example).`);
   }
   const timeout = config.defaultTimeoutMs === undefined ? {} : { defaultTimeoutMs: config.defaultTimeoutMs };
   return cached(config, provider, () => {
@@ -95,44 +102,13 @@ function resolveUnredacted(model: string | CustomModelRef, config: ProviderConfi
   const colon = model.indexOf(':');
   const known = PROVIDER_NAMES.join(', ');
   if (colon <= 0) {
-    throw new ModelResolutionError(`Model id "${model}" has no provider prefix: write it as provider:model, e.g. openai:gpt-4o-mini (providers: ${known}).`);
+    throw new ModelResolutionError(model, `Model id "${model}" has no provider prefix: write it as provider:model, e.g. openai:gpt-4o-mini (providers: ${known}).`);
   }
   const provider = model.slice(0, colon);
   const native = model.slice(colon + 1);
   if (!isProviderName(provider)) {
-    throw new ModelResolutionError(`Model id "${model}": unknown provider "${provider}" (providers: ${known}); an HTTP endpoint is written as a model object with a url.`);
+    throw new ModelResolutionError(model, `Model id "${model}": unknown provider "${provider}" (providers: ${known}); an HTTP endpoint is written as a model object with a url.`);
   }
-  if (native.trim() === '') throw new ModelResolutionError(`Model id "${model}" names no model after "${provider}:".`);
+  if (native.trim() === '') throw new ModelResolutionError(model, `Model id "${model}" names no model after "${provider}:".`);
   return { client: clientFor(provider, config, model), model: native };
-}
-
-const list = (v: string | undefined): string[] =>
-  (v ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
-/**
- * ProviderConfig from environment variables (the validated Env, plus the variables it does not
- * know yet: *_BASE_URL of local servers, ASSAY_HTTP_MODEL_ORIGINS, ASSAY_HTTP_MODEL_ENV and the
- * variables that list names). Pure: the caller decides where the record comes from.
- */
-export function providerConfigFromEnv(env: Readonly<Record<string, string | undefined>>): ProviderConfig {
-  const keys: ProviderConfig['keys'] = {};
-  const baseUrls: ProviderConfig['baseUrls'] = {};
-  for (const name of PROVIDER_NAMES) {
-    const entry: { keyEnv: string; baseUrlEnv?: string } = PROVIDERS[name];
-    const key = env[entry.keyEnv];
-    if (key) keys[name] = key;
-    const url = entry.baseUrlEnv ? env[entry.baseUrlEnv] : undefined;
-    if (url) baseUrls[name] = url;
-  }
-  const secrets = knownSecrets(env);
-  return {
-    keys,
-    baseUrls,
-    ...(env.ASSAY_LLM_BASE_URL ? { baseUrlOverride: env.ASSAY_LLM_BASE_URL } : {}),
-    custom: { allowedOrigins: list(env[ORIGINS_ENV]), env: exposedVariables(env, HEADER_ENV_LIST) },
-    ...(secrets.length ? { secrets } : {}),
-  };
 }

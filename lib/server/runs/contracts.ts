@@ -1,6 +1,8 @@
 /**
- * The run use cases' public contract, written first so that the GitHub (PR runs, cron)
- * and admin code can call them while the run pipeline is built.
+ * The run use cases' public contract: what the GitHub side (PR runs, cron re-runs) and the
+ * admin area call, and the ports they receive it through. The composition root
+ * (lib/server/platform.ts) binds the platform's defaults and dispatcher into these ports;
+ * tests pass spies.
  */
 import type { Db } from '../db/client';
 
@@ -45,3 +47,15 @@ export type RequestRescore = (
   req: { runId: string; versionId?: string; judges?: string[]; createdById?: string },
   dispatcher: RunDispatcher,
 ) => Promise<RequestedRun>;
+
+/** The run pipeline as the pull-request approval, the admin "run now" and the cron re-runs need it. */
+export interface RunPorts {
+  requestRun: RequestRun;
+  dispatcher: RunDispatcher;
+}
+
+/** The run pipeline's rescore, as the admin action needs it. */
+export interface RescorePorts {
+  requestRescore: RequestRescore;
+  dispatcher: RunDispatcher;
+}

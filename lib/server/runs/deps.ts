@@ -1,4 +1,4 @@
-/** What the run steps need, wired once per process (lib/server/runs/wiring.ts). */
+/** What the run steps need, wired once per process (lib/server/compose/run-deps.ts). */
 import type { ExternalCallPort, FixtureSet, SandboxBudgetLimits, SandboxPort } from '@/lib/core';
 import type { Db } from '../db/client';
 import type { LlmGateway } from './gateway';

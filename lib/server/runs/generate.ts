@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseStored, parseStoredOrNull, pickFixture, StoredToolCallsSchema, StoredTurnsSchema, type GenerationCell, type Message } from '@/lib/core';
-import { isProviderError, type ChatMessage, type ToolCall } from '../providers';
+import { isProviderError, ModelResolutionError, type ChatMessage, type ToolCall } from '../providers';
 import { isDataRefusal, storable, storableText } from '../db/storable-text';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
@@ -139,7 +139,7 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     g = await converse(deps, ctx, cell);
   } catch (e) {
     if (e instanceof BudgetExceededError) throw e;
-    if (!isProviderError(e) && !(e instanceof Error && e.name === 'ModelResolutionError')) throw e;
+    if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
     error = e.message;
     errorKind = isProviderError(e) ? e.kind : 'configuration';
   }

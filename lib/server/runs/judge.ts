@@ -31,7 +31,7 @@ import {
 } from '@/lib/core';
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
-import { isProviderError } from '../providers';
+import { isProviderError, ModelResolutionError } from '../providers';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { StoredReply } from './generate';
@@ -95,7 +95,7 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
       lastError = `malformed judge output: ${reading.error}`;
     } catch (e) {
       if (e instanceof BudgetExceededError) throw e;
-      if (!isProviderError(e) && !(e instanceof Error && e.name === 'ModelResolutionError')) throw e;
+      if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
       lastError = e.message;
       break; // the gateway already retried transient provider errors
     }

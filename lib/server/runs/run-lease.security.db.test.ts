@@ -19,7 +19,7 @@ import { executeRun } from './execute-run';
 import { takeLease } from './lease';
 import { requestRun } from './request-run';
 import { fakeDeps, noDispatch, spawnAssay, storeBlueprint } from './testing';
-import { localDispatcher } from './wiring';
+import { localDispatcher } from '../compose/run-deps';
 
 let t: TestDatabase;
 let fake: FakeLlm;

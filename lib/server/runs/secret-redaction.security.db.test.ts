@@ -11,7 +11,7 @@ import { parseEnv } from '../env';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
 import { noDispatch, storeBlueprint, TEST_DEFAULTS } from './testing';
-import { createRunDeps } from './wiring';
+import { createRunDeps } from '../compose/run-deps';
 
 const BOT_TOKEN = 'bot-token-stored-nowhere-0123456789';
 let t: TestDatabase;

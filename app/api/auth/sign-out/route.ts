@@ -3,12 +3,11 @@ import { z } from 'zod';
 import { redirect, route, serializeCookie } from '@/lib/server/http';
 import { SESSION_COOKIE } from '@/lib/server/auth/sessions';
 import { signOut } from '@/lib/server/auth/sign-out';
-import { env } from '@/lib/server/env';
-import { githubServices, secureCookies } from '@/lib/server/platform';
+import { githubServices, publicUrl, secureCookies } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';
 
 export const POST = route({ response: z.never() }, async ({ request }) => {
-  await signOut(githubServices().db, request, env().ASSAY_PUBLIC_URL);
+  await signOut(githubServices().db, request, publicUrl());
   return redirect('/admin/sign-in', [serializeCookie(SESSION_COOKIE, '', { sameSite: 'Strict', secure: secureCookies(), maxAgeSeconds: 0 })]);
 });

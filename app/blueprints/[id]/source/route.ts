@@ -2,7 +2,7 @@
  * The blueprint's whole source file (latest version, sealed prompts taken out) as plain text:
  * `text/plain` with nosniff, so a browser never renders it as HTML.
  */
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
 import { decodeSegment } from '@/lib/server/views/urls';
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getRunProgress } from '@/lib/server/db/queries/run-progress';
 import { progressJson } from '@/lib/server/views/progress-view';
 import { runHeaderView } from '@/lib/server/views/run-view';

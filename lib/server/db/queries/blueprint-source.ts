@@ -5,7 +5,7 @@
  * on every view would cost more than the rest of the page.
  */
 import type { Db } from '../client';
-import { redactSealedSource } from '../../blueprints/redact-sealed';
+import { redactSealedSource } from './redact-sealed';
 
 export interface BlueprintSource {
   versionId: string;

@@ -5,11 +5,11 @@
  * read reply text, verdict explanations and judge reasoning for pages pass it through this.
  * Built per query call (one regex over a handful of values), so a changed environment counts.
  */
-import { createRedactor, knownSecrets, redactDeep, type Redactor } from '../../secret-redactor';
+import { createRedactor, knownSecrets, processSecrets, redactDeep, type Redactor } from '../../secret-redactor';
 
 /** Null when no secret is configured: then nothing is copied. */
-export function storedTextRedactor(env: Readonly<Record<string, string | undefined>> = process.env): Redactor | null {
-  const secrets = knownSecrets(env);
+export function storedTextRedactor(env?: Readonly<Record<string, string | undefined>>): Redactor | null {
+  const secrets = env ? knownSecrets(env) : processSecrets();
   return secrets.length ? createRedactor(secrets) : null;
 }
 

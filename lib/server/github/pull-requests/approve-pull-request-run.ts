@@ -9,17 +9,11 @@
 import { parseBlueprint } from '@/lib/core';
 import type { Db } from '../../db/client';
 import { storeBlueprintVersion } from '../../db/commands/store-blueprint-version';
-import type { RequestRun, RunDispatcher } from '../../runs/contracts';
+import type { RunPorts } from '../../runs/contracts';
 import type { GitHubSource, PullRequestPolicy } from '../config';
 import { canApprove, type GitHubRepo } from '../port';
 import { approvalComment, refusalComment, type StartedRun } from './messages';
 import { validatePullRequest } from './validate-pull-request';
-
-/** The run pipeline, as this use case needs it (wired in one place: lib/server/platform.ts). */
-export interface RunPorts {
-  requestRun: RequestRun;
-  dispatcher: RunDispatcher;
-}
 
 export interface ApprovalRequest {
   number: number;

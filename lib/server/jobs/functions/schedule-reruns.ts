@@ -7,7 +7,7 @@
  * twice. Pull-request runs do not count: they ran a PR's content, not the branch's.
  */
 import type { Db } from '../../db/client';
-import type { RunPorts } from '../../github/pull-requests/approve-pull-request-run';
+import type { RunPorts } from '../../runs/contracts';
 
 export interface RerunPolicy {
   maxAgeDays: number;

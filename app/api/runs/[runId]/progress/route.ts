@@ -1,23 +1,23 @@
 /**
  * GET a run's live progress as JSON (polled every 2 s by the progress page). Counters only:
- * nothing of a prompt or reply, sealed or not. The output is validated against the same
- * schema the page validates on the way in; an unknown run is a 404 with a JSON error.
+ * nothing of a prompt or reply, sealed or not. Through `route()` like every API route: the
+ * output is validated against the same schema the page validates on the way in, and an
+ * unknown run is the RunNotFoundError's 404 with a JSON error.
  */
 import { z } from 'zod';
-import { getDb } from '@/lib/server/context';
+import { route } from '@/lib/server/http';
+import { getDb } from '@/lib/server/compose/database';
 import { getRunProgress } from '@/lib/server/db/queries/run-progress';
-import { progressJson } from '@/lib/server/views/progress-view';
+import { RunNotFoundError } from '@/lib/server/runs/errors';
+import { progressJson, RunProgressSchema } from '@/lib/server/views/progress-view';
 import { decodeSegment } from '@/lib/server/views/urls';
 
 export const dynamic = 'force-dynamic';
 
-const RunId = z.string().min(1).max(200);
-const headers = { 'cache-control': 'no-store' };
+const Params = z.object({ runId: z.string().transform(decodeSegment).pipe(z.string().min(1, 'A run id is 1 to 200 characters.').max(200, 'A run id is 1 to 200 characters.')) });
 
-export async function GET(_req: Request, { params }: { params: Promise<{ runId: string }> }) {
-  const id = RunId.safeParse(decodeSegment((await params).runId));
-  if (!id.success) return Response.json({ error: 'A run id is 1 to 200 characters.' }, { status: 400, headers });
-  const row = await getRunProgress(getDb(), id.data);
-  if (!row) return Response.json({ error: `No run ${id.data}.` }, { status: 404, headers });
-  return Response.json(progressJson(row), { headers });
-}
+export const GET = route({ params: Params, response: RunProgressSchema, headers: { 'cache-control': 'no-store' } }, async ({ params }) => {
+  const row = await getRunProgress(getDb(), params.runId);
+  if (!row) throw new RunNotFoundError(params.runId);
+  return progressJson(row);
+});

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getRunDiff } from '@/lib/server/db/queries/run-diff';
 import { diffPageView } from '@/lib/server/views/diff-view';
 import { formatDateTime } from '@/lib/server/views/format';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getRunModelErrors, getRunModelPrompts, getRunModelSummary, type RunModelSummaryDetail } from '@/lib/server/db/queries/run-model';
 import { RUN_MODEL_PAGE_SIZE, RunModelParams } from '@/lib/server/views/params';
 import { runModelPageView } from '@/lib/server/views/run-model-view';

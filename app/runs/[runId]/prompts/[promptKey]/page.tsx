@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getPromptReplies, getRunPrompt, type RunPrompt } from '@/lib/server/db/queries/run-prompt';
 import { PromptParams } from '@/lib/server/views/params';
 import { promptPageView, replyCards, type PromptPageView } from '@/lib/server/views/prompt-view';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
-import { getDb } from '@/lib/server/context';
+import { getDb } from '@/lib/server/compose/database';
 import { getPointVerdicts, getVisiblePrompt } from '@/lib/server/db/queries/run-prompt';
 import { PointIndex } from '@/lib/server/views/params';
 import { pointPageView } from '@/lib/server/views/point-view';

@@ -1,22 +1,23 @@
 /**
- * The one place that wires the run pipeline's real adapters (STYLE habit 7): providers from
- * the environment, the response cache and budget in the database, the wasm sandbox, the
- * maintainer's external services, and the dispatcher (Inngest when configured, otherwise the
- * in-process runner).
+ * Part of the composition root (lib/server/platform.ts and this folder): the run pipeline's
+ * real adapters (STYLE habit 7): providers from the environment, the response cache and budget
+ * in the database, the wasm sandbox, the maintainer's external services, and the dispatcher
+ * (Inngest when configured, otherwise the in-process runner). The app (platform.ts) and the
+ * CLI (`assay run`, `assay rescore`) both build the pipeline with these functions.
  */
 import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
 import type { Env } from '../env';
 import type { Db } from '../db/client';
-import { providerConfigFromEnv } from '../providers';
+import { providerConfigFromEnv } from './provider-config';
 import { createExternalCallPort } from '../external/services';
 import { inngest } from '../jobs/client';
 import { runRequested } from '../jobs/events';
-import type { RunDispatcher } from './contracts';
-import type { RunDeps } from './deps';
-import { executeRun } from './execute-run';
-import { LlmGateway } from './gateway';
-import { sharedGradingPool } from './grading-pool';
-import type { RunDefaults } from './request-run';
+import type { RunDispatcher } from '../runs/contracts';
+import type { RunDeps } from '../runs/deps';
+import { executeRun } from '../runs/execute-run';
+import { LlmGateway } from '../runs/gateway';
+import { sharedGradingPool } from '../runs/grading-pool';
+import type { RunDefaults } from '../runs/request-run';
 
 export function runDefaults(env: Env): RunDefaults {
   return {

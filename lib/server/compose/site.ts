@@ -1,0 +1,31 @@
+/**
+ * Part of the composition root: the settings pages and routes read about the site itself,
+ * as functions (read on first use, not at import, so `next build` needs no configuration).
+ * Small on purpose: a page importing these does not pull in the rest of the wiring.
+ */
+import { env } from '../env';
+
+/** Cookies get `Secure` when the public URL is https. */
+export function secureCookies(): boolean {
+  return publicUrl().startsWith('https:');
+}
+
+/** Where this site is reached (ASSAY_PUBLIC_URL): links in PR comments, the Origin check of sign-out. */
+export function publicUrl(): string {
+  return env().ASSAY_PUBLIC_URL;
+}
+
+/** The admin token (ASSAY_ADMIN_TOKEN) the sign-in form compares with; undefined: token sign-in is off. */
+export function adminToken(): string | undefined {
+  return env().ASSAY_ADMIN_TOKEN;
+}
+
+/** Whether "Sign in with GitHub" is offered (GITHUB_OAUTH_CLIENT_ID is set). */
+export function githubSignInOffered(): boolean {
+  return Boolean(env().GITHUB_OAUTH_CLIENT_ID);
+}
+
+/** The share of a blueprint's prompts a model must have answered to count on the leaderboard. */
+export function leaderboardMinCoverage(): number {
+  return env().ASSAY_LEADERBOARD_MIN_COVERAGE;
+}
