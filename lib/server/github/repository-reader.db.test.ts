@@ -44,7 +44,8 @@ afterAll(async () => {
 });
 
 describe(`GitHub repository sync (${process.env.ASSAY_TEST_DB})`, () => {
-  it('syncs the whole corpus: 196 blueprints, each version with its commit SHA and blob SHA, and the model collections', async () => {
+  // 196 blueprints stored one transaction at a time: ~20 s alone, several times that on a shared, loaded machine
+  it('syncs the whole corpus: 196 blueprints, each version with its commit SHA and blob SHA, and the model collections', { timeout: 240_000 }, async () => {
     const head = fake.head().sha;
     const s = await sync(repo, { trigger: 'test' });
     expect(s).toMatchObject({ revision: head, added: 196, changed: 0, unchanged: 0, removed: 0, collections: 8, upToDate: false });
