@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { env, EnvError } from '../lib/server/env';
 import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
-import { syncLocalFolder } from '../lib/server/blueprints/sync-local';
+import { localFolderReader } from '../lib/server/blueprints/local-folder-reader';
+import { syncSource } from '../lib/server/blueprints/sync-source';
 import { portFromArgs } from './launch-args';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider } from '../lib/server/db/seed/seed-demo';
 import { startFakeLlm } from '../e2e/fakes/llm-server';
@@ -47,7 +48,7 @@ async function main(): Promise<number> {
   if (!config.GITHUB_REPOSITORY) {
     const db = createDb(database.url);
     try {
-      const s = await syncLocalFolder(db, config.ASSAY_BLUEPRINTS_DIR, 'start');
+      const s = await syncSource({ db }, localFolderReader(config.ASSAY_BLUEPRINTS_DIR), { trigger: 'start' });
       console.log(
         `assay: synced ${config.ASSAY_BLUEPRINTS_DIR}/: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid`,
       );

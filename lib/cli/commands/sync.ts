@@ -7,10 +7,11 @@ import { parseArgs } from 'node:util';
 import { env } from '@/lib/server/env';
 import { openDatabase } from '@/lib/server/db/database';
 import { createDb } from '@/lib/server/db/client';
-import { syncLocalFolder } from '@/lib/server/blueprints/sync-local';
+import { localFolderReader } from '@/lib/server/blueprints/local-folder-reader';
+import { syncSource } from '@/lib/server/blueprints/sync-source';
 import { githubConfig } from '@/lib/server/github/config';
 import { createOctokit, octokitRepo } from '@/lib/server/github/octokit-repo';
-import { syncGitHubRepository } from '@/lib/server/github/sync-repository';
+import { repositoryReader } from '@/lib/server/github/repository-reader';
 
 const USAGE = `usage: assay sync [--dir FOLDER] [--force]
 
@@ -36,17 +37,13 @@ export async function syncCommand(argv: string[]): Promise<number> {
   const db = createDb(database.url);
   try {
     const gh = values.dir ? null : githubConfig(config);
-    if (gh) {
-      const s = await syncGitHubRepository(db, octokitRepo(createOctokit(gh), gh.owner, gh.repo), gh, { trigger: 'cli', force: values.force ?? false });
-      const where = `${gh.owner}/${gh.repo}@${gh.branch} (${s.commitSha.slice(0, 7)})`;
-      if (s.upToDate) console.log(`${where}: already synced; nothing fetched (--force to list the tree again)`);
-      else console.log(`${where}: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid, ${s.collections} model collections; ${s.blobsFetched} files fetched`);
-      for (const line of s.errors) console.log(line);
-      return s.invalid > 0 ? 1 : 0;
-    }
     const dir = values.dir ?? config.ASSAY_BLUEPRINTS_DIR;
-    const s = await syncLocalFolder(db, dir, 'cli');
-    console.log(`${dir}: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid, ${s.collections} model collections`);
+    const reader = gh ? repositoryReader(octokitRepo(createOctokit(gh), gh.owner, gh.repo), gh) : localFolderReader(dir);
+    const s = await syncSource({ db }, reader, { trigger: 'cli', force: values.force ?? false });
+    const where = gh ? `${gh.owner}/${gh.repo}@${gh.branch} (${s.revision?.slice(0, 7)})` : dir;
+    const counts = `${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid, ${s.collections} model collections`;
+    if (s.upToDate) console.log(`${where}: already synced; nothing fetched (--force to list the tree again)`);
+    else console.log(gh ? `${where}: ${counts}; ${s.filesRead} files fetched` : `${where}: ${counts}`);
     for (const line of s.errors) console.log(line);
     return s.invalid > 0 ? 1 : 0;
   } finally {

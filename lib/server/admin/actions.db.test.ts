@@ -4,7 +4,8 @@ import type { FakeGitHub } from '@/e2e/fakes/github-server';
 import { freshDatabase, type TestDatabase } from '../db/testing';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../http/errors';
 import type { Principal } from '../auth/principal';
-import { syncGitHubRepository } from '../github/sync-repository';
+import { syncSource } from '../blueprints/sync-source';
+import { repositoryReader } from '../github/repository-reader';
 import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../github/testing';
 import type { GitHubServices } from '../github/services';
 import { approvePullRequestAsAdmin, requestSyncAsAdmin, rescoreRunAsAdmin, triggerRunAsAdmin } from './actions';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   t = db;
   fake = gh.fake;
   services = testServices(t.db, gh.repo, fake);
-  await syncGitHubRepository(t.db, gh.repo, services.github!.source, { trigger: 'test' });
+  await syncSource({ db: t.db }, repositoryReader(gh.repo, services.github!.source), { trigger: 'test' });
   await t.db.user.createMany({ data: [{ id: 'u-maintainer', githubLogin: 'maintainer', role: 'maintainer' }, { id: 'u-reader', githubLogin: 'reader', role: 'reader' }] });
 });
 afterAll(async () => {

@@ -6,14 +6,15 @@
  */
 import type { Db } from '../db/client';
 import { NotConfiguredError } from '../http/errors';
-import { syncLocalFolder, type SyncSummary } from '../blueprints/sync-local';
+import { localFolderReader } from '../blueprints/local-folder-reader';
+import { syncSource, type SyncSummary } from '../blueprints/sync-source';
 import type { GitHubSource, PullRequestPolicy } from './config';
 import type { GitHubJobs, SyncTrigger } from './jobs';
 import type { GitHubRepo } from './port';
 import type { RunPorts } from '../runs/contracts';
 import { approvePullRequestRun } from './pull-requests/approve-pull-request-run';
 import { validatePullRequest } from './pull-requests/validate-pull-request';
-import { syncGitHubRepository, type GitHubSyncSummary } from './sync-repository';
+import { repositoryReader } from './repository-reader';
 
 export interface GitHubServices {
   db: Db;
@@ -24,12 +25,10 @@ export interface GitHubServices {
   runs: RunPorts;
 }
 
-export type SourceSyncSummary = (GitHubSyncSummary & { kind: 'github' }) | (SyncSummary & { kind: 'local' });
-
 /** Syncs the configured source: the GitHub repository, or else the local folder. */
-export async function syncConfiguredSource(s: GitHubServices, trigger: SyncTrigger, force = false): Promise<SourceSyncSummary> {
-  if (s.github) return { kind: 'github', ...(await syncGitHubRepository(s.db, s.github.repo, s.github.source, { trigger, force })) };
-  return { kind: 'local', ...(await syncLocalFolder(s.db, s.localFolder, trigger)) };
+export function syncConfiguredSource(s: GitHubServices, trigger: SyncTrigger, force = false): Promise<SyncSummary> {
+  const reader = s.github ? repositoryReader(s.github.repo, s.github.source) : localFolderReader(s.localFolder);
+  return syncSource({ db: s.db }, reader, { trigger, force });
 }
 
 export function requireGitHub(s: GitHubServices): { repo: GitHubRepo; source: GitHubSource } {
@@ -40,7 +39,7 @@ export function requireGitHub(s: GitHubServices): { repo: GitHubRepo; source: Gi
 /** Syncs in this process run one after another (Inngest's concurrency limit does the same at scale). */
 const syncQueues = new WeakMap<GitHubServices, Promise<unknown>>();
 
-function queuedSync(s: GitHubServices, trigger: SyncTrigger): Promise<SourceSyncSummary> {
+function queuedSync(s: GitHubServices, trigger: SyncTrigger): Promise<SyncSummary> {
   const next = (syncQueues.get(s) ?? Promise.resolve()).then(() => syncConfiguredSource(s, trigger));
   syncQueues.set(s, next.catch(() => undefined));
   return next;

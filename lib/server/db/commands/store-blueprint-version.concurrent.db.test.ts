@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBlueprint } from '@/lib/core';
-import { syncLocalFolder } from '../../blueprints/sync-local';
+import { localFolderReader } from '../../blueprints/local-folder-reader';
+import { syncSource } from '../../blueprints/sync-source';
 import { ensureGitHubSource } from '../../github/source';
 import { createDb, type Db } from '../client';
 import { freshDatabase, type TestDatabase } from '../testing';
@@ -69,7 +70,7 @@ describe(`concurrent writers of one blueprint (${process.env.ASSAY_TEST_DB})`, (
   });
 
   it('one folder synced at once on a fresh source: every sync completes, one source row', async () => {
-    const summaries = await Promise.all(clients.map((c) => syncLocalFolder(c, dir, 'test')));
+    const summaries = await Promise.all(clients.map((c) => syncSource({ db: c }, localFolderReader(dir), { trigger: 'test' })));
     expect(new Set(summaries.map((s) => s.sourceId)).size).toBe(1);
     expect(summaries.every((s) => s.errors.length === 0)).toBe(true);
     expect(await t.db.syncRecord.count({ where: { status: 'completed' } })).toBe(WRITERS);

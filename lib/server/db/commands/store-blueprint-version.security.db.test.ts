@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncLocalFolder } from '../../blueprints/sync-local';
+import { localFolderReader } from '../../blueprints/local-folder-reader';
+import { syncSource } from '../../blueprints/sync-source';
 import { freshDatabase, type TestDatabase } from '../testing';
 import { contentHash } from './store-blueprint-version';
 
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 describe(`blueprints with text PostgreSQL refuses (${process.env.ASSAY_TEST_DB})`, () => {
   it('are rejected at their line and column and stored as invalid versions; the sync completes', async () => {
-    const summary = await syncLocalFolder(t.db, dir, 'test');
+    const summary = await syncSource({ db: t.db }, localFolderReader(dir), { trigger: 'test' });
     expect(summary).toMatchObject({ added: 4, invalid: 3 });
     expect(summary.errors).toEqual([
       'escaped.yml:4:14: this value contains a NUL character (U+0000), which cannot be stored',
@@ -48,7 +49,7 @@ describe(`blueprints with text PostgreSQL refuses (${process.env.ASSAY_TEST_DB})
   });
 
   it('an unchanged file is not stored again (the hash is of the text as read)', async () => {
-    const summary = await syncLocalFolder(t.db, dir, 'test');
+    const summary = await syncSource({ db: t.db }, localFolderReader(dir), { trigger: 'test' });
     expect(summary).toMatchObject({ added: 0, changed: 0, unchanged: 4, invalid: 3 });
   });
 });

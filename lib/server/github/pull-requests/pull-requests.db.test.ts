@@ -10,7 +10,8 @@ import { freshDatabase, type TestDatabase } from '../../db/testing';
 import { listBlueprints } from '../../db/queries/blueprint-list';
 import { ConflictError } from '../../http/errors';
 import type { GitHubRepo } from '../port';
-import { syncGitHubRepository } from '../sync-repository';
+import { syncSource } from '../../blueprints/sync-source';
+import { repositoryReader } from '../repository-reader';
 import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, testPolicy } from '../testing';
 import { approvePullRequestRun } from './approve-pull-request-run';
 import { reportPullRequestRun } from './report-pull-request-run';
@@ -38,7 +39,7 @@ beforeAll(async () => {
     freshDatabase(),
     startFakeGitHub({ files: { 'blueprints/greet.yml': GOOD_BLUEPRINT, 'models/CORE.json': '["openai:gpt-4o-mini"]', 'README.md': '# configs' } }),
   ]);
-  await syncGitHubRepository(t.db, repo, src(), { trigger: 'test' });
+  await syncSource({ db: t.db }, repositoryReader(repo, src()), { trigger: 'test' });
   fake.setPermission('maria', 'maintain');
   fake.setPermission('wes', 'write');
   fake.setPermission('rita', 'read');

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '@/e2e/fakes/github-server';
 import { freshDatabase, type TestDatabase } from '../../db/testing';
 import type { GitHubRepo } from '../port';
-import { syncGitHubRepository } from '../sync-repository';
+import { syncSource } from '../../blueprints/sync-source';
+import { repositoryReader } from '../repository-reader';
 import { GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, testPolicy } from '../testing';
 import { approvePullRequestRun } from './approve-pull-request-run';
 import { validatePullRequest } from './validate-pull-request';
@@ -33,7 +34,7 @@ async function open(changes: Record<string, string>) {
 
 beforeAll(async () => {
   [t, { fake, repo }] = await Promise.all([freshDatabase(), startFakeGitHub({ files: { 'blueprints/greet.yml': GOOD_BLUEPRINT, 'models/CORE.json': '["openai:gpt-4o-mini"]' } })]);
-  await syncGitHubRepository(t.db, repo, src(), { trigger: 'test' });
+  await syncSource({ db: t.db }, repositoryReader(repo, src()), { trigger: 'test' });
   fake.setPermission('maria', 'maintain');
 });
 afterAll(async () => {

@@ -35,14 +35,14 @@ describe(`sync function (${process.env.ASSAY_TEST_DB})`, () => {
   it('syncs on a sync request, recording its trigger, in one step', async () => {
     const { result, ctx } = await engine.execute({ events: [{ name: 'assay/source.sync.requested', data: { trigger: 'webhook', commitSha: fake.head().sha } }] });
     expect(ctx.step.run).toHaveBeenCalledWith('sync-source', expect.any(Function));
-    expect(result).toMatchObject({ kind: 'github', added: 1, collections: 1, commitSha: fake.head().sha });
+    expect(result).toMatchObject({ kind: 'github', added: 1, collections: 1, revision: fake.head().sha });
     expect(await t.db.syncRecord.findFirst({ select: { trigger: true, status: true } })).toEqual({ trigger: 'webhook', status: 'completed' });
   });
 
   it('is also the cron safety net: a missed push is picked up on the next tick', async () => {
     await fake.commit({ 'blueprints/missed.yml': GOOD_BLUEPRINT }, 'pushed while the webhook was down');
     const { result } = await engine.execute({ events: [{ name: 'inngest/scheduled.timer', data: { cron: '*/30 * * * *' } }] });
-    expect(result).toMatchObject({ added: 1, unchanged: 1, blobsFetched: 1 });
+    expect(result).toMatchObject({ added: 1, unchanged: 1, filesRead: 1 });
     expect(await t.db.syncRecord.findFirst({ orderBy: { startedAt: 'desc' }, select: { trigger: true } })).toEqual({ trigger: 'cron' });
   });
 });

@@ -8,7 +8,8 @@ import { InngestTestEngine } from '@inngest/test';
 import type { FakeGitHub } from '@/e2e/fakes/github-server';
 import { freshDatabase, type TestDatabase } from '../../db/testing';
 import type { GitHubServices } from '../../github/services';
-import { syncGitHubRepository } from '../../github/sync-repository';
+import { syncSource } from '../../blueprints/sync-source';
+import { repositoryReader } from '../../github/repository-reader';
 import { GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../../github/testing';
 import { planReruns, scheduleReruns } from './schedule-reruns';
 import { scheduleRerunsFunction } from './schedule-reruns-cron';
@@ -17,7 +18,7 @@ let t: TestDatabase;
 let fake: FakeGitHub;
 let services: GitHubServices & { runs: ReturnType<typeof spiedRunPorts> };
 const policy = { maxAgeDays: 7, maxPerTick: 10 };
-const sync = () => syncGitHubRepository(t.db, services.github!.repo, services.github!.source, { trigger: 'test' });
+const sync = () => syncSource({ db: t.db }, repositoryReader(services.github!.repo, services.github!.source), { trigger: 'test' });
 const created = (results: { blueprintId: string; deduplicated: boolean }[]) => results.filter((r) => !r.deduplicated).map((r) => r.blueprintId).sort();
 
 beforeAll(async () => {

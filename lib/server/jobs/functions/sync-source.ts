@@ -1,5 +1,6 @@
 /**
- * Inngest function: sync the configured blueprint source, on request (push webhook, admin,
+ * Inngest function: sync the configured blueprint source (the one sync use case,
+ * blueprints/sync-source.ts, over the configured reader), on request (push webhook, admin,
  * CLI) and on a cron as the safety net for missed webhooks. One sync at a time: a burst of
  * pushes queues up instead of racing over the same rows (and a sync of an unchanged head is
  * two cheap requests).
