@@ -1,10 +1,10 @@
 /** The header every run page shares (state, facts, tabs, diff picker) and the run's model ranking. */
 import { z } from 'zod';
-import { COVERAGE_RULE, coverageShare, JudgeSpecSchema, withheldReason, type Coverage } from '@/lib/core';
+import { competitionRanks, COVERAGE_RULE, coverageShare, JudgeSpecSchema, withheldReason, type Coverage } from '@/lib/core';
 import type { RunHeader } from '../db/queries/run-header';
 import type { RunModelCoverage, RunModelRow } from '../db/queries/run-ranking';
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
-import { competitionRanks, intervalBar, type IntervalBar } from './leaderboard-view';
+import { intervalBar, type IntervalBar } from './leaderboard-view';
 import { href, type RunView } from './urls';
 
 export type StatusTone = 'ok' | 'working' | 'failed';
