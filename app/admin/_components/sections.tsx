@@ -1,4 +1,5 @@
 /** The admin page's sections, each rendering its part of the AdminView. Presentational. */
+import { FinalStatusSchema } from '@/lib/core';
 import type { AdminView } from '@/lib/server/admin/admin-view';
 import { Cell, Empty, PostButton, Section, Table } from './ui';
 
@@ -99,7 +100,7 @@ export function TriggerRun({ view }: { view: AdminView }) {
 
 /** Re-grade a stored run with other judges or the latest rubric: no model is called, the new run links to the old. */
 export function RescoreRun({ view }: { view: AdminView }) {
-  const finished = view.runs.filter((r) => ['completed', 'failed', 'budget_exceeded'].includes(r.status));
+  const finished = view.runs.filter((r) => FinalStatusSchema.safeParse(r.status).success);
   const field = 'mt-1 max-w-md rounded border border-zinc-300 bg-white px-2 py-1.5 dark:border-zinc-700 dark:bg-zinc-900';
   return (
     <Section title="Rescore a run" id="rescore">

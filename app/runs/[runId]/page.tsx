@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
+import type { HeatmapSort } from '@/lib/core';
 import { getDb } from '@/lib/server/compose/database';
 import { getHeatmapPage } from '@/lib/server/db/queries/run-heatmap';
 import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
@@ -27,7 +28,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: h ? `${h.blueprint.title}: run ${h.createdAt.toISOString().slice(0, 10)}` : 'Run' };
 }
 
-async function HeatmapSection({ run, page, sort }: { run: Run; page: number; sort: 'position' | 'hardest' | 'easiest' }) {
+async function HeatmapSection({ run, page, sort }: { run: Run; page: number; sort: HeatmapSort }) {
   const [ranking, data] = await Promise.all([loadRunRanking(run.id), getHeatmapPage(getDb(), run, { page, pageSize: HEATMAP_PAGE_SIZE, sort })]);
   return <Heatmap view={heatmapView(run.id, ranking, data, { page, pageSize: HEATMAP_PAGE_SIZE, sort })} />;
 }

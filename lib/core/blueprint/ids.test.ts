@@ -37,6 +37,17 @@ describe('stableStringify (json-stable-stringify)', () => {
     expect(stableStringify({ b: 1, a: [undefined, { d: undefined, c: 'x' }] })).toBe('{"a":[null,{"c":"x"}],"b":1}');
     expect(stableStringify(undefined)).toBeUndefined();
   });
+
+  it('honours toJSON and writes what JSON.stringify writes for the rest', () => {
+    expect(stableStringify({ z: new Date(0), y: { toJSON: () => ({ q: 1, p: 2 }) } })).toBe('{"y":{"p":2,"q":1},"z":"1970-01-01T00:00:00.000Z"}');
+    expect(stableStringify({ n: Number.NaN, m: -0, s: 'é"\\\n', f: () => 1 })).toBe('{"m":0,"n":null,"s":"é\\"\\\\\\n"}');
+  });
+
+  it('refuses a cycle', () => {
+    const a: Record<string, unknown> = {};
+    a.self = a;
+    expect(() => stableStringify(a)).toThrow(TypeError);
+  });
 });
 
 describe('prompt hash ids', () => {

@@ -6,9 +6,7 @@ export {
   parseContentJson,
   parseTextToolCalls,
   ResponseViewSchema,
-  ViewToolCallSchema,
   type ResponseInput,
   type ResponseView,
-  type ViewToolCall,
 } from './view';
 export { describeAssertion, evaluateAssertion, evaluateCorrect, jsonEqual, type CorrectResult, type CorrectStatus } from './evaluate';

@@ -11,20 +11,14 @@
  *                    blocks `tool_call: NAME` + `arguments: {...}` in the content
  */
 import { z } from 'zod';
+import { ToolCallSchema, type ToolCall } from '../evidence/tool-call';
 
-export const ViewToolCallSchema = z.object({
-  id: z.string().optional(),
-  name: z.string(),
-  /** Parsed JSON arguments; the raw string when it was not valid JSON; `{}` when none were given. */
-  arguments: z.unknown(),
-});
-export type ViewToolCall = z.infer<typeof ViewToolCallSchema>;
 
 export const ResponseViewSchema = z.object({
   raw: z.string(),
   content: z.string(),
   content_json: z.unknown().optional(),
-  tool_calls: z.array(ViewToolCallSchema),
+  tool_calls: z.array(ToolCallSchema),
 });
 export type ResponseView = z.infer<typeof ResponseViewSchema>;
 
@@ -70,13 +64,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** One provider tool call → the view's shape, or null when it names no tool. */
-export function normaliseToolCall(call: unknown): ViewToolCall | null {
+export function normaliseToolCall(call: unknown): ToolCall | null {
   if (!isRecord(call)) return null;
   const fn = isRecord(call.function) ? call.function : null;
   const name = fn?.name ?? call.name;
   if (typeof name !== 'string' || name === '') return null;
   const args = fn ? fn.arguments : (call.arguments ?? call.input ?? call.args);
-  const out: ViewToolCall = { name, arguments: parseArguments(args) };
+  const out: ToolCall = { name, arguments: parseArguments(args) };
   if (typeof call.id === 'string') out.id = call.id;
   return out;
 }
@@ -105,8 +99,8 @@ function balancedEnd(text: string, start: number): number {
  * newlines) by `arguments:` and a JSON value, which may span lines. A block with no
  * `arguments:` is a call with `{}`.
  */
-export function parseTextToolCalls(content: string): ViewToolCall[] {
-  const calls: ViewToolCall[] = [];
+export function parseTextToolCalls(content: string): ToolCall[] {
+  const calls: ToolCall[] = [];
   const header = /^[ \t]*(?:[-*][ \t]*)?tool_call[ \t]*:[ \t]*[`"']?([^\s`"']+)[`"']?[ \t]*$/gim;
   for (const m of content.matchAll(header)) {
     const name = m[1] ?? '';
@@ -133,7 +127,7 @@ export function parseTextToolCalls(content: string): ViewToolCall[] {
 export function buildResponseView(input: ResponseInput): ResponseView {
   const raw = input.content ?? '';
   const content = raw.trim();
-  const structured = (input.toolCalls ?? []).map(normaliseToolCall).filter((c): c is ViewToolCall => c !== null);
+  const structured = (input.toolCalls ?? []).map(normaliseToolCall).filter((c): c is ToolCall => c !== null);
   const view: ResponseView = { raw, content, tool_calls: [...structured, ...parseTextToolCalls(content)] };
   const json = parseContentJson(content);
   if (json.ok) view.content_json = json.value;

@@ -21,4 +21,5 @@ export {
   type StoredToolCall,
   type StoredTurn,
 } from './schemas';
+export { ToolCallSchema, type ToolCall } from './tool-call';
 export { describeCheck, functionName, labelName, orderedDistribution, pointCode, pointDirection, pointLabel, pointLabels, storedPoint } from './labels';

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { CorrectPointSchema, FunctionPointSchema, MessageSchema, QuestionPointSchema, TextPointSchema } from '../blueprint/schema';
 import { DistributionMethodSchema } from '../judging/distribution';
+import { ToolCallSchema } from './tool-call';
 
 /** `verdicts.distribution` and each judge's: probability per label, keyed by the question's labels. */
 export const StoredDistributionSchema = z.record(z.string(), z.number().min(0).max(1));
@@ -44,7 +45,7 @@ export const StoredJudgesSchema = z.array(StoredJudgeRecordSchema).min(1);
 export const StoredDetailSchema = z.string();
 
 /** One tool call as the model made it: the arguments parsed JSON when they parsed, else the raw string. */
-export const StoredToolCallSchema = z.object({ id: z.string().optional(), name: z.string().min(1), arguments: z.unknown() }).strict();
+export const StoredToolCallSchema = ToolCallSchema.strict();
 export type StoredToolCall = z.infer<typeof StoredToolCallSchema>;
 
 /** `replies.tool_calls`: in the order the model made them; null (not []) when it made none. */

@@ -4,7 +4,7 @@
  * - evaluate a resolved function safely (negation, clamping, errors never a 0);
  * - the sandbox adapter the server and CLI create once and pass as `PointContext.sandbox`.
  */
-export type { ExternalCallPort, FnOutcome, PointContext, PointFunctionDef, RegexEngine, SandboxErrorKind, SandboxPort, ToolCall } from './types';
+export type { ExternalCallPort, FnOutcome, PointContext, PointFunctionDef, RegexEngine, SandboxErrorKind, SandboxPort } from './types';
 export { SandboxError } from './types';
 export { acceptedNames, listPointFunctions, pointFunctionAliases, resolvePointFunction, type Resolution } from './registry';
 export { checkPointArgs, evaluatePoint, runPointFunction, type ArgsCheck } from './evaluate';

@@ -6,13 +6,9 @@
  */
 import type { z } from 'zod';
 import type { Message } from '../blueprint/schema';
+import type { ToolCall } from '../evidence/tool-call';
 
-export interface ToolCall {
-  id?: string;
-  name: string;
-  /** Parsed arguments (objects), or the raw string when it was not valid JSON. */
-  arguments: unknown;
-}
+export type { ToolCall };
 
 /** A sandbox for blueprint-supplied code (`$js`, string `tool_args_match`). Implemented with quickjs (wasm). */
 export interface SandboxPort {

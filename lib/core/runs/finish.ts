@@ -5,6 +5,7 @@
  * run's scores replace the blueprint's leaderboard entries, and an all-error run has none.
  */
 import { z } from 'zod';
+import type { FinalStatus } from './status';
 
 const ErrorCountSchema = z.object({ message: z.string(), count: z.number().int().positive() });
 
@@ -23,7 +24,6 @@ export const RunOutcomeSchema = z.object({
 });
 export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
 
-export type FinalStatus = 'completed' | 'budget_exceeded' | 'failed';
 
 export interface FinishDecision {
   status: FinalStatus;

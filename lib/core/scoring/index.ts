@@ -1,4 +1,4 @@
-/** Scoring, one named level each: verdict → attempt → prompt (k repeats) → model, and paired comparison. */
+/** Scoring, one named level each: verdict → attempt → prompt (k repeats) → model → leaderboard, and paired comparison. */
 export {
   capDetail,
   JudgeMethodSchema,
@@ -25,6 +25,22 @@ export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } fr
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
 export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';
 export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalSchema, type BootstrapOptions, type Interval } from './bootstrap';
+export {
+  aggregateByModel,
+  aggregateRows,
+  BoardRowSchema,
+  compareAggregates,
+  competitionRanks,
+  DEFAULT_MIN_BLUEPRINT_COVERAGE,
+  leaderboard,
+  ModelAggregateSchema,
+  requiredBlueprints,
+  roundHalfUp,
+  type BoardRow,
+  type Leaderboard,
+  type ModelAggregate,
+  type RankedAggregate,
+} from './leaderboard';
 export {
   addToCoverage,
   COVERAGE_RULE,

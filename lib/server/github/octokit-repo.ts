@@ -2,39 +2,42 @@
  * The GitHubRepo port over @octokit/rest: a personal/bot token or a GitHub App installation
  * token, against api.github.com or any compatible base URL (the fake GitHub in tests).
  * Octokit's RequestErrors become typed AppErrors here, once.
+ *
+ * A GitHub App authenticates through @octokit/auth-app: an RS256 JWT signed with the app's
+ * private key is exchanged for an installation token, cached and renewed before it expires.
  */
+import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { AppError, NotFoundError, UpstreamError } from '../http/errors';
-import { installationTokens } from './app-auth';
 import type { GitHubConfig } from './config';
 import type { CheckRunResult, GitHubRepo, PullRequestFile, RepoFile, RepoPermission } from './port';
 
 export function createOctokit(config: Pick<GitHubConfig, 'apiUrl' | 'auth'>): Octokit {
   const { auth } = config;
   const quiet = () => {};
-  const octokit = new Octokit({
+  return new Octokit({
     baseUrl: config.apiUrl.replace(/\/$/, ''),
     userAgent: 'assay',
-    auth: auth.kind === 'token' ? auth.token : undefined,
+    ...(auth.kind === 'app'
+      ? { authStrategy: createAppAuth, auth: { appId: auth.appId, privateKey: auth.privateKey, installationId: auth.installationId } }
+      : { auth: auth.kind === 'token' ? auth.token : undefined }),
     // failed requests become typed errors below, which say more; Octokit's own log lines would repeat them
     log: { debug: quiet, info: quiet, warn: console.warn, error: quiet },
   });
-  if (auth.kind === 'app') {
-    const tokens = installationTokens(config.apiUrl, auth.appId, auth.privateKey, auth.installationId);
-    octokit.hook.before('request', async (options) => {
-      options.headers.authorization = `token ${await tokens.token()}`;
-    });
-  }
-  return octokit;
 }
+
+const APP_TOKEN_REQUEST = /\/app\/installations\/[^/]+\/access_tokens$/;
 
 /** Octokit errors → AppErrors that say what to check. */
 async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof AppError) throw e; // already explained (e.g. the app's token request)
+    if (e instanceof AppError) throw e; // already explained
     const status = (e as { status?: number }).status;
+    if (status && APP_TOKEN_REQUEST.test((e as { request?: { url?: string } }).request?.url ?? '')) {
+      throw new UpstreamError(`GitHub refused the app's token request (HTTP ${status}); check GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY and GITHUB_APP_INSTALLATION_ID.`, { status });
+    }
     if (status === 404) throw new NotFoundError(`GitHub: ${what} was not found (HTTP 404); check GITHUB_REPOSITORY and that the token can read it.`);
     if (status === 401 || status === 403) {
       throw new UpstreamError(`GitHub refused ${what} (HTTP ${status}); check GITHUB_TOKEN or the GitHub App's permissions.`, { status });

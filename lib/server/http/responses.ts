@@ -1,4 +1,5 @@
-/** Non-JSON replies (redirects with cookies) and cookie helpers for route handlers. */
+/** Non-JSON replies (redirects with cookies) and cookie helpers for route handlers, over the `cookie` package. */
+import { parseCookie, stringifySetCookie } from 'cookie';
 
 export interface CookieOptions {
   maxAgeSeconds?: number;
@@ -9,21 +10,23 @@ export interface CookieOptions {
   path?: string;
 }
 
+/** An httpOnly `Set-Cookie` value (the value percent-encoded). */
 export function serializeCookie(name: string, value: string, o: CookieOptions): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${o.path ?? '/'}`, 'HttpOnly', `SameSite=${o.sameSite}`];
-  if (o.maxAgeSeconds !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(o.maxAgeSeconds))}`);
-  if (o.secure) parts.push('Secure');
-  return parts.join('; ');
+  return stringifySetCookie({
+    name,
+    value,
+    path: o.path ?? '/',
+    httpOnly: true,
+    sameSite: o.sameSite === 'Strict' ? 'strict' : 'lax',
+    secure: o.secure,
+    ...(o.maxAgeSeconds !== undefined ? { maxAge: Math.max(0, Math.floor(o.maxAgeSeconds)) } : {}),
+  });
 }
 
+/** A cookie of the request by name, percent-decoded (a value that does not decode is returned as sent); null when absent. */
 export function readCookie(request: Request, name: string): string | null {
   const header = request.headers.get('cookie');
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return null;
+  return header ? (parseCookie(header)[name] ?? null) : null;
 }
 
 /** A 303 (so a form POST becomes a GET) to `location`, setting the given cookies. */

@@ -171,5 +171,12 @@ describe('cookies', () => {
     const req = new Request('http://x/', { headers: { cookie: 'a=1; assay_session=abc%3D; b=2' } });
     expect(readCookie(req, 'assay_session')).toBe('abc=');
     expect(readCookie(req, 'missing')).toBeNull();
+    // a value that does not percent-decode is read as sent, not a 500
+    expect(readCookie(new Request('http://x/', { headers: { cookie: 'assay_session=%E0%A4%A' } }), 'assay_session')).toBe('%E0%A4%A');
+  });
+
+  it('writes httpOnly cookies with their path, SameSite, Secure and Max-Age', () => {
+    expect(serializeCookie('s', 'a;b', { sameSite: 'Lax', secure: true, maxAgeSeconds: 599.9, path: '/api/auth/github' })).toBe('s=a%3Bb; Max-Age=599; Path=/api/auth/github; HttpOnly; Secure; SameSite=Lax');
+    expect(serializeCookie('s', '', { sameSite: 'Strict', secure: false, maxAgeSeconds: -5 })).toBe('s=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict');
   });
 });

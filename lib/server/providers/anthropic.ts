@@ -6,11 +6,11 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { attemptHeaders } from './attempt-header';
-import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
+import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
 import { functionTools, parseArguments } from './tool-calls';
-import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type ToolCall } from './types';
+import { type ChatRequest, type ChatResponse, type LlmClient, type ToolCall } from './types';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The Messages API insists on a limit; this one is generous for evaluation replies. */
@@ -95,6 +95,14 @@ export function fromAnthropicMessage(message: Message, ctx: { provider: string; 
   };
 }
 
+/** The Anthropic SDK's errors, for the shared SDK classifier (a connection timeout is a connection error too: test it first). */
+const ANTHROPIC_ERRORS: SdkErrorKinds = {
+  isAbort: (e) => e instanceof APIUserAbortError,
+  isTimeout: (e) => e instanceof APIConnectionTimeoutError,
+  isConnection: (e) => e instanceof APIConnectionError,
+  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message } : null),
+};
+
 export class AnthropicClient implements LlmClient {
   readonly provider: string;
   readonly #sdk: Anthropic;
@@ -123,22 +131,9 @@ export class AnthropicClient implements LlmClient {
       try {
         message = await this.#sdk.messages.create(toAnthropicParams(req), { signal, timeout: timeoutMs + 1_000, headers: attemptHeaders(req) });
       } catch (e) {
-        throw this.#classify(e);
+        throw classifySdkError(e, ANTHROPIC_ERRORS, this.provider, this.#secrets);
       }
       return fromAnthropicMessage(message, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
     });
-  }
-
-  #classify(e: unknown): unknown {
-    if (e instanceof APIUserAbortError) return e;
-    if (e instanceof APIConnectionTimeoutError) {
-      return new ProviderError({ kind: 'timeout', provider: this.provider, message: `${this.provider}: request timed out` });
-    }
-    if (e instanceof APIConnectionError) return networkError(this.provider, errorText(e), this.#secrets);
-    if (e instanceof APIError && typeof e.status === 'number') {
-      return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
-    }
-    if (e instanceof ProviderError) return e;
-    return unreadableReply(this.provider, e, this.#secrets);
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { httpError, kindForStatus, parseRetryAfter, redact } from './classify';
+import { classifySdkError, httpError, kindForStatus, parseRetryAfter, redact, type SdkErrorKinds } from './classify';
+import { ProviderError } from './types';
 
 describe('parseRetryAfter', () => {
   const now = () => Date.parse('2025-01-01T00:00:00Z');
@@ -45,5 +46,45 @@ describe('classification', () => {
     expect(redact('key=hunter2-secret; Authorization: Bearer abc.def; other sk-proj-ABCDEFGHIJKLMNOP', ['hunter2-secret'])).toBe(
       'key=[redacted]; Authorization: Bearer [redacted]; other sk-pro…[redacted]',
     );
+  });
+});
+
+describe('the shared SDK classifier', () => {
+  class Abort extends Error {}
+  class Timeout extends Error {}
+  class Conn extends Error {}
+  class Http extends Error {
+    constructor(readonly status: number, readonly headers: Record<string, string>) {
+      super(`${status} no`);
+    }
+  }
+  const sdk: SdkErrorKinds = {
+    isAbort: (e) => e instanceof Abort,
+    isTimeout: (e) => e instanceof Timeout,
+    isConnection: (e) => e instanceof Conn,
+    http: (e) => (e instanceof Http ? { status: e.status, headers: e.headers, message: `${e.message} sk-secretsecretsecret` } : null),
+  };
+  const kind = (e: unknown) => (classifySdkError(e, sdk, 'p', ['k3y!']) as ProviderError).kind;
+
+  it('passes aborts and ProviderErrors through untouched', () => {
+    const abort = new Abort('stop');
+    expect(classifySdkError(abort, sdk, 'p')).toBe(abort);
+    const pe = new ProviderError({ kind: 'auth', provider: 'p', message: 'x' });
+    expect(classifySdkError(pe, sdk, 'p')).toBe(pe);
+  });
+
+  it('names each failure by its kind, with retry-after and redaction from the HTTP status', () => {
+    expect(kind(new Timeout())).toBe('timeout');
+    expect(kind(new Conn('ECONNREFUSED'))).toBe('retryable');
+    const limited = classifySdkError(new Http(429, { 'retry-after': '2' }), sdk, 'p') as ProviderError;
+    expect(limited).toMatchObject({ kind: 'rate_limited', status: 429, retryAfterMs: 2000 });
+    expect(limited.message).not.toContain('secretsecret');
+    expect(kind(new Http(401, {}))).toBe('auth');
+    expect(kind(new SyntaxError('Unexpected end of JSON input'))).toBe('transport');
+    expect(kind(new Error('what is this'))).toBe('malformed');
+  });
+
+  it('leaves the timeout out for an SDK without one', () => {
+    expect((classifySdkError(new Timeout('late'), { ...sdk, isTimeout: undefined }, 'p') as ProviderError).kind).toBe('malformed');
   });
 });

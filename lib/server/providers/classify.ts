@@ -61,6 +61,32 @@ export function httpError(init: {
   return new ProviderError({ kind, provider: init.provider, status: init.status, message, retryAfterMs });
 }
 
+/** What one SDK's errors are: the only part of classifying an SDK's failure that differs between SDKs. */
+export interface SdkErrorKinds {
+  /** The caller's own abort (our deadline or the run's signal): passed through for withDeadline to explain. */
+  isAbort(e: unknown): boolean;
+  /** The SDK's own timeout, when it has one. */
+  isTimeout?(e: unknown): boolean;
+  /** The request never got an answer (refused, reset, DNS). */
+  isConnection(e: unknown): boolean;
+  /** The HTTP failure the error carries, or null when it carries none. */
+  http(e: unknown): { status: number; headers?: HeaderSource; message: string } | null;
+}
+
+/**
+ * The one classifier for SDK-based adapters (Anthropic, Google): abort → as is; timeout;
+ * HTTP status → kind by `kindForStatus`; connection → retryable; anything else thrown while
+ * reading the reply → transport or malformed.
+ */
+export function classifySdkError(e: unknown, sdk: SdkErrorKinds, provider: string, secrets: readonly (string | undefined)[] = []): unknown {
+  if (sdk.isAbort(e) || e instanceof ProviderError) return e;
+  if (sdk.isTimeout?.(e)) return new ProviderError({ kind: 'timeout', provider, message: `${provider}: request timed out` });
+  const http = sdk.http(e);
+  if (http) return httpError({ provider, status: http.status, headers: http.headers, detail: http.message, secrets });
+  if (sdk.isConnection(e)) return networkError(provider, errorText(e), secrets);
+  return unreadableReply(provider, e, secrets);
+}
+
 /** A network failure (refused, reset, DNS): the request may not have arrived, so try again. */
 export function networkError(provider: string, detail: string, secrets: readonly (string | undefined)[] = []): ProviderError {
   return new ProviderError({ kind: 'retryable', provider, message: `${provider}: network error: ${redact(detail, secrets)}` });

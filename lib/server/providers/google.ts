@@ -6,11 +6,11 @@
  */
 import { ApiError, GoogleGenAI, type Content, type GenerateContentParameters, type GenerateContentResponse, type Part } from '@google/genai';
 import { attemptHeaders } from './attempt-header';
-import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
+import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
 import { functionTools, parseArguments } from './tool-calls';
-import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type ToolCall } from './types';
+import { type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type ToolCall } from './types';
 
 export interface GoogleOptions {
   apiKey: string;
@@ -121,12 +121,15 @@ export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; mo
   };
 }
 
-/** Gemini's errors carry a status but no headers, so a 429 here has no retry-after. */
+/** The Gemini SDK's errors, for the shared SDK classifier. They carry a status but no headers, so a 429 has no retry-after. */
+const GEMINI_ERRORS: SdkErrorKinds = {
+  isAbort: isAbortError,
+  isConnection: (e) => e instanceof TypeError, // undici's "fetch failed"
+  http: (e) => (e instanceof ApiError && typeof e.status === 'number' ? { status: e.status, message: e.message } : null),
+};
+
 export function classifyGeminiError(e: unknown, provider: string, secrets: readonly string[]): unknown {
-  if (isAbortError(e) || e instanceof ProviderError) return e;
-  if (e instanceof ApiError && typeof e.status === 'number') return httpError({ provider, status: e.status, detail: e.message, secrets });
-  if (e instanceof TypeError) return networkError(provider, errorText(e), secrets); // undici's "fetch failed"
-  return unreadableReply(provider, e, secrets);
+  return classifySdkError(e, GEMINI_ERRORS, provider, secrets);
 }
 
 export class GoogleClient implements LlmClient {

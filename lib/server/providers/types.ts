@@ -4,13 +4,10 @@
  * policy never has to know which provider it spoke to (STYLE.md habits 7 and 9).
  */
 
-export interface ToolCall {
-  /** The provider's id for the call, needed to send its result back; absent when it gave none. */
-  id?: string;
-  name: string;
-  /** Parsed JSON when the arguments parse, otherwise the raw string as the model wrote it. */
-  arguments: unknown;
-}
+import type { ToolCall } from '@/lib/core';
+
+/** The one tool-call shape (lib/core/evidence/tool-call.ts): a provider returns what a run stores. */
+export type { ToolCall };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';

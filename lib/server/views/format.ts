@@ -2,13 +2,10 @@
  * How numbers, intervals, dates and counts read on every page: decided once here so the
  * same score never shows as 73.4 on one page and 73 on another.
  */
+import { roundHalfUp } from '@/lib/core';
 
-/** Rounds half away from zero at `digits` decimals, immune to binary noise (0.735 → 0.74, not 0.73). */
-export function roundHalfUp(x: number, digits: number): number {
-  const f = 10 ** digits;
-  const scaled = Number((Math.abs(x) * f).toPrecision(12));
-  return (Math.sign(x) * Math.round(scaled)) / f;
-}
+/** Rounding half away from zero, immune to binary noise: core's, so ranks and labels agree. */
+export { roundHalfUp };
 
 /** A [0,1] score as points out of 100: 0.7345 → "73.5"; null (no score) → "—". */
 export function formatScore(score: number | null | undefined, digits = 1): string {

@@ -3,7 +3,8 @@
  * first), each cell a link to that prompt × model with its score printed on its colour and
  * an accessible name that says everything the colour does.
  */
-import type { HeatmapPage, HeatmapSort } from '../db/queries/run-heatmap';
+import { HeatmapSortSchema, type HeatmapSort } from '@/lib/core';
+import type { HeatmapPage } from '../db/queries/run-heatmap';
 import type { RunModelRow } from '../db/queries/run-ranking';
 import { heatmapLegend, scoreColour } from './colour-scale';
 import { formatScore, modelShortName, plural, truncate } from './format';
@@ -45,11 +46,11 @@ export interface HeatmapView {
   emptyMessage: string | null;
 }
 
-const SORTS: [HeatmapSort, string][] = [
-  ['position', 'Blueprint order'],
-  ['hardest', 'Hardest first'],
-  ['easiest', 'Easiest first'],
-];
+const SORTS: Record<HeatmapSort, string> = {
+  position: 'Blueprint order',
+  hardest: 'Hardest first',
+  easiest: 'Easiest first',
+};
 
 export function cellText(score: number | null, attempts: number, errors: number): string {
   if (score !== null) return formatScore(score, 0);
@@ -94,7 +95,7 @@ export function heatmapView(runId: string, ranking: RunModelRow[], page: Heatmap
     legend: heatmapLegend(),
     sealedNote: page.sealedCount > 0 ? `${plural(page.sealedCount, 'sealed test prompt')} ${page.sealedCount === 1 ? 'is' : 'are'} scored in every model’s total but not shown.` : null,
     pagination: paginationView(opts.page, opts.pageSize, page.total, 'prompts', (n) => href.run(runId, { page: n, sort: opts.sort })),
-    sorts: SORTS.map(([sort, label]) => ({ label, href: href.run(runId, { sort }), current: sort === opts.sort })),
+    sorts: HeatmapSortSchema.options.map((sort) => ({ label: SORTS[sort], href: href.run(runId, { sort }), current: sort === opts.sort })),
     emptyMessage: page.total === 0 ? 'No results yet: this run has no scored prompts.' : null,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LeaderboardRow } from '../db/queries/leaderboard';
-import { aggregateRows, competitionRanks, intervalBar, leaderboardView, tagChips } from './leaderboard-view';
+import { intervalBar, leaderboardView, tagChips } from './leaderboard-view';
 
 const row = (blueprintId: string, modelId: string, score: number | null, ci: [number, number] | null, tags: string[] = [], errorCount = 0): LeaderboardRow => ({
   blueprintId,
@@ -18,33 +18,7 @@ const row = (blueprintId: string, modelId: string, score: number | null, ci: [nu
   errorCount,
 });
 
-describe('aggregating a model over blueprints', () => {
-  it('uses the blueprint’s own interval when there is one blueprint', () => {
-    expect(aggregateRows('m', [row('a', 'm', 0.7, [0.6, 0.75])])).toMatchObject({ score: 0.7, ciLow: 0.6, ciHigh: 0.75, blueprints: 1 });
-  });
-
-  it('averages blueprints and combines their standard errors (√Σse² / n)', () => {
-    // each interval is ±0.1 → se = 0.1/1.96; the mean of two has se = √2·se / 2
-    const agg = aggregateRows('m', [row('a', 'm', 0.6, [0.5, 0.7]), row('b', 'm', 0.8, [0.7, 0.9])]);
-    expect(agg.score).toBeCloseTo(0.7, 10);
-    const half = 1.959964 * (Math.SQRT2 * (0.1 / 1.959964)) / 2;
-    expect(agg.ciLow).toBeCloseTo(0.7 - half, 10);
-    expect(agg.ciHigh).toBeCloseTo(0.7 + half, 10);
-  });
-
-  it('leaves unscored blueprints out of the mean but counts them and their errors', () => {
-    const agg = aggregateRows('m', [row('a', 'm', 0.5, null, [], 2), row('b', 'm', null, null, [], 5)]);
-    expect(agg).toMatchObject({ score: 0.5, blueprints: 2, scoredBlueprints: 1, errors: 7, ciLow: null });
-    expect(aggregateRows('m', [row('a', 'm', null, null)])).toMatchObject({ score: null, ciLow: null, ciHigh: null });
-  });
-
-  it('clamps the combined interval to [0, 1]', () => {
-    const agg = aggregateRows('m', [row('a', 'm', 0.98, [0.8, 1]), row('b', 'm', 1, [0.8, 1])]);
-    expect(agg.ciHigh).toBe(1);
-  });
-});
-
-describe('ranking', () => {
+describe('the board as the page shows it', () => {
   it('orders by score, then lower bound, then id; unscored apart', () => {
     const rows = [
       row('a', 'zeta', 0.7, [0.6, 0.8]),
@@ -59,11 +33,6 @@ describe('ranking', () => {
     // no score on any blueprint: listed apart, unranked
     expect(v.unranked.map((e) => [e.modelId, e.rank, e.scoreLabel])).toEqual([['none', null, '—']]);
     expect(v.entries[0]).toMatchObject({ scoreLabel: '90.0', intervalLabel: '85.0–95.0', href: '/models/best' });
-  });
-
-  it('gives equal-looking scores the same rank (competition ranking)', () => {
-    expect(competitionRanks([0.9, 0.73449, 0.7345, 0.7, null])).toEqual([1, 2, 3, 4, null]);
-    expect(competitionRanks([0.9, 0.7341, 0.7344, 0.7])).toEqual([1, 2, 2, 4]);
   });
 
   it('draws the interval bar in percent of the track', () => {

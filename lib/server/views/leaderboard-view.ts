@@ -1,79 +1,15 @@
 /**
- * Leaderboards (SPEC §3): a model's score is the mean of its scores on the blueprints it was
- * run on (each from the blueprint's latest complete run), overall and per tag.
- *
- * The 95% interval combines the blueprints' own bootstrap intervals: each is read as a normal
- * standard error (width / 2·1.96) and the mean's error is √Σse² / n. It answers "how sure are
- * we of this model's average over these blueprints", which is what the table claims; with one
- * blueprint it is that blueprint's interval itself. Ordering, ranks and rounding live here.
- *
- * Coverage: a model scored on 1 blueprint is not comparable with one scored on 5. Each entry
- * states its blueprint coverage (scored on N of the board's M blueprints) and its verdict
- * coverage (judged and deterministic verdicts that got a result); only models whose blueprint
- * coverage reaches the configured minimum (ASSAY_LEADERBOARD_MIN_COVERAGE) are ranked, the
- * others are listed apart with why.
+ * Leaderboard pages (SPEC §3): the board itself (averaging, intervals, coverage, ranking) is
+ * the core level `leaderboard()` (lib/core/scoring/leaderboard.ts); this view model only
+ * shapes it for the page: labels, links, interval bars, captions, the tag chips, and why a
+ * model is listed apart (ASSAY_LEADERBOARD_MIN_COVERAGE).
  */
-import { coverageShare, sumCoverage, type Coverage } from '@/lib/core';
+import { coverageShare, leaderboard, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
 import type { LeaderboardRow } from '../db/queries/leaderboard';
 import { describeInterval, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';
 
-const Z95 = 1.959964;
-
-export interface ModelAggregate {
-  modelId: string;
-  score: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
-  blueprints: number;
-  scoredBlueprints: number;
-  errors: number;
-  /** Verdict coverage summed over the blueprints that scored. */
-  coverage: Coverage;
-}
-
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
-
-/** One model's rows (one per blueprint) → its aggregate. */
-type AggregatedRow = Pick<LeaderboardRow, 'score' | 'ciLow' | 'ciHigh' | 'errorCount'> & Partial<Coverage>;
-
-export function aggregateRows(modelId: string, rows: readonly AggregatedRow[]): ModelAggregate {
-  const scored = rows.filter((r) => r.score !== null) as (AggregatedRow & { score: number })[];
-  const errors = rows.reduce((s, r) => s + r.errorCount, 0);
-  const coverage = sumCoverage(
-    scored.map((r) => ({ judgedVerdicts: r.judgedVerdicts ?? 0, judgedScored: r.judgedScored ?? 0, deterministicVerdicts: r.deterministicVerdicts ?? 0, deterministicScored: r.deterministicScored ?? 0 })),
-  );
-  const base = { modelId, blueprints: rows.length, scoredBlueprints: scored.length, errors, coverage };
-  if (scored.length === 0) return { ...base, score: null, ciLow: null, ciHigh: null };
-  const score = scored.reduce((s, r) => s + r.score, 0) / scored.length;
-  if (scored.length === 1) {
-    const only = scored[0] as (typeof scored)[number];
-    return { ...base, score, ciLow: only.ciLow, ciHigh: only.ciHigh };
-  }
-  const withCi = scored.filter((r) => r.ciLow !== null && r.ciHigh !== null);
-  if (withCi.length === 0) return { ...base, score, ciLow: null, ciHigh: null };
-  const variance = withCi.reduce((s, r) => s + (((r.ciHigh as number) - (r.ciLow as number)) / (2 * Z95)) ** 2, 0);
-  const se = Math.sqrt(variance) / scored.length;
-  return { ...base, score, ciLow: clamp01(score - Z95 * se), ciHigh: clamp01(score + Z95 * se) };
-}
-
-/** Best first: score (no score last), then the lower bound, then the id for a stable order. */
-export function compareAggregates(a: ModelAggregate, b: ModelAggregate): number {
-  if (a.score === null || b.score === null) return a.score === b.score ? a.modelId.localeCompare(b.modelId) : a.score === null ? 1 : -1;
-  return b.score - a.score || (b.ciLow ?? -1) - (a.ciLow ?? -1) || a.modelId.localeCompare(b.modelId);
-}
-
-/** Competition ranks (1, 2, 2, 4) on the score as displayed: equal-looking scores share a rank. */
-export function competitionRanks(scores: readonly (number | null)[], digits = 1): (number | null)[] {
-  const ranks: (number | null)[] = [];
-  scores.forEach((s, i) => {
-    if (s === null) return ranks.push(null);
-    const prev = i > 0 ? scores[i - 1] : null;
-    const same = prev !== null && prev !== undefined && roundHalfUp(prev * 100, digits) === roundHalfUp(s * 100, digits);
-    return ranks.push(same ? (ranks[i - 1] as number) : i + 1);
-  });
-  return ranks;
-}
 
 export interface IntervalBar {
   /** Percentages of the track (0–100) for the interval's ends and the point. */
@@ -140,11 +76,10 @@ export function verdictCoverageLabel(c: Coverage): string {
   return parts.length ? parts.join(' · ') : '—';
 }
 
-export function leaderboardEntries(aggregates: ModelAggregate[], names: ReadonlyMap<string, string>, boardBlueprints?: number, opts: { ranked?: boolean } = {}): LeaderboardEntryView[] {
-  const sorted = [...aggregates].sort(compareAggregates);
-  const ranks = opts.ranked === false ? sorted.map(() => null) : competitionRanks(sorted.map((a) => a.score));
-  return sorted.map((a, i) => ({
-    rank: ranks[i] ?? null,
+/** Aggregates (already in board order) → table rows; `rank` is absent for models listed apart. */
+export function leaderboardEntries(aggregates: readonly (ModelAggregate | RankedAggregate)[], names: ReadonlyMap<string, string>, boardBlueprints?: number): LeaderboardEntryView[] {
+  return aggregates.map((a) => ({
+    rank: 'rank' in a ? a.rank : null,
     modelId: a.modelId,
     label: modelShortName(a.modelId, names.get(a.modelId)),
     href: href.model(a.modelId),
@@ -160,13 +95,6 @@ export function leaderboardEntries(aggregates: ModelAggregate[], names: Readonly
   }));
 }
 
-/** Rows → per-model aggregates over the rows given. */
-export function aggregateByModel(rows: readonly LeaderboardRow[]): ModelAggregate[] {
-  const byModel = new Map<string, LeaderboardRow[]>();
-  for (const r of rows) byModel.set(r.modelId, [...(byModel.get(r.modelId) ?? []), r]);
-  return [...byModel.entries()].map(([id, list]) => aggregateRows(id, list));
-}
-
 /** The tags of the blueprints that have results, most blueprints first. */
 export function tagChips(rows: readonly LeaderboardRow[], active: string | null): TagChipView[] {
   const blueprintsByTag = new Map<string, Set<string>>();
@@ -176,32 +104,19 @@ export function tagChips(rows: readonly LeaderboardRow[], active: string | null)
     .map(([tag, set]) => ({ tag, href: href.home(tag), label: `${tag} (${set.size})`, active: tag === active }));
 }
 
-/** Blueprints a model needs a score on, out of `total`, to be ranked at `minCoverage` (at least 1). */
-export function requiredBlueprints(total: number, minCoverage: number): number {
-  return Math.max(1, Math.ceil(total * minCoverage - 1e-9));
-}
-
-/**
- * The overall board, or the board of one tag. `minCoverage`: the share of the board's
- * blueprints a model needs a score on to be ranked (ASSAY_LEADERBOARD_MIN_COVERAGE).
- */
+/** The overall board, or the board of one tag, as the home page shows it. */
 export function leaderboardView(rows: readonly LeaderboardRow[], names: ReadonlyMap<string, string>, tag: string | null, opts: { minCoverage?: number } = {}): LeaderboardView {
-  const minCoverage = opts.minCoverage ?? 0.5;
-  const selected = tag ? rows.filter((r) => r.tags.includes(tag)) : rows;
-  const blueprintCount = new Set(selected.map((r) => r.blueprintId)).size;
-  const required = requiredBlueprints(blueprintCount, minCoverage);
-  const aggregates = aggregateByModel(selected);
-  const ranked = aggregates.filter((a) => a.scoredBlueprints >= required);
-  const apart = aggregates.filter((a) => a.scoredBlueprints < required);
+  const board = leaderboard(rows, { tag, minCoverage: opts.minCoverage });
+  const { blueprintCount, requiredBlueprints: required, minCoverage } = board;
   const rule = `Ranked: models with a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%).`;
   return {
     title: tag ? `Leaderboard: ${tag}` : 'Overall leaderboard',
     caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result.`,
-    entries: leaderboardEntries(ranked, names, blueprintCount),
-    unranked: leaderboardEntries(apart, names, blueprintCount, { ranked: false }).map((e) => {
-      const a = apart.find((x) => x.modelId === e.modelId)!;
-      return { ...e, why: `scored on ${a.scoredBlueprints} of ${blueprintCount} blueprints; ranking needs ${required}` };
-    }),
+    entries: leaderboardEntries(board.ranked, names, blueprintCount),
+    unranked: board.unranked.map((a) => ({
+      ...(leaderboardEntries([a], names, blueprintCount)[0] as LeaderboardEntryView),
+      why: `scored on ${a.scoredBlueprints} of ${blueprintCount} blueprints; ranking needs ${required}`,
+    })),
     unrankedCaption: `Listed apart, not ranked: a model needs a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%) to be compared fairly with the others (ASSAY_LEADERBOARD_MIN_COVERAGE).`,
     blueprintCount,
     requiredBlueprints: required,

@@ -4,11 +4,11 @@
  * weakest areas relative to the field (not in absolute terms: a blueprint everyone aces is
  * no strength), and its history over runs.
  */
+import { aggregateByModel, aggregateRows, compareAggregates, type ModelAggregate } from '@/lib/core';
 import type { LeaderboardRow } from '../db/queries/leaderboard';
 import type { ModelProfile } from '../db/queries/model-profile';
 import { type ChartSeries, type LineChartData, seriesStyle } from './chart-series';
 import { describeInterval, formatDate, formatDateTime, formatDelta, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
-import { aggregateByModel, aggregateRows, compareAggregates, type ModelAggregate } from './leaderboard-view';
 import { href } from './urls';
 
 export type Tone = 'better' | 'worse' | 'same';

@@ -3,6 +3,7 @@
  * default (a shared link with a stale or mistyped parameter still opens the page).
  */
 import { z } from 'zod';
+import { DEFAULT_HEATMAP_SORT, DEFAULT_RUN_MODEL_SORT, HeatmapSortSchema, RunModelSortSchema } from '@/lib/core';
 
 const page = z.coerce.number().int().min(1).max(100_000).catch(1);
 const optionalString = z.string().min(1).max(500).optional().catch(undefined);
@@ -13,13 +14,13 @@ export const BlueprintParams = z.object({ page });
 
 export const RunParams = z.object({
   view: z.enum(['prompts', 'models', 'points']).catch('prompts'),
-  sort: z.enum(['position', 'hardest', 'easiest']).catch('position'),
+  sort: HeatmapSortSchema.catch(DEFAULT_HEATMAP_SORT),
   page,
 });
 
 export const PromptParams = z.object({ model: optionalString, compare: page });
 
-export const RunModelParams = z.object({ sort: z.enum(['weakest', 'strongest', 'position']).catch('weakest'), page });
+export const RunModelParams = z.object({ sort: RunModelSortSchema.catch(DEFAULT_RUN_MODEL_SORT), page });
 
 /** A point's index in the path: a malformed one is a 404, not a fallback. */
 export const PointIndex = z.coerce.number().int().min(0).max(10_000);

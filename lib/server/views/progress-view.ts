@@ -4,11 +4,12 @@
  * shows from it. Pure: the client component imports it too.
  */
 import { z } from 'zod';
+import { RunStatusSchema, TerminalRunStatusSchema, type RunStatus } from '@/lib/core';
 import { formatCount, formatDuration, formatPercent, formatUsd, plural } from './format';
 
 export const RunProgressSchema = z.object({
   runId: z.string(),
-  status: z.enum(['queued', 'running', 'judging', 'summarising', 'completed', 'failed', 'cancelled', 'budget_exceeded']),
+  status: RunStatusSchema,
   totalCalls: z.number().int().nonnegative(),
   doneCalls: z.number().int().nonnegative(),
   errorCalls: z.number().int().nonnegative(),
@@ -23,7 +24,8 @@ export const RunProgressSchema = z.object({
 });
 export type RunProgress = z.infer<typeof RunProgressSchema>;
 
-export const TERMINAL = new Set<RunProgress['status']>(['completed', 'failed', 'cancelled', 'budget_exceeded']);
+/** The statuses after which the page stops polling. */
+export const TERMINAL: ReadonlySet<RunStatus> = new Set(TerminalRunStatusSchema.options);
 
 export interface ProgressBarView {
   label: string;
@@ -42,7 +44,7 @@ export interface ProgressView {
   error: string | null;
 }
 
-const STATUS_LABEL: Record<RunProgress['status'], string> = {
+const STATUS_LABEL: Record<RunStatus, string> = {
   queued: 'Queued',
   running: 'Generating replies',
   judging: 'Judging replies',

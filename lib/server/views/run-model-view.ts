@@ -1,5 +1,6 @@
 /** One model within a run: where it stands, its prompts (weakest first), and its errors. */
-import type { RunModelError, RunModelPromptRow, RunModelSort, RunModelSummaryDetail } from '../db/queries/run-model';
+import { RunModelSortSchema, type RunModelSort } from '@/lib/core';
+import type { RunModelError, RunModelPromptRow, RunModelSummaryDetail } from '../db/queries/run-model';
 import { scoreColour } from './colour-scale';
 import { describeInterval, formatCount, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, truncate } from './format';
 import { paginationView, type PaginationView } from './pagination';
@@ -21,11 +22,11 @@ export interface RunModelPageView {
   errors: { label: string; message: string; href: string }[];
 }
 
-const SORTS: [RunModelSort, string][] = [
-  ['weakest', 'Weakest first'],
-  ['strongest', 'Strongest first'],
-  ['position', 'Blueprint order'],
-];
+const SORTS: Record<RunModelSort, string> = {
+  weakest: 'Weakest first',
+  strongest: 'Strongest first',
+  position: 'Blueprint order',
+};
 
 export function runModelPageView(
   runId: string,
@@ -63,7 +64,7 @@ export function runModelPageView(
       };
     }),
     pagination: paginationView(opts.page, opts.pageSize, prompts.total, 'prompts', (n) => href.runModel(runId, s.modelId, { page: n, sort: opts.sort })),
-    sorts: SORTS.map(([sort, label]) => ({ label, href: href.runModel(runId, s.modelId, { sort }), current: sort === opts.sort })),
+    sorts: RunModelSortSchema.options.map((sort) => ({ label: SORTS[sort], href: href.runModel(runId, s.modelId, { sort }), current: sort === opts.sort })),
     sealedNote:
       prompts.sealed.count > 0
         ? `${plural(prompts.sealed.count, 'sealed test prompt')} scored (mean ${formatScore(prompts.sealed.mean)}), counted in the total, not shown.`

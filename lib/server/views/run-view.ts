@@ -1,15 +1,15 @@
 /** The header every run page shares (state, facts, tabs, diff picker) and the run's model ranking. */
 import { z } from 'zod';
-import { COVERAGE_RULE, coverageShare, JudgeSpecSchema, withheldReason, gradesStoredReplies, type Coverage } from '@/lib/core';
+import { competitionRanks, COVERAGE_RULE, coverageShare, JudgeSpecSchema, RunStatusSchema, withheldReason, gradesStoredReplies, type Coverage, type RunStatus } from '@/lib/core';
 import type { RunHeader } from '../db/queries/run-header';
 import type { RunModelCoverage, RunModelRow } from '../db/queries/run-ranking';
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
-import { competitionRanks, intervalBar, type IntervalBar } from './leaderboard-view';
+import { intervalBar, type IntervalBar } from './leaderboard-view';
 import { href, type RunView } from './urls';
 
 export type StatusTone = 'ok' | 'working' | 'failed';
 
-const STATUS: Record<string, { label: string; tone: StatusTone }> = {
+const STATUS: Record<RunStatus, { label: string; tone: StatusTone }> = {
   queued: { label: 'Queued', tone: 'working' },
   running: { label: 'Running', tone: 'working' },
   judging: { label: 'Judging', tone: 'working' },
@@ -21,7 +21,8 @@ const STATUS: Record<string, { label: string; tone: StatusTone }> = {
 };
 
 export function runStatus(status: string): { label: string; tone: StatusTone; working: boolean } {
-  const s = STATUS[status] ?? { label: status, tone: 'failed' as const };
+  const known = RunStatusSchema.safeParse(status);
+  const s = known.success ? STATUS[known.data] : { label: status, tone: 'failed' as const };
   return { ...s, working: s.tone === 'working' };
 }
 

@@ -4,6 +4,8 @@
  * percent-encoded: readable, and safe whether or not the router decodes `%2F`.
  */
 
+import { DEFAULT_HEATMAP_SORT, DEFAULT_RUN_MODEL_SORT, type HeatmapSort, type RunModelSort } from '@/lib/core';
+
 const seg = (s: string) => encodeURIComponent(s);
 
 function query(params: Record<string, string | number | null | undefined>): string {
@@ -38,10 +40,10 @@ export const href = {
   home: (tag?: string | null) => `/${query({ tag })}`,
   blueprint: (id: string, params: { page?: number } = {}) => `/blueprints/${seg(id)}${query({ page: params.page && params.page > 1 ? params.page : null })}`,
   blueprintSource: (id: string) => `/blueprints/${seg(id)}/source`,
-  run: (runId: string, params: { view?: RunView; page?: number; sort?: string } = {}) =>
+  run: (runId: string, params: { view?: RunView; page?: number; sort?: HeatmapSort } = {}) =>
     `/runs/${seg(runId)}${query({
       view: params.view && params.view !== 'prompts' ? params.view : null,
-      sort: params.sort && params.sort !== 'position' ? params.sort : null,
+      sort: params.sort && params.sort !== DEFAULT_HEATMAP_SORT ? params.sort : null,
       page: params.page && params.page > 1 ? params.page : null,
     })}`,
   prompt: (runId: string, promptKey: string, params: { model?: string | null; compare?: number } = {}) =>
@@ -51,8 +53,8 @@ export const href = {
   pointAnchor: (runId: string, promptKey: string, pointIndex: number, modelId?: string | null) =>
     `${href.prompt(runId, promptKey, { model: modelId })}#point-${pointIndex}`,
   point: (runId: string, promptKey: string, pointIndex: number) => `/runs/${seg(runId)}/prompts/${seg(promptKey)}/points/${pointIndex}`,
-  runModel: (runId: string, modelId: string, params: { page?: number; sort?: string } = {}) =>
-    `/runs/${seg(runId)}/models/${modelPath(modelId)}${query({ sort: params.sort && params.sort !== 'weakest' ? params.sort : null, page: params.page && params.page > 1 ? params.page : null })}`,
+  runModel: (runId: string, modelId: string, params: { page?: number; sort?: RunModelSort } = {}) =>
+    `/runs/${seg(runId)}/models/${modelPath(modelId)}${query({ sort: params.sort && params.sort !== DEFAULT_RUN_MODEL_SORT ? params.sort : null, page: params.page && params.page > 1 ? params.page : null })}`,
   diff: (runId: string, otherRunId: string) => `/runs/${seg(runId)}/diff/${seg(otherRunId)}`,
   progress: (runId: string) => `/runs/${seg(runId)}/progress`,
   progressApi: (runId: string) => `/api/runs/${seg(runId)}/progress`,

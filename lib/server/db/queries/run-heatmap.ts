@@ -4,10 +4,9 @@
  * `pageSize` prompts' cells are read, whatever the size of the run.
  */
 import { Prisma } from '@/generated/prisma/client';
+import type { HeatmapSort } from '@/lib/core';
 import type { Db } from '../client';
 import { SEALED_SPLIT } from './sealed';
-
-export type HeatmapSort = 'position' | 'hardest' | 'easiest';
 
 export interface HeatmapPromptRow {
   promptKey: string;

@@ -3,11 +3,10 @@
  * default), its errors, and the sealed prompts' aggregate (scored, never listed).
  */
 import { Prisma } from '@/generated/prisma/client';
+import type { RunModelSort } from '@/lib/core';
 import type { Db } from '../client';
 import { notSealedIn, SEALED_SPLIT } from './sealed';
 import { redactStored, storedTextRedactor } from './redact-stored';
-
-export type RunModelSort = 'weakest' | 'strongest' | 'position';
 
 export async function getRunModelSummary(db: Db, runId: string, modelId: string) {
   const summary = await db.runModelSummary.findUnique({ where: { runId_modelId: { runId, modelId } } });

@@ -4,6 +4,7 @@
  * Idempotent: the posted comment is journalled in job_steps under `pull-request-report:<run id>`,
  * so a retried completion does not comment twice.
  */
+import { isTerminalRunStatus } from '@/lib/core';
 import type { Db } from '../../db/client';
 import { ConflictError, NotFoundError } from '../../http/errors';
 import type { GitHubRepo } from '../port';
@@ -15,8 +16,6 @@ export interface ReportedRun {
   /** False when this run's results had been posted before. */
   posted: boolean;
 }
-
-const FINISHED = ['completed', 'failed', 'cancelled', 'budget_exceeded'];
 
 export async function reportPullRequestRun(db: Db, github: GitHubRepo, runId: string, publicUrl: string): Promise<ReportedRun> {
   const url = `${publicUrl.replace(/\/$/, '')}/runs/${runId}`;
@@ -39,7 +38,7 @@ export async function reportPullRequestRun(db: Db, github: GitHubRepo, runId: st
   });
   if (!run) throw new NotFoundError(`No run ${runId}.`);
   if (!run.pullRequest) throw new ConflictError(`Run ${runId} was not started by a pull request; only pull-request runs are reported on GitHub.`);
-  if (!FINISHED.includes(run.status)) throw new ConflictError(`Run ${runId} is ${run.status}; report it when it has finished.`);
+  if (!isTerminalRunStatus(run.status)) throw new ConflictError(`Run ${runId} is ${run.status}; report it when it has finished.`);
 
   // the PR's own title for the blueprint (the branch's may differ or not exist yet)
   const title = (run.version.normalized as { title?: string } | null)?.title ?? run.blueprint.title;

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
+import type { RunModelSort } from '@/lib/core';
 import { getDb } from '@/lib/server/compose/database';
 import { getRunModelErrors, getRunModelPrompts, getRunModelSummary, type RunModelSummaryDetail } from '@/lib/server/db/queries/run-model';
 import { RUN_MODEL_PAGE_SIZE, RunModelParams } from '@/lib/server/views/params';
@@ -17,7 +18,7 @@ export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ runId: string; modelId: string[] }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 type Run = { id: string; versionId: string };
-type Opts = { page: number; pageSize: number; sort: 'weakest' | 'strongest' | 'position' };
+type Opts = { page: number; pageSize: number; sort: RunModelSort };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: `${modelIdFromSegments((await params).modelId)} in a run` };

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { HeatmapSortSchema, RunModelSortSchema } from '@/lib/core';
+import { RunModelParams, RunParams } from './params';
+import { href } from './urls';
+
+describe('the sort parameters', () => {
+  it('take every value of the sort vocabulary and fall back to its default on anything else', () => {
+    for (const sort of HeatmapSortSchema.options) expect(RunParams.parse({ sort }).sort).toBe(sort);
+    for (const sort of RunModelSortSchema.options) expect(RunModelParams.parse({ sort }).sort).toBe(sort);
+    expect(RunParams.parse({ sort: 'weakest' }).sort).toBe('position');
+    expect(RunModelParams.parse({ sort: 'hardest' }).sort).toBe('weakest');
+    expect(RunParams.parse({}).sort).toBe('position');
+  });
+
+  it('round-trip through the links, the default left out', () => {
+    for (const sort of HeatmapSortSchema.options) {
+      const q = new URL(href.run('r1', { sort }), 'http://x').searchParams;
+      expect(RunParams.parse(Object.fromEntries(q)).sort).toBe(sort);
+    }
+    expect(href.run('r1', { sort: 'position' })).toBe('/runs/r1');
+    expect(href.runModel('r1', 'm', { sort: 'weakest' })).toBe('/runs/r1/models/m');
+  });
+});
