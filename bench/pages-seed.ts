@@ -8,11 +8,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fakeLlmAdmin } from '@/e2e/fakes/llm-server-admin';
+import { fakeLlmAdmin } from '@/testing/fakes/llm-server-admin';
 import type { Db } from '@/lib/server/db/client';
 import { executeRun } from '@/lib/server/runs/execute-run';
 import { requestRun } from '@/lib/server/runs/request-run';
-import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/testing';
+import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/runs.testkit';
 
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
 const JUDGES = ['openai:bench-judge-a#standard', 'openai:bench-judge-b#standard'];
@@ -59,7 +59,7 @@ function rules(models: string[], round: number) {
 
 /** The fake provider in its own process (a provider is on its own machine), on a free port. */
 async function startFake(): Promise<{ url: string; admin: ReturnType<typeof fakeLlmAdmin>; stop: () => void }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'e2e/fakes/llm-server-main.ts'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'testing/fakes/llm-server-main.ts'], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const origin = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /listening on (http:\/\/\S+)/.exec(d.toString());

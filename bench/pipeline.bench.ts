@@ -15,12 +15,12 @@ import pLimit from 'p-limit';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fakeLlmAdmin } from '@/e2e/fakes/llm-server-admin';
-import { freshDatabase } from '@/lib/server/db/testing';
+import { fakeLlmAdmin } from '@/testing/fakes/llm-server-admin';
+import { freshDatabase } from '@/lib/server/db/db.testkit';
 import { executeRun } from '@/lib/server/runs/execute-run';
 import { requestRun } from '@/lib/server/runs/request-run';
 import { storeGrading } from '@/lib/server/runs/judge';
-import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/testing';
+import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/runs.testkit';
 
 const PROMPTS = 250;
 const MODELS = 8; // 250 × 8 = 2,000 model calls
@@ -38,7 +38,7 @@ function blueprint(): string {
  * runner's process does only the runner's work.
  */
 async function startFakeProcess(latencyMs: number): Promise<{ url: string; stop: () => void; admin: ReturnType<typeof fakeLlmAdmin> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'e2e/fakes/llm-server-main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'testing/fakes/llm-server-main.ts'], {
     env: { ...process.env, PORT: '0', FAKE_LLM_LATENCY_MS: String(latencyMs) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

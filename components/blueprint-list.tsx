@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { BlueprintCardView } from '@/lib/server/views/blueprint-list-view';
+import type { BlueprintCardView } from '@/lib/views/blueprint-list-view';
 
 /** The list of blueprints on the home page. Presentational: it receives view models. */
 export function BlueprintList({ items }: { items: BlueprintCardView[] }) {

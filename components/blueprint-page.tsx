@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { BlueprintPageView } from '@/lib/server/views/blueprint-view';
+import type { BlueprintPageView } from '@/lib/views/blueprint-view';
 import { Markdown } from './markdown';
 import { Pagination, link, muted } from './ui';
 

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { BlueprintRunsView } from '@/lib/server/views/blueprint-runs-view';
+import type { BlueprintRunsView } from '@/lib/views/blueprint-runs-view';
 import { ScoreLineChart } from './line-chart';
 import { RankingTable } from './ranking-table';
 import { Empty, Section, StatusBadge, link, muted } from './ui';

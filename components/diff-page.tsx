@@ -1,4 +1,4 @@
-import type { DiffPageView, Tone } from '@/lib/server/views/diff-view';
+import type { DiffPageView, Tone } from '@/lib/views/diff-view';
 import { Empty, Section, link, muted } from './ui';
 import { ColumnHeaders } from './score-cells';
 

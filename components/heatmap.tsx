@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { HeatmapView } from '@/lib/server/views/heatmap-view';
+import type { HeatmapView } from '@/lib/views/heatmap-view';
 import { Empty, HeatCell, Pagination, link, muted } from './ui';
 
 /**

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { LeaderboardEntryView, LeaderboardView, TagChipView } from '@/lib/server/views/leaderboard-view';
+import type { LeaderboardEntryView, LeaderboardView, TagChipView } from '@/lib/views/leaderboard-view';
 import { ColumnHeaders, ErrorsCell, RANKING_COLUMNS, RankingCells } from './score-cells';
 import { muted } from './ui';
 

@@ -5,7 +5,7 @@
  * technology, labelled by its title; the same numbers are always in a table next to it.
  */
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { LineChartData } from '@/lib/server/views/chart-series';
+import type { LineChartData } from '@/lib/views/chart-series';
 
 export function ScoreLineChart({ data, testId }: { data: LineChartData; testId?: string }) {
   return (

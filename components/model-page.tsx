@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { AreaView, ModelPageView, Tone } from '@/lib/server/views/model-view';
+import type { AreaView, ModelPageView, Tone } from '@/lib/views/model-view';
 import { Empty, Section, link, muted } from './ui';
 import { ColumnHeaders } from './score-cells';
 

@@ -1,4 +1,4 @@
-import type { PointsListView } from '@/lib/server/views/points-list-view';
+import type { PointsListView } from '@/lib/views/points-list-view';
 import { Empty, Pagination, ScoreChip, link, muted } from './ui';
 
 /** The run's criteria by prompt: mean and range across models; each opens the point view. */

@@ -4,7 +4,7 @@
  * back with the same zod schema the route validates on the way out) until the run ends.
  */
 import { useEffect, useState } from 'react';
-import { progressView, RunProgressSchema, TERMINAL, type RunProgress } from '@/lib/server/views/progress-view';
+import { progressView, RunProgressSchema, TERMINAL, type RunProgress } from '@/lib/views/progress-view';
 
 const POLL_MS = 2000;
 

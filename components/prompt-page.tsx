@@ -1,4 +1,4 @@
-import type { AttemptView, PromptPageView, ReplyCardView, TurnView } from '@/lib/server/views/prompt-view';
+import type { AttemptView, PromptPageView, ReplyCardView, TurnView } from '@/lib/views/prompt-view';
 import { Markdown } from './markdown';
 import { HeatCell, ScoreChip, link, muted, card } from './ui';
 import { VerdictItem } from './verdict';

@@ -1,4 +1,4 @@
-import type { RankingEntryView } from '@/lib/server/views/run-view';
+import type { RankingEntryView } from '@/lib/views/run-view';
 import { ColumnHeaders, ErrorsCell, RANKING_COLUMNS, RankingCells } from './score-cells';
 import { Empty, muted } from './ui';
 

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RecentRunView } from '@/lib/server/views/recent-runs-view';
+import type { RecentRunView } from '@/lib/views/recent-runs-view';
 import { Empty, StatusBadge, link, muted } from './ui';
 
 export function RecentRuns({ runs }: { runs: RecentRunView[] }) {

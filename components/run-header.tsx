@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RunHeaderView } from '@/lib/server/views/run-view';
+import type { RunHeaderView } from '@/lib/views/run-view';
 import { Breadcrumbs, Facts, StatusBadge, Tabs, link, muted } from './ui';
 
 /** The top of every run page: where it sits, its state and facts, the run's tabs, the diff picker. */

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { RunModelPageView } from '@/lib/server/views/run-model-view';
+import type { RunModelPageView } from '@/lib/views/run-model-view';
 import { Empty, Facts, Pagination, ScoreChip, Section, link, muted } from './ui';
 import { ColumnHeaders } from './score-cells';
 

@@ -1,6 +1,6 @@
 /** Table pieces shared by the ranking tables: column headers and a model's rank/score/interval cells. Presentational only. */
 import Link from 'next/link';
-import type { IntervalBar } from '@/lib/server/views/leaderboard-view';
+import type { IntervalBar } from '@/lib/views/leaderboard-view';
 import { IntervalBarView, link, muted } from './ui';
 
 export interface Column {

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { SearchPageView } from '@/lib/server/views/search-view';
+import type { SearchPageView } from '@/lib/views/search-view';
 import { Empty, Tabs, link, muted } from './ui';
 
 export function SearchResults({ view }: { view: SearchPageView }) {

@@ -1,8 +1,8 @@
 /** Small presentational pieces shared by the pages. They receive view models and never fetch. */
 import Link from 'next/link';
-import type { IntervalBar } from '@/lib/server/views/leaderboard-view';
-import type { PaginationView } from '@/lib/server/views/pagination';
-import type { StatusTone } from '@/lib/server/views/run-view';
+import type { IntervalBar } from '@/lib/views/leaderboard-view';
+import type { PaginationView } from '@/lib/views/pagination';
+import type { StatusTone } from '@/lib/views/run-view';
 
 export const muted = 'text-zinc-600 dark:text-zinc-400';
 export const link = 'text-blue-700 underline-offset-2 hover:underline dark:text-blue-300';

@@ -1,4 +1,4 @@
-import type { VerdictView } from '@/lib/server/views/verdict-view';
+import type { VerdictView } from '@/lib/views/verdict-view';
 import { ScoreChip, link, muted } from './ui';
 
 const STATUS_CLASS: Record<VerdictView['status'], string> = {

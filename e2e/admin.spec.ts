@@ -9,9 +9,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { FakeGitHub } from './fakes/github-server';
-import { corpusFiles } from './fakes/github-server-corpus';
-import { startFakeLlm, type FakeLlm } from './fakes/llm-server';
+import { FakeGitHub } from '@/testing/fakes/github-server';
+import { corpusFiles } from '@/testing/fakes/github-server-corpus';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 
 const PORT = Number(process.env.E2E_ADMIN_PORT ?? 3110);
 const BASE = `http://127.0.0.1:${PORT}`;

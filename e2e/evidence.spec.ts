@@ -10,9 +10,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { freshDatabase, type TestDatabase } from '@/lib/server/db/testing';
+import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { screenshot } from './demo';
-import { startFakeLlm, type FakeLlm, type RuleInput } from './fakes/llm-server';
+import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 
 const PORT = Number(process.env.E2E_EVIDENCE_PORT ?? 3140);
 const BASE = `http://127.0.0.1:${PORT}`;

@@ -8,7 +8,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { FakeGitHub } from './fakes/github-server';
+import { FakeGitHub } from '@/testing/fakes/github-server';
 import { hostileBlueprints } from '@/lib/core';
 
 // the admin spec's port: the two specs run one after the other (workers: 1), each with its own server

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { blueprintIdFromPath } from '../lib/core';
-import { SEALED_SPELLINGS } from '../lib/server/blueprints/sealed-spellings';
+import { SEALED_SPELLINGS } from '../lib/server/blueprints/sealed-spellings.testkit';
 
 let app: ChildProcess;
 let appLog = '';

@@ -43,7 +43,7 @@ describe('configuration is read only in the composition root', () => {
       { path: 'lib/server/compose/new-adapter.ts', text: "import { env } from '../env';\nexport const x = () => env().PORT + (process.env.X ?? '');" },
       { path: 'lib/server/platform.ts', text: "import { env } from './env';\nexport const y = () => env();" },
       { path: 'lib/server/runs/bad-wiring.test.ts', text: 'process.env.ASSAY_TEST_DB;' },
-      { path: 'lib/server/runs/testing.ts', text: 'export const e = { ...process.env };' },
+      { path: 'lib/server/runs/runs.testkit.ts', text: 'export const e = { ...process.env };' },
       { path: 'lib/server/runs/grading.ts', text: "export const worker = process.env.NEXT_RUNTIME ? 'a' : 'b';\nexport const dev = process.env.NODE_ENV;" },
       { path: 'lib/server/runs/typed.ts', text: "import type { Env } from '../env';\nimport { type Env as E } from '../env';\n/** reads process.env (a comment) */\n// env() in a comment\nexport type T = Env | E;" },
     ];

@@ -15,7 +15,7 @@ import { localFolderReader } from '../lib/server/blueprints/local-folder-reader'
 import { syncSource } from '../lib/server/blueprints/sync-source';
 import { portFromArgs } from './launch-args';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider } from '../lib/server/db/seed/seed-demo';
-import { startFakeLlm } from '../e2e/fakes/llm-server';
+import { startFakeLlm } from '../testing/fakes/llm-server';
 import type { Db } from '../lib/server/db/client';
 
 /** Resolves once the app answers HTTP at all (its start-up hooks, such as resuming runs, have run). */

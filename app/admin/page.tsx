@@ -2,11 +2,11 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/lib/server/compose/database';
 import { mayAct } from '@/lib/server/auth/principal';
-import { adminOverview } from '@/lib/server/admin/overview';
-import { adminView } from '@/lib/server/admin/admin-view';
+import { adminOverview } from '@/lib/server/db/queries/admin-overview';
+import { adminView } from '@/lib/views/admin-view';
 import { currentUser } from './session';
-import { Banner, PostButton } from './_components/ui';
-import { Costs, Jobs, PullRequests, RescoreRun, SyncStatus, TriggerRun } from './_components/sections';
+import { Banner, PostButton } from '@/components/admin/ui';
+import { Costs, Jobs, PullRequests, RescoreRun, SyncStatus, TriggerRun } from '@/components/admin/sections';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Admin', robots: { index: false } };

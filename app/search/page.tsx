@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { searchPrompts, searchReplies } from '@/lib/server/db/queries/search';
-import { SEARCH_PAGE_SIZE, SearchParamsSchema, searchPageView, type SearchParams } from '@/lib/server/views/search-view';
+import { SEARCH_PAGE_SIZE, SearchParamsSchema, searchPageView, type SearchParams } from '@/lib/views/search-view';
 import { SearchForm } from '@/components/search-form';
 import { SearchResults } from '@/components/search-results';
 import { SectionBoundary } from '@/components/section-boundary';

@@ -7,8 +7,8 @@
  */
 import type { RunResultsDocument } from '@/lib/server/runs/results';
 import type { RunErrors } from '@/lib/server/runs/run-errors';
-import { formatInterval, formatScore, formatUsd, plural } from '@/lib/server/views/format';
-import { coverageText } from '@/lib/server/views/run-view';
+import { formatInterval, formatScore, formatUsd, plural } from '@/lib/views/format';
+import { coverageText } from '@/lib/views/run-view';
 
 /** An interval over fewer prompts than this is flagged as rough. */
 export const FEW_PROMPTS = 5;

@@ -6,7 +6,7 @@ import { cache } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { getRunHeader } from '@/lib/server/db/queries/run-header';
 import { getRunRanking } from '@/lib/server/db/queries/run-ranking';
-import { decodeSegment } from '@/lib/server/views/urls';
+import { decodeSegment } from '@/lib/views/urls';
 
 export const loadRunHeader = cache(async (runIdSegment: string) => getRunHeader(getDb(), decodeSegment(runIdSegment)));
 export const loadRunRanking = cache(async (runId: string) => getRunRanking(getDb(), runId));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assay, lines } from '../test-helpers';
+import { assay, lines } from '../cli.testkit';
 
 describe('assay check', () => {
   it('grades a function point (pass, graded), as text or one JSON line; exit 0 whatever the verdict', async () => {

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { assay as runAssay } from '@/lib/cli/test-helpers';
-import { freshDatabase, type TestDatabase } from '@/lib/server/db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { assay as runAssay } from '@/lib/cli/cli.testkit';
+import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { getRunHeader } from '@/lib/server/db/queries/run-header';
-import { runHeaderView } from '@/lib/server/views/run-view';
+import { runHeaderView } from '@/lib/views/run-view';
 
 let dir: string;
 let t: TestDatabase;

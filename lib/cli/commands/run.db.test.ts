@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { assay as runAssay } from '@/lib/cli/test-helpers';
-import { freshDatabase, type TestDatabase } from '@/lib/server/db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { assay as runAssay } from '@/lib/cli/cli.testkit';
+import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 
 let dir: string;
 let t: TestDatabase;

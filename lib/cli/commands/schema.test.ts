@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { blueprintJsonSchema } from '@/lib/core';
-import { assay, REPO_ROOT, tempFiles } from '../test-helpers';
+import { assay, REPO_ROOT, tempFiles } from '../cli.testkit';
 import { blueprintJsonSchemaText } from './schema';
 
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)$/;

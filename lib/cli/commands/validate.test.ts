@@ -2,7 +2,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostileBlueprints } from '@/lib/core';
-import { assay, lines, tempFiles } from '../test-helpers';
+import { assay, lines, tempFiles } from '../cli.testkit';
 
 const GOOD = `title: Good
 ---

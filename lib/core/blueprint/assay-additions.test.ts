@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsOf, load, where, yaml } from './test-helpers';
+import { errorsOf, load, where, yaml } from './blueprint.testkit';
 
 describe('judge questions as points (seed 004)', () => {
   it('reads noul, score and choice points with weight, citation and gate', () => {

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 // included, does no I/O of its own.
 import casesText from '../../../../shared/conformance/weval/parser-cases.json?raw';
 import corpusText from '../../../../shared/conformance/weval/parser-corpus.json?raw';
-import { CORPUS_DIFFERENCES, QUOTED_FUNCTIONS, type Difference } from './conformance.differences';
+import { CORPUS_DIFFERENCES, QUOTED_FUNCTIONS, type Difference } from './conformance-differences.testkit';
 import type { IssueCode } from './errors';
 import { parseBlueprint, type ParseResult } from './parse';
 import { wevalBlueprint } from './weval';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { systemPromptFor, systemPromptsToRun, temperaturesToRun } from './axes';
-import { errorsOf, load, where, yaml } from './test-helpers';
+import { errorsOf, load, where, yaml } from './blueprint.testkit';
 
 describe('header fields (SPEC §2.2)', () => {
   it('reads the documented fields and their aliases', () => {

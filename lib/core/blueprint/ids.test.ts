@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blueprintIdFromPath, promptHashId, sha256Hex, stableStringify } from './ids';
-import { load } from './test-helpers';
+import { load } from './blueprint.testkit';
 
 describe('blueprintIdFromPath (Weval generateBlueprintIdFromPath)', () => {
   it.each([

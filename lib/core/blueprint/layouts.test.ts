@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsOf, load, loadWithWarnings, where, yaml } from './test-helpers';
+import { errorsOf, load, loadWithWarnings, where, yaml } from './blueprint.testkit';
 
 describe('document layouts', () => {
   it('reads a header document followed by a list of prompts', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsOf, load, loadWithWarnings, where, yaml } from './test-helpers';
+import { errorsOf, load, loadWithWarnings, where, yaml } from './blueprint.testkit';
 import type { Point } from './schema';
 
 function pointsOf(should: string, extra = ''): Point[] {

@@ -11,7 +11,7 @@ import { PASSTHROUGH_KEYS, READ_KEYS } from './header';
 import { parseBlueprint } from './parse';
 import { PROMPT_KEYS } from './prompts';
 import { blueprintJsonSchema, blueprintSourceSchema } from './source-schema';
-import { yaml } from './test-helpers';
+import { yaml } from './blueprint.testkit';
 
 // Read through the bundler: lib/core code, tests included, does no I/O of its own.
 const corpus = import.meta.glob<string>('../../../../shared/corpus/weval-configs/blueprints/**/*.{yml,yaml,json}', { query: '?raw', import: 'default', eager: true });

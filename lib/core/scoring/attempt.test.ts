@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attemptScore, AttemptScoreSchema } from './attempt';
-import { errored, notApplicable, scored } from './testing';
+import { errored, notApplicable, scored } from './scoring.testkit';
 
 describe('attemptScore', () => {
   it('weighted mean of required points', () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PointFunctionDef } from '../points/types';
 import type { Resolution } from '../points/registry';
 import { evaluateDeterministicPoint } from './deterministic';
-import { correctPoint, fnPoint, questionPoint, textPoint } from './testing';
+import { correctPoint, fnPoint, questionPoint, textPoint } from './scoring.testkit';
 import { VerdictSchema } from './verdict';
 
 // A stand-in registry, so these tests pin the glue (negation, errors, context) and not the functions.

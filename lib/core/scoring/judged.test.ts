@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { distributionFromSamples } from '../judging/distribution';
 import { judgeScaleQuestion } from '../judging/scale';
 import { outcomeFromJudges } from './judged';
-import { textPoint } from './testing';
+import { textPoint } from './scoring.testkit';
 import { verdictFromOutcome, VerdictSchema } from './verdict';
 
 const scale = judgeScaleQuestion('mentions the deadline');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fnPoint, questionPoint, textPoint } from './testing';
+import { fnPoint, questionPoint, textPoint } from './scoring.testkit';
 import { PASS_AT, specFromPoint, verdictFromOutcome, VerdictSchema } from './verdict';
 
 describe('verdictFromOutcome', () => {

@@ -1,21 +1,21 @@
 /** The admin actions: nobody acts unauthenticated or as a reader; a maintainer runs and approves. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../http/errors';
 import type { Principal } from '../auth/principal';
 import { syncSource } from '../blueprints/sync-source';
 import { repositoryReader } from '../github/repository-reader';
-import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../github/testing';
+import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../github/github.testkit';
 import type { GitHubServices } from '../github/services';
 import { approvePullRequestAsAdmin, requestSyncAsAdmin, rescoreRunAsAdmin, triggerRunAsAdmin } from './actions';
 import type { RescorePorts } from '../runs/contracts';
-import { startFakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm } from '@/testing/fakes/llm-server';
 import { executeRun } from '../runs/execute-run';
 import { requestRescore } from '../runs/request-rescore';
-import { fakeDeps } from '../runs/testing';
-import { TEST_RUN_DEFAULTS } from '../github/testing';
-import { adminOverview } from './overview';
+import { fakeDeps } from '../runs/runs.testkit';
+import { TEST_RUN_DEFAULTS } from '../github/github.testkit';
+import { adminOverview } from '../db/queries/admin-overview';
 
 let t: TestDatabase;
 let fake: FakeGitHub;

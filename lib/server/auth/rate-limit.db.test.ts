@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { RateLimitedError } from '../http/errors';
 import { enforceRateLimit, hitRateLimit } from './rate-limit';
 

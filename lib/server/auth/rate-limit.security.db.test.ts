@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { AppError } from '../http/errors';
 import { clientAddress, installPeerAddressHeader, parseTrustedProxies, UNKNOWN_CLIENT, type TrustedProxies } from '../http/client-address';
 import { parseEnv } from '../env';

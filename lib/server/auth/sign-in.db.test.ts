@@ -3,8 +3,8 @@
  * through the OAuth web flow of the fake GitHub server; then who may act.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { BadRequestError, ForbiddenError, RateLimitedError, UnauthorizedError } from '../http/errors';
 import { finishOAuth, startOAuth, type OAuthConfig } from './github-oauth';
 import { principalOf, requireActor } from './principal';

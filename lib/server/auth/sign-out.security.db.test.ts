@@ -1,6 +1,6 @@
 /** Issue 11, Low: sign-out ignored Origin, so any site could sign a maintainer out (logout CSRF). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { ForbiddenError } from '../http/errors';
 import { SESSION_COOKIE, sessionUser } from './sessions';
 import { signInWithAdminToken } from './sign-in';

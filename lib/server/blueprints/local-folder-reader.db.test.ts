@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { listBlueprints } from '../db/queries/blueprint-list';
 import { localFolderReader } from './local-folder-reader';
 import { syncSource } from './sync-source';

@@ -6,11 +6,11 @@
  * call `syncSourceSuite`; nothing here is mocked. For `*.db.test.ts` files only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusFiles } from '@/e2e/fakes/github-server-corpus';
+import { corpusFiles } from '@/testing/fakes/github-server-corpus';
 import { blueprintIdFromPath } from '@/lib/core';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { listBlueprints } from '../db/queries/blueprint-list';
-import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT } from '../github/testing';
+import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT } from '../github/github.testkit';
 import { syncSource, type SourceReader, type SyncSummary } from './sync-source';
 
 /** A source under test. Paths are in a repository's layout (`blueprints/…`, `models/…`). */

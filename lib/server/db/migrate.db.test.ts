@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { freshDatabase, type TestDatabase } from './testing';
+import { freshDatabase, type TestDatabase } from './db.testkit';
 import { migrate, readMigrations } from './migrate';
 
 let t: TestDatabase;

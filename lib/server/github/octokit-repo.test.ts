@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
-import { FakeGitHub } from '@/e2e/fakes/github-server';
-import { corpusFiles } from '@/e2e/fakes/github-server-corpus';
+import { FakeGitHub } from '@/testing/fakes/github-server';
+import { corpusFiles } from '@/testing/fakes/github-server-corpus';
 import { NotFoundError, UpstreamError } from '../http/errors';
 import { createOctokit, octokitRepo } from './octokit-repo';
-import { startFakeGitHub, TEST_TOKEN } from './testing';
+import { startFakeGitHub, TEST_TOKEN } from './github.testkit';
 import type { GitHubRepo } from './port';
 
 let fake: FakeGitHub;

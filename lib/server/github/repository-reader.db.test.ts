@@ -5,13 +5,13 @@
  * commit and blob SHAs; an incremental sync after one changed file fetches exactly that one blob.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { syncSource } from '../blueprints/sync-source';
 import { syncSourceSuite } from '../blueprints/sync-source.testkit';
 import type { GitHubRepo } from './port';
 import { repositoryReader } from './repository-reader';
-import { GOOD_BLUEPRINT, startFakeGitHub } from './testing';
+import { GOOD_BLUEPRINT, startFakeGitHub } from './github.testkit';
 
 syncSourceSuite({
   name: 'GitHub repository',

@@ -4,10 +4,10 @@
  * unknown run the RunNotFoundError's 404 in route()'s one error shape.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../db/testing';
-import { noDispatch, storeBlueprint, TEST_DEFAULTS } from '../runs/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import { noDispatch, storeBlueprint, TEST_DEFAULTS } from '../runs/runs.testkit';
 import { requestRun } from '../runs/request-run';
-import { RunProgressSchema } from '../views/progress-view';
+import { RunProgressSchema } from '@/lib/views/progress-view';
 
 let t: TestDatabase;
 let GET: (request: Request, context: { params: Promise<unknown> }) => Promise<Response>;

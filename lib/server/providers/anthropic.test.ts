@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { startFakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm } from '@/testing/fakes/llm-server';
 import { AnthropicClient, ANTHROPIC_DEFAULT_MAX_TOKENS, fromAnthropicMessage, toAnthropicParams } from './anthropic';
-import { runLlmClientContract } from './contract';
+import { runLlmClientContract } from './llm-client-contract.testkit';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 
 runLlmClientContract('Anthropic adapter', ({ fake, apiKey }) => new AnthropicClient({ apiKey, baseURL: fake.origin }), {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startFakeLlm } from '@/e2e/fakes/llm-server';
-import { runLlmClientContract } from './contract';
+import { startFakeLlm } from '@/testing/fakes/llm-server';
+import { runLlmClientContract } from './llm-client-contract.testkit';
 import { createCustomHttpClient, mapCustomResponse, templateVariables } from './custom-http';
 import { CustomHttpSpecError, parseCustomHttpSpec, renderTemplate } from './custom-http-spec';
 

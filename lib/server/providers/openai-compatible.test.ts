@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { startFakeLlm } from '@/e2e/fakes/llm-server';
-import { runLlmClientContract } from './contract';
+import { startFakeLlm } from '@/testing/fakes/llm-server';
+import { runLlmClientContract } from './llm-client-contract.testkit';
 import { fromOpenAiCompletion, OpenAiCompatibleClient, toOpenAiParams } from './openai-compatible';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 

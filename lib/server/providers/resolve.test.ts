@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { startFakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm } from '@/testing/fakes/llm-server';
 import { AnthropicClient } from './anthropic';
 import { GoogleClient } from './google';
 import { OpenAiCompatibleClient } from './openai-compatible';

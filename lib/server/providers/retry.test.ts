@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startFakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm } from '@/testing/fakes/llm-server';
 import { OpenAiCompatibleClient } from './openai-compatible';
 import { backoffDelay, withRetry } from './retry';
 import { ProviderError, type ProviderErrorKind } from './types';

@@ -4,7 +4,7 @@
  * classifier (classify.ts), so the retry policy retries it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { AnthropicClient } from './anthropic';
 import { bodyFault } from './classify';
 import { OpenAiCompatibleClient } from './openai-compatible';

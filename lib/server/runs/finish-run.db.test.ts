@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InngestTestEngine } from '@inngest/test';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { getLeaderboardRows } from '../db/queries/leaderboard';
 import { runFunctions } from '../jobs/functions/run-functions';
 import type { RunDeps } from './deps';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
-import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './testing';
+import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 let t: TestDatabase;
 let fake: FakeLlm;

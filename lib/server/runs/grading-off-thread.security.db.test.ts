@@ -6,13 +6,13 @@
  * error verdict, the worker is replaced, and the run goes on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { executeRun } from './execute-run';
 import { GRADING_POOL_DEFAULTS, GradingPool } from './grading-pool';
 import { requestRun } from './request-run';
 import { forgetRunContext } from './run-context';
-import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './testing';
+import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 let t: TestDatabase;
 let fake: FakeLlm;

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { GradingWriter, type Grading } from './grading-writer';
-import { storeBlueprint } from './testing';
+import { storeBlueprint } from './runs.testkit';
 
 let t: TestDatabase;
 let runId: string;

@@ -5,14 +5,14 @@
  * the reason recorded and the budget counter matching the calls made.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { PROVIDER_TIMEOUTS_MS } from '../providers';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import type { RunDeps } from './deps';
 import { executeRun } from './execute-run';
 import { LlmGateway } from './gateway';
 import { requestRun } from './request-run';
-import { fakeDeps, noDispatch, storeBlueprint } from './testing';
+import { fakeDeps, noDispatch, storeBlueprint } from './runs.testkit';
 
 let t: TestDatabase;
 let fake: FakeLlm;

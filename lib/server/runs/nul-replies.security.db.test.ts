@@ -5,12 +5,12 @@
  * that cannot be stored (here: too long) becomes an error reply with a message; the run completes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { executeRun } from './execute-run';
 import { MAX_REPLY_CHARS } from './generate';
 import { requestRun } from './request-run';
-import { fakeDeps, noDispatch, storeBlueprint } from './testing';
+import { fakeDeps, noDispatch, storeBlueprint } from './runs.testkit';
 
 let t: TestDatabase;
 let fake: FakeLlm;

@@ -12,13 +12,13 @@
  * settles to the fake's own count once the run is resumed (it over-counted: 248 vs 184).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { createDb } from '../db/client';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { executeRun } from './execute-run';
 import { takeLease } from './lease';
 import { requestRun } from './request-run';
-import { fakeDeps, noDispatch, spawnAssay, storeBlueprint } from './testing';
+import { fakeDeps, noDispatch, spawnAssay, storeBlueprint } from './runs.testkit';
 import { localDispatcher } from '../compose/run-deps';
 
 let t: TestDatabase;

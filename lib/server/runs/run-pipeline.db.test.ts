@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStored, StoredJudgesSchema } from '@/lib/core';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
 import { forgetRunContext } from './run-context';
-import { fakeDeps, noDispatch, storeCorpusBlueprint, TEST_DEFAULTS } from './testing';
+import { fakeDeps, noDispatch, storeCorpusBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 let t: TestDatabase;
 let fake: FakeLlm;

@@ -7,12 +7,12 @@
  * decides an end of its own fails here.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type RuleInput } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import type { RunDeps } from './deps';
 import { requestRun } from './request-run';
 import { requestRescore } from './request-rescore';
-import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './testing';
+import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 export interface SchedulerAdapter {
   name: string;

@@ -6,11 +6,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { parseEnv } from '../env';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
-import { noDispatch, storeBlueprint, TEST_DEFAULTS } from './testing';
+import { noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 import { createRunDeps } from '../compose/run-deps';
 
 const BOT_TOKEN = 'bot-token-stored-nowhere-0123456789';

@@ -5,11 +5,11 @@
  * such faults loses no reply, and resuming a run re-generates replies that failed transiently.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
-import { fakeDeps, noDispatch, storeBlueprint } from './testing';
+import { fakeDeps, noDispatch, storeBlueprint } from './runs.testkit';
 
 let t: TestDatabase;
 let fake: FakeLlm;

@@ -1,7 +1,7 @@
 /** GET: sync status, job counts, costs and pending pull requests, for scripts (admin token or a maintainer's session). */
 import { z } from 'zod';
 import { route } from '@/lib/server/http';
-import { adminOverview } from '@/lib/server/admin/overview';
+import { adminOverview } from '@/lib/server/db/queries/admin-overview';
 import { authenticateActor, githubServices } from '@/lib/server/platform';
 
 export const dynamic = 'force-dynamic';

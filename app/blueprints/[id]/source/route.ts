@@ -4,7 +4,7 @@
  */
 import { getDb } from '@/lib/server/compose/database';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
-import { decodeSegment } from '@/lib/server/views/urls';
+import { decodeSegment } from '@/lib/views/urls';
 
 export const dynamic = 'force-dynamic';
 

@@ -12,7 +12,7 @@ import { localFolderReader } from '../../blueprints/local-folder-reader';
 import { syncSource } from '../../blueprints/sync-source';
 import { ensureGitHubSource } from '../../github/source';
 import { createDb, type Db } from '../client';
-import { freshDatabase, type TestDatabase } from '../testing';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { storeBlueprintVersion } from './store-blueprint-version';
 
 const WRITERS = 4;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localFolderReader } from '../../blueprints/local-folder-reader';
 import { syncSource } from '../../blueprints/sync-source';
-import { freshDatabase, type TestDatabase } from '../testing';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { contentHash } from './store-blueprint-version';
 
 let t: TestDatabase;

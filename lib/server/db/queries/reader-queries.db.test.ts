@@ -6,8 +6,8 @@
  * prompt (text, key, reply or verdict) comes out of any query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../testing';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from '../seed/seed-demo';
 import { getBlueprintDetail } from './blueprint-detail';
 import { getBlueprintRuns } from './blueprint-runs';

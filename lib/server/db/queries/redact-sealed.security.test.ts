@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBlueprint } from '@/lib/core';
 import { redactSealedSource } from './redact-sealed';
-import { SEALED_SPELLINGS } from '../../blueprints/sealed-spellings';
+import { SEALED_SPELLINGS } from '../../blueprints/sealed-spellings.testkit';
 
 describe('sealed prompts are hidden from the source view, however split: test is written', () => {
   it('covers at least 13 spellings', () => expect(SEALED_SPELLINGS.length).toBeGreaterThanOrEqual(13));

@@ -5,11 +5,11 @@
  * verdicts, and reply search snippets. Real pipeline, fake provider, real database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { executeRun } from '../../runs/execute-run';
 import { requestRun } from '../../runs/request-run';
-import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../../runs/testing';
-import { freshDatabase, type TestDatabase } from '../testing';
+import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../../runs/runs.testkit';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { getPointVerdicts, getPromptReplies } from './run-prompt';
 import { getRunHeader } from './run-header';
 import { getRunModelErrors } from './run-model';

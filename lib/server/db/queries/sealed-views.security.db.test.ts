@@ -7,12 +7,12 @@
  * no id, text, point, reply or verdict.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { SEALED_SPELLINGS } from '../../blueprints/sealed-spellings';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { SEALED_SPELLINGS } from '../../blueprints/sealed-spellings.testkit';
 import { executeRun } from '../../runs/execute-run';
 import { requestRun } from '../../runs/request-run';
-import { fakeDeps, noDispatch, storeBlueprint } from '../../runs/testing';
-import { freshDatabase, type TestDatabase } from '../testing';
+import { fakeDeps, noDispatch, storeBlueprint } from '../../runs/runs.testkit';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { getBlueprintDetail } from './blueprint-detail';
 import { listBlueprints } from './blueprint-list';
 import { getBlueprintRuns } from './blueprint-runs';

@@ -15,7 +15,7 @@
 import { neutraliseDelimiters, type Blueprint } from '@/lib/core';
 import { EVIDENCE, PROMPTS, repliesFor, type PromptScript, type ReplyStyle, type ScriptedReply } from './demo-replies';
 
-/** The fake provider's rule shape (e2e/fakes/llm-server-rules.ts RuleSchema), the part the demo uses. */
+/** The fake provider's rule shape (testing/fakes/llm-server-rules.ts RuleSchema), the part the demo uses. */
 export interface DemoRule {
   name?: string;
   model?: RegExp;

@@ -20,8 +20,8 @@ import {
   type QuickJsSandbox,
   type ToolCall,
 } from '@/lib/core';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from './seed-demo';
 import { EVIDENCE } from './demo-replies';
 import { OVERLOADED } from './demo-models';

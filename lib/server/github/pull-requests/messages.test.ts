@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testPolicy } from '../testing';
+import { testPolicy } from '../github.testkit';
 import { approvalComment, checkRunResult, inline, refusalComment, resultsComment, validationComment, VALIDATION_MARKER } from './messages';
 import type { PullRequestValidation } from './validation';
 

@@ -5,14 +5,14 @@
  * drill-down. requestRun is the real one behind a spy; no run is executed (testing.ts).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import { listBlueprints } from '../../db/queries/blueprint-list';
 import { ConflictError } from '../../http/errors';
 import type { GitHubRepo } from '../port';
 import { syncSource } from '../../blueprints/sync-source';
 import { repositoryReader } from '../repository-reader';
-import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, testPolicy } from '../testing';
+import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, testPolicy } from '../github.testkit';
 import { approvePullRequestRun } from './approve-pull-request-run';
 import { reportPullRequestRun } from './report-pull-request-run';
 import { validatePullRequest } from './validate-pull-request';

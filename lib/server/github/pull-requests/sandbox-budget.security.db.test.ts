@@ -7,12 +7,12 @@
  * an approved PR run carries the budget so the run enforces it too.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import type { GitHubRepo } from '../port';
 import { syncSource } from '../../blueprints/sync-source';
 import { repositoryReader } from '../repository-reader';
-import { GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, testPolicy } from '../testing';
+import { GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, testPolicy } from '../github.testkit';
 import { approvePullRequestRun } from './approve-pull-request-run';
 import { validatePullRequest } from './validate-pull-request';
 

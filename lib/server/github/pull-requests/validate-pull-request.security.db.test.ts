@@ -7,12 +7,12 @@
  * the webhook route served on a port, a real database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
 import { hostileBlueprints } from '@/lib/core';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import { inProcessJobs } from '../services';
 import type { GitHubRepo } from '../port';
-import { GOOD_BLUEPRINT, serveHandler, startFakeGitHub, testPolicy, testServices } from '../testing';
+import { GOOD_BLUEPRINT, serveHandler, startFakeGitHub, testPolicy, testServices } from '../github.testkit';
 import { webhookHandler } from '../webhooks/webhook-route';
 import { validateInWorker } from './validate-in-worker';
 import { validatePullRequest } from './validate-pull-request';

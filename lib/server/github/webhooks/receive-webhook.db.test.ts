@@ -3,10 +3,10 @@
  * webhook route handler, whose jobs run in this process against the fake and a real database.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import { inProcessJobs, type GitHubServices } from '../services';
-import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, serveHandler, type spiedRunPorts, startFakeGitHub, testServices } from '../testing';
+import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, serveHandler, type spiedRunPorts, startFakeGitHub, testServices } from '../github.testkit';
 import type { GitHubRepo } from '../port';
 import { webhookHandler } from './webhook-route';
 import type { WebhookDeps } from './receive-webhook';

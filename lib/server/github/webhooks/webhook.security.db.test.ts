@@ -5,7 +5,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import type { GitHubJobs } from '../jobs';
 import type { WebhookDeps } from './receive-webhook';
 import { MAX_WEBHOOK_BYTES } from './signed-body';

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InngestTestEngine } from '@inngest/test';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import type { GitHubServices } from '../../github/services';
-import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../../github/testing';
+import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../../github/github.testkit';
 import { syncSourceFunction } from './sync-source';
 import { pullRequestValidateFunction } from './pull-request-validate';
 import { pullRequestApproveFunction } from './pull-request-approve';

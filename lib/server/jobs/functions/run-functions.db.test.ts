@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InngestTestEngine } from '@inngest/test';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import type { RunDeps } from '../../runs/deps';
 import { requestRun } from '../../runs/request-run';
 import { executeRun } from '../../runs/execute-run';
-import { fakeDeps, noDispatch, storeCorpusBlueprint, TEST_DEFAULTS } from '../../runs/testing';
+import { fakeDeps, noDispatch, storeCorpusBlueprint, TEST_DEFAULTS } from '../../runs/runs.testkit';
 import { judgeEventData, runFunctions } from './run-functions';
 
 let t: TestDatabase;

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InngestTestEngine } from '@inngest/test';
-import type { FakeGitHub } from '@/e2e/fakes/github-server';
-import { freshDatabase, type TestDatabase } from '../../db/testing';
+import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import type { GitHubServices } from '../../github/services';
 import { syncSource } from '../../blueprints/sync-source';
 import { repositoryReader } from '../../github/repository-reader';
-import { GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../../github/testing';
+import { GOOD_BLUEPRINT, type spiedRunPorts, startFakeGitHub, testServices } from '../../github/github.testkit';
 import { planReruns, scheduleReruns } from './schedule-reruns';
 import { scheduleRerunsFunction } from './schedule-reruns-cron';
 

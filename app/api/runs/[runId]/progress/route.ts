@@ -9,8 +9,8 @@ import { route } from '@/lib/server/http';
 import { getDb } from '@/lib/server/compose/database';
 import { getRunProgress } from '@/lib/server/db/queries/run-progress';
 import { RunNotFoundError } from '@/lib/server/runs/errors';
-import { progressJson, RunProgressSchema } from '@/lib/server/views/progress-view';
-import { decodeSegment } from '@/lib/server/views/urls';
+import { progressJson, RunProgressSchema } from '@/lib/views/progress-view';
+import { decodeSegment } from '@/lib/views/urls';
 
 export const dynamic = 'force-dynamic';
 

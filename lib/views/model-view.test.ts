@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LeaderboardRow } from '../db/queries/leaderboard';
-import type { ModelProfile } from '../db/queries/model-profile';
+import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
+import type { ModelProfile } from '@/lib/server/db/queries/model-profile';
 import { modelPageView } from './model-view';
 
 const row = (blueprintId: string, modelId: string, score: number, tags: string[]): LeaderboardRow => ({

@@ -3,7 +3,7 @@
  * which pull requests can be approved), decided here as pure functions so the page only
  * renders (STYLE habit 10).
  */
-import type { AdminOverview } from './overview';
+import type { AdminOverview } from '@/lib/server/db/queries/admin-overview';
 
 export function money(usd: number): string {
   if (usd === 0) return '$0';

@@ -1,5 +1,5 @@
 /** The source file on the blueprint page: the first lines inline, the rest one link away. */
-import type { BlueprintSource } from '../db/queries/blueprint-source';
+import type { BlueprintSource } from '@/lib/server/db/queries/blueprint-source';
 import { plural, shortSha } from './format';
 
 /** Lines shown inline; a large blueprint's whole file would outweigh the rest of the page. */

@@ -1,6 +1,6 @@
 /** One criterion of one prompt, every model's verdict on it, best first; with the spread across models. */
-import type { PointVerdict, VisiblePrompt } from '../db/queries/run-prompt';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { PointVerdict, VisiblePrompt } from '@/lib/server/db/queries/run-prompt';
+import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { formatScore, modelShortName, plural } from './format';
 import { pointHeaders } from './prompt-view';
 import { href } from './urls';

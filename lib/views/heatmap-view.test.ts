@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HeatmapPage } from '../db/queries/run-heatmap';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { HeatmapPage } from '@/lib/server/db/queries/run-heatmap';
+import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { scoreColour } from './colour-scale';
 import { cellText, heatmapView } from './heatmap-view';
 

@@ -4,8 +4,8 @@
  * reader can tell drift from noise), and the cells that moved most.
  */
 import { signTest } from '@/lib/core';
-import type { RunDiff } from '../db/queries/run-diff';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { RunDiff } from '@/lib/server/db/queries/run-diff';
+import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { formatDateTime, formatDelta, formatScore, modelShortName, plural } from './format';
 import { href } from './urls';
 

@@ -1,6 +1,6 @@
 /** One model within a run: where it stands, its prompts (weakest first), and its errors. */
 import { RunModelSortSchema, type RunModelSort } from '@/lib/core';
-import type { RunModelError, RunModelPromptRow, RunModelSummaryDetail } from '../db/queries/run-model';
+import type { RunModelError, RunModelPromptRow, RunModelSummaryDetail } from '@/lib/server/db/queries/run-model';
 import { scoreColour } from './colour-scale';
 import { describeInterval, formatCount, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, truncate } from './format';
 import { paginationView, type PaginationView } from './pagination';

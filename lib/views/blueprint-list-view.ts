@@ -1,5 +1,5 @@
 /** View model of the home page's blueprint list: labels and ordering decided here, not in JSX. */
-import type { BlueprintListItem } from '../db/queries/blueprint-list';
+import type { BlueprintListItem } from '@/lib/server/db/queries/blueprint-list';
 import { plainText } from './format';
 
 export interface BlueprintCardView {

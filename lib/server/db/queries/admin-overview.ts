@@ -3,7 +3,7 @@
  * failures, costs, pull requests waiting for approval, and the blueprints a run can be
  * triggered for. Aggregates are computed by the database, never by loading runs.
  */
-import type { Db } from '../db/client';
+import type { Db } from '../client';
 
 const DAY = 86_400_000;
 

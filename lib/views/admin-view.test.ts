@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminView, ago, money } from './admin-view';
-import type { AdminOverview } from './overview';
+import type { AdminOverview } from '@/lib/server/db/queries/admin-overview';
 
 const now = new Date('2025-06-01T12:00:00Z');
 const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000);

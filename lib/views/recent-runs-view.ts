@@ -1,5 +1,5 @@
 /** The home page's recent runs: where each goes (results, or live progress while working). */
-import type { RecentRun } from '../db/queries/recent-runs';
+import type { RecentRun } from '@/lib/server/db/queries/recent-runs';
 import { formatAgo, plural } from './format';
 import { runStatus, type StatusTone } from './run-view';
 import { href } from './urls';

@@ -5,7 +5,7 @@
  * model is listed apart (ASSAY_LEADERBOARD_MIN_COVERAGE).
  */
 import { coverageShare, leaderboard, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
-import type { LeaderboardRow } from '../db/queries/leaderboard';
+import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { describeInterval, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';
 

@@ -1,6 +1,6 @@
 /** The admin page's sections, each rendering its part of the AdminView. Presentational. */
 import { FinalStatusSchema } from '@/lib/core';
-import type { AdminView } from '@/lib/server/admin/admin-view';
+import type { AdminView } from '@/lib/views/admin-view';
 import { Cell, Empty, PostButton, Section, Table } from './ui';
 
 export function SyncStatus({ view }: { view: AdminView }) {

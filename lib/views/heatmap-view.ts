@@ -4,8 +4,8 @@
  * an accessible name that says everything the colour does.
  */
 import { HeatmapSortSchema, type HeatmapSort } from '@/lib/core';
-import type { HeatmapPage } from '../db/queries/run-heatmap';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { HeatmapPage } from '@/lib/server/db/queries/run-heatmap';
+import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { heatmapLegend, scoreColour } from './colour-scale';
 import { formatScore, modelShortName, plural, truncate } from './format';
 import { paginationView, type PaginationView } from './pagination';

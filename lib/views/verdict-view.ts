@@ -17,7 +17,7 @@ import {
   type StoredJudgeRecord,
   type StoredPoint,
 } from '@/lib/core';
-import type { VerdictDetail } from '../db/queries/run-prompt';
+import type { VerdictDetail } from '@/lib/server/db/queries/run-prompt';
 import { scoreColour } from './colour-scale';
 import { formatScore, roundHalfUp } from './format';
 

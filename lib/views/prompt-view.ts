@@ -5,8 +5,8 @@
  * stays small however many models ran.
  */
 import { pointCode, pointDirection, pointLabel, type StoredPoint, type StoredToolCall, type StoredTurn } from '@/lib/core';
-import type { GridVerdict, PromptReply, RunPrompt } from '../db/queries/run-prompt';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { GridVerdict, PromptReply, RunPrompt } from '@/lib/server/db/queries/run-prompt';
+import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { scoreColour } from './colour-scale';
 import { formatCount, formatDuration, formatScore, formatUsd, modelShortName, plural } from './format';
 import { paginationView, type PaginationView } from './pagination';

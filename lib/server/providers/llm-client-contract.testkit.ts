@@ -4,8 +4,8 @@
  * `runLlmClientContract` from their `*.test.ts`; nothing here is mocked.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GARBAGE } from '@/e2e/fakes/llm-server-rules';
-import { startFakeLlm, type FakeLlm } from '@/e2e/fakes/llm-server';
+import { GARBAGE } from '@/testing/fakes/llm-server-rules';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { isAbortError } from './deadline';
 import { ProviderError, type ChatRequest, type LlmClient } from './types';
 

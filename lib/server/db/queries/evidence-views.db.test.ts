@@ -8,16 +8,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '@/generated/prisma/client';
-import { startFakeLlm, type FakeLlm, type RuleInput } from '@/e2e/fakes/llm-server';
-import { getPointVerdicts, getPromptReplies, getRunPrompt } from '../db/queries/run-prompt';
-import { getRunRanking } from '../db/queries/run-ranking';
-import { freshDatabase, type TestDatabase } from '../db/testing';
-import { executeRun } from '../runs/execute-run';
-import { requestRescore } from '../runs/request-rescore';
-import { requestRun } from '../runs/request-run';
-import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../runs/testing';
-import { pointPageView } from './point-view';
-import { promptPageView, replyCards, type ReplyCardView } from './prompt-view';
+import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
+import { getPointVerdicts, getPromptReplies, getRunPrompt } from './run-prompt';
+import { getRunRanking } from './run-ranking';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
+import { executeRun } from '../../runs/execute-run';
+import { requestRescore } from '../../runs/request-rescore';
+import { requestRun } from '../../runs/request-run';
+import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../../runs/runs.testkit';
+import { pointPageView } from '@/lib/views/point-view';
+import { promptPageView, replyCards, type ReplyCardView } from '@/lib/views/prompt-view';
 
 const JUDGE = /impartial evaluator/;
 const RULES: RuleInput[] = [

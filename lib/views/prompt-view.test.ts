@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PromptReply, RunPrompt } from '../db/queries/run-prompt';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { PromptReply, RunPrompt } from '@/lib/server/db/queries/run-prompt';
+import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { parseBlueprint, storedPoint, StoredPointsSchema } from '@/lib/core';
 import { COMPARE_PAGE_SIZE, conversation, promptPageView, replyCards, replyTurns } from './prompt-view';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BlueprintDetail } from '../db/queries/blueprint-detail';
+import type { BlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
 import { blueprintPage } from './blueprint-view';
 
 const detail = (over: Partial<BlueprintDetail> = {}): BlueprintDetail => ({

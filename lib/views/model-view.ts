@@ -5,8 +5,8 @@
  * no strength), and its history over runs.
  */
 import { aggregateByModel, aggregateRows, compareAggregates, type ModelAggregate } from '@/lib/core';
-import type { LeaderboardRow } from '../db/queries/leaderboard';
-import type { ModelProfile } from '../db/queries/model-profile';
+import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
+import type { ModelProfile } from '@/lib/server/db/queries/model-profile';
 import { type ChartSeries, type LineChartData, seriesStyle } from './chart-series';
 import { describeInterval, formatDate, formatDateTime, formatDelta, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';

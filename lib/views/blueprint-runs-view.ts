@@ -2,8 +2,8 @@
  * A blueprint's runs: the history table, the trend of each model's score over completed runs
  * (drift), and the latest completed run's ranking.
  */
-import type { BlueprintRuns } from '../db/queries/blueprint-runs';
-import type { RunModelRow } from '../db/queries/run-ranking';
+import type { BlueprintRuns } from '@/lib/server/db/queries/blueprint-runs';
+import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { type ChartSeries, type LineChartData, seriesStyle } from './chart-series';
 import { formatCount, formatDate, formatDateTime, formatScore, formatUsd, modelShortName, plural, roundHalfUp, shortSha } from './format';
 import { rankingView, runStatus, type RankingEntryView, type StatusTone } from './run-view';

@@ -1,8 +1,8 @@
 /** The header every run page shares (state, facts, tabs, diff picker) and the run's model ranking. */
 import { z } from 'zod';
 import { competitionRanks, COVERAGE_RULE, coverageShare, JudgeSpecSchema, RunStatusSchema, withheldReason, gradesStoredReplies, type Coverage, type RunStatus } from '@/lib/core';
-import type { RunHeader } from '../db/queries/run-header';
-import type { RunModelCoverage, RunModelRow } from '../db/queries/run-ranking';
+import type { RunHeader } from '@/lib/server/db/queries/run-header';
+import type { RunModelCoverage, RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
 import { intervalBar, type IntervalBar } from './leaderboard-view';
 import { href, type RunView } from './urls';

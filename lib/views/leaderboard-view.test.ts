@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LeaderboardRow } from '../db/queries/leaderboard';
+import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { intervalBar, leaderboardView, tagChips } from './leaderboard-view';
 
 const row = (blueprintId: string, modelId: string, score: number | null, ci: [number, number] | null, tags: string[] = [], errorCount = 0): LeaderboardRow => ({

@@ -2,7 +2,7 @@
  * View model of the blueprint page. Sealed (`test` split) prompts never reach it (the query
  * leaves them out); they are only counted.
  */
-import type { BlueprintDetail } from '../db/queries/blueprint-detail';
+import type { BlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
 import { plural, shortSha } from './format';
 import { paginationView, type PaginationView } from './pagination';
 import { href } from './urls';

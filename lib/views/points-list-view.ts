@@ -1,5 +1,5 @@
 /** The run's criteria, grouped by prompt (one page of prompts): how the models did on each point. */
-import type { RunPointRow } from '../db/queries/run-points';
+import type { RunPointRow } from '@/lib/server/db/queries/run-points';
 import { scoreColour } from './colour-scale';
 import { formatScore, plural, truncate } from './format';
 import { paginationView, type PaginationView } from './pagination';

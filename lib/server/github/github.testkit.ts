@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
-import { FakeGitHub, type FakeGitHubOptions } from '@/e2e/fakes/github-server';
+import { FakeGitHub, type FakeGitHubOptions } from '@/testing/fakes/github-server';
 import type { Db } from '../db/client';
 import type { RouteHandler } from '../http/route';
 import type { PullRequestPolicy } from './config';
