@@ -9,3 +9,4 @@ export * from './scoring';
 export * from './points';
 export * from './runs';
 export * from './evidence';
+export * from './search';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MATCH_END, MATCH_START } from '@/lib/server/db/queries/search';
+import { MATCH_END, MATCH_START } from '@/lib/core';
 import { highlightSegments, searchPageView, SearchParamsSchema } from './search-view';
 
 const m = (s: string) => `${MATCH_START}${s}${MATCH_END}`;

@@ -3,7 +3,8 @@
  * database's snippet markers become segments, never HTML), and paging.
  */
 import { z } from 'zod';
-import { MATCH_END, MATCH_START, COUNT_CAP, type PromptHit, type ReplyHit } from '@/lib/server/db/queries/search';
+import { COUNT_CAP, MATCH_END, MATCH_START } from '@/lib/core';
+import type { PromptHit, ReplyHit } from '@/lib/server/db/queries/search';
 import { formatCount, formatDate, modelShortName } from './format';
 import { href } from './urls';
 

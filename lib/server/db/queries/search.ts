@@ -6,14 +6,12 @@
  * view turns into <mark> elements: the database never produces HTML for the page.
  */
 import { Prisma } from '@/generated/prisma/client';
+import { COUNT_CAP, MATCH_END, MATCH_START } from '@/lib/core';
 import type { Db } from '../client';
 import { notSealed, SEALED_SPLIT } from './sealed';
 import { storedTextRedactor } from './redact-stored';
 import type { Redactor } from '../../secret-redactor';
 
-/** Marks around matched words in snippets (characters a reply is very unlikely to contain). */
-export const MATCH_START = '\u27e6';
-export const MATCH_END = '\u27e7';
 const HEADLINE = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=28, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`;
 
 /**
@@ -27,9 +25,6 @@ function redactSnippet(snippet: string, redact: Redactor | null): string {
   const redacted = redact(plain);
   return redacted === plain ? redact(snippet) : redacted;
 }
-
-/** Counts stop here: "1,000+ results" is as useful as an exact figure and much cheaper. */
-export const COUNT_CAP = 1000;
 
 export interface PromptHit {
   blueprintId: string;
