@@ -5,7 +5,7 @@ import { mayAct } from '@/lib/server/auth/principal';
 import { adminOverview } from '@/lib/server/db/queries/admin-overview';
 import { adminView } from '@/lib/views/admin-view';
 import { currentUser } from './session';
-import { Banner, PostButton } from '@/components/admin/ui';
+import { Banner, PostButton } from '@/components/ui';
 import { Costs, Jobs, PullRequests, RescoreRun, SyncStatus, TriggerRun } from '@/components/admin/sections';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 /** The admin page's sections, each rendering its part of the AdminView. Presentational. */
 import { FinalStatusSchema } from '@/lib/core';
 import type { AdminView } from '@/lib/views/admin-view';
-import { Cell, Empty, PostButton, Section, Table } from './ui';
+import { Cell, Empty, PostButton, Section, Table } from '../ui';
 
 export function SyncStatus({ view }: { view: AdminView }) {
   return (

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { githubSignInOffered } from '@/lib/server/compose/site';
 import { currentUser } from '../session';
-import { Banner } from '@/components/admin/ui';
+import { Banner } from '@/components/ui';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in', robots: { index: false } };
