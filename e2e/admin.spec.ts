@@ -7,8 +7,8 @@
  * stranger's `/assay run` spends nothing.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { startAppServer, type AppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { corpusFiles } from '@/testing/fakes/github-server-corpus';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
@@ -33,8 +33,7 @@ const BROKEN = GOOD.replace('$icontains: hello', '$no_such_function: hello');
 
 let gh: FakeGitHub;
 let llm: FakeLlm;
-let app: ChildProcess;
-let appLog = '';
+let app: AppServer;
 
 /** A few real blueprints and every model collection of the corpus: a small, realistic repository. */
 function repository(): Record<string, string> {
@@ -43,15 +42,7 @@ function repository(): Record<string, string> {
   return { ...Object.fromEntries(picked.map((p) => [p, corpus[p]!])), 'blueprints/e2e/greetings.yml': GOOD, 'README.md': '# blueprints' };
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n--- app log ---\n${appLog.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs?: number) => app.waitFor(what, probe, { timeoutMs });
 
 test.describe.configure({ mode: 'serial' });
 
@@ -65,14 +56,11 @@ test.beforeAll(async () => {
     oauth: { clientId: 'e2e-client', clientSecret: 'e2e-client-secret' },
   });
   gh.setPermission('maria', 'maintain');
-  app = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', 'next', 'start'], {
+  app = startAppServer({
+    port: PORT,
     env: {
-      ...process.env,
-      PORT: String(PORT),
       ASSAY_DATA_DIR: 'memory://',
-      ASSAY_SEED_DEMO: '',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
-      NEXT_TELEMETRY_DISABLED: '1',
       ASSAY_PUBLIC_URL: BASE,
       ASSAY_ADMIN_TOKEN: ADMIN_TOKEN,
       GITHUB_REPOSITORY: gh.fullName,
@@ -87,25 +75,13 @@ test.beforeAll(async () => {
       ASSAY_PR_MODELS: 'openai:gpt-4o-mini',
       ASSAY_LLM_BASE_URL: llm.url,
       ASSAY_JUDGES: 'openai:judge-a',
-      INNGEST_DEV: '',
-      INNGEST_EVENT_KEY: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  app.stdout?.on('data', (d: Buffer) => (appLog += d.toString()));
-  app.stderr?.on('data', (d: Buffer) => (appLog += d.toString()));
-  await waitFor('the app to start', async () => {
-    if (app.exitCode !== null) throw new Error(`the app exited (${app.exitCode}):\n${appLog.slice(-4000)}`);
-    return (await fetch(`${BASE}/admin/sign-in`).catch(() => null))?.ok;
-  }, 150_000);
+  await app.ready('/admin/sign-in');
 });
 
 test.afterAll(async () => {
-  if (app?.pid && app.exitCode === null) {
-    const exited = new Promise((done) => app.once('exit', done));
-    app.kill('SIGTERM');
-    await exited;
-  }
+  await app?.stop();
   await Promise.all([gh?.close(), llm?.close()]);
 });
 

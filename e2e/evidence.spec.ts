@@ -8,9 +8,10 @@
  * "must not" label and a gate failure said first. Screenshots in test-results/screens/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
+import { startAppServer, type AppServer } from './app-server';
 import { screenshot } from './demo';
 import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 
@@ -42,8 +43,7 @@ const RULES: RuleInput[] = [
 
 let llm: FakeLlm;
 let store: TestDatabase;
-let app: ChildProcess;
-let appLog = '';
+let app: AppServer;
 /** blueprint file → run id */
 const runs = new Map<string, string>();
 
@@ -65,12 +65,7 @@ test.beforeAll(async () => {
   store = await freshDatabase('postgres');
   const env = { DATABASE_URL: store.url, ASSAY_LLM_BASE_URL: llm.url, ASSAY_DATA_DIR: 'memory://' };
   // the app starts while the runs are made: both only need the migrated database
-  app = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', 'next', 'start'], {
-    env: { ...process.env, ...env, PORT: String(PORT), ASSAY_SEED_DEMO: '', NEXT_TELEMETRY_DISABLED: '1', ASSAY_PUBLIC_URL: BASE, INNGEST_DEV: '', INNGEST_EVENT_KEY: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  app.stdout?.on('data', (d: Buffer) => (appLog += d.toString()));
-  app.stderr?.on('data', (d: Buffer) => (appLog += d.toString()));
+  app = startAppServer({ port: PORT, env: { ...env, ASSAY_PUBLIC_URL: BASE } });
   // one `assay run` per example, each a separate process on the same database: the first alone
   // (two first runs at once race to create the local blueprint source), the rest side by side
   const run = (file: string) => assay(['run', `blueprints/examples/${file}`, '--models', MODELS.join(','), '--judges', 'openai:judge-a,openai:judge-b'], env);
@@ -78,19 +73,11 @@ test.beforeAll(async () => {
   results.forEach((r, i) => expect(r.code, `assay run ${EXAMPLES[i]}:\n${r.out}`).toBe(0));
   for (const run of await store.db.run.findMany({ select: { id: true, blueprint: { select: { path: true } } } })) runs.set(run.blueprint.path.split('/').at(-1)!, run.id);
   expect([...runs.keys()].sort()).toEqual(EXAMPLES);
-  const until = Date.now() + 150_000;
-  while (!(await fetch(BASE).catch(() => null))?.ok) {
-    if (app.exitCode !== null || Date.now() > until) throw new Error(`the app did not start (${app.exitCode}):\n${appLog.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await app.ready('/');
 });
 
 test.afterAll(async () => {
-  if (app?.pid && app.exitCode === null) {
-    const exited = new Promise((done) => app.once('exit', done));
-    app.kill('SIGTERM');
-    await exited;
-  }
+  await app?.stop();
   await Promise.all([llm?.close(), store?.close()]);
 });
 

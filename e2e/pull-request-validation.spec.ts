@@ -7,7 +7,7 @@
  * pages while it checks.
  */
 import { expect, test } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startAppServer, type AppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { hostileBlueprints } from '@/lib/core';
 
@@ -19,57 +19,33 @@ const GITHUB_TOKEN = 'ghp_e2e_fake_token_validation';
 const GOOD = 'title: Greetings\nmodels: [openai:gpt-4o-mini]\n---\n- id: hi\n  prompt: Say hello\n  should:\n    - $icontains: hello\n';
 
 let gh: FakeGitHub;
-let app: ChildProcess;
-let appLog = '';
+let app: AppServer;
 
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n--- app log ---\n${appLog.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs?: number) => app.waitFor(what, probe, { timeoutMs, intervalMs: 100 });
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   gh = await FakeGitHub.start({ token: GITHUB_TOKEN, files: { 'blueprints/greet.yml': GOOD, 'README.md': '# blueprints' }, webhook: { url: `${BASE}/api/webhooks/github`, secret: WEBHOOK_SECRET } });
-  app = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', 'next', 'start'], {
+  app = startAppServer({
+    port: PORT,
     env: {
-      ...process.env,
-      PORT: String(PORT),
       ASSAY_DATA_DIR: 'memory://',
-      ASSAY_SEED_DEMO: '',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
-      NEXT_TELEMETRY_DISABLED: '1',
       ASSAY_PUBLIC_URL: BASE,
       GITHUB_REPOSITORY: gh.fullName,
       GITHUB_BRANCH: gh.branch,
       GITHUB_API_URL: gh.url,
       GITHUB_TOKEN,
       GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      INNGEST_DEV: '',
-      INNGEST_EVENT_KEY: '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  app.stdout?.on('data', (d: Buffer) => (appLog += d.toString()));
-  app.stderr?.on('data', (d: Buffer) => (appLog += d.toString()));
-  await waitFor('the app to start', async () => {
-    if (app.exitCode !== null) throw new Error(`the app exited (${app.exitCode}):\n${appLog.slice(-4000)}`);
-    return (await fetch(`${BASE}/`).catch(() => null))?.ok;
-  }, 150_000);
+  await app.ready('/');
 });
 
 test.afterAll(async () => {
-  if (app?.pid && app.exitCode === null) {
-    const exited = new Promise((done) => app.once('exit', done));
-    app.kill('SIGTERM');
-    await exited;
-  }
+  await app?.stop();
   await gh?.close();
 });
 
@@ -104,5 +80,5 @@ test('a pull request with an alias bomb and 10,000-deep JSON fails its check at 
     ['blueprints/bomb.yml', 7, 8],
     ['blueprints/deep.json', 1, 98],
   ]);
-  expect(appLog).not.toMatch(/Cannot find module|validation stopped/);
+  expect(app.log()).not.toMatch(/Cannot find module|validation stopped/);
 });

@@ -10,10 +10,9 @@
  * and the stream goes on.
  */
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createQuickJsSandbox, evaluateDeterministicPoint, mayUseSandbox, MessageSchema, parsePointSource, type BlueprintIssue, type Point, type QuickJsSandbox } from '@/lib/core';
-import { usageError } from './usage';
+import { parseCommandArgs, usageError } from './usage';
 
 const USAGE = `usage: assay check --point POINT --response TEXT [--messages JSON] [--tool-calls JSON] [--model ID] [--json]
        assay check --jsonl < checks.jsonl
@@ -58,28 +57,19 @@ const LineSchema = z.object({
 type Options = { point?: string; response?: string; messages?: string; 'tool-calls'?: string; model?: string; json?: boolean; jsonl?: boolean; help?: boolean };
 
 export async function checkCommand(argv: string[]): Promise<number> {
-  let values: Options;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        point: { type: 'string' },
-        response: { type: 'string' },
-        messages: { type: 'string' },
-        'tool-calls': { type: 'string' },
-        model: { type: 'string' },
-        json: { type: 'boolean' },
-        jsonl: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usageError('check', (error as Error).message, USAGE);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('check', USAGE, argv, {
+    options: {
+      point: { type: 'string' },
+      response: { type: 'string' },
+      messages: { type: 'string' },
+      'tool-calls': { type: 'string' },
+      model: { type: 'string' },
+      json: { type: 'boolean' },
+      jsonl: { type: 'boolean' },
+    },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const values: Options = parsed.values;
   const sandbox = new LazySandbox();
   try {
     return values.jsonl ? await checkLines(values, sandbox) : await checkOne(values, sandbox);

@@ -5,7 +5,6 @@
  * its rescores). Runs in this process, like `assay run`.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { formatIssue, parseBlueprint } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
@@ -16,7 +15,7 @@ import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';
-import { usageError } from './usage';
+import { parseCommandArgs, usageError } from './usage';
 
 const USAGE = `usage: assay rescore RUN_ID [options]
 
@@ -40,21 +39,9 @@ async function rubricVersion(db: Db, runId: string, file: string): Promise<strin
 }
 
 export async function rescoreCommand(argv: string[]): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { judges: { type: 'string' }, blueprint: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (e) {
-    return usageError('rescore', (e as Error).message, USAGE);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('rescore', USAGE, argv, { allowPositionals: true, options: { judges: { type: 'string' }, blueprint: { type: 'string' }, json: { type: 'string' } } });
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) return usageError('rescore', 'name one run id', USAGE);
   const parentId = positionals[0]!;
   const judges = (values.judges as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);

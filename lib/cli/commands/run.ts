@@ -5,7 +5,6 @@
  * interrupted run: nothing completed is called or stored again.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
@@ -18,7 +17,7 @@ import { RunConfigError } from '@/lib/server/runs/errors';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';
-import { usageError } from './usage';
+import { parseCommandArgs, usageError } from './usage';
 import { parse as parseYaml } from 'yaml';
 
 const USAGE = `usage: assay run BLUEPRINT [options]
@@ -76,34 +75,25 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
 const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
 
 export async function runCommand(argv: string[]): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        models: { type: 'string' },
-        judges: { type: 'string' },
-        repeats: { type: 'string' },
-        fixtures: { type: 'string' },
-        concurrency: { type: 'string' },
-        'max-calls': { type: 'string' },
-        'max-cost': { type: 'string' },
-        'no-cache': { type: 'boolean' },
-        json: { type: 'string' },
-        resume: { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    return usageError('run', (e as Error).message, USAGE);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('run', USAGE, argv, {
+    allowPositionals: true,
+    options: {
+      models: { type: 'string' },
+      judges: { type: 'string' },
+      repeats: { type: 'string' },
+      fixtures: { type: 'string' },
+      concurrency: { type: 'string' },
+      'max-calls': { type: 'string' },
+      'max-cost': { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      json: { type: 'string' },
+      resume: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const { positionals } = parsed;
+  const values: Record<string, string | boolean | undefined> = parsed.values;
   const resume = values.resume as string | undefined;
   if (!resume && positionals.length !== 1) return usageError('run', 'name one blueprint file or id', USAGE);
   const int = (name: string) => {

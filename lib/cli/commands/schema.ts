@@ -5,9 +5,8 @@
  * blueprints' yaml-language-server modelines point at, up to date).
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { blueprintJsonSchema } from '@/lib/core';
-import { usageError } from './usage';
+import { parseCommandArgs } from './usage';
 
 const USAGE = `usage: assay schema [--out FILE]
 
@@ -21,16 +20,9 @@ export function blueprintJsonSchemaText(): string {
 }
 
 export async function schemaCommand(argv: string[]): Promise<number> {
-  let values: { out?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    return usageError('schema', (error as Error).message, USAGE);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('schema', USAGE, argv, { options: { out: { type: 'string' } } });
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   if (values.out) await writeFile(values.out, blueprintJsonSchemaText());
   else process.stdout.write(blueprintJsonSchemaText());
   return 0;

@@ -5,11 +5,10 @@
  * `--json` prints one object per file per line, with the normalised blueprint.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { BLUEPRINT_LIMITS, blueprintIdFromPath, parseBlueprint, type BlueprintIssue } from '@/lib/core';
 import { displayPath, expandPaths, repoRelativePath } from '../files';
 import { blueprintJson, type BlueprintJson } from './blueprint-json';
-import { usageError } from './usage';
+import { parseCommandArgs, usageError } from './usage';
 
 const USAGE = `usage: assay validate [--json] [--strict] PATH…
 
@@ -36,21 +35,9 @@ interface FileReport {
 }
 
 export async function validateCommand(argv: string[]): Promise<number> {
-  let values: { json?: boolean; strict?: boolean; help?: boolean };
-  let paths: string[];
-  try {
-    ({ values, positionals: paths } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { json: { type: 'boolean' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (error) {
-    return usageError('validate', (error as Error).message, USAGE);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCommandArgs('validate', USAGE, argv, { allowPositionals: true, options: { json: { type: 'boolean' }, strict: { type: 'boolean' } } });
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals: paths } = parsed;
   if (paths.length === 0) return usageError('validate', 'give at least one file or folder', USAGE);
 
   const { files, missing } = await expandPaths(paths);

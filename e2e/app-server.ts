@@ -1,0 +1,81 @@
+/**
+ * A `next start` of a spec's own (through scripts/launch.ts, as `npm start` runs it), for the
+ * specs that need their own configuration (a GitHub repository, a blueprint folder, a database
+ * of their own): started with the spec's environment over the defaults every such spec wants
+ * (no demo seed, no telemetry, no Inngest), its output kept for the error messages, stopped
+ * with SIGTERM and awaited. `waitFor` polls a probe and, when it times out, shows the app's log.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface AppServer {
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything the app wrote to stdout and stderr so far. */
+  log(): string;
+  /** Resolves once `path` answers 2xx; throws (with the log) if the app exits or the time runs out. */
+  ready(path?: string, timeoutMs?: number): Promise<void>;
+  /** Polls `probe` until it returns something truthy; a timeout's error carries the app's log. */
+  waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, opts?: { timeoutMs?: number; intervalMs?: number }): Promise<T>;
+  /** SIGTERM, and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Settings every spec-owned app starts with; a spec's `env` overrides them, `undefined` removes a variable. */
+const DEFAULT_ENV = { ASSAY_SEED_DEMO: '', NEXT_TELEMETRY_DISABLED: '1', INNGEST_DEV: '', INNGEST_EVENT_KEY: '' };
+
+export function startAppServer(opts: { port: number; env?: Record<string, string | undefined> }): AppServer {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...DEFAULT_ENV, PORT: String(opts.port), ...opts.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', 'next', 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  const tail = () => log.slice(-4000);
+
+  const waitFor: AppServer['waitFor'] = async (what, probe, { timeoutMs = 60_000, intervalMs = 250 } = {}) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await probe();
+      if (v) return v;
+      if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n--- app log ---\n${tail()}`);
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  };
+
+  return {
+    url,
+    process: child,
+    log: () => log,
+    waitFor,
+    async ready(path = '/', timeoutMs = 150_000) {
+      await waitFor(
+        'the app to start',
+        async () => {
+          if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${tail()}`);
+          return (await fetch(`${url}${path}`).catch(() => null))?.ok;
+        },
+        { timeoutMs },
+      );
+    },
+    async stop() {
+      if (!child.pid || child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A TCP port free at this moment on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
