@@ -30,7 +30,6 @@ export const CONFIG_EXCEPTIONS: Record<string, string> = {
   'lib/server/secret-redactor.ts': '`processSecrets()` reads every secret variable so that its value is redacted from logs, pages and reports: not configuration',
   'scripts/launch.ts': 'process entry point of `npm run dev`/`npm start`: validates the configuration at start-up and passes the environment on to next',
   'lib/cli/main.ts': 'the CLI entry point (installs the secret redactor on the console)',
-  'lib/cli/commands/sync.ts': 'the "sync" helper of issue 10 is rewriting this command over the one sync use case; it should then open its database through compose/database.ts (openCommandDatabase) and compose/github.ts',
 };
 
 /** Facts of the runtime set by Next or Node, not the app's configuration: readable anywhere. */

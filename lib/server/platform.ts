@@ -11,6 +11,7 @@
  * a finished pull-request run posts its scores on the PR (`onFinished`). Domain errors are
  * AppErrors and pass through untouched: `route()` maps them to HTTP once.
  */
+import { ActiveRunStatusSchema } from '@/lib/core';
 import { Prisma } from '@/generated/prisma/client';
 import { env } from './env';
 import { getDb } from './compose/database';
@@ -187,7 +188,7 @@ export async function resumeInterruptedRuns(): Promise<number> {
   const db = getDb();
   // Only runs that can run: a version without a normalised blueprint (imported or demo data) cannot.
   const stuck = await db.run.findMany({
-    where: { status: { in: ['queued', 'running', 'summarising'] }, version: { valid: true, normalized: { not: Prisma.DbNull } } },
+    where: { status: { in: ActiveRunStatusSchema.options }, version: { valid: true, normalized: { not: Prisma.DbNull } } },
     select: { id: true },
   });
   const { dispatcher } = runPorts();

@@ -3,15 +3,12 @@
  * repository when GITHUB_REPOSITORY is set (only changed blobs are fetched), else the local
  * folder. `--dir` forces the local folder.
  */
-import { parseArgs } from 'node:util';
-import { env } from '@/lib/server/env';
-import { openDatabase } from '@/lib/server/db/database';
-import { createDb } from '@/lib/server/db/client';
 import { localFolderReader } from '@/lib/server/blueprints/local-folder-reader';
 import { syncSource } from '@/lib/server/blueprints/sync-source';
-import { githubConfig } from '@/lib/server/github/config';
-import { createOctokit, octokitRepo } from '@/lib/server/github/octokit-repo';
+import { openCommandDatabase } from '@/lib/server/compose/database';
+import { configuredGitHub } from '@/lib/server/compose/github';
 import { repositoryReader } from '@/lib/server/github/repository-reader';
+import { parseCommandArgs } from './usage';
 
 const USAGE = `usage: assay sync [--dir FOLDER] [--force]
 
@@ -24,30 +21,22 @@ blueprint of FOLDER (default: $ASSAY_BLUEPRINTS_DIR or blueprints/).
   --force       list the repository's tree even if its head commit was synced already`;
 
 export async function syncCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { dir: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const config = env();
-  const database = await openDatabase(config);
-  const db = createDb(database.url);
+  const parsed = parseCommandArgs('sync', USAGE, argv, { options: { dir: { type: 'string' }, force: { type: 'boolean' } } });
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  const { db, config, close } = await openCommandDatabase();
   try {
-    const gh = values.dir ? null : githubConfig(config);
+    const gh = values.dir ? null : configuredGitHub(config);
     const dir = values.dir ?? config.ASSAY_BLUEPRINTS_DIR;
-    const reader = gh ? repositoryReader(octokitRepo(createOctokit(gh), gh.owner, gh.repo), gh) : localFolderReader(dir);
+    const reader = gh ? repositoryReader(gh.repo, gh.source) : localFolderReader(dir);
     const s = await syncSource({ db }, reader, { trigger: 'cli', force: values.force ?? false });
-    const where = gh ? `${gh.owner}/${gh.repo}@${gh.branch} (${s.revision?.slice(0, 7)})` : dir;
+    const where = gh ? `${gh.source.owner}/${gh.source.repo}@${gh.source.branch} (${s.revision?.slice(0, 7)})` : dir;
     const counts = `${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid, ${s.collections} model collections`;
     if (s.upToDate) console.log(`${where}: already synced; nothing fetched (--force to list the tree again)`);
     else console.log(gh ? `${where}: ${counts}; ${s.filesRead} files fetched` : `${where}: ${counts}`);
     for (const line of s.errors) console.log(line);
     return s.invalid > 0 ? 1 : 0;
   } finally {
-    await db.$disconnect();
-    await database.close();
+    await close();
   }
 }

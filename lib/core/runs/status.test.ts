@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunStatus as PrismaRunStatus } from '../../../generated/prisma/enums';
-import { FinalStatusSchema, isTerminalRunStatus, RunStatusSchema } from './status';
+import { ActiveRunStatusSchema, FinalStatusSchema, isTerminalRunStatus, RunStatusSchema } from './status';
 
 describe('the run status vocabulary', () => {
   it('is the database enum, value for value', () => {
@@ -10,5 +10,8 @@ describe('the run status vocabulary', () => {
   it('tells finished runs from those still moving', () => {
     expect(RunStatusSchema.options.filter(isTerminalRunStatus)).toEqual(['completed', 'failed', 'cancelled', 'budget_exceeded']);
     expect(FinalStatusSchema.options.every(isTerminalRunStatus)).toBe(true);
+    // Every status is either in flight (resumed at start, deduplicated against) or finished, never both.
+    expect(ActiveRunStatusSchema.options).toEqual(['queued', 'running', 'judging', 'summarising']);
+    expect(ActiveRunStatusSchema.options.some(isTerminalRunStatus)).toBe(false);
   });
 });

@@ -17,3 +17,7 @@ export const TerminalRunStatusSchema = RunStatusSchema.extract(['completed', 'fa
 export type TerminalRunStatus = z.infer<typeof TerminalRunStatusSchema>;
 
 export const isTerminalRunStatus = (s: RunStatus): s is TerminalRunStatus => TerminalRunStatusSchema.safeParse(s).success;
+
+/** A run in one of these is in flight (or waiting for its worker): not yet finished. */
+export const ActiveRunStatusSchema = RunStatusSchema.exclude(TerminalRunStatusSchema.options);
+export type ActiveRunStatus = z.infer<typeof ActiveRunStatusSchema>;

@@ -6,6 +6,7 @@
  * complete or in progress is returned instead of a new one (schedules never repeat a run).
  */
 import {
+  ActiveRunStatusSchema,
   BlueprintSchema,
   judgePanel,
   planGenerations,
@@ -93,7 +94,7 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
 
   if (req.skipIfIdentical) {
     const same = await db.run.findFirst({
-      where: { identityHash, status: { in: ['queued', 'running', 'judging', 'summarising', 'completed'] } },
+      where: { identityHash, status: { in: [...ActiveRunStatusSchema.options, 'completed'] } },
       orderBy: { createdAt: 'desc' },
       select: { id: true },
     });
