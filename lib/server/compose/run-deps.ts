@@ -5,13 +5,14 @@
  * (Inngest when configured, otherwise the in-process runner). The app (platform.ts) and the
  * CLI (`assay run`, `assay rescore`) both build the pipeline with these functions.
  */
+import { randomUUID } from 'node:crypto';
 import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
 import type { Env } from '../env';
 import type { Db } from '../db/client';
 import { providerConfigFromEnv } from './provider-config';
 import { createExternalCallPort } from '../external/services';
 import { inngest } from '../jobs/client';
-import { runRequested } from '../jobs/events';
+import { runExecutionEvent } from '../jobs/functions/run-functions';
 import type { RunDispatcher } from '../runs/contracts';
 import type { RunDeps } from '../runs/deps';
 import { executeRun } from '../runs/execute-run';
@@ -55,7 +56,7 @@ export function inngestConfigured(env: Env): boolean {
 }
 
 export function inngestDispatcher(): RunDispatcher {
-  return { dispatch: async (runId) => void (await inngest.send(runRequested.create({ runId }))) };
+  return { dispatch: async (runId) => void (await inngest.send(runExecutionEvent(runId, randomUUID()))) };
 }
 
 /**

@@ -8,7 +8,15 @@ import { z } from 'zod';
 
 /** A run was created (status queued) and should be executed. */
 export const runRequested = eventType('assay/run.requested', {
-  schema: z.object({ runId: z.string().min(1) }),
+  schema: z.object({
+    runId: z.string().min(1),
+    /**
+     * One dispatch of the run (a first start or a resume). Every event id of the execution names it,
+     * so a resume is never mistaken for a repeat of the last execution (Inngest drops an event id it
+     * has seen for 24 h), while a repeat within one execution still is.
+     */
+    execution: z.string().min(1).optional(),
+  }),
 });
 
 /** One prompt × model slice of a run: generate its replies, then judge them. */
@@ -19,6 +27,7 @@ export const runCellRequested = eventType('assay/run.cell.requested', {
     modelId: z.string(),
     /** Provider prefix of modelId, the concurrency/throttle key. */
     provider: z.string(),
+    execution: z.string().min(1).optional(),
   }),
 });
 
@@ -35,17 +44,18 @@ export const runJudgeRequested = eventType('assay/run.judge.requested', {
     judgeProvider: z.string(),
     /** The second provider of the panel, or a key of this slice alone (never contended) when there is none. */
     judgeProvider2: z.string(),
+    execution: z.string().min(1).optional(),
   }),
 });
 
 /** Every cell of a run has finished (or the budget stopped it): summarise. */
 export const runCellsFinished = eventType('assay/run.cells.finished', {
-  schema: z.object({ runId: z.string().min(1) }),
+  schema: z.object({ runId: z.string().min(1), execution: z.string().min(1).optional() }),
 });
 
 /** Re-grade a run's stored replies with a new rubric/judge set (the new run already exists). */
 export const rescoreRequested = eventType('assay/run.rescore.requested', {
-  schema: z.object({ runId: z.string().min(1) }),
+  schema: z.object({ runId: z.string().min(1), execution: z.string().min(1).optional() }),
 });
 
 /** Sync the configured blueprint source (a push webhook, the cron safety net, or an admin). */

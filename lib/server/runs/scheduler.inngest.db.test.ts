@@ -4,12 +4,13 @@
  * to Inngest's server: those steps are mocked, and the events they were asked to send are
  * delivered here in order (each event id once, as Inngest deduplicates them), a failing
  * function retried as its `retries` say and then handed to its failure handler. A kill is a
- * worker lost between steps: the events still queued are dropped; the resume re-sends the
- * run's request.
+ * worker lost between steps: the events still queued are dropped; the resume is a new dispatch
+ * (a new execution), and event ids are remembered across executions as Inngest remembers them.
  */
+import { randomUUID } from 'node:crypto';
 import { InngestTestEngine } from '@inngest/test';
 import { inngest } from '../jobs/client';
-import { runFunctions } from '../jobs/functions/run-functions';
+import { runExecutionEvent, runFunctions } from '../jobs/functions/run-functions';
 import type { RunDeps } from './deps';
 import { runSchedulerSuite } from './scheduler-suite.testkit';
 
@@ -53,9 +54,11 @@ function sentEvents(ctx: { step: { sendEvent: unknown } }): QueuedEvent[] {
   return calls.flatMap(([, e]) => (Array.isArray(e) ? e : [e]));
 }
 
+/** Event ids already delivered, across executions, as Inngest remembers them (for 24 h). */
+const seen = new Set<string>();
+
 async function deliver(deps: RunDeps, first: QueuedEvent, killNow: () => boolean = () => false): Promise<{ status: string | null; killed: boolean }> {
   const queue = [first];
-  const seen = new Set<string>();
   let status: string | null = null;
   while (queue.length > 0) {
     if (killNow()) return { status, killed: true };
@@ -91,9 +94,10 @@ async function deliver(deps: RunDeps, first: QueuedEvent, killNow: () => boolean
   return { status, killed: false };
 }
 
-async function request(deps: RunDeps, runId: string): Promise<QueuedEvent> {
-  const run = await deps.db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true } });
-  return { name: run.trigger === 'rescore' ? 'assay/run.rescore.requested' : 'assay/run.requested', data: { runId } };
+/** What the Inngest dispatcher sends for each dispatch (a first start or a resume): a new execution. */
+async function request(_deps: RunDeps, runId: string): Promise<QueuedEvent> {
+  const e = runExecutionEvent(runId, randomUUID());
+  return { name: e.name, data: e.data as Record<string, unknown>, id: e.id };
 }
 
 runSchedulerSuite({

@@ -33,9 +33,16 @@ export function judgeEventData(runId: string, g: Pick<CellGroup, 'promptKey' | '
   return { runId, promptKey: g.promptKey, modelId: g.modelId, judgeProvider: first ?? own, judgeProvider2: second ?? own };
 }
 
-type Slice = { runId: string; promptKey: string; modelId: string };
+type Slice = { runId: string; promptKey: string; modelId: string; execution?: string };
 const sliceId = (s: Slice) => `${s.runId}:${s.promptKey}@${s.modelId}`;
-const finished = (runId: string) => runCellsFinished.create({ runId }, { id: `finished-${runId}` });
+/** The execution's part of event ids (see runRequested): events of one dispatch dedupe, a resume's do not collide. */
+const exec = (e: { runId: string; execution?: string }) => `${e.runId}-${e.execution ?? 'first'}`;
+const finished = (e: { runId: string; execution?: string }) => runCellsFinished.create({ runId: e.runId, execution: e.execution }, { id: `finished-${exec(e)}` });
+
+/** The event an Inngest dispatcher sends for one execution of a run (a first start or a resume). */
+export function runExecutionEvent(runId: string, execution: string) {
+  return runRequested.create({ runId, execution }, { id: `run-${exec({ runId, execution })}` });
+}
 
 export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOptions) {
   const limit = opts.providerConcurrency;
@@ -48,13 +55,15 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
       const d = await deps();
       await d.db.run.update({ where: { id: slice.runId }, data: { error: `${slice.promptKey} × ${slice.modelId} failed after its retries: ${error.message}` } });
     });
-    await step.sendEvent('finish-after-failure', finished(slice.runId));
+    await step.sendEvent('finish-after-failure', finished(slice));
   };
 
   const startFn = inngest.createFunction(
-    { id: 'run-start', triggers: [runRequested, rescoreRequested], idempotency: 'event.data.runId' },
+    // No function-level idempotency on the run id: that would drop a resume for 24 h. Repeats
+    // are dropped by the execution's event ids instead.
+    { id: 'run-start', triggers: [runRequested, rescoreRequested] },
     async ({ event, step }) => {
-      const { runId } = event.data as { runId: string };
+      const { runId, execution } = event.data as { runId: string; execution?: string };
       const groups = await step.run(`plan:${runId}`, async () => {
         const d = await deps();
         if (await isSettled(d, runId)) return null;
@@ -62,12 +71,12 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
       });
       if (groups === null) return { runId, groups: 0, settled: true };
       if (groups.length === 0) {
-        await step.sendEvent('nothing-to-do', finished(runId));
+        await step.sendEvent('nothing-to-do', finished({ runId, execution }));
         return { runId, groups: 0 };
       }
       await step.sendEvent(
         'fan-out',
-        groups.map((g) => runCellRequested.create({ runId, promptKey: g.promptKey, modelId: g.modelId, provider: g.provider }, { id: `cell-${runId}-${g.promptKey}-${g.modelId}` })),
+        groups.map((g) => runCellRequested.create({ runId, promptKey: g.promptKey, modelId: g.modelId, provider: g.provider, execution }, { id: `cell-${exec({ runId, execution })}-${g.promptKey}-${g.modelId}` })),
       );
       return { runId, groups: groups.length };
     },
@@ -94,14 +103,14 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
         }
       });
       if (outcome.status === 'budget') {
-        await step.sendEvent('budget-stop', finished(slice.runId));
+        await step.sendEvent('budget-stop', finished(slice));
         return outcome;
       }
       const judgeProviders = await step.run(`judges:${sliceId(slice)}`, async () => {
         const d = await deps();
         return judgeProvidersOf(await loadRunContext(d.db, slice.runId));
       });
-      await step.sendEvent('generated', runJudgeRequested.create(judgeEventData(slice.runId, { ...slice, judgeProviders }), { id: `judge-${slice.runId}-${slice.promptKey}-${slice.modelId}` }));
+      await step.sendEvent('generated', runJudgeRequested.create({ ...judgeEventData(slice.runId, { ...slice, judgeProviders }), execution: slice.execution }, { id: `judge-${exec(slice)}-${slice.promptKey}-${slice.modelId}` }));
       return outcome;
     },
   );
@@ -134,14 +143,15 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
       });
       if (remaining === 0 || outcome.status === 'budget') {
         // One finishing event per run (the event id deduplicates concurrent last slices).
-        await step.sendEvent('all-cells-done', finished(slice.runId));
+        await step.sendEvent('all-cells-done', finished(slice));
       }
       return { ...outcome, remaining };
     },
   );
 
   const finishFn = inngest.createFunction(
-    { id: 'run-finish', triggers: [runCellsFinished], idempotency: 'event.data.runId' },
+    // Concurrent last slices of one execution share the finish's event id; a resume's finish has its own.
+    { id: 'run-finish', triggers: [runCellsFinished] },
     async ({ event, step }) => {
       const { runId } = event.data as { runId: string };
       return step.run(`summarise:${runId}`, async () => ({ runId, status: await finish(await deps(), runId) }));
