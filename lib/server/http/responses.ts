@@ -1,5 +1,6 @@
 /** Non-JSON replies (redirects with cookies) and cookie helpers for route handlers, over the `cookie` package. */
-import { parseCookie, stringifySetCookie } from 'cookie';
+// cookie 1.x: 2.x requires Node 22, and Assay runs on Node 20.
+import { parse as parseCookie, serialize } from 'cookie';
 
 export interface CookieOptions {
   maxAgeSeconds?: number;
@@ -12,9 +13,7 @@ export interface CookieOptions {
 
 /** An httpOnly `Set-Cookie` value (the value percent-encoded). */
 export function serializeCookie(name: string, value: string, o: CookieOptions): string {
-  return stringifySetCookie({
-    name,
-    value,
+  return serialize(name, value, {
     path: o.path ?? '/',
     httpOnly: true,
     sameSite: o.sameSite === 'Strict' ? 'strict' : 'lax',
