@@ -6,7 +6,7 @@
  * so a killed runner restarted on the same run repeats no completed call and stores nothing twice.
  */
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { RunDeps } from './deps';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import { takeLease, type LeaseBusy } from './lease';
@@ -23,7 +23,7 @@ export interface RunProgress {
 }
 
 export interface ExecuteOptions {
-  /** Prompt × model groups in flight at once (default 16; each call holds a provider slot only while calling). */
+  /** Prompt × model groups in flight at once per model provider (default 16; each call holds a provider slot only while calling). */
   inFlight?: number;
   onProgress?: (p: RunProgress) => void;
   /** Told when another worker holds the run's lease (then nothing is done here). */
@@ -79,7 +79,14 @@ async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions,
   // Per execution, never cached: the lease this worker holds and the deadline's signal.
   const ctx: RunContext = { ...(await start(deps, runId)), ...execution };
   const groups = await pendingGroups(deps, ctx);
-  const gate = pLimit(opts.inFlight ?? DEFAULT_GROUPS_IN_FLIGHT);
+  // One gate per model provider: groups waiting on a rate-limited provider (a 429 with a long
+  // retry-after) hold only that provider's places, never those of the other providers' groups.
+  const gates = new Map<string, LimitFunction>();
+  const gateOf = (provider: string) => {
+    let g = gates.get(provider);
+    if (!g) gates.set(provider, (g = pLimit(opts.inFlight ?? DEFAULT_GROUPS_IN_FLIGHT)));
+    return g;
+  };
   let budgetStop: BudgetExceededError | null = null;
   let leaseLost: LeaseLostError | null = null;
   let lastReport = 0;
@@ -94,7 +101,7 @@ async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions,
   let defect: unknown = null;
   await Promise.all(
     groups.map((group) =>
-      gate(async () => {
+      gateOf(group.provider)(async () => {
         // A stop seen in one group stops the groups not yet started; the others end their calls.
         if (budgetStop || leaseLost || defect) return;
         try {
