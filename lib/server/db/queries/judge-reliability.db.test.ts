@@ -1,0 +1,99 @@
+/**
+ * The judge-reliability queries on verdicts the pipeline wrote (the demo seed: two judges,
+ * `openai:gpt-4.1-mini#standard` and `openrouter:qwen/qwen-2.5-72b-instruct#prompt-aware`,
+ * answering through the fake provider), on PostgreSQL and PGlite: the narrowed reads agree
+ * with the full stored records, the pooled α at a reply's level is the α the writer stored on
+ * that reply's verdicts, the run's α is pooled (not their mean), and a sealed prompt gives nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeReliability, krippendorffAlphaInterval, StoredJudgesSchema } from '@/lib/core';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../db.testkit';
+import { seedDemo, type SeededDemo } from '../seed/seed-demo';
+import { getJudgedVerdicts, getModelJudgeReliability, getPromptJudgeReliability, getRunJudgeReliability } from './judge-reliability';
+
+let t: TestDatabase;
+let demo: SeededDemo;
+let fake: FakeLlm;
+
+beforeAll(async () => {
+  t = await freshDatabase();
+  fake = await startFakeLlm();
+  demo = await seedDemo(t.db, { url: fake.url, setRules: (rules) => fake.setRules(rules) }, { now: new Date('2026-11-30T12:00:00Z') });
+}, 240_000);
+afterAll(async () => {
+  await fake?.close();
+  await t?.close();
+});
+
+const latestRun = () => demo.everyday.runIds.at(-1)!;
+const JUDGES = ['openai:gpt-4.1-mini#standard', 'openrouter:qwen/qwen-2.5-72b-instruct#prompt-aware'];
+
+describe(`judge reliability queries (${process.env.ASSAY_TEST_DB})`, () => {
+  it('reads every judged verdict of a run with each judge’s value, as the full stored records say', async () => {
+    const runId = latestRun();
+    const full = await t.db.verdict.findMany({ where: { runId, kind: { in: ['text', 'question'] } }, select: { modelId: true, judges: true, disagreement: true } });
+    const withPanel = full.filter((v) => v.judges !== null);
+    expect(withPanel.length).toBeGreaterThan(20);
+    const read = await getJudgedVerdicts(t.db, runId);
+    expect(read).toHaveLength(withPanel.length);
+    const values = (vs: { judges: readonly { score: number | null }[] }[]) => vs.flatMap((v) => v.judges.map((j) => j.score)).sort();
+    expect(values(read)).toEqual(values(withPanel.map((v) => ({ judges: StoredJudgesSchema.parse(v.judges) }))));
+    expect(new Set(read.flatMap((v) => v.judges.map((j) => `${j.judge}#${j.approach}`)))).toEqual(new Set(JUDGES));
+  });
+
+  it('at one reply’s level reproduces the α the writer stored on that reply’s verdicts', async () => {
+    const runId = latestRun();
+    const verdicts = await t.db.verdict.findMany({ where: { runId, alpha: { not: null } }, select: { replyId: true, alpha: true, judges: true, disagreement: true, modelId: true } });
+    const byReply = new Map<string, typeof verdicts>();
+    for (const v of verdicts) byReply.set(v.replyId, [...(byReply.get(v.replyId) ?? []), v]);
+    const multi = [...byReply.values()].filter((vs) => vs.length >= 2);
+    expect(multi.length).toBeGreaterThan(3);
+    for (const vs of multi) {
+      const r = judgeReliability(vs.map((v) => ({ modelId: v.modelId, disagreement: v.disagreement, judges: StoredJudgesSchema.parse(v.judges) })));
+      expect(r.alpha).toBeCloseTo(vs[0]!.alpha!, 10);
+    }
+  });
+
+  it('summarises the run (pooled α, not the mean of the replies’ αs) and each model, with coverage and self-judging', async () => {
+    const runId = latestRun();
+    const r = await getRunJudgeReliability(t.db, runId);
+    const read = await getJudgedVerdicts(t.db, runId);
+    expect(r.run.verdicts).toBe(read.length);
+    expect(r.run.pairable).toBeGreaterThan(0);
+    // the pooled α is Krippendorff's over the whole matrix of the run
+    const matrix = read.map((v) => JUDGES.map((id) => v.judges.find((j) => `${j.judge}#${j.approach}` === id)?.score ?? null));
+    expect(r.run.alpha).toBeCloseTo(krippendorffAlphaInterval(matrix)!, 10);
+    expect(r.run.alpha!).toBeGreaterThan(0.8); // the demo's judges read the same evidence
+    expect(r.run.judges.map((j) => j.id)).toEqual(JUDGES);
+    for (const j of r.run.judges) {
+      expect(j.assessments).toBeGreaterThan(0);
+      expect(j.meanAbsDeviation!).toBeGreaterThan(0); // 0.82 vs 0.66 on the same label: never quite equal
+      expect(j.meanAbsDeviation!).toBeLessThan(0.25);
+    }
+    expect(r.run.disagreementShare).toBe(0);
+
+    // every model of the run, each its own pooled figure
+    expect(r.byModel.map((m) => m.modelId)).toEqual([...demo.everyday.models].sort());
+    expect(r.byModel.reduce((s, m) => s + m.reliability.verdicts, 0)).toBe(r.run.verdicts);
+    const mini = r.byModel.find((m) => m.modelId === 'openai:gpt-4o-mini')!.reliability;
+    expect(mini).toEqual(await getModelJudgeReliability(t.db, runId, 'openai:gpt-4o-mini'));
+    // gpt-4.1-mini is an OpenAI judge: same family as gpt-4o-mini and gpt-4o, not the others
+    expect(mini.selfJudging).toEqual([{ judge: JUDGES[0], modelId: 'openai:gpt-4o-mini', kind: 'same-family' }]);
+    expect(r.run.selfJudging.map((s) => s.modelId).sort()).toEqual(['openai:gpt-4o-mini', 'openrouter:openai/gpt-4o']);
+  });
+
+  it('narrows to one prompt and one cell; a sealed prompt gives nothing', async () => {
+    const runId = latestRun();
+    const key = demo.everyday.promptKeys.find((k) => !demo.everyday.sealedKeys.includes(k))!;
+    const p = await getPromptJudgeReliability(t.db, runId, key, 'openrouter:openai/gpt-4o');
+    expect(p.prompt.verdicts).toBeGreaterThan(0);
+    expect(p.cell!.verdicts).toBeGreaterThan(0);
+    expect(p.cell!.verdicts).toBeLessThan(p.prompt.verdicts);
+    expect((await getPromptJudgeReliability(t.db, runId, key, null)).cell).toBeNull();
+    const sealed = demo.everyday.sealedKeys[0]!;
+    expect(await t.db.verdict.count({ where: { runId, promptKey: sealed, kind: 'text' } })).toBeGreaterThan(0);
+    const hidden = await getPromptJudgeReliability(t.db, runId, sealed, null);
+    expect(hidden.prompt.verdicts).toBe(0);
+  });
+});

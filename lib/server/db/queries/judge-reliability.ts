@@ -1,0 +1,85 @@
+/**
+ * The reliability data of a run's judged verdicts (one row per verdict that a panel saw, with
+ * each judge's value) and its summaries at the levels the pages show: the whole run (the
+ * blueprint page's panel summary reads its latest completed run), each model in it, and one
+ * prompt (optionally one prompt × model cell). Only the judge, approach and value of each
+ * stored record are read out of `verdicts.judges` (not the reasoning), and parsed with the
+ * writer's schema narrowed to those fields.
+ */
+import { Prisma } from '@/generated/prisma/client';
+import { judgeReliability, StoredJudgeRecordSchema, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
+import { z } from 'zod';
+import type { Db } from '../client';
+import { notSealed } from './sealed';
+
+const AssessmentsSchema = z.array(StoredJudgeRecordSchema.pick({ judge: true, approach: true, score: true }));
+
+interface Row {
+  modelId: string;
+  promptKey: string;
+  disagreement: boolean;
+  judges: unknown;
+}
+
+export interface ReliabilityFilter {
+  modelId?: string;
+  promptKey?: string;
+}
+
+/**
+ * The judged verdicts of one run, narrowed by model and/or prompt. Sealed prompts count in the
+ * run's and the model's figures, as in their scores, but no prompt key leaves this module.
+ */
+export async function getJudgedVerdicts(db: Db, runId: string, filter: ReliabilityFilter = {}): Promise<JudgedVerdict[]> {
+  const byModel = filter.modelId === undefined ? Prisma.empty : Prisma.sql`AND v.model_id = ${filter.modelId}`;
+  // one prompt is shown by name on its page: a sealed one gives nothing (its page is a 404 too)
+  const byPrompt =
+    filter.promptKey === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND v.prompt_key = ${filter.promptKey} AND ${notSealed('(SELECT r.version_id FROM runs r WHERE r.id = v.run_id)', 'v.prompt_key')}`;
+  const rows = await db.$queryRaw<Row[]>`
+    SELECT v.model_id AS "modelId", v.prompt_key AS "promptKey", v.disagreement,
+           (SELECT jsonb_agg(jsonb_build_object('judge', e -> 'judge', 'approach', e -> 'approach', 'score', e -> 'score') ORDER BY o)
+              FROM jsonb_array_elements(v.judges) WITH ORDINALITY AS x(e, o)) AS judges
+    FROM verdicts v
+    WHERE v.run_id = ${runId} AND v.judges IS NOT NULL AND jsonb_typeof(v.judges) = 'array' ${byModel} ${byPrompt}
+    ORDER BY v.model_id, v.prompt_key, v.reply_id, v.point_index`;
+  return rows.map((r) => {
+    const parsed = AssessmentsSchema.safeParse(r.judges);
+    if (!parsed.success) throw new Error(`verdicts.judges of run ${runId} (${r.modelId}, prompt ${r.promptKey}) does not match the stored judge record: ${parsed.error.message}`);
+    return { modelId: r.modelId, disagreement: r.disagreement, judges: parsed.data };
+  });
+}
+
+export interface RunJudgeReliability {
+  run: JudgeReliability;
+  /** Per graded model, in model id order; a model with no judged verdict is absent. */
+  byModel: { modelId: string; reliability: JudgeReliability }[];
+}
+
+function groupByModel(verdicts: readonly JudgedVerdict[]): RunJudgeReliability['byModel'] {
+  const groups = new Map<string, JudgedVerdict[]>();
+  for (const v of verdicts) {
+    const list = groups.get(v.modelId) ?? [];
+    list.push(v);
+    groups.set(v.modelId, list);
+  }
+  return [...groups.keys()].sort().map((modelId) => ({ modelId, reliability: judgeReliability(groups.get(modelId)!) }));
+}
+
+/** The run as a whole and each model in it. */
+export async function getRunJudgeReliability(db: Db, runId: string): Promise<RunJudgeReliability> {
+  const verdicts = await getJudgedVerdicts(db, runId);
+  return { run: judgeReliability(verdicts), byModel: groupByModel(verdicts) };
+}
+
+/** One model in a run. */
+export async function getModelJudgeReliability(db: Db, runId: string, modelId: string): Promise<JudgeReliability> {
+  return judgeReliability(await getJudgedVerdicts(db, runId, { modelId }));
+}
+
+/** One prompt of a run (every model), and the selected cell when a model is given. */
+export async function getPromptJudgeReliability(db: Db, runId: string, promptKey: string, modelId: string | null): Promise<{ prompt: JudgeReliability; cell: JudgeReliability | null }> {
+  const verdicts = await getJudgedVerdicts(db, runId, { promptKey });
+  return { prompt: judgeReliability(verdicts), cell: modelId === null ? null : judgeReliability(verdicts.filter((v) => v.modelId === modelId)) };
+}

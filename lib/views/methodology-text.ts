@@ -1,0 +1,128 @@
+/**
+ * The methodology page's text, written for readers rather than statisticians: how each number
+ * on Assay's pages is made and how far it can be trusted. One place, so the page, the "How to
+ * read this" sentences (how-to-read.ts) and their anchors agree. Plain strings: the page
+ * renders paragraphs and lists, no markup inside.
+ */
+
+export const METHODOLOGY_PATH = '/methodology';
+
+export type MethodologySectionId = 'score' | 'intervals' | 'paired' | 'bands' | 'passk' | 'drift' | 'planner' | 'alpha' | 'coverage' | 'cost';
+
+export interface MethodologySection {
+  id: MethodologySectionId;
+  title: string;
+  /** Paragraphs; a paragraph given as an array is a bulleted list. */
+  body: (string | string[])[];
+  /** Where the method comes from. */
+  sources?: string[];
+}
+
+export const METHODOLOGY_INTRO =
+  'Every number on Assay comes from stored verdicts you can open: a score is never more than the replies and the grading behind it. This page says how each number is made from those verdicts and how far to trust it. Each page’s “How to read this” box links to the section it needs.';
+
+export const METHODOLOGY: MethodologySection[] = [
+  {
+    id: 'score',
+    title: 'How a score is made',
+    body: [
+      'A blueprint is a list of prompts, each with the points a good reply should (or should not) make. Each model answers every prompt, sometimes several times: once per attempt (repeats), system prompt and temperature the blueprint asks for.',
+      [
+        'Verdict: each point of each reply is graded, either by a function (a regular expression, a length limit, a check of a tool call) or by a panel of judge models. A verdict is a value between 0 and 1, “does not apply”, or an error.',
+        'Attempt: the weighted mean of the reply’s verdicts; a failed gate point sets it to 0. Errors are left out, never counted as 0; an attempt with no verdict at all has no score.',
+        'Prompt: the mean of its attempts.',
+        'Model on a blueprint: the mean over its prompts, shown from 0 to 100.',
+        'Leaderboard: the mean of a model’s blueprint scores, on the latest complete run of each blueprint.',
+      ],
+      'Judged points are asked as questions with a fixed scale; the judges’ probabilities over the labels give an expected value, and the panel’s value is the mean of the judges that answered.',
+    ],
+  },
+  {
+    id: 'intervals',
+    title: 'Intervals: how far the score could move',
+    body: [
+      'A score is measured on a sample of prompts. Another sample of prompts of the same kind would give a somewhat different score; the 95% interval shows how different. Every interval is shown with n, the number of prompts it rests on, and the number of clusters where there are several.',
+      [
+        'Clustered: when a prompt was answered several times (repeats, several system prompts or temperatures), its answers are not independent evidence, so the interval treats each prompt as one cluster (a cluster-robust standard error with the finite-cluster correction, as in Miller 2024, “Adding Error Bars to Evals”). Repeating a prompt ten times does not make the interval ten times narrower.',
+        'Small n: below about 30 prompts the usual normal approximation is too optimistic, so Assay uses a bootstrap with bias correction and acceleration (BCa), and for pass rates the Wilson interval (five passes out of five gives 56.6% to 100%, not “100% ± 0”).',
+        'Across blueprints: a leaderboard score mixes blueprints that differ a lot from each other. Its interval comes from a hierarchical bootstrap that resamples blueprints and then prompts within them, so it reflects how much the ranking depends on which blueprints were chosen, not only the noise within each one.',
+      ],
+      'Two overlapping intervals do not mean two models are equal, and two intervals that barely miss each other do not prove they differ: for that, read the paired comparison.',
+    ],
+    sources: ['Miller (2024), “Adding Error Bars to Evals: A Statistical Approach to Language Model Evaluations”', 'Efron (1987), “Better Bootstrap Confidence Intervals”', 'Wilson (1927), “Probable Inference, the Law of Succession, and Statistical Inference”'],
+  },
+  {
+    id: 'paired',
+    title: 'Comparing two models: paired differences and Holm',
+    body: [
+      'When two models answered the same prompts, Assay compares them prompt by prompt: for each shared prompt the difference of their scores, then the mean of those differences with its interval, a p-value, the correlation between the two models’ prompt scores and n, the number of shared prompts. Because a hard prompt is hard for both, pairing removes that shared variation, and a real difference shows up with far fewer prompts than two side-by-side scores would need.',
+      'When many pairs are compared at once (every model against the leader, or every neighbour on a leaderboard), some would look significant by chance alone. Assay adjusts the p-values with Holm’s method, which keeps the chance of any false “different” at 5% across the whole set.',
+    ],
+    sources: ['Holm (1979), “A Simple Sequentially Rejective Multiple Test Procedure”'],
+  },
+  {
+    id: 'bands',
+    title: 'Tied bands: ranks you should not over-read',
+    body: [
+      'A leaderboard sorts models by score, but a 0.3-point gap is usually noise. Models whose paired difference with their neighbour is not significant (after Holm) share a band, shown as one rank range, much as LMArena shows rank intervals. Within a band, treat the order as undecided; between bands, the higher band is ahead with 95% confidence.',
+    ],
+  },
+  {
+    id: 'passk',
+    title: 'pass@k and pass^k: one good answer, or every answer good',
+    body: [
+      'Where a blueprint asks for several attempts per prompt and sets a pass threshold (pass_threshold:), an attempt passes when its score reaches the threshold. From n attempts of which c passed:',
+      [
+        'pass@k is the chance that at least one of k attempts passes: 1 − C(n−c, k) / C(n, k). It answers “if I try k times, will I get a good answer?”',
+        'pass^k is the chance that all k attempts pass: C(c, k) / C(n, k). It answers “can I rely on every answer?”, and falls fast for a model that is only sometimes right.',
+      ],
+      'Both are the unbiased estimators of Chen et al. (2021): they use every attempt made rather than only the first k, and are shown for every k up to n.',
+    ],
+    sources: ['Chen et al. (2021), “Evaluating Large Language Models Trained on Code”'],
+  },
+  {
+    id: 'drift',
+    title: 'Drift: a test, not a threshold',
+    body: [
+      'A scheduled blueprint is run again on the same version with the same models, bypassing the response cache, so a change in score is a change in the model. Between two consecutive scheduled runs Assay computes the paired difference over prompts with its interval. A drift is flagged only when the interval excludes 0 and the difference is larger than the blueprint’s minimum detectable effect (the smallest change its prompts can reliably show, see the planner below).',
+      'Every reply also records what the provider says it served (the model name in its response, its system fingerprint and headers), so a flag can say when the provider changed the model behind the same id. The drift page lists the flags and links to the prompts that moved most.',
+    ],
+  },
+  {
+    id: 'planner',
+    title: 'The sample-size planner',
+    body: [
+      'How many prompts does a blueprint need? From its last run’s variance and the correlation between models’ prompt scores, the planner gives the minimum detectable difference: the smallest paired difference the blueprint would find 80% of the time at the 5% level. For a chosen difference δ it gives the number of prompts needed, n = (z₁₋α/₂ + z₁₋β)² ω² / δ², where ω² is the variance of the paired differences. It is shown on the blueprint page and by assay plan BLUEPRINT.',
+    ],
+  },
+  {
+    id: 'alpha',
+    title: 'Judge reliability: α, disagreement and self-judging',
+    body: [
+      'A judged score is only as good as its judges. Beside every judged number Assay shows how far the panel agreed:',
+      [
+        'α is Krippendorff’s alpha (interval version) over all the judged verdicts at that level (a run, a model in a run, a prompt, a blueprint’s latest run): each verdict a unit, each judge a coder. It is 1 when the judges always agree, 0 when they agree no better than chance, negative when they disagree systematically. It is computed over the pooled data, not averaged from smaller αs. Krippendorff’s guide: from 0.80 reliable, from 0.667 tentative, below that not reliable.',
+        'Coverage: how many assessments each judge made, and how many judged verdicts had at least two judges’ values. Only those inform α; α over a handful of verdicts is itself rough.',
+        'Disagreement: the share of those verdicts where the judges’ values spread widely (a standard deviation above 0.25: for two judges, more than half the scale apart). Such points are flagged on the prompt page, with each judge’s reasoning.',
+        'Agreement with the panel: for each judge, the mean distance between its value and the mean of the other judges on the same verdicts, and its mean value (a lenient or harsh judge shows here).',
+        'Self-judging: a judge of the same model as the one graded (the same provider-model id, through any host), or of the same maker (a sibling model), is flagged. Judges tend to favour replies that read like their own, so read such a score with that in mind.',
+      ],
+      'High α says the judges agree with each other, not that they are right: a panel can agree on a wrong reading. The judges’ reasoning on each verdict is there to check.',
+    ],
+    sources: ['Krippendorff (2011), “Computing Krippendorff’s Alpha-Reliability”', 'Krippendorff (2004), “Content Analysis: An Introduction to Its Methodology”', 'Panickssery et al. (2024), “LLM Evaluators Recognize and Favor Their Own Generations”'],
+  },
+  {
+    id: 'coverage',
+    title: 'Coverage and withheld scores',
+    body: [
+      'A verdict can be an error: a judge that did not answer after retries, a check that could not run. Errors are counted and shown, never scored as 0. Coverage says, for judged and for function-graded points, how many verdicts got a result. When fewer than half of a model’s judged verdicts got one, its score is withheld and the page says why, rather than showing a number that rests on a few leftovers. Sealed prompts (a blueprint’s held-out test split) count in the scores but are never shown.',
+    ],
+  },
+  {
+    id: 'cost',
+    title: 'Cost and latency',
+    body: [
+      'Beside quality, each leaderboard shows per model the mean cost and the mean latency per prompt over the runs it is ranked on, from the token counts and prices the providers reported and the time each reply took.',
+    ],
+  },
+];
