@@ -6,9 +6,11 @@ import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leade
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
 import { blueprintCards } from '@/lib/views/blueprint-list-view';
 import { leaderboardView, tagChips } from '@/lib/views/leaderboard-view';
+import { pageReadings } from '@/lib/views/how-to-read';
 import { HomeParams } from '@/lib/views/params';
 import { recentRunsView } from '@/lib/views/recent-runs-view';
 import { href } from '@/lib/views/urls';
+import { HowToRead } from '@/components/how-to-read';
 import { BlueprintList } from '@/components/blueprint-list';
 import { LeaderboardTable, TagChips } from '@/components/leaderboard';
 import { RecentRuns } from '@/components/recent-runs';
@@ -60,6 +62,7 @@ export default async function HomePage({ searchParams }: Props) {
           Every score comes from a blueprint’s prompts and the criteria that grade the replies. Follow any number down to the replies and the judges’ reasoning behind it.
         </p>
         <SearchForm />
+        <HowToRead items={pageReadings('home')} />
       </section>
       <SectionBoundary name="leaderboard">
         <Suspense fallback={<TableSkeleton label="leaderboard" rows={6} />}>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResultsDocument } from '@/lib/server/runs/results';
+import { judgeReliability } from '@/lib/core';
 import { runReport } from './run-report';
 
 const cov = { judgedVerdicts: 2, judgedScored: 2, deterministicVerdicts: 2, deterministicScored: 2 };
@@ -10,7 +11,7 @@ const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
   run: {
     id: 'run1', blueprintId: 'bp', status: 'completed', identityHash: 'h', models: [], judges: [], error: null, rescoreOf: null,
     replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0,
-    startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], ...run,
+    startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, ...run,
   },
   results: [],
 });
@@ -45,6 +46,19 @@ describe('the end-of-run report', () => {
     const r = runReport(doc({ scores: [score('openai:a', { scoredPrompts: 3 }), score('openai:b', { scoredPrompts: 1, ciLow: null, ciHigh: null })] }), none, 'http://x');
     expect(r.lines).toContain("warning: openai:a's interval rests on 3 prompts (fewer than 5): read it as rough");
     expect(r.lines).toContain("warning: openai:b's score rests on 1 prompt (fewer than 5): read it as rough");
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('prints the judges’ pooled α with its coverage and disagreement, and warns of self-judging', () => {
+    const judges = (a: number, b: number) => [
+      { judge: 'openai:gpt-4.1-mini', approach: 'standard', score: a },
+      { judge: 'openrouter:qwen/qwen-2.5-72b-instruct', approach: 'standard', score: b },
+    ];
+    // the pooled-α example of judge-reliability.test.ts: α = 0.708333
+    const verdicts = [[0, 0.5, true], [1, 1, false], [0, 0, false], [1, 0.5, true]].map(([a, b, d]) => ({ modelId: 'openai:gpt-4o', disagreement: d as boolean, judges: judges(a as number, b as number) }));
+    const r = runReport(doc({ judgeReliability: { run: judgeReliability(verdicts), byModel: [] } }), none, 'http://x');
+    expect(r.lines).toContain('judges: α 0.71 (tentative) over 4 judged verdicts (4 with ≥ 2 judges, 50% flagged as disagreement); openai:gpt-4.1-mini#standard 4, openrouter:qwen/qwen-2.5-72b-instruct#standard 4 assessments');
+    expect(r.lines).toContain('warning: self-judging: openai:gpt-4.1-mini#standard judges openai:gpt-4o (the same maker)');
     expect(r.exitCode).toBe(0);
   });
 });

@@ -7,7 +7,9 @@
  */
 import type { RunResultsDocument } from '@/lib/server/runs/results';
 import type { RunErrors } from '@/lib/server/runs/run-errors';
-import { formatInterval, formatScore, formatUsd, plural } from '@/lib/views/format';
+import { readAlpha } from '@/lib/core';
+import { formatInterval, formatPercent, formatScore, formatUsd, plural } from '@/lib/views/format';
+import { formatAlpha } from '@/lib/views/judge-reliability-view';
 import { coverageText } from '@/lib/views/run-view';
 
 /** An interval over fewer prompts than this is flagged as rough. */
@@ -19,6 +21,17 @@ export interface RunReport {
   lines: string[];
   /** 0: completed with a score for every model that answered; 1 otherwise. */
   exitCode: number;
+}
+
+/** The panel's agreement over the run (pooled α), its coverage, and every self-judging pair. */
+function judgeLines(j: RunResultsDocument['run']['judgeReliability']): string[] {
+  const r = j.run;
+  if (r.verdicts === 0) return [];
+  const alpha = r.alpha === null ? 'α —' : `α ${formatAlpha(r.alpha)} (${readAlpha(r.alpha)})`;
+  const share = r.disagreementShare === null ? '' : `, ${formatPercent(r.disagreementShare)} flagged as disagreement`;
+  const lines = [`judges: ${alpha} over ${plural(r.verdicts, 'judged verdict')} (${r.pairable} with ≥ 2 judges${share}); ${r.judges.map((x) => `${x.id} ${x.assessments}`).join(', ')} assessments`];
+  for (const s of r.selfJudging) lines.push(`warning: self-judging: ${s.judge} judges ${s.modelId} (${s.kind === 'same-model' ? 'the same model' : 'the same maker'})`);
+  return lines;
 }
 
 export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl: string): RunReport {
@@ -58,6 +71,7 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
   for (const m of allFailed) warnings.push(`error: every reply of ${m} failed`);
   const anyScore = r.scores.some((s) => s.score !== null);
   if (!anyScore && r.status === 'completed') warnings.push('error: no model has a score (see the coverage and errors above)');
+  lines.push(...judgeLines(r.judgeReliability));
   lines.push(...warnings);
   lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);
   const ok = r.status === 'completed' && allFailed.length === 0 && anyScore;

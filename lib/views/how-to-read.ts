@@ -53,7 +53,7 @@ const SENTENCES: Record<ReadingTopic, { term: string; sentence: string; section:
   },
   coverage: {
     term: 'Coverage',
-    sentence: 'Coverage says how many of the verdicts a score needs got one; a score resting on under half of its judged verdicts is withheld rather than shown.',
+    sentence: 'Coverage says how many of the verdicts a score needs got one; a score resting on under half of its judged (or of its function-graded) verdicts is withheld rather than shown.',
     section: 'coverage',
   },
   cost: {

@@ -115,7 +115,7 @@ export const METHODOLOGY: MethodologySection[] = [
     id: 'coverage',
     title: 'Coverage and withheld scores',
     body: [
-      'A verdict can be an error: a judge that did not answer after retries, a check that could not run. Errors are counted and shown, never scored as 0. Coverage says, for judged and for function-graded points, how many verdicts got a result. When fewer than half of a model’s judged verdicts got one, its score is withheld and the page says why, rather than showing a number that rests on a few leftovers. Sealed prompts (a blueprint’s held-out test split) count in the scores but are never shown.',
+      'A verdict can be an error: a judge that did not answer after retries, a check that could not run. Errors are counted and shown, never scored as 0. Coverage says, for judged and for function-graded points, how many verdicts got a result. When fewer than half of a model’s judged verdicts, or of its function-graded ones, got one, its score is withheld and the page says why, rather than showing a number that rests on a few leftovers. Sealed prompts (a blueprint’s held-out test split) count in the scores but are never shown.',
     ],
   },
   {

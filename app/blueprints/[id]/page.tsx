@@ -5,14 +5,19 @@ import { getDb } from '@/lib/server/compose/database';
 import { getBlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
 import { getBlueprintRuns } from '@/lib/server/db/queries/blueprint-runs';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
+import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { blueprintRunsView } from '@/lib/views/blueprint-runs-view';
 import { blueprintPage } from '@/lib/views/blueprint-view';
+import { pageReadings } from '@/lib/views/how-to-read';
+import { judgePanelView } from '@/lib/views/judge-reliability-view';
 import { sourceExcerpt } from '@/lib/views/source-view';
 import { BLUEPRINT_PROMPTS_PAGE_SIZE, BlueprintParams } from '@/lib/views/params';
 import { decodeSegment, href } from '@/lib/views/urls';
 import { BlueprintHeader, PromptTable, SourceExcerpt, ValidationErrors } from '@/components/blueprint-page';
 import { LatestRanking, RunHistory } from '@/components/blueprint-runs';
+import { HowToRead } from '@/components/how-to-read';
+import { JudgePanel } from '@/components/judge-reliability';
 import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton, TextSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
@@ -35,6 +40,17 @@ async function Runs({ id, part }: { id: string; part: 'ranking' | 'history' }) {
   const names = await getModelNames(db, [...new Set(runs.scores.map((s) => s.modelId))]);
   const view = blueprintRunsView(runs, names);
   return part === 'ranking' ? <LatestRanking view={view} /> : <RunHistory view={view} />;
+}
+
+/** The judge panel of the latest completed run: who judged, how much, how far they agreed. */
+async function Judges({ id }: { id: string }) {
+  const db = getDb();
+  const { latestCompletedRunId } = await loadRuns(id);
+  if (!latestCompletedRunId) return null;
+  const r = await getRunJudgeReliability(db, latestCompletedRunId);
+  if (r.run.verdicts === 0) return null;
+  const names = await getModelNames(db, r.byModel.map((m) => m.modelId));
+  return <JudgePanel view={judgePanelView(r.run, latestCompletedRunId, names)} />;
 }
 
 async function Prompts({ detail }: { detail: NonNullable<Awaited<ReturnType<typeof getBlueprintDetail>>> }) {
@@ -62,6 +78,7 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
     <div className="space-y-10">
       <BlueprintHeader view={view} />
       <ValidationErrors view={view} />
+      <HowToRead items={pageReadings('blueprint')} />
       <Section id="ranking-h" title="Latest results">
         <SectionBoundary name="latest results">
           <Suspense fallback={<TableSkeleton label="latest results" />}>
@@ -72,6 +89,11 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
       <SectionBoundary name="run history">
         <Suspense fallback={<ChartSkeleton label="run history" />}>
           <Runs id={id} part="history" />
+        </Suspense>
+      </SectionBoundary>
+      <SectionBoundary name="judge panel">
+        <Suspense fallback={<TableSkeleton label="judge panel" rows={2} />}>
+          <Judges id={id} />
         </Suspense>
       </SectionBoundary>
       <SectionBoundary name="prompts">

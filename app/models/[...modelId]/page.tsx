@@ -3,8 +3,10 @@ import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { getModelProfile } from '@/lib/server/db/queries/model-profile';
+import { pageReadings } from '@/lib/views/how-to-read';
 import { modelPageView } from '@/lib/views/model-view';
 import { modelIdFromSegments } from '@/lib/views/urls';
+import { HowToRead } from '@/components/how-to-read';
 import { ScoreLineChart } from '@/components/line-chart';
 import { AreaTable, HistoryTable, ModelSummary, StrengthsWeaknesses } from '@/components/model-page';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -42,6 +44,7 @@ export default async function ModelPage({ params }: Props) {
   return (
     <div className="space-y-10">
       <ModelSummary view={view} />
+      <HowToRead items={pageReadings('model')} />
       <StrengthsWeaknesses view={view} />
       <AreaTable id="tags-h" title="By tag" items={view.tags} testId="model-tags" />
       <AreaTable id="blueprints-h" title="By blueprint" items={view.blueprints} testId="model-blueprints" />

@@ -3,13 +3,19 @@ import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import type { HeatmapSort } from '@/lib/core';
 import { getDb } from '@/lib/server/compose/database';
+import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
+import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getHeatmapPage } from '@/lib/server/db/queries/run-heatmap';
 import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
 import { heatmapView } from '@/lib/views/heatmap-view';
+import { pageReadings } from '@/lib/views/how-to-read';
+import { modelReliabilityRows, reliabilityLine } from '@/lib/views/judge-reliability-view';
 import { HEATMAP_PAGE_SIZE, POINTS_PAGE_SIZE, RunParams } from '@/lib/views/params';
 import { pointsListView } from '@/lib/views/points-list-view';
 import { RANKING_CAPTION, rankingView, runHeaderView } from '@/lib/views/run-view';
 import { Heatmap } from '@/components/heatmap';
+import { HowToRead } from '@/components/how-to-read';
+import { JudgeReliabilityByModel, JudgeReliabilityLine } from '@/components/judge-reliability';
 import { PointsList } from '@/components/points-list';
 import { RankingTable } from '@/components/ranking-table';
 import { RunHeader } from '@/components/run-header';
@@ -38,6 +44,14 @@ async function ModelsSection({ run }: { run: Run }) {
   return <RankingTable entries={rankingView(run.id, ranking)} caption={RANKING_CAPTION} detailed />;
 }
 
+/** Judge reliability of the run (every view) and, under the models view, of each model. */
+async function JudgesSection({ run, perModel }: { run: Run; perModel: boolean }) {
+  const db = getDb();
+  const r = await getRunJudgeReliability(db, run.id);
+  const names = await getModelNames(db, r.byModel.map((m) => m.modelId));
+  return perModel ? <JudgeReliabilityByModel rows={modelReliabilityRows(run.id, r.byModel, names)} /> : <JudgeReliabilityLine view={reliabilityLine(r.run, names)} label="Judges in this run" />;
+}
+
 async function PointsSection({ run, page }: { run: Run; page: number }) {
   const data = await getRunPointsPage(getDb(), run, { page, pageSize: POINTS_PAGE_SIZE });
   return <PointsList view={pointsListView(run.id, data, { page, pageSize: POINTS_PAGE_SIZE })} />;
@@ -51,6 +65,12 @@ export default async function RunPage({ params, searchParams }: Props) {
   return (
     <div className="space-y-8">
       <RunHeader view={runHeaderView(header, q.view)} main />
+      <HowToRead items={pageReadings('run')} />
+      <SectionBoundary name="judge reliability">
+        <Suspense fallback={null}>
+          <JudgesSection run={run} perModel={false} />
+        </Suspense>
+      </SectionBoundary>
       {q.view === 'prompts' && (
         <Section id="heatmap-h" title="Prompts × models">
           <SectionBoundary name="heatmap">
@@ -68,6 +88,13 @@ export default async function RunPage({ params, searchParams }: Props) {
             </Suspense>
           </SectionBoundary>
         </Section>
+      )}
+      {q.view === 'models' && (
+        <SectionBoundary name="judge reliability by model">
+          <Suspense fallback={<TableSkeleton label="judge reliability" />}>
+            <JudgesSection run={run} perModel />
+          </Suspense>
+        </SectionBoundary>
       )}
       {q.view === 'points' && (
         <Section id="points-h" title="Points" description="Every criterion of the run, by prompt: the mean across models and the range from worst to best.">

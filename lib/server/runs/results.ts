@@ -5,6 +5,7 @@
  */
 import { replySourceOf } from '@/lib/core';
 import type { Db } from '../db/client';
+import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
 
 export interface RunResultsDocument {
   run: {
@@ -40,6 +41,11 @@ export interface RunResultsDocument {
       /** Why the score is withheld (null: it is not). */
       withheld: string | null;
     }[];
+    /**
+     * How far the judges agreed on the run's judged verdicts, for the run and per model: pooled
+     * Krippendorff's α (interval), coverage, disagreement share, self-judging (judge-reliability.ts).
+     */
+    judgeReliability: RunJudgeReliability;
   };
   results: {
     prompt: string;
@@ -94,9 +100,10 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
     if (replies.length < PAGE) break;
     cursor = replies.at(-1)!.id;
   }
-  const [failed, scoredCells] = await Promise.all([
+  const [failed, scoredCells, judgeReliability] = await Promise.all([
     db.reply.groupBy({ by: ['modelId'], where: { runId: replyRun, error: { not: null } }, _count: { _all: true } }),
     db.runCellSummary.groupBy({ by: ['modelId'], where: { runId, score: { not: null } }, _count: { _all: true } }),
+    getRunJudgeReliability(db, runId),
   ]);
   const failedBy = new Map(failed.map((f) => [f.modelId, f._count._all]));
   const scoredBy = new Map(scoredCells.map((c) => [c.modelId, c._count._all]));
@@ -130,6 +137,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
         coverage: { judgedVerdicts: m.judgedVerdicts, judgedScored: m.judgedScored, deterministicVerdicts: m.deterministicVerdicts, deterministicScored: m.deterministicScored },
         withheld: m.withheldReason,
       })),
+      judgeReliability,
     },
     results,
   };

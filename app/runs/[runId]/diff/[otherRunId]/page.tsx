@@ -5,9 +5,11 @@ import { getDb } from '@/lib/server/compose/database';
 import { getRunDiff } from '@/lib/server/db/queries/run-diff';
 import { diffPageView } from '@/lib/views/diff-view';
 import { formatDateTime } from '@/lib/views/format';
+import { pageReadings } from '@/lib/views/how-to-read';
 import { runHeaderView } from '@/lib/views/run-view';
 import { href } from '@/lib/views/urls';
 import { DiffCells, DiffModels } from '@/components/diff-page';
+import { HowToRead } from '@/components/how-to-read';
 import { RunHeader } from '@/components/run-header';
 import { SectionBoundary } from '@/components/section-boundary';
 import { TableSkeleton } from '@/components/skeletons';
@@ -57,6 +59,7 @@ export default async function DiffPage({ params }: Props) {
           . A positive change means the newer run scored higher.
         </p>
       </header>
+      <HowToRead items={pageReadings('diff')} />
       <SectionBoundary name="comparison">
         <Suspense fallback={<TableSkeleton label="comparison" rows={8} />}>
           <Diff older={pick(older)} newer={pick(newer)} />

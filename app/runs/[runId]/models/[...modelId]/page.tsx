@@ -3,11 +3,17 @@ import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import type { RunModelSort } from '@/lib/core';
 import { getDb } from '@/lib/server/compose/database';
+import { getModelJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
+import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getRunModelErrors, getRunModelPrompts, getRunModelSummary, type RunModelSummaryDetail } from '@/lib/server/db/queries/run-model';
+import { pageReadings } from '@/lib/views/how-to-read';
+import { reliabilityLine } from '@/lib/views/judge-reliability-view';
 import { RUN_MODEL_PAGE_SIZE, RunModelParams } from '@/lib/views/params';
 import { runModelPageView } from '@/lib/views/run-model-view';
 import { runHeaderView } from '@/lib/views/run-view';
 import { modelIdFromSegments } from '@/lib/views/urls';
+import { HowToRead } from '@/components/how-to-read';
+import { JudgeReliabilityLine } from '@/components/judge-reliability';
 import { RunHeader } from '@/components/run-header';
 import { RunModelErrors, RunModelPrompts, RunModelSummary } from '@/components/run-model-page';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -36,6 +42,13 @@ async function Details({ run, summary, opts }: { run: Run; summary: RunModelSumm
   );
 }
 
+/** How far the judges agreed on this model's judged points in this run. */
+async function Judges({ runId, modelId }: { runId: string; modelId: string }) {
+  const db = getDb();
+  const r = await getModelJudgeReliability(db, runId, modelId);
+  return <JudgeReliabilityLine view={reliabilityLine(r, await getModelNames(db, [modelId]))} label="Judges of this score" />;
+}
+
 export default async function RunModelPage({ params, searchParams }: Props) {
   const { runId, modelId: segments } = await params;
   const header = await loadRunHeader(runId);
@@ -51,6 +64,12 @@ export default async function RunModelPage({ params, searchParams }: Props) {
     <div className="space-y-8">
       <RunHeader view={runHeaderView(header, 'other')} trail={[{ label: headline.label }]} />
       <RunModelSummary view={headline} />
+      <SectionBoundary name="judge reliability">
+        <Suspense fallback={null}>
+          <Judges runId={run.id} modelId={summary.modelId} />
+        </Suspense>
+      </SectionBoundary>
+      <HowToRead items={pageReadings('runModel')} />
       <SectionBoundary name="prompts and errors">
         <Suspense fallback={<TableSkeleton label="prompts" rows={10} />}>
           <Details run={run} summary={summary} opts={opts} />

@@ -3,12 +3,18 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
+import { getPromptJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
+import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getPromptReplies, getRunPrompt, type RunPrompt } from '@/lib/server/db/queries/run-prompt';
+import { pageReadings } from '@/lib/views/how-to-read';
+import { reliabilityLine } from '@/lib/views/judge-reliability-view';
 import { PromptParams } from '@/lib/views/params';
 import { promptPageView, replyCards, type PromptPageView } from '@/lib/views/prompt-view';
 import { runHeaderView } from '@/lib/views/run-view';
 import { decodeSegment } from '@/lib/views/urls';
 import { Conversation, GateBanner, PointsGrid, ReplyCard } from '@/components/prompt-page';
+import { HowToRead } from '@/components/how-to-read';
+import { JudgeReliabilityLine } from '@/components/judge-reliability';
 import { RunHeader } from '@/components/run-header';
 import { ScrollToHash } from '@/components/scroll-to-hash';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -54,6 +60,19 @@ async function Replies({ run, view, prompt }: { run: Run; view: PromptPageView; 
   );
 }
 
+/** How far the judges agreed on this prompt's judged points, and on the selected cell's. */
+async function Judges({ runId, promptKey, modelId, cellLabel }: { runId: string; promptKey: string; modelId: string | null; cellLabel: string | null }) {
+  const db = getDb();
+  const r = await getPromptJudgeReliability(db, runId, promptKey, modelId);
+  const names = await getModelNames(db, [...new Set([...r.prompt.selfJudging.map((s) => s.modelId), ...(modelId ? [modelId] : [])])]);
+  return (
+    <div className="space-y-1">
+      {r.cell && <JudgeReliabilityLine view={reliabilityLine(r.cell, names)} label={`Judges of ${cellLabel ?? modelId}’s reply`} />}
+      <JudgeReliabilityLine view={reliabilityLine(r.prompt, names)} label="Judges on this prompt (every model)" />
+    </div>
+  );
+}
+
 export default async function PromptPage({ params, searchParams }: Props) {
   const { runId, promptKey } = await params;
   const header = await loadRunHeader(runId);
@@ -86,6 +105,12 @@ export default async function PromptPage({ params, searchParams }: Props) {
             </Link>
           )}
         </nav>
+        <SectionBoundary name="judge reliability">
+          <Suspense fallback={null}>
+            <Judges runId={run.id} promptKey={view.key} modelId={view.selectedModelId} cellLabel={view.selectedLabel} />
+          </Suspense>
+        </SectionBoundary>
+        <HowToRead items={pageReadings('cell')} />
       </header>
       <Section id="conversation-h" title="The conversation">
         <Conversation view={view} />
