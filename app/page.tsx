@@ -2,16 +2,19 @@ import { Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
+import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
 import { blueprintCards } from '@/lib/views/blueprint-list-view';
 import { leaderboardView, tagChips } from '@/lib/views/leaderboard-view';
 import { pageReadings } from '@/lib/views/how-to-read';
+import { pooledReliabilityRows } from '@/lib/views/judge-reliability-view';
 import { HomeParams } from '@/lib/views/params';
 import { recentRunsView } from '@/lib/views/recent-runs-view';
 import { href } from '@/lib/views/urls';
 import { HowToRead } from '@/components/how-to-read';
 import { BlueprintList } from '@/components/blueprint-list';
+import { JudgeReliabilityByModel } from '@/components/judge-reliability';
 import { LeaderboardTable, TagChips } from '@/components/leaderboard';
 import { RecentRuns } from '@/components/recent-runs';
 import { SearchForm } from '@/components/search-form';
@@ -34,6 +37,15 @@ async function Leaderboards({ tag }: { tag: string | null }) {
       <LeaderboardTable view={board} />
     </Section>
   );
+}
+
+/** How far the judges agreed behind each model's judged scores on this board (its runs, pooled). */
+async function BoardJudges({ tag }: { tag: string | null }) {
+  const db = getDb();
+  const rows = (await getLeaderboardRows(db)).filter((r) => tag === null || r.tags.includes(tag));
+  const pooled = await getPooledJudgeReliability(db, rows.map((r) => ({ runId: r.runId, modelId: r.modelId })));
+  const names = await getModelNames(db, pooled.map((p) => p.modelId));
+  return <JudgeReliabilityByModel rows={pooledReliabilityRows(pooled, names)} description="How far the judges agreed on each model’s judged points, pooled over the runs it is ranked on (Krippendorff’s α, interval metric)." />;
 }
 
 async function Recent() {
@@ -67,6 +79,11 @@ export default async function HomePage({ searchParams }: Props) {
       <SectionBoundary name="leaderboard">
         <Suspense fallback={<TableSkeleton label="leaderboard" rows={6} />}>
           <Leaderboards tag={tag ?? null} />
+        </Suspense>
+      </SectionBoundary>
+      <SectionBoundary name="judge reliability">
+        <Suspense fallback={<TableSkeleton label="judge reliability" rows={5} />}>
+          <BoardJudges tag={tag ?? null} />
         </Suspense>
       </SectionBoundary>
       <Section id="recent-h" title="Recent runs">

@@ -45,10 +45,10 @@ export function JudgeReliabilityLine({ view, label = 'Judges' }: { view: Reliabi
 }
 
 /** The run page's table: each model's judged score and how far its judges agreed. */
-export function JudgeReliabilityByModel({ rows }: { rows: ModelReliabilityRowView[] }) {
+export function JudgeReliabilityByModel({ rows, description = 'How far the judges agreed on each model’s judged points in this run (pooled Krippendorff’s α, interval metric).' }: { rows: ModelReliabilityRowView[]; description?: string }) {
   if (rows.length === 0) return null;
   return (
-    <Section id="judge-reliability-h" title="Judge reliability" description="How far the judges agreed on each model’s judged points (pooled Krippendorff’s α, interval metric).">
+    <Section id="judge-reliability-h" title="Judge reliability" description={description}>
       <table className="w-full text-left text-sm" data-testid="judge-reliability-by-model">
         <thead className={`border-b border-zinc-200 text-xs uppercase dark:border-zinc-800 ${muted}`}>
           <tr>

@@ -3,7 +3,8 @@
  * disagreement share, self-judging warnings) and as the blueprint page's panel summary (one
  * row per judge). The numbers come from `judgeReliability` in lib/core; this only words them.
  */
-import { readAlpha, roundHalfUp, type AlphaReading, type JudgeReliability } from '@/lib/core';
+import { readAlpha, roundHalfUp, selfJudging, type AlphaReading, type JudgeReliability } from '@/lib/core';
+import type { PooledModelReliability } from '@/lib/server/db/queries/judge-reliability';
 import { formatCount, formatPercent, modelShortName, plural } from './format';
 import { methodologyHref } from './how-to-read';
 import { href } from './urls';
@@ -120,4 +121,28 @@ export function modelReliabilityRows(runId: string, byModel: { modelId: string; 
     href: href.runModel(runId, m.modelId),
     line: reliabilityLine(m.reliability, names),
   }));
+}
+
+/**
+ * The leaderboard's rows: each model's judges pooled over the runs it is ranked on (α from
+ * the summed statistics), linked to the model's page.
+ */
+export function pooledReliabilityRows(pooled: readonly PooledModelReliability[], names: Map<string, string | null> = new Map()): ModelReliabilityRowView[] {
+  return pooled.map((p) => {
+    const judges = [...new Map(p.judges.map((j) => [j.id, j])).values()];
+    const flags = judges.flatMap((j) => {
+      const kind = selfJudging(j.model, p.modelId);
+      return kind ? [{ judge: j.id, modelId: p.modelId, kind }] : [];
+    });
+    const r: JudgeReliability = {
+      verdicts: p.verdicts,
+      pairable: p.pairable,
+      alpha: p.alpha,
+      disagreements: p.disagreements,
+      disagreementShare: p.pairable > 0 ? p.disagreements / p.pairable : null,
+      judges: judges.map((j) => ({ ...j, missing: 0, meanScore: null, meanAbsDeviation: null, compared: 0, selfJudging: [] })),
+      selfJudging: flags.sort((a, b) => (a.kind === b.kind ? a.judge.localeCompare(b.judge) : a.kind === 'same-model' ? -1 : 1)),
+    };
+    return { modelId: p.modelId, label: modelShortName(p.modelId, names.get(p.modelId)), href: href.model(p.modelId), line: reliabilityLine(r, names) };
+  });
 }

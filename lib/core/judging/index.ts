@@ -39,5 +39,5 @@ export {
 export { DISAGREEMENT_STD, krippendorffAlphaInterval, panelConsensus, type PanelConsensus } from './consensus';
 export { JUDGE_DELIMITERS, neutraliseDelimiters, parseLastLabel, type LabelReader, type ParsedLabel } from './hardening';
 export { buildJudgeRequest, readJudgeOutput, readJudgeSamples, judgeLabels, type JudgeApproach, type JudgeInput, type JudgeRequest, type JudgeOutputToken, type JudgeReading } from './prompt';
-export { judgeKey, judgeReliability, readAlpha, type AlphaReading, type JudgeAssessment, type JudgedVerdict, type JudgeReliability, type JudgeSummary } from './judge-reliability';
+export { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, judgeKey, judgeReliability, readAlpha, unitAlphaStats, type AlphaReading, type AlphaStats, type JudgeAssessment, type JudgedVerdict, type JudgeReliability, type JudgeSummary } from './judge-reliability';
 export { modelIdentity, selfJudging, type ModelIdentity, type SelfJudgingKind } from './self-judging';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { krippendorffAlphaInterval } from './consensus';
-import { judgeReliability, readAlpha, type JudgedVerdict } from './judge-reliability';
+import { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, judgeReliability, readAlpha, unitAlphaStats, type JudgedVerdict } from './judge-reliability';
 
 const _ = null;
 /**
@@ -135,5 +135,23 @@ describe('disagreement share and coverage', () => {
 describe('readAlpha (Krippendorff 2004’s thresholds)', () => {
   it('reads 0.80 and up as reliable, from 0.667 as tentative, below as unreliable', () => {
     expect([0.8, 0.799, 0.667, 0.666, -0.2].map(readAlpha)).toEqual(['reliable', 'tentative', 'tentative', 'unreliable', 'unreliable']);
+  });
+});
+
+describe('α from sufficient statistics (what the leaderboard sums in SQL)', () => {
+  const units = OBSERVERS.A.map((_, u) => [OBSERVERS.A[u], OBSERVERS.B[u], OBSERVERS.C[u], OBSERVERS.D[u]].filter((v): v is number => v !== null));
+  it('gives Krippendorff’s 0.849, and the pooled α of two halves summed', () => {
+    const all = units.map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+    expect(all.n).toBe(40); // 41 values, unit 12's single value not pairable
+    expect(alphaFromStats(all)).toBeCloseTo(0.849, 3);
+    const first = units.slice(0, 5).map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+    const rest = units.slice(5).map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+    expect(alphaFromStats(addAlphaStats(first, rest))).toBeCloseTo(krippendorffAlphaInterval(units)!, 12);
+    // …which is not the mean of the halves' αs
+    expect(alphaFromStats(first)! / 2 + alphaFromStats(rest)! / 2).not.toBeCloseTo(alphaFromStats(all)!, 2);
+  });
+  it('has no α below two values, and 1 when all agree on one value', () => {
+    expect(alphaFromStats(unitAlphaStats([0.5]))).toBeNull();
+    expect(alphaFromStats(addAlphaStats(unitAlphaStats([0.3, 0.3]), unitAlphaStats([0.3, 0.3, 0.3])))).toBe(1);
   });
 });

@@ -169,6 +169,46 @@ export function judgeReliability(verdicts: readonly JudgedVerdict[]): JudgeRelia
   };
 }
 
+/**
+ * Sufficient statistics of interval α, so α can be pooled where the verdicts are not loaded
+ * (the leaderboard sums them in SQL over many runs). Over the pairable values only:
+ * `n` values, their sum and sum of squares, and `within` = Σ over units of
+ * Σ_{i≠k}(x_i − x_k)² / (m_u − 1) = 2(m_u Σx² − (Σx)²) / (m_u − 1). Then
+ * D_o = within / n and D_e = Σ_{i≠k}(x_i − x_k)² / (n(n − 1)) = 2(n Σx² − (Σx)²) / (n(n − 1)).
+ * Each term is a sum over units, so the statistics of two levels add up to those of their
+ * union and α from the sum is exactly the pooled α (tested against krippendorffAlphaInterval).
+ */
+export interface AlphaStats {
+  n: number;
+  sum: number;
+  sumSq: number;
+  within: number;
+}
+
+export const EMPTY_ALPHA_STATS: AlphaStats = { n: 0, sum: 0, sumSq: 0, within: 0 };
+
+/** One unit's contribution (its values; a unit with fewer than two is not pairable and adds nothing). */
+export function unitAlphaStats(values: readonly number[]): AlphaStats {
+  const m = values.length;
+  if (m < 2) return EMPTY_ALPHA_STATS;
+  const sum = values.reduce((s, v) => s + v, 0);
+  const sumSq = values.reduce((s, v) => s + v * v, 0);
+  return { n: m, sum, sumSq, within: (2 * (m * sumSq - sum * sum)) / (m - 1) };
+}
+
+export function addAlphaStats(a: AlphaStats, b: AlphaStats): AlphaStats {
+  return { n: a.n + b.n, sum: a.sum + b.sum, sumSq: a.sumSq + b.sumSq, within: a.within + b.within };
+}
+
+/** α from the statistics; null below two values, 1 when every value is the same (as krippendorffAlphaInterval). */
+export function alphaFromStats(s: AlphaStats): number | null {
+  if (s.n < 2) return null;
+  const dExpected = (2 * (s.n * s.sumSq - s.sum * s.sum)) / (s.n * (s.n - 1));
+  // float noise: values that are all equal can leave a residue of ~1e-16 instead of 0
+  if (dExpected <= 1e-12) return 1;
+  return 1 - s.within / s.n / dExpected;
+}
+
 /** Krippendorff's (2004) reading of α, for the pages. */
 export type AlphaReading = 'reliable' | 'tentative' | 'unreliable';
 

@@ -10,7 +10,8 @@ import { judgeReliability, krippendorffAlphaInterval, StoredJudgesSchema } from 
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { seedDemo, type SeededDemo } from '../seed/seed-demo';
-import { getJudgedVerdicts, getModelJudgeReliability, getPromptJudgeReliability, getRunJudgeReliability } from './judge-reliability';
+import { getJudgedVerdicts, getModelJudgeReliability, getPooledJudgeReliability, getPromptJudgeReliability, getRunJudgeReliability } from './judge-reliability';
+import { getLeaderboardRows } from './leaderboard';
 
 let t: TestDatabase;
 let demo: SeededDemo;
@@ -95,5 +96,23 @@ describe(`judge reliability queries (${process.env.ASSAY_TEST_DB})`, () => {
     expect(await t.db.verdict.count({ where: { runId, promptKey: sealed, kind: 'text' } })).toBeGreaterThan(0);
     const hidden = await getPromptJudgeReliability(t.db, runId, sealed, null);
     expect(hidden.prompt.verdicts).toBe(0);
+  });
+
+  it('pools each model over the leaderboard’s runs from sums in SQL, exactly as over the loaded verdicts', async () => {
+    const rows = await getLeaderboardRows(t.db);
+    const pairs = rows.map((r) => ({ runId: r.runId, modelId: r.modelId }));
+    expect(new Set(pairs.map((p) => p.runId)).size).toBeGreaterThanOrEqual(4); // one latest run per demo blueprint
+    const pooled = await getPooledJudgeReliability(t.db, pairs);
+    expect(pooled.map((p) => p.modelId)).toEqual([...new Set(pairs.map((p) => p.modelId))].sort());
+    for (const p of pooled) {
+      const loaded = (await Promise.all(pairs.filter((x) => x.modelId === p.modelId).map((x) => getJudgedVerdicts(t.db, x.runId, { modelId: x.modelId })))).flat();
+      const expected = judgeReliability(loaded);
+      expect(p.verdicts, p.modelId).toBe(expected.verdicts);
+      expect(p.pairable).toBe(expected.pairable);
+      expect(p.disagreements).toBe(expected.disagreements);
+      expect(p.alpha!).toBeCloseTo(expected.alpha!, 10);
+      expect(p.judges.map((j) => [j.id, j.assessments])).toEqual(expected.judges.map((j) => [j.id, j.assessments]));
+    }
+    expect(await getPooledJudgeReliability(t.db, [])).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * writer's schema narrowed to those fields.
  */
 import { Prisma } from '@/generated/prisma/client';
-import { judgeReliability, StoredJudgeRecordSchema, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
+import { alphaFromStats, judgeKey, judgeReliability, StoredJudgeRecordSchema, type AlphaStats, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
 import { z } from 'zod';
 import type { Db } from '../client';
 import { notSealed } from './sealed';
@@ -82,4 +82,72 @@ export async function getModelJudgeReliability(db: Db, runId: string, modelId: s
 export async function getPromptJudgeReliability(db: Db, runId: string, promptKey: string, modelId: string | null): Promise<{ prompt: JudgeReliability; cell: JudgeReliability | null }> {
   const verdicts = await getJudgedVerdicts(db, runId, { promptKey });
   return { prompt: judgeReliability(verdicts), cell: modelId === null ? null : judgeReliability(verdicts.filter((v) => v.modelId === modelId)) };
+}
+
+/** A model's judge reliability over many runs, from sums (no verdict loaded): the leaderboard's. */
+export interface PooledModelReliability {
+  modelId: string;
+  verdicts: number;
+  pairable: number;
+  disagreements: number;
+  /** Pooled α over every judged verdict of the model's runs (alphaFromStats of the summed statistics). */
+  alpha: number | null;
+  stats: AlphaStats;
+  judges: { id: string; model: string; approach: string | null; assessments: number }[];
+}
+
+/**
+ * Per model, over the (run, model) pairs a leaderboard ranks it on: the sufficient statistics
+ * of interval α summed in SQL (judge-reliability.ts in core says why the sum is exact), so the
+ * home page never loads the verdicts. The judge values are read as the numbers the writer
+ * stored through StoredJudgeRecordSchema ([0, 1] or null); the db test holds the result to
+ * `judgeReliability` over the parsed records.
+ */
+export async function getPooledJudgeReliability(db: Db, pairs: readonly { runId: string; modelId: string }[]): Promise<PooledModelReliability[]> {
+  if (pairs.length === 0) return [];
+  const runIds = pairs.map((p) => p.runId);
+  const modelIds = pairs.map((p) => p.modelId);
+  const from = Prisma.sql`
+    FROM verdicts v
+    JOIN (SELECT DISTINCT * FROM unnest(${runIds}::text[], ${modelIds}::text[]) AS t(run_id, model_id)) p ON p.run_id = v.run_id AND p.model_id = v.model_id`;
+  const judged = Prisma.sql`v.judges IS NOT NULL AND jsonb_typeof(v.judges) = 'array'`;
+  const [sums, judges] = await Promise.all([
+    db.$queryRaw<{ modelId: string; verdicts: number; pairable: number; disagreements: number; n: number; sum: number; sumSq: number; within: number }[]>`
+      WITH u AS (
+        SELECT v.model_id, v.disagreement, s.m, s.sx, s.sxx
+        ${from}
+        CROSS JOIN LATERAL (
+          SELECT count(x)::int AS m, coalesce(sum(x), 0)::float8 AS sx, coalesce(sum(x * x), 0)::float8 AS sxx
+          FROM (SELECT (e ->> 'score')::float8 AS x FROM jsonb_array_elements(v.judges) e WHERE jsonb_typeof(e -> 'score') = 'number') q
+        ) s
+        WHERE ${judged}
+      )
+      SELECT model_id AS "modelId", count(*)::int AS verdicts,
+             (count(*) FILTER (WHERE m >= 2))::int AS pairable,
+             (count(*) FILTER (WHERE m >= 2 AND disagreement))::int AS disagreements,
+             coalesce(sum(m) FILTER (WHERE m >= 2), 0)::int AS n,
+             coalesce(sum(sx) FILTER (WHERE m >= 2), 0)::float8 AS sum,
+             coalesce(sum(sxx) FILTER (WHERE m >= 2), 0)::float8 AS "sumSq",
+             coalesce(sum(2 * (m * sxx - sx * sx) / (m - 1)) FILTER (WHERE m >= 2), 0)::float8 AS within
+      FROM u GROUP BY model_id ORDER BY model_id`,
+    db.$queryRaw<{ modelId: string; judge: string; approach: string | null; assessments: number }[]>`
+      SELECT v.model_id AS "modelId", e ->> 'judge' AS judge, e ->> 'approach' AS approach,
+             (count(*) FILTER (WHERE jsonb_typeof(e -> 'score') = 'number'))::int AS assessments
+      ${from}
+      CROSS JOIN LATERAL jsonb_array_elements(v.judges) e
+      WHERE ${judged}
+      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+  ]);
+  return sums.map((s) => {
+    const stats = { n: s.n, sum: s.sum, sumSq: s.sumSq, within: s.within };
+    return {
+      modelId: s.modelId,
+      verdicts: s.verdicts,
+      pairable: s.pairable,
+      disagreements: s.disagreements,
+      alpha: alphaFromStats(stats),
+      stats,
+      judges: judges.filter((j) => j.modelId === s.modelId).map((j) => ({ id: judgeKey({ judge: j.judge, approach: j.approach }), model: j.judge, approach: j.approach, assessments: j.assessments })),
+    };
+  });
 }

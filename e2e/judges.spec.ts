@@ -1,0 +1,92 @@
+/**
+ * Judge reliability on the seeded demo (two judges, answering through the fake provider, on
+ * every judged point the pipeline graded): the blueprint page's judge panel, α beside the
+ * judged scores on the run page and a model's page in the run, the leaderboard's pooled α,
+ * and the methodology page reached from a "How to read this" link and from the header.
+ */
+import { expect, test } from '@playwright/test';
+import { DEMO, modelPath, screenshot } from './demo';
+
+const JUDGES = ['gpt-4.1-mini', 'qwen-2.5-72b-instruct (prompt-aware)'];
+const ALPHA = /^α (0\.\d\d|1\.00)$/;
+
+test('the blueprint page summarises its judge panel', async ({ page }, info) => {
+  await page.goto(`/blueprints/${DEMO.blueprintId}`);
+  const panel = page.getByTestId('judge-panel');
+  await expect(panel).toBeVisible();
+  const rows = panel.getByTestId('judge-row');
+  await expect(rows).toHaveCount(2);
+  for (const [i, label] of JUDGES.entries()) {
+    await expect(rows.nth(i).locator('td').first()).toContainText(label);
+    // every judged verdict of the latest run got an assessment from each judge
+    expect(Number((await rows.nth(i).locator('td').nth(1).textContent())!.replace(/,/g, ''))).toBeGreaterThan(50);
+  }
+  const alpha = panel.getByTestId('judge-alpha');
+  await expect(alpha).toHaveText(ALPHA);
+  await expect(panel).toContainText('reliable (α ≥ 0.80)');
+  await expect(panel).toContainText(/\d+ judged verdicts, \d+ with ≥ 2 judges/);
+  await expect(panel).toContainText('0% flagged as disagreement');
+  // the OpenAI judge grading the OpenAI models is flagged as self-judging (same maker)
+  await expect(panel.getByTestId('self-judging')).toContainText('Self-judging: gpt-4.1-mini judges gpt-4o, a model of the same maker.');
+  await expect(rows.nth(0)).toContainText('judges gpt-4o (same maker), gpt-4o-mini (same maker)');
+  await expect(rows.nth(1)).toContainText('—');
+  await panel.scrollIntoViewIfNeeded();
+  await screenshot(page, info, 'judges-1-blueprint-panel');
+});
+
+test('α sits beside the judged scores on the run page and on a model’s page in the run', async ({ page }, info) => {
+  await page.goto(`/runs/${DEMO.latestRun}?view=models`);
+  await expect(page.getByTestId('judge-reliability').first()).toContainText('Judges in this run');
+  const table = page.getByTestId('judge-reliability-by-model');
+  await expect(table.locator('tbody tr')).toHaveCount(DEMO.models.length);
+  for (const row of await table.locator('tbody tr').all()) await expect(row.getByTestId('judge-alpha')).toHaveText(ALPHA);
+  await expect(table.locator('tbody tr', { hasText: 'gpt-4o-mini' }).getByTestId('self-judging')).toContainText('same maker');
+  await expect(table.locator('tbody tr', { hasText: 'claude' }).getByTestId('self-judging')).toHaveCount(0);
+  await screenshot(page, info, 'judges-2-run-models');
+
+  // the model's page in the run: its score, and how far the judges agreed on it
+  await table.getByRole('link', { name: 'gpt-4o-mini' }).click();
+  await expect(page).toHaveURL(`/runs/${DEMO.latestRun}/models/${modelPath('openai:gpt-4o-mini')}`);
+  await expect(page.getByTestId('model-score')).toBeVisible();
+  const line = page.getByTestId('judge-reliability');
+  await expect(line).toContainText('Judges of this score');
+  await expect(line.getByTestId('judge-alpha')).toHaveText(ALPHA);
+  await screenshot(page, info, 'judges-3-run-model');
+});
+
+test('the leaderboard shows each model’s pooled judge α', async ({ page }) => {
+  await page.goto('/');
+  const table = page.getByTestId('judge-reliability-by-model');
+  await expect(table.locator('tbody tr')).toHaveCount(DEMO.models.length);
+  await expect(table.getByTestId('judge-alpha').first()).toHaveText(ALPHA);
+});
+
+test('a cell shows its judges’ agreement; "How to read this" leads to the methodology', async ({ page }, info) => {
+  await page.goto(`/runs/${DEMO.latestRun}/prompts/paracetamol-max-dose?model=${encodeURIComponent('openrouter:openai/gpt-4o')}`);
+  const lines = page.getByTestId('judge-reliability');
+  await expect(lines).toHaveCount(2);
+  await expect(lines.first()).toContainText('Judges of gpt-4o’s reply');
+  await expect(lines.nth(1)).toContainText('Judges on this prompt (every model)');
+
+  const box = page.getByTestId('how-to-read');
+  await box.getByText('How to read this').click();
+  await expect(box.getByText(/^Judge α/)).toBeVisible();
+  await screenshot(page, info, 'judges-4-cell-how-to-read');
+  await box.locator('div', { hasText: /^Judge α/ }).getByRole('link', { name: 'More' }).click();
+  await expect(page).toHaveURL('/methodology#alpha');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Methodology');
+  await expect(page.getByRole('heading', { name: 'Judge reliability: α, disagreement and self-judging' })).toBeInViewport();
+  await expect(page.locator('#alpha')).toContainText('Krippendorff’s alpha');
+  for (const title of ['How a score is made', 'Intervals: how far the score could move', 'Tied bands: ranks you should not over-read', 'pass@k and pass^k: one good answer, or every answer good', 'Drift: a test, not a threshold', 'The sample-size planner']) {
+    await expect(page.getByRole('heading', { name: title })).toBeVisible();
+  }
+  await screenshot(page, info, 'judges-5-methodology');
+
+  // every reader page has the box, and the header links the methodology
+  for (const path of ['/', `/blueprints/${DEMO.blueprintId}`, `/runs/${DEMO.latestRun}`, `/models/${modelPath(DEMO.models[0]!)}`, `/runs/${DEMO.latestRun}/diff/${DEMO.olderRun}`]) {
+    await page.goto(path);
+    await expect(page.getByTestId('how-to-read'), path).toHaveCount(1);
+  }
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Methodology' }).click();
+  await expect(page).toHaveURL('/methodology');
+});
