@@ -28,7 +28,7 @@ test('the blueprint page summarises its judge panel', async ({ page }, info) => 
   await expect(panel).toContainText('0% flagged as disagreement');
   // the OpenAI judge grading the OpenAI models is flagged as self-judging (same maker)
   await expect(panel.getByTestId('self-judging')).toContainText('Self-judging: gpt-4.1-mini judges gpt-4o, a model of the same maker.');
-  await expect(rows.nth(0)).toContainText('judges gpt-4o (same maker), gpt-4o-mini (same maker)');
+  await expect(rows.nth(0)).toContainText('judges gpt-4o-mini (same maker), gpt-4o (same maker)');
   await expect(rows.nth(1)).toContainText('—');
   await panel.scrollIntoViewIfNeeded();
   await screenshot(page, info, 'judges-1-blueprint-panel');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeReliability, type JudgedVerdict } from '@/lib/core';
-import { judgePanelView, modelReliabilityRows, reliabilityLine } from './judge-reliability-view';
+import { judgePanelView, modelReliabilityRows, pooledReliabilityRows, reliabilityLine } from './judge-reliability-view';
 
 const J1 = 'openai:gpt-4.1-mini';
 const J2 = 'openrouter:qwen/qwen-2.5-72b-instruct';
@@ -54,5 +54,36 @@ describe('modelReliabilityRows', () => {
   it('links each model to its page in the run', () => {
     const rows = modelReliabilityRows('run-1', [{ modelId: 'openrouter:openai/gpt-4o', reliability: judgeReliability(FOUR) }], NAMES);
     expect(rows.map((r) => [r.label, r.href, r.line.alphaLabel])).toEqual([['GPT-4o', '/runs/run-1/models/openrouter%3Aopenai/gpt-4o', 'α 0.71']]);
+  });
+});
+
+describe('pooledReliabilityRows (the leaderboard)', () => {
+  it('words the summed figures like a level’s own, with the self-judging rule applied to each judge', () => {
+    const rows = pooledReliabilityRows(
+      [
+        {
+          modelId: 'openai:gpt-4o-mini',
+          verdicts: 10,
+          pairable: 8,
+          disagreements: 2,
+          alpha: 0.9,
+          stats: { n: 16, sum: 8, sumSq: 6, within: 0.5 },
+          judges: [
+            { id: 'openai:gpt-4o-mini#standard', model: 'openai:gpt-4o-mini', approach: 'standard', assessments: 9 },
+            { id: 'openai:gpt-4.1-mini#standard', model: 'openai:gpt-4.1-mini', approach: 'standard', assessments: 10 },
+          ],
+        },
+      ],
+      new Map(),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.href).toBe('/models/openai%3Agpt-4o-mini');
+    expect(rows[0]!.line).toMatchObject({
+      alphaLabel: 'α 0.90',
+      reading: 'reliable',
+      coverageLabel: '10 judged verdicts, 8 with ≥ 2 judges',
+      disagreementLabel: '25% flagged as disagreement (2 of 8)',
+      selfJudging: ['Self-judging: gpt-4o-mini judges gpt-4o-mini, the same model.', 'Self-judging: gpt-4.1-mini judges gpt-4o-mini, a model of the same maker.'],
+    });
   });
 });
