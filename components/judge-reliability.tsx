@@ -53,7 +53,9 @@ export function JudgeReliabilityByModel({ rows, description = 'How far the judge
         <thead className={`border-b border-zinc-200 text-xs uppercase dark:border-zinc-800 ${muted}`}>
           <tr>
             <th scope="col" className="py-2 pr-3 font-medium">Model</th>
-            <th scope="col" className="py-2 pr-3 font-medium">α</th>
+            <th scope="col" className="py-2 pr-3 font-medium">
+              Agreement <span className="normal-case">(α)</span>
+            </th>
             <th scope="col" className="py-2 pr-3 font-medium">Coverage</th>
             <th scope="col" className="py-2 pr-3 font-medium">Disagreement</th>
           </tr>
