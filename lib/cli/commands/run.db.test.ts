@@ -80,6 +80,26 @@ describe(`assay run (${process.env.ASSAY_TEST_DB})`, () => {
     expect(new Set(fake.requests().map((q) => q.request.model))).toEqual(new Set(['judge']));
   });
 
+  it('reports how far two judges agreed (pooled α, disagreement, coverage) on stderr and in --json', { timeout: 60_000 }, async () => {
+    // judge-a finds the order confirmed (E = 1), judge-b finds it absent (A = 0), on both replies:
+    // values (1, 0) twice → D_o = 1, D_e = 2·4·1 / 12 → α = −0.5 (hand-computed); both flagged as disagreement
+    fake.setRules([{ model: '^judge-b$', judge: { labels: { A: 1 } } }, { model: 'judge', judge: { labels: { E: 1 } } }]);
+    try {
+      const r = await assay(['run', join(dir, 'fixture-run.yml'), '--fixtures', join(dir, 'fixtures.json'), '--judges', 'openai:judge-a,openai:judge-b', '--json', '-', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('judges: α -0.50 (unreliable) over 2 judged verdicts (2 with ≥ 2 judges, 100% flagged as disagreement); openai:judge-a#standard 2, openai:judge-b#prompt-aware 2 assessments');
+      expect(r.stderr).not.toContain('self-judging'); // ids of an OpenAI-compatible endpoint tell no maker
+      const doc = JSON.parse(r.stdout) as { run: { judgeReliability: { run: { alpha: number; pairable: number; disagreementShare: number; judges: { id: string; assessments: number; meanAbsDeviation: number }[] }; byModel: { modelId: string; reliability: { verdicts: number } }[] } } };
+      const j = doc.run.judgeReliability;
+      expect(j.run.alpha).toBeCloseTo(-0.5, 10);
+      expect(j.run).toMatchObject({ pairable: 2, disagreementShare: 1 });
+      expect(j.run.judges).toEqual([expect.objectContaining({ id: 'openai:judge-a#standard', assessments: 2, meanAbsDeviation: 1 }), expect.objectContaining({ id: 'openai:judge-b#prompt-aware', assessments: 2, meanAbsDeviation: 1 })]);
+      expect(j.byModel.map((m) => [m.modelId, m.reliability.verdicts])).toEqual([['openai:alpha', 1], ['openai:beta', 1]]);
+    } finally {
+      fake.setRules([{ model: 'judge', judge: { labels: { E: 1 } } }]);
+    }
+  });
+
   it('without a reachable judge, judged points are error verdicts (not zeros): the run completes, but no score rests on the function points alone (exit 1)', { timeout: 60_000 }, async () => {
     const r = await assay(['run', join(dir, 'fixture-run.yml'), '--fixtures', join(dir, 'fixtures.json'), '--judges', 'anthropic:claude-x', '--json', '-', '--quiet'], {
       ASSAY_LLM_BASE_URL: '',

@@ -12,10 +12,13 @@ describe('modelIdentity', () => {
     expect(modelIdentity('together:Qwen/Qwen2.5-72B-Instruct')).toEqual({ model: 'qwen2.5-72b-instruct', family: 'qwen' });
     expect(modelIdentity('azure:gpt-4o')).toEqual({ model: 'gpt-4o', family: 'openai' });
     expect(modelIdentity('mistral:mistral-large')).toEqual({ model: 'mistral-large', family: 'mistral' });
+    expect(modelIdentity('mistral:open-mixtral-8x22b')).toEqual({ model: 'open-mixtral-8x22b', family: 'mistral' });
   });
 
-  it('leaves the family unknown for a host-only id it cannot place', () => {
+  it('leaves the family unknown for an id it cannot place: the provider prefix alone tells no maker', () => {
     expect(modelIdentity('openrouter:house-model-7')).toEqual({ model: 'house-model-7', family: null });
+    // `openai:` also names OpenAI-compatible endpoints (a local server, the fake provider)
+    expect(modelIdentity('openai:judge-a')).toEqual({ model: 'judge-a', family: null });
     expect(modelIdentity('local:my-finetune')).toEqual({ model: 'my-finetune', family: null });
   });
 
@@ -41,5 +44,6 @@ describe('selfJudging: the rule', () => {
     expect(selfJudging('openrouter:qwen/qwen-2.5-72b-instruct', 'openrouter:openai/gpt-4o')).toBeNull();
     expect(selfJudging('openai:gpt-4.1-mini', 'anthropic:claude-3-5-sonnet-20241022')).toBeNull();
     expect(selfJudging('local:judge-a', 'local:model-b')).toBeNull();
+    expect(selfJudging('openai:judge-a', 'openai:alpha')).toBeNull();
   });
 });

@@ -9,9 +9,10 @@
  *  - the *model* is the name without its host, with a trailing release date (`-20241022`,
  *    `-2024-08-06`) and a `-latest` or `:free`-style variant removed, lower-cased: the same
  *    provider-model id reached through two hosts is the same model;
- *  - the *family* is the model's maker: the org segment (`openai/…`), or, when the name starts
- *    with a well-known series (`gpt-`, `claude-`, `gemini-`, `llama`, …), that series' maker,
- *    or else the provider itself when it is not a mere host (openrouter, together, …).
+ *  - the *family* is the model's maker: the org segment (`openai/…`), or, when the name is of a
+ *    well-known series (`gpt-`, `claude-`, `gemini-`, `llama`, …), that series' maker. Never the
+ *    provider prefix alone: `openai:` also names any OpenAI-compatible endpoint (a local server,
+ *    the fake provider), whose model ids say nothing of their maker.
  * `same-model` is the strong flag (a judge grading itself); `same-family` the weaker one (a
  * sibling: gpt-4.1-mini judging gpt-4o). A judge whose family cannot be told is never flagged
  * by family, only by identical model.
@@ -26,10 +27,7 @@ export interface ModelIdentity {
   family: string | null;
 }
 
-/** Providers that host other makers' models: their name says nothing about the family. */
-const HOSTS = new Set(['openrouter', 'together', 'fireworks', 'groq', 'bedrock', 'azure', 'vertex', 'deepinfra', 'replicate', 'huggingface', 'ollama', 'local', 'openai-compatible', 'lmstudio', 'vllm', 'cerebras', 'nebius', 'hyperbolic']);
-
-/** Org and provider spellings of one maker. */
+/** Org spellings of one maker. */
 const MAKER_ALIASES: Record<string, string> = {
   'meta-llama': 'meta',
   meta: 'meta',
@@ -50,17 +48,17 @@ const MAKER_ALIASES: Record<string, string> = {
   microsoft: 'microsoft',
 };
 
-/** Model series whose maker the name alone tells (checked on the model name, lower-cased). */
+/** Model series whose maker the name alone tells (checked on the model name, lower-cased; a series may follow a prefix such as `open-`). */
 const SERIES: [RegExp, string][] = [
   [/^(gpt-|chatgpt|o[134](-|$)|text-davinci)/, 'openai'],
   [/^claude/, 'anthropic'],
   [/^(gemini|gemma)/, 'google'],
-  [/^(llama|meta-llama)/, 'meta'],
-  [/^(mistral|mixtral|codestral|ministral|magistral|devstral)/, 'mistral'],
+  [/(^|-)(llama|meta-llama)/, 'meta'],
+  [/(^|-)(mistral|mixtral|codestral|ministral|magistral|devstral)/, 'mistral'],
   [/^(qwen|qwq)/, 'qwen'],
   [/^deepseek/, 'deepseek'],
   [/^grok/, 'xai'],
-  [/^(command|aya)/, 'cohere'],
+  [/^(command-|aya-)/, 'cohere'],
   [/^phi-/, 'microsoft'],
 ];
 
@@ -73,7 +71,6 @@ export function modelIdentity(id: string): ModelIdentity {
   const trimmed = id.trim().toLowerCase();
   if (trimmed === '') throw new Error('modelIdentity: the model id is empty; pass an id such as "openai:gpt-4o"');
   const colon = trimmed.indexOf(':');
-  const provider = colon >= 0 ? trimmed.slice(0, colon) : null;
   const rest = colon >= 0 ? trimmed.slice(colon + 1) : trimmed;
   const slash = rest.lastIndexOf('/');
   const org = slash >= 0 ? rest.slice(0, slash) : null;
@@ -83,7 +80,7 @@ export function modelIdentity(id: string): ModelIdentity {
     .replace(/-latest$/, '')
     .replace(/-(\d{8}|\d{4}-\d{2}-\d{2})$/, ''); // release dates
   const series = SERIES.find(([re]) => re.test(model))?.[1];
-  const family = org ? maker(org.split('/').at(-1)!) : (series ?? (provider && !HOSTS.has(provider) ? maker(provider) : null));
+  const family = org ? maker(org.split('/').at(-1)!) : (series ?? null);
   return { model, family };
 }
 
