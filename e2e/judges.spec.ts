@@ -59,6 +59,13 @@ test('the leaderboard shows each model’s pooled judge α', async ({ page }) =>
   const table = page.getByTestId('judge-reliability-by-model');
   await expect(table.locator('tbody tr')).toHaveCount(DEMO.models.length);
   await expect(table.getByTestId('judge-alpha').first()).toHaveText(ALPHA);
+  // and a model's own page, over the same runs
+  await table.getByRole('link', { name: 'gpt-4o-mini' }).click();
+  await expect(page).toHaveURL(`/models/${modelPath('openai:gpt-4o-mini')}`);
+  const line = page.getByTestId('judge-reliability');
+  await expect(line).toContainText('Judges behind these scores');
+  await expect(line.getByTestId('judge-alpha')).toHaveText(ALPHA);
+  await expect(line.getByTestId('self-judging')).toContainText('gpt-4.1-mini judges gpt-4o-mini, a model of the same maker.');
 });
 
 test('a cell shows its judges’ agreement; "How to read this" leads to the methodology', async ({ page }, info) => {

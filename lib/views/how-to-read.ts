@@ -82,7 +82,7 @@ export const PAGE_READINGS = {
   run: ['score', 'interval', 'band', 'alpha', 'passk', 'coverage'],
   runModel: ['score', 'interval', 'alpha', 'coverage'],
   cell: ['score', 'passk', 'alpha'],
-  model: ['score', 'interval', 'band', 'paired', 'drift'],
+  model: ['score', 'interval', 'band', 'alpha', 'paired', 'drift'],
   diff: ['score', 'paired', 'interval', 'drift'],
 } as const satisfies Record<string, readonly ReadingTopic[]>;
 

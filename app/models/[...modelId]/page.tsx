@@ -2,11 +2,15 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
+import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
+import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getModelProfile } from '@/lib/server/db/queries/model-profile';
 import { pageReadings } from '@/lib/views/how-to-read';
+import { pooledReliabilityRows } from '@/lib/views/judge-reliability-view';
 import { modelPageView } from '@/lib/views/model-view';
 import { modelIdFromSegments } from '@/lib/views/urls';
 import { HowToRead } from '@/components/how-to-read';
+import { JudgeReliabilityLine } from '@/components/judge-reliability';
 import { ScoreLineChart } from '@/components/line-chart';
 import { AreaTable, HistoryTable, ModelSummary, StrengthsWeaknesses } from '@/components/model-page';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -22,6 +26,15 @@ const loadProfile = cache(async (modelId: string) => getModelProfile(getDb(), mo
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const modelId = modelIdFromSegments((await params).modelId);
   return { title: (await loadProfile(modelId)) ? modelId : 'Not found' };
+}
+
+/** How far the judges agreed behind the model's judged scores, pooled over the runs the leaderboard ranks it on. */
+async function Judges({ modelId }: { modelId: string }) {
+  const db = getDb();
+  const rows = await getLeaderboardRows(db, { modelId });
+  const pooled = await getPooledJudgeReliability(db, rows.map((r) => ({ runId: r.runId, modelId: r.modelId })));
+  const row = pooledReliabilityRows(pooled, await getModelNames(db, [modelId]))[0];
+  return row ? <JudgeReliabilityLine view={row.line} label="Judges behind these scores" /> : null;
 }
 
 async function History({ modelId }: { modelId: string }) {
@@ -44,6 +57,11 @@ export default async function ModelPage({ params }: Props) {
   return (
     <div className="space-y-10">
       <ModelSummary view={view} />
+      <SectionBoundary name="judge reliability">
+        <Suspense fallback={null}>
+          <Judges modelId={modelId} />
+        </Suspense>
+      </SectionBoundary>
       <HowToRead items={pageReadings('model')} />
       <StrengthsWeaknesses view={view} />
       <AreaTable id="tags-h" title="By tag" items={view.tags} testId="model-tags" />
