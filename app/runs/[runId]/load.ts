@@ -4,9 +4,12 @@
  */
 import { cache } from 'react';
 import { getDb } from '@/lib/server/compose/database';
+import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getRunHeader } from '@/lib/server/db/queries/run-header';
 import { getRunRanking } from '@/lib/server/db/queries/run-ranking';
 import { decodeSegment } from '@/lib/views/urls';
 
 export const loadRunHeader = cache(async (runIdSegment: string) => getRunHeader(getDb(), decodeSegment(runIdSegment)));
 export const loadRunRanking = cache(async (runId: string) => getRunRanking(getDb(), runId));
+/** The run's judge reliability, read once whether the run line, the per-model table or both show it. */
+export const loadRunJudges = cache(async (runId: string) => getRunJudgeReliability(getDb(), runId));

@@ -3,7 +3,6 @@ import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import type { HeatmapSort } from '@/lib/core';
 import { getDb } from '@/lib/server/compose/database';
-import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getHeatmapPage } from '@/lib/server/db/queries/run-heatmap';
 import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
@@ -22,7 +21,7 @@ import { RunHeader } from '@/components/run-header';
 import { SectionBoundary } from '@/components/section-boundary';
 import { HeatmapSkeleton, TableSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
-import { loadRunHeader, loadRunRanking } from './load';
+import { loadRunHeader, loadRunJudges, loadRunRanking } from './load';
 
 export const dynamic = 'force-dynamic';
 
@@ -47,7 +46,7 @@ async function ModelsSection({ run }: { run: Run }) {
 /** Judge reliability of the run (every view) and, under the models view, of each model. */
 async function JudgesSection({ run, perModel }: { run: Run; perModel: boolean }) {
   const db = getDb();
-  const r = await getRunJudgeReliability(db, run.id);
+  const r = await loadRunJudges(run.id);
   const names = await getModelNames(db, r.byModel.map((m) => m.modelId));
   return perModel ? <JudgeReliabilityByModel rows={modelReliabilityRows(run.id, r.byModel, names)} /> : <JudgeReliabilityLine view={reliabilityLine(r.run, names)} label="Judges in this run" />;
 }
