@@ -101,11 +101,11 @@ export const METHODOLOGY: MethodologySection[] = [
     body: [
       'A judged score is only as good as its judges. Beside every judged number Assay shows how far the panel agreed:',
       [
-        'α is Krippendorff’s alpha (interval version) over all the judged verdicts at that level (a run, a model in a run, a prompt, a blueprint’s latest run): each verdict a unit, each judge a coder. It is 1 when the judges always agree, 0 when they agree no better than chance, negative when they disagree systematically. It is computed over the pooled data, not averaged from smaller αs. Krippendorff’s guide: from 0.80 reliable, from 0.667 tentative, below that not reliable.',
+        'α is Krippendorff’s alpha (interval version) over all the judged verdicts at that level (a run, a model in a run, a prompt, a blueprint’s latest run, or a model across the runs a leaderboard ranks it on): each verdict a unit, each judge a coder. It is 1 when the judges always agree, 0 when they agree no better than chance, negative when they disagree systematically. It is computed over the pooled data, not averaged from smaller αs. Krippendorff’s guide: from 0.80 reliable, from 0.667 tentative, below that not reliable.',
         'Coverage: how many assessments each judge made, and how many judged verdicts had at least two judges’ values. Only those inform α; α over a handful of verdicts is itself rough.',
         'Disagreement: the share of those verdicts where the judges’ values spread widely (a standard deviation above 0.25: for two judges, more than half the scale apart). Such points are flagged on the prompt page, with each judge’s reasoning.',
         'Agreement with the panel: for each judge, the mean distance between its value and the mean of the other judges on the same verdicts, and its mean value (a lenient or harsh judge shows here).',
-        'Self-judging: a judge of the same model as the one graded (the same provider-model id, through any host), or of the same maker (a sibling model), is flagged. Judges tend to favour replies that read like their own, so read such a score with that in mind.',
+        'Self-judging: a judge of the same model as the one graded (the same provider-model id, through any host), or of the same maker (a sibling model, where the model id tells its maker: an org such as openai/… or a known series such as gpt-, claude-, gemini-), is flagged. Judges tend to favour replies that read like their own, so read such a score with that in mind.',
       ],
       'High α says the judges agree with each other, not that they are right: a panel can agree on a wrong reading. The judges’ reasoning on each verdict is there to check.',
     ],
