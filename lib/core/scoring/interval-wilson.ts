@@ -3,10 +3,14 @@
  * Unlike the normal (Wald) interval it never leaves [0,1] and does not collapse to a point at
  * 0/n or n/n, so it holds at small n (Brown, Cai & DasGupta 2001): 5/5 → 56.6%–100% at 95%.
  */
-import type { Interval } from './bootstrap';
+import type { Interval, SampleSize } from './bootstrap';
 import { zForLevel } from './normal';
 
-export function wilsonInterval(successes: number, n: number, level: number): Interval {
+/**
+ * `sample`: what the interval rests on when the n trials are clusters (prompts whose attempts
+ * all agree count once each); default n observations in n clusters.
+ */
+export function wilsonInterval(successes: number, n: number, level: number, sample: SampleSize = { n, clusters: n }): Interval {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`a Wilson interval needs n ≥ 1 observations, got ${n}`);
   if (!Number.isInteger(successes) || successes < 0 || successes > n) throw new RangeError(`successes must be a whole number in [0, ${n}], got ${successes}`);
   const z = zForLevel(level);
@@ -20,8 +24,8 @@ export function wilsonInterval(successes: number, n: number, level: number): Int
     high: successes === n ? 1 : Math.min(1, centre + half),
     level,
     method: 'wilson',
-    n,
-    clusters: n,
+    n: sample.n,
+    clusters: sample.clusters,
     resamples: null,
   };
 }

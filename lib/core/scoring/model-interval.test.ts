@@ -17,9 +17,18 @@ describe('modelInterval chooses its method from the data', () => {
     expect(modelInterval([{ weight: 1, mean: 0, n: 1 }], xoroshiro128plus(1), opts)?.method).toBe('wilson');
   });
 
-  it('repeated 0/1 attempts are clustered, not a pass rate', () => {
+  it('prompts whose repeated attempts all agree: Wilson over prompts, n still counts attempts', () => {
+    // 5 prompts × 3 attempts, every attempt passed: the prompts are the trials (5/5 → 56.6%–100%),
+    // not the 15 attempts (15/15 would claim 79.6%–100%).
     const c = Array.from({ length: 5 }, () => ({ weight: 1, mean: 1, n: 3 }));
-    expect(chooseIntervalMethod(c)).toBe('bca-bootstrap');
+    const i = modelInterval(c, xoroshiro128plus(1), opts)!;
+    expect(i).toMatchObject({ method: 'wilson', n: 15, clusters: 5 });
+    expect(i.low).toBeCloseTo(wilsonInterval(5, 5, 0.95).low, 14);
+    expect(i.low).toBeLessThan(wilsonInterval(15, 15, 0.95).low);
+  });
+
+  it('repeated attempts that disagree are clustered (BCa below 30 prompts); unequal weights are not a pass rate', () => {
+    expect(chooseIntervalMethod([{ weight: 1, mean: 2 / 3, n: 3 }, { weight: 1, mean: 1, n: 3 }])).toBe('bca-bootstrap');
     expect(chooseIntervalMethod([{ weight: 1, mean: 1, n: 1 }, { weight: 2, mean: 0, n: 1 }])).toBe('bca-bootstrap');
   });
 
@@ -38,7 +47,7 @@ describe('modelInterval chooses its method from the data', () => {
 
   it('one graded prompt: no interval', () => {
     expect(modelInterval([{ weight: 1, mean: 0.4, n: 1 }], xoroshiro128plus(1), opts)).toBeNull();
-    expect(modelInterval([{ weight: 1, mean: 1, n: 3 }], xoroshiro128plus(1), opts)).toBeNull();
+    expect(modelInterval([{ weight: 1, mean: 0.5, n: 4 }], xoroshiro128plus(1), opts)).toBeNull();
     expect(modelInterval([], xoroshiro128plus(1), opts)).toBeNull();
   });
 
