@@ -6,6 +6,8 @@ import { getBlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
 import { getBlueprintRuns } from '@/lib/server/db/queries/blueprint-runs';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { getRunPassCurves } from '@/lib/server/db/queries/pass-at-k';
+import { passAtKView } from '@/lib/views/interval-view';
 import { blueprintRunsView } from '@/lib/views/blueprint-runs-view';
 import { blueprintPage } from '@/lib/views/blueprint-view';
 import { sourceExcerpt } from '@/lib/views/source-view';
@@ -13,6 +15,7 @@ import { BLUEPRINT_PROMPTS_PAGE_SIZE, BlueprintParams } from '@/lib/views/params
 import { decodeSegment, href } from '@/lib/views/urls';
 import { BlueprintHeader, PromptTable, SourceExcerpt, ValidationErrors } from '@/components/blueprint-page';
 import { LatestRanking, RunHistory } from '@/components/blueprint-runs';
+import { PassAtKSection } from '@/components/pass-at-k';
 import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton, TextSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
@@ -35,6 +38,12 @@ async function Runs({ id, part }: { id: string; part: 'ranking' | 'history' }) {
   const names = await getModelNames(db, [...new Set(runs.scores.map((s) => s.modelId))]);
   const view = blueprintRunsView(runs, names);
   return part === 'ranking' ? <LatestRanking view={view} /> : <RunHistory view={view} />;
+}
+
+/** pass@k of the latest completed run (the one "Latest results" shows). */
+async function PassAtK({ id }: { id: string }) {
+  const { latestCompletedRunId } = await loadRuns(id);
+  return latestCompletedRunId ? <PassAtKSection view={passAtKView(await getRunPassCurves(getDb(), latestCompletedRunId))} /> : null;
 }
 
 async function Prompts({ detail }: { detail: NonNullable<Awaited<ReturnType<typeof getBlueprintDetail>>> }) {
@@ -69,6 +78,11 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
           </Suspense>
         </SectionBoundary>
       </Section>
+      <SectionBoundary name="pass@k">
+        <Suspense fallback={<TableSkeleton label="pass@k" />}>
+          <PassAtK id={id} />
+        </Suspense>
+      </SectionBoundary>
       <SectionBoundary name="run history">
         <Suspense fallback={<ChartSkeleton label="run history" />}>
           <Runs id={id} part="history" />

@@ -4,12 +4,15 @@ import { Suspense } from 'react';
 import type { HeatmapSort } from '@/lib/core';
 import { getDb } from '@/lib/server/compose/database';
 import { getHeatmapPage } from '@/lib/server/db/queries/run-heatmap';
+import { getRunPassCurves } from '@/lib/server/db/queries/pass-at-k';
+import { passAtKView } from '@/lib/views/interval-view';
 import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
 import { heatmapView } from '@/lib/views/heatmap-view';
 import { HEATMAP_PAGE_SIZE, POINTS_PAGE_SIZE, RunParams } from '@/lib/views/params';
 import { pointsListView } from '@/lib/views/points-list-view';
 import { RANKING_CAPTION, rankingView, runHeaderView } from '@/lib/views/run-view';
 import { Heatmap } from '@/components/heatmap';
+import { PassAtKSection } from '@/components/pass-at-k';
 import { PointsList } from '@/components/points-list';
 import { RankingTable } from '@/components/ranking-table';
 import { RunHeader } from '@/components/run-header';
@@ -36,6 +39,10 @@ async function HeatmapSection({ run, page, sort }: { run: Run; page: number; sor
 async function ModelsSection({ run }: { run: Run }) {
   const ranking = await loadRunRanking(run.id);
   return <RankingTable entries={rankingView(run.id, ranking)} caption={RANKING_CAPTION} detailed />;
+}
+
+async function PassAtK({ runId }: { runId: string }) {
+  return <PassAtKSection view={passAtKView(await getRunPassCurves(getDb(), runId))} />;
 }
 
 async function PointsSection({ run, page }: { run: Run; page: number }) {
@@ -68,6 +75,13 @@ export default async function RunPage({ params, searchParams }: Props) {
             </Suspense>
           </SectionBoundary>
         </Section>
+      )}
+      {q.view === 'models' && (
+        <SectionBoundary name="pass@k">
+          <Suspense fallback={<TableSkeleton label="pass@k" />}>
+            <PassAtK runId={run.id} />
+          </Suspense>
+        </SectionBoundary>
       )}
       {q.view === 'points' && (
         <Section id="points-h" title="Points" description="Every criterion of the run, by prompt: the mean across models and the range from worst to best.">
