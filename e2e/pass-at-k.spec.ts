@@ -5,7 +5,7 @@
  * demo-models.ts REPEAT_FLIPS). The erratic model passes 3, 2, 4 and 1 of the four attempts
  * of its four prompts, so its figures are computed by hand below.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { DEMO, modelPath, screenshot } from './demo';
 
 const BLUEPRINT = 'demo__repeated-answers';
@@ -25,7 +25,7 @@ const ERRATIC_TABLE = [
   ['4', '100%', '25%'],
 ];
 
-async function passTable(scope: import('@playwright/test').Locator, modelId: string) {
+async function passTable(scope: Locator, modelId: string) {
   const table = scope.locator(`[data-testid="pass-at-k-model"][data-model="${modelId}"]`);
   await expect(table).toBeVisible();
   return table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')));

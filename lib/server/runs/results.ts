@@ -5,7 +5,7 @@
  */
 import { replySourceOf, type Interval, type ModelPassCurve } from '@/lib/core';
 import type { Db } from '../db/client';
-import { storedInterval, storedModelPassCurve } from './stored-interval';
+import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 
 export interface RunResultsDocument {
   run: {

@@ -13,7 +13,7 @@ import type { RunDeps } from './deps';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
-import { storedInterval, storedModelPassCurve, storedPassCurve } from './stored-interval';
+import { storedInterval, storedModelPassCurve, storedPassCurve } from '../db/stored-interval';
 import { rebuildCells, summariseRun } from './summarise';
 
 let t: TestDatabase;

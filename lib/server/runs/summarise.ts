@@ -25,7 +25,7 @@ import {
 } from '@/lib/core';
 import type { Db } from '../db/client';
 import { retryOnUniqueViolation } from '../db/unique-retry';
-import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from './stored-interval';
+import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../db/stored-interval';
 
 function seedOf(runId: string): number {
   let h = 2166136261 >>> 0;

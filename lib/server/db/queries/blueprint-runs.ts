@@ -2,7 +2,7 @@
  * A blueprint's run history (newest first, a page at a time), each completed run's model
  * scores for the trend chart, and the latest completed run's ranking.
  */
-import { storedInterval } from '../../runs/stored-interval';
+import { storedInterval } from '../stored-interval';
 import type { Db } from '../client';
 import { runListRowSelect } from './run-select';
 

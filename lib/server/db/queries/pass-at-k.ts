@@ -1,6 +1,6 @@
 /** A run's pass@k / pass^k per model (run_model_summaries.pass_curve), read through its schema. */
 import type { ModelPassCurve } from '@/lib/core';
-import { storedModelPassCurve } from '../../runs/stored-interval';
+import { storedModelPassCurve } from '../stored-interval';
 import type { Db } from '../client';
 
 export interface RunPassCurveRow {

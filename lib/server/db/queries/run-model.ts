@@ -4,7 +4,7 @@
  */
 import { Prisma } from '@/generated/prisma/client';
 import type { RunModelSort } from '@/lib/core';
-import { storedInterval, storedModelPassCurve } from '../../runs/stored-interval';
+import { storedInterval, storedModelPassCurve } from '../stored-interval';
 import type { Db } from '../client';
 import { notSealedIn, SEALED_SPLIT } from './sealed';
 import { redactStored, storedTextRedactor } from './redact-stored';

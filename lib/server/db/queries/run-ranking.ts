@@ -1,6 +1,6 @@
 /** A run's model ranking: one precomputed summary row per model (run_model_summaries). */
 import type { Interval } from '@/lib/core';
-import { storedInterval } from '../../runs/stored-interval';
+import { storedInterval } from '../stored-interval';
 import type { Db } from '../client';
 
 export interface RunModelRow {
