@@ -60,8 +60,11 @@ describe('BCa bootstrap', () => {
     expect(i.high).toBeGreaterThan(pct.high);
   });
 
-  it('covers the true mean about 95% of the time at n = 15 (seeded simulation)', () => {
+  it('covers the true mean close to 95% of the time at n = 15 (seeded simulation)', () => {
     // Scores uniform on [0,1], true mean ½; 300 samples of 15 prompts, 500 resamples each.
+    // Measured: 271 of 300 (90.3%). Bootstrap intervals run a little narrow at small n (the
+    // resampled spread is the plug-in one, divided by n, not n − 1); the bounds catch a method
+    // that ignores the spread or doubles it (Binomial(300, p) sd ≈ 1.7 points).
     const g = xoroshiro128plus(11);
     let covered = 0;
     const trials = 300;
@@ -71,9 +74,7 @@ describe('BCa bootstrap', () => {
       const i = bcaInterval(15, m, xoroshiro128plus(t), { resamples: 500, level: 0.95, n: 15 });
       if (i.low <= 0.5 && 0.5 <= i.high) covered++;
     }
-    // Binomial(300, 0.95) sd ≈ 3.8 points of 300: 0.90–0.99 is well over 3 sd either side, yet a
-    // method that ignored the spread (or doubled it) falls outside.
-    expect(covered / trials).toBeGreaterThan(0.9);
+    expect(covered / trials).toBeGreaterThan(0.87);
     expect(covered / trials).toBeLessThan(0.99);
   });
 

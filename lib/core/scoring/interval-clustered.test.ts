@@ -1,3 +1,4 @@
+import { xoroshiro128plus } from 'pure-rand';
 import { describe, expect, it } from 'vitest';
 import { IntervalSchema } from './bootstrap';
 import { clusteredMean, clusteredNormalInterval, clusteredStandardError } from './interval-clustered';
@@ -52,5 +53,29 @@ describe('clusteredStandardError (Miller 2024, with G/(G−1))', () => {
 
   it('needs two prompts', () => {
     expect(() => clusteredStandardError([{ weight: 1, mean: 1, n: 5 }])).toThrow(/at least 2 prompts/);
+  });
+
+  it('covers ~95% when attempts of a prompt are correlated, where treating attempts as independent does not (seeded simulation)', () => {
+    // 40 prompts of difficulty p ~ U(0,1), 5 attempts each passing with probability p; true mean ½.
+    // Between-prompt variance 1/12, within 1/6: intra-prompt correlation 1/3, design effect
+    // 1 + 4/3 ≈ 2.3, so an i.i.d. SE is √2.3 ≈ 1.5 times too small (coverage ≈ 80%).
+    const g = xoroshiro128plus(2411);
+    const u = () => (g.unsafeNext() >>> 0) / 2 ** 32;
+    let clustered = 0;
+    let naive = 0;
+    const trials = 400;
+    for (let t = 0; t < trials; t++) {
+      const prompts = Array.from({ length: 40 }, () => {
+        const p = u();
+        return Array.from({ length: 5 }, () => (u() < p ? 1 : 0));
+      });
+      const c = clusteredNormalInterval(prompts.map((a) => ({ weight: 1, mean: a.reduce((x, y) => x + y, 0) / 5, n: 5 })), 0.95);
+      const i = clusteredNormalInterval(prompts.flat().map((x) => ({ weight: 1, mean: x, n: 1 })), 0.95);
+      if (c.low <= 0.5 && 0.5 <= c.high) clustered++;
+      if (i.low <= 0.5 && 0.5 <= i.high) naive++;
+    }
+    expect(clustered / trials).toBeGreaterThan(0.91);
+    expect(clustered / trials).toBeLessThan(0.98);
+    expect(naive / trials).toBeLessThan(0.87);
   });
 });
