@@ -67,7 +67,7 @@ describe('clusteredStandardError (Miller 2024, with G/(G−1))', () => {
     for (let t = 0; t < trials; t++) {
       const prompts = Array.from({ length: 40 }, () => {
         const p = u();
-        return Array.from({ length: 5 }, () => (u() < p ? 1 : 0));
+        return Array.from({ length: 5 }, (): number => (u() < p ? 1 : 0));
       });
       const c = clusteredNormalInterval(prompts.map((a) => ({ weight: 1, mean: a.reduce((x, y) => x + y, 0) / 5, n: 5 })), 0.95);
       const i = clusteredNormalInterval(prompts.flat().map((x) => ({ weight: 1, mean: x, n: 1 })), 0.95);
