@@ -25,16 +25,11 @@ export function intervalColumns(i: Interval | null): IntervalColumns {
 }
 
 /**
- * The interval of a stored row; null without one. Rows written before intervals carried their
- * method (ci_method null) were percentile bootstraps over prompts: they read as such, with the
- * prompt count as both n and clusters when the caller knows it, else null.
+ * The interval of a stored row; null without one, and null for a row written before intervals
+ * recorded how they were made (ci_method null): its ends still show, with nothing beside them.
  */
-export function storedInterval(row: IntervalColumns, legacyPrompts?: number): Interval | null {
-  if (row.ciLow === null || row.ciHigh === null) return null;
-  if (row.ciMethod === null) {
-    if (legacyPrompts === undefined) return null;
-    return IntervalSchema.parse({ low: row.ciLow, high: row.ciHigh, level: 0.95, method: 'percentile-bootstrap', n: legacyPrompts, clusters: legacyPrompts, resamples: 1000 });
-  }
+export function storedInterval(row: IntervalColumns): Interval | null {
+  if (row.ciLow === null || row.ciHigh === null || row.ciMethod === null) return null;
   return IntervalSchema.parse({ low: row.ciLow, high: row.ciHigh, level: row.ciLevel, method: row.ciMethod, n: row.ciN, clusters: row.ciClusters, resamples: row.ciResamples });
 }
 
