@@ -2,6 +2,8 @@ import Link from 'next/link';
 import type { RunModelPageView } from '@/lib/views/run-model-view';
 import { Empty, Facts, Pagination, ScoreChip, Section, link, muted } from './ui';
 import { ColumnHeaders } from './score-cells';
+import { IntervalNote } from './interval';
+import { PassAtKTables } from './pass-at-k';
 
 export function RunModelSummary({ view }: { view: RunModelPageView }) {
   return (
@@ -15,7 +17,9 @@ export function RunModelSummary({ view }: { view: RunModelPageView }) {
         {view.intervalLabel && <span className={`ml-2 tabular-nums ${muted}`}>(95% interval {view.intervalLabel})</span>}
         <span className={`ml-3 ${muted}`}>{view.rankLabel} in this run</span>
       </p>
+      <IntervalNote note={view.intervalNote} />
       <Facts items={view.facts} />
+      <PassAtKTables view={view.passAtK} />
       <p className="text-sm">
         <Link href={view.modelPageHref} className={link}>
           {view.label} across every blueprint

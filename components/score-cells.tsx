@@ -1,6 +1,8 @@
 /** Table pieces shared by the ranking tables: column headers and a model's rank/score/interval cells. Presentational only. */
 import Link from 'next/link';
+import type { IntervalNoteView } from '@/lib/views/interval-view';
 import type { IntervalBar } from '@/lib/views/leaderboard-view';
+import { IntervalNote } from './interval';
 import { IntervalBarView, link, muted } from './ui';
 
 export interface Column {
@@ -36,6 +38,8 @@ export interface RankedModel {
   intervalLabel: string | null;
   intervalText: string;
   bar: IntervalBar | null;
+  /** The interval's method, prompts and attempts (interval-view.ts), shown beneath it. */
+  intervalNote?: IntervalNoteView | null;
 }
 
 /** A ranked model's Rank, Model (the row header), Score and 95% interval cells. */
@@ -55,6 +59,7 @@ export function RankingCells({ entry: e, scoreTestId }: { entry: RankedModel; sc
       <td className="py-2 pr-3 whitespace-nowrap tabular-nums">
         <IntervalBarView bar={e.bar} /> <span className="ml-1">{e.intervalLabel ?? '—'}</span>
         <span className="sr-only">{e.intervalText}</span>
+        <IntervalNote note={e.intervalNote} withLabel={false} />
       </td>
     </>
   );

@@ -93,10 +93,10 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await expect(page).toHaveURL(`/models/${modelPath('openrouter:openai/gpt-4o')}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('gpt-4o');
   await expect(page.getByTestId('model-overall')).toHaveText(/^\d+\.\d$/);
-  // gpt-4o is in all four demo blueprints, eight distinct tags between them
-  await expect(page.getByTestId('model-blueprints').locator('tbody tr')).toHaveCount(4);
-  await expect(page.getByTestId('model-tags').locator('tbody tr')).toHaveCount(8);
-  await expect(page.getByTestId('history-chart').locator('.recharts-line')).toHaveCount(4);
+  // gpt-4o is in all five demo blueprints, nine distinct tags between them
+  await expect(page.getByTestId('model-blueprints').locator('tbody tr')).toHaveCount(5);
+  await expect(page.getByTestId('model-tags').locator('tbody tr')).toHaveCount(9);
+  await expect(page.getByTestId('history-chart').locator('.recharts-line')).toHaveCount(5);
   await expect(page.getByTestId('strongest').or(page.getByTestId('weakest')).first()).toBeVisible();
   await screenshot(page, info, '7-model');
 });

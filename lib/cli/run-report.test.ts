@@ -5,7 +5,8 @@ import { runReport } from './run-report';
 
 const cov = { judgedVerdicts: 2, judgedScored: 2, deterministicVerdicts: 2, deterministicScored: 2 };
 const score = (model: string, extra: Partial<RunResultsDocument['run']['scores'][number]> = {}) => ({
-  model, score: 0.7345, ciLow: 0.6, ciHigh: 0.8, errors: 0, replies: 6, failedReplies: 0, scoredPrompts: 6, coverage: cov, withheld: null, ...extra,
+  model, score: 0.7345, ciLow: 0.6, ciHigh: 0.8, errors: 0, replies: 6, failedReplies: 0, scoredPrompts: 6, coverage: cov, withheld: null,
+  interval: null, scoredAttempts: 6, passThreshold: null, passAtK: null, ...extra,
 });
 const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
   run: {
@@ -24,6 +25,25 @@ describe('the end-of-run report', () => {
     expect(r.lines).toContain('   73.5  60.0–80.0    openai:a  [coverage: judged 2 of 2 (100%) · deterministic 2 of 2 (100%)]');
     expect(r.lines.at(-1)).toBe('see http://assay.example/runs/run1');
     expect(r.lines.join('\n')).not.toMatch(/warning/);
+  });
+
+  it('says how each interval was made and what it rests on, and pass@k / pass^k where prompts had several attempts', () => {
+    const r = runReport(
+      doc({
+        scores: [
+          score('openai:a', {
+            interval: { low: 0.6, high: 0.8, level: 0.95, method: 'bca-bootstrap', n: 18, clusters: 6, resamples: 1000 },
+            scoredAttempts: 18,
+            passThreshold: 0.5,
+            passAtK: [{ k: 1, passAtK: 0.5, passHatK: 0.5, prompts: 6 }, { k: 2, passAtK: 0.75, passHatK: 0.25, prompts: 6 }],
+          }),
+        ],
+      }),
+      none,
+      'http://x',
+    );
+    expect(r.lines).toContain('         95% CI 60.0–80.0 · 6 prompts, 18 attempts · clustered · BCa bootstrap');
+    expect(r.lines).toContain('         pass@k k=1 50%, k=2 75%; pass^k 50%, 25%');
   });
 
   it('counts answered and failed replies so they add up, and lists each distinct error with its count', () => {

@@ -8,8 +8,9 @@
 import type { RunResultsDocument } from '@/lib/server/runs/results';
 import type { RunErrors } from '@/lib/server/runs/run-errors';
 import { readAlpha } from '@/lib/core';
-import { formatInterval, formatPercent, formatScore, formatUsd, plural } from '@/lib/views/format';
 import { formatAlpha } from '@/lib/views/judge-reliability-view';
+import { formatInterval, formatPercent, formatScore, formatUsd, plural } from '@/lib/views/format';
+import { intervalNote } from '@/lib/views/interval-view';
 import { coverageText } from '@/lib/views/run-view';
 
 /** An interval over fewer prompts than this is flagged as rough. */
@@ -63,6 +64,10 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
     const interval = formatInterval(s.ciLow, s.ciHigh);
     const cov = coverageText(s.coverage);
     lines.push(`  ${formatScore(s.score).padStart(5)}  ${(interval ?? '').padEnd(11)}  ${s.model}${s.withheld ? `  (score withheld: ${s.withheld})` : ''}  [coverage: ${cov}]`);
+    const note = intervalNote(s.interval);
+    if (note) lines.push(`         ${note.label} · ${note.basis}`);
+    // pass@k where prompts had several attempts (with one, pass@1 is just the pass rate)
+    if (s.passAtK && s.passAtK.length > 1) lines.push(`         pass@k ${s.passAtK.map((p) => `k=${p.k} ${formatPercent(p.passAtK)}`).join(', ')}; pass^k ${s.passAtK.map((p) => formatPercent(p.passHatK)).join(', ')}`);
     if (s.replies > 0 && s.failedReplies === s.replies) allFailed.push(s.model);
     if (s.score !== null && s.scoredPrompts < FEW_PROMPTS) {
       warnings.push(`warning: ${s.model}'s ${interval ? 'interval' : 'score'} rests on ${plural(s.scoredPrompts, 'prompt')} (fewer than ${FEW_PROMPTS}): read it as rough`);

@@ -85,7 +85,7 @@ export function blueprintRunsView(data: BlueprintRuns, names: ReadonlyMap<string
     const run = data.runs.find((r) => r.id === data.latestCompletedRunId);
     const rows: RunModelRow[] = data.scores
       .filter((s) => s.runId === data.latestCompletedRunId)
-      .map((s) => ({ modelId: s.modelId, displayName: names.get(s.modelId) ?? null, score: s.score, ciLow: s.ciLow, ciHigh: s.ciHigh, promptCount: 0, replyCount: 0, verdictCount: 0, errorCount: s.errorCount, costUsd: 0, latencyMsP50: null }))
+      .map((s) => ({ modelId: s.modelId, displayName: names.get(s.modelId) ?? null, score: s.score, ciLow: s.ciLow, ciHigh: s.ciHigh, promptCount: 0, replyCount: 0, verdictCount: 0, errorCount: s.errorCount, costUsd: 0, latencyMsP50: null, interval: s.interval }))
       .sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.modelId.localeCompare(b.modelId));
     latest = { runId: data.latestCompletedRunId, href: href.run(data.latestCompletedRunId), label: run ? `Run of ${formatDateTime(run.createdAt)}` : 'Latest run', ranking: rankingView(data.latestCompletedRunId, rows) };
   }

@@ -3,6 +3,7 @@ import { RunModelSortSchema, type RunModelSort } from '@/lib/core';
 import type { RunModelError, RunModelPromptRow, RunModelSummaryDetail } from '@/lib/server/db/queries/run-model';
 import { scoreColour } from './colour-scale';
 import { describeInterval, formatCount, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, truncate } from './format';
+import { intervalNote, passAtKView, type IntervalNoteView, type PassAtKView } from './interval-view';
 import { paginationView, type PaginationView } from './pagination';
 import { href } from './urls';
 
@@ -13,6 +14,10 @@ export interface RunModelPageView {
   scoreLabel: string;
   intervalLabel: string | null;
   intervalText: string;
+  /** The interval's method, prompts and attempts. */
+  intervalNote: IntervalNoteView | null;
+  /** pass@k / pass^k for k = 1..n, where prompts have several attempts. */
+  passAtK: PassAtKView | null;
   rankLabel: string;
   facts: { label: string; value: string }[];
   prompts: { promptKey: string; href: string; snippet: string; scoreLabel: string; background: string; color: string; errors: number }[];
@@ -42,6 +47,8 @@ export function runModelPageView(
     scoreLabel: formatScore(s.score),
     intervalLabel: formatInterval(s.ciLow, s.ciHigh),
     intervalText: describeInterval(s.ciLow, s.ciHigh),
+    intervalNote: intervalNote(s.interval),
+    passAtK: passAtKView([{ modelId: s.modelId, displayName: s.displayName, passThreshold: s.passThreshold, passCurve: s.passCurve }]),
     rankLabel: s.rank === null ? `unranked of ${s.models}` : `#${s.rank} of ${s.models}`,
     facts: [
       { label: 'Prompts', value: formatCount(s.promptCount) },

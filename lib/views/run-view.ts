@@ -4,6 +4,7 @@ import { competitionRanks, COVERAGE_RULE, coverageShare, JudgeSpecSchema, RunSta
 import type { RunHeader } from '@/lib/server/db/queries/run-header';
 import type { RunModelCoverage, RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
+import { intervalNote, type IntervalNoteView } from './interval-view';
 import { intervalBar, type IntervalBar } from './leaderboard-view';
 import { href, type RunView } from './urls';
 
@@ -145,10 +146,12 @@ export interface RankingEntryView {
   coverage: string;
   /** Why the score is withheld (it is then "—"), or null. */
   withheld: string | null;
+  /** The interval's method, prompts and attempts, shown beside it (null: none recorded). */
+  intervalNote: IntervalNoteView | null;
 }
 
 /** How a run's model scores are made and when one is withheld: the caption of every run ranking. */
-export const RANKING_CAPTION = `Every model in this run, best first: prompt-weighted score (0–100), 95% bootstrap interval over prompts, and coverage (verdicts that got a result). ${COVERAGE_RULE}`;
+export const RANKING_CAPTION = `Every model in this run, best first: prompt-weighted score (0–100), 95% interval over prompts (its method and what it rests on beneath it), and coverage (verdicts that got a result). ${COVERAGE_RULE}`;
 
 export function rankingView(runId: string, rows: (RunModelRow & Partial<RunModelCoverage>)[]): RankingEntryView[] {
   const ranks = competitionRanks(rows.map((r) => r.score));
@@ -170,5 +173,6 @@ export function rankingView(runId: string, rows: (RunModelRow & Partial<RunModel
     latency: r.latencyMsP50 === null ? '—' : formatDuration(r.latencyMsP50),
     coverage: coverageText({ judgedVerdicts: r.judgedVerdicts ?? 0, judgedScored: r.judgedScored ?? 0, deterministicVerdicts: r.deterministicVerdicts ?? 0, deterministicScored: r.deterministicScored ?? 0 }),
     withheld: r.withheldReason ?? null,
+    intervalNote: intervalNote(r.interval),
   }));
 }

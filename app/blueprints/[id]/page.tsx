@@ -7,6 +7,8 @@ import { getBlueprintRuns } from '@/lib/server/db/queries/blueprint-runs';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
 import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { getRunPassCurves } from '@/lib/server/db/queries/pass-at-k';
+import { passAtKView } from '@/lib/views/interval-view';
 import { blueprintRunsView } from '@/lib/views/blueprint-runs-view';
 import { blueprintPage } from '@/lib/views/blueprint-view';
 import { pageReadings } from '@/lib/views/how-to-read';
@@ -18,6 +20,7 @@ import { BlueprintHeader, PromptTable, SourceExcerpt, ValidationErrors } from '@
 import { LatestRanking, RunHistory } from '@/components/blueprint-runs';
 import { HowToRead } from '@/components/how-to-read';
 import { JudgePanel } from '@/components/judge-reliability';
+import { PassAtKSection } from '@/components/pass-at-k';
 import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton, TextSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
@@ -53,6 +56,12 @@ async function Judges({ id }: { id: string }) {
   return <JudgePanel view={judgePanelView(r.run, latestCompletedRunId, names)} />;
 }
 
+/** pass@k of the latest completed run (the one "Latest results" shows). */
+async function PassAtK({ id }: { id: string }) {
+  const { latestCompletedRunId } = await loadRuns(id);
+  return latestCompletedRunId ? <PassAtKSection view={passAtKView(await getRunPassCurves(getDb(), latestCompletedRunId))} /> : null;
+}
+
 async function Prompts({ detail }: { detail: NonNullable<Awaited<ReturnType<typeof getBlueprintDetail>>> }) {
   const { latestCompletedRunId } = await loadRuns(detail.id);
   return <PromptTable view={blueprintPage(detail, { latestRunId: latestCompletedRunId })} />;
@@ -86,6 +95,11 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
           </Suspense>
         </SectionBoundary>
       </Section>
+      <SectionBoundary name="pass@k">
+        <Suspense fallback={<TableSkeleton label="pass@k" />}>
+          <PassAtK id={id} />
+        </Suspense>
+      </SectionBoundary>
       <SectionBoundary name="run history">
         <Suspense fallback={<ChartSkeleton label="run history" />}>
           <Runs id={id} part="history" />

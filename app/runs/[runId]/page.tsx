@@ -5,6 +5,8 @@ import type { HeatmapSort } from '@/lib/core';
 import { getDb } from '@/lib/server/compose/database';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getHeatmapPage } from '@/lib/server/db/queries/run-heatmap';
+import { getRunPassCurves } from '@/lib/server/db/queries/pass-at-k';
+import { passAtKView } from '@/lib/views/interval-view';
 import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
 import { heatmapView } from '@/lib/views/heatmap-view';
 import { pageReadings } from '@/lib/views/how-to-read';
@@ -15,6 +17,7 @@ import { RANKING_CAPTION, rankingView, runHeaderView } from '@/lib/views/run-vie
 import { Heatmap } from '@/components/heatmap';
 import { HowToRead } from '@/components/how-to-read';
 import { JudgeReliabilityByModel, JudgeReliabilityLine } from '@/components/judge-reliability';
+import { PassAtKSection } from '@/components/pass-at-k';
 import { PointsList } from '@/components/points-list';
 import { RankingTable } from '@/components/ranking-table';
 import { RunHeader } from '@/components/run-header';
@@ -49,6 +52,10 @@ async function JudgesSection({ run, perModel }: { run: Run; perModel: boolean })
   const r = await loadRunJudges(run.id);
   const names = await getModelNames(db, r.byModel.map((m) => m.modelId));
   return perModel ? <JudgeReliabilityByModel rows={modelReliabilityRows(run.id, r.byModel, names)} /> : <JudgeReliabilityLine view={reliabilityLine(r.run, names)} label="Judges in this run" />;
+}
+
+async function PassAtK({ runId }: { runId: string }) {
+  return <PassAtKSection view={passAtKView(await getRunPassCurves(getDb(), runId))} />;
 }
 
 async function PointsSection({ run, page }: { run: Run; page: number }) {
@@ -92,6 +99,13 @@ export default async function RunPage({ params, searchParams }: Props) {
         <SectionBoundary name="judge reliability by model">
           <Suspense fallback={<TableSkeleton label="judge reliability" />}>
             <JudgesSection run={run} perModel />
+          </Suspense>
+        </SectionBoundary>
+      )}
+      {q.view === 'models' && (
+        <SectionBoundary name="pass@k">
+          <Suspense fallback={<TableSkeleton label="pass@k" />}>
+            <PassAtK runId={run.id} />
           </Suspense>
         </SectionBoundary>
       )}

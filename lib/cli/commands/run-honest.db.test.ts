@@ -99,7 +99,9 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     expect(r.stderr).toMatch(/replies: {2}4 of 4 done \(4 answered, 0 failed\)/);
     expect(r.stderr).toMatch(/verdicts: 6 of 6 made \(0 errors\)/);
     expect(r.stderr).toContain('scores (0–100, as on the pages; 95% interval over prompts):');
-    expect(r.stderr).toMatch(/100\.0 {2}100\.0–100\.0 {2}openai:model-x {2}\[coverage: judged 1 of 1 \(100%\) · deterministic 2 of 2 \(100%\)\]/);
+    // 2 of 2 prompts at 100: a pass rate, so a Wilson interval (2/2 → 34.2–100), not the zero-width 100–100 of a bootstrap
+    expect(r.stderr).toMatch(/100\.0 {2}34\.2–100\.0 {3}openai:model-x {2}\[coverage: judged 1 of 1 \(100%\) · deterministic 2 of 2 \(100%\)\]/);
+    expect(r.stderr).toContain('95% CI 34.2–100.0 · 2 prompts · Wilson score');
     expect(r.stderr).toContain("warning: openai:model-x's interval rests on 2 prompts (fewer than 5): read it as rough");
     expect(r.stderr).toContain(`see http://assay.example:8080/runs/${id}`);
     expect(r.stderr).not.toMatch(/failed replies:|error verdicts:/);

@@ -23,7 +23,7 @@ const RENDER_AS = RenderAsSchema.options;
 export const READ_KEYS = [
   'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
   'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
-  'noCache', 'concurrency', 'prompts',
+  'noCache', 'concurrency', 'pass_threshold', 'prompts',
 ];
 /** Weval header fields that Assay keeps but does not interpret. */
 export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
@@ -31,7 +31,7 @@ export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices'
 export function emptyHeader(): Header {
   return {
     id: null, title: null, description: null, author: null, references: [], tags: [], models: [], system: null, systems: [], temperature: null,
-    temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null,
+    temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null, pass_threshold: null,
     extensions: {}, headerKeys: [], defNodes: new Map(),
   };
 }
@@ -54,6 +54,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   header.render_as = renderAsOf(get(map, 'render_as'), issues, 'global');
   header.noCache = booleanOf(get(map, 'noCache'), 'noCache', issues);
   header.concurrency = concurrencyOf(get(map, 'concurrency'), issues);
+  header.pass_threshold = passThresholdOf(get(map, 'pass_threshold'), issues);
   header.tools = toolsOf(get(map, 'tools'), issues);
   header.toolUse = toolUseOf(get(map, 'toolUse'), issues);
   header.evaluationConfig = nullable(get(map, 'evaluationConfig'));
@@ -256,6 +257,20 @@ function concurrencyOf(node: YNode | undefined, issues: Issues): number | null {
   if (!node || (node.kind === 'scalar' && node.value === null)) return null;
   if (node.kind === 'scalar' && typeof node.value === 'number' && Number.isInteger(node.value) && node.value >= 1) return node.value;
   issues.error(node.loc, 'schema', `\`concurrency\` must be a whole number ≥ 1, not ${JSON.stringify(toJS(node))}`, 'Write e.g. `concurrency: 5`.');
+  return null;
+}
+
+/** `pass_threshold`: a number from 0 to 1 (a score, not a percentage). */
+function passThresholdOf(node: YNode | undefined, issues: Issues): number | null {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  if (node.kind === 'scalar' && typeof node.value === 'number' && node.value >= 0 && node.value <= 1) return node.value;
+  const percent = node.kind === 'scalar' && typeof node.value === 'number' && node.value > 1 && node.value <= 100;
+  issues.error(
+    node.loc,
+    'schema',
+    `\`pass_threshold\` must be a number from 0 to 1, not ${JSON.stringify(toJS(node))}`,
+    percent ? `Scores run from 0 to 1: write \`pass_threshold: ${(node.value as number) / 100}\` for ${node.value}%.` : 'Write e.g. `pass_threshold: 0.8`: an attempt scoring at least 0.8 passes (pass@k, pass^k).',
+  );
   return null;
 }
 

@@ -198,6 +198,12 @@ export const BlueprintSchema = z.object({
   concurrency: z.number().int().positive().nullable(),
   /** The blueprint-wide `noCache` default, or null. */
   noCache: z.boolean().nullable(),
+  /**
+   * `pass_threshold`: an attempt whose score is at least this (0–1) passes, for pass@k and
+   * pass^k; null when the blueprint sets none (no pass statistics). Versions stored before the
+   * field existed read as null.
+   */
+  pass_threshold: z.number().min(0).max(1).nullable().default(null),
   /** Header fields Assay keeps verbatim without interpreting them (Weval passes every header field through). */
   extensions: z.record(z.string(), z.unknown()),
   /** The header's keys as written, in order: which spelling was used (`system` vs `systems`…), for export and diagnostics. */

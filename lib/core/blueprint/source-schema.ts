@@ -228,6 +228,7 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
     render_as: nullable(RenderAsSchema, 'How replies are shown: markdown (default), html or plaintext.'),
     noCache: nullable(z.boolean(), 'Bypass the response cache for every prompt.'),
     concurrency: nullable(z.number().int().min(1), 'Generation concurrency asked for by the blueprint.'),
+    pass_threshold: nullable(z.number().min(0).max(1), 'Assay: an attempt scoring at least this (0–1) passes; gives pass@k and pass^k over repeats.'),
     // Weval header fields that are kept verbatim without being interpreted.
     embeddingModel: z.unknown().optional(),
     context: z.unknown().optional(),

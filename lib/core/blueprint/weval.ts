@@ -43,6 +43,8 @@ export function wevalBlueprint(bp: Blueprint): Json {
   if (keys.has('point_defs') && bp.point_defs !== null) out.point_defs = bp.point_defs;
   if (bp.concurrency !== null) out.concurrency = bp.concurrency;
   if (bp.noCache !== null) out.noCache = bp.noCache;
+  // Weval passes header fields it does not read through, so the threshold survives an export.
+  if (bp.pass_threshold !== null) out.pass_threshold = bp.pass_threshold;
   out.prompts = bp.prompts.map((p) => wevalPrompt(p));
   return out;
 }

@@ -1,7 +1,12 @@
 /**
- * Percentile bootstrap over prompts. Randomness is passed in (a pure-rand generator, e.g.
- * `xoroshiro128plus(seed)`) and cloned, never mutated: the same inputs and seed give the
- * same interval, and the caller's generator is untouched.
+ * Intervals, and the percentile bootstrap over prompts. Randomness is passed in (a pure-rand
+ * generator, e.g. `xoroshiro128plus(seed)`) and cloned, never mutated: the same inputs and
+ * seed give the same interval, and the caller's generator is untouched.
+ *
+ * Every interval says how it was made (`method`), what it rests on (`n` observations — attempts
+ * — in `clusters` independent units — prompts) and its `level`, so a page can print
+ * "95% CI 61–74 · 40 prompts, 120 attempts · clustered" beside it. `resamples` is null for the
+ * closed-form methods.
  */
 import { unsafeUniformIntDistribution, type RandomGenerator } from 'pure-rand';
 import { z } from 'zod';
@@ -9,14 +14,36 @@ import { z } from 'zod';
 export const DEFAULT_RESAMPLES = 1000;
 export const DEFAULT_LEVEL = 0.95;
 
+/**
+ * - `percentile-bootstrap`: quantiles of the resampled statistic (paired differences, leaderboard).
+ * - `bca-bootstrap`: bias-corrected and accelerated bootstrap over prompts (Efron 1987), a
+ *   cluster bootstrap when prompts have several attempts (each prompt resampled with all of them).
+ * - `normal-clustered`: mean ± z·SE with the cluster-robust SE and the G/(G−1) correction
+ *   (Miller 2024); with one attempt per prompt it is the ordinary SE of the mean.
+ * - `wilson`: Wilson score interval for a pass rate (every observation 0 or 1, independent).
+ */
+export const IntervalMethodSchema = z.enum(['percentile-bootstrap', 'bca-bootstrap', 'normal-clustered', 'wilson']);
+export type IntervalMethod = z.infer<typeof IntervalMethodSchema>;
+
 export const IntervalSchema = z.object({
   low: z.number(),
   high: z.number(),
   level: z.number().gt(0).lt(1),
-  resamples: z.number().int().positive(),
-  method: z.literal('percentile-bootstrap'),
+  method: IntervalMethodSchema,
+  /** Observations the interval rests on (attempts; pairs for a paired difference). */
+  n: z.number().int().nonnegative(),
+  /** Independent units resampled or clustered on (prompts); n > clusters means clustered. */
+  clusters: z.number().int().nonnegative(),
+  /** Bootstrap resamples B; null for closed-form methods (normal, Wilson). */
+  resamples: z.number().int().positive().nullable(),
 });
 export type Interval = z.infer<typeof IntervalSchema>;
+
+/** What an interval rests on: observations and independent clusters. */
+export interface SampleSize {
+  n: number;
+  clusters: number;
+}
 
 export interface BootstrapOptions {
   /** Number of bootstrap resamples B (default 1000). */
@@ -58,14 +85,17 @@ export function bootstrapStatistics(n: number, statistic: (indices: readonly num
   return out;
 }
 
-export function percentileInterval(stats: readonly number[], level: number): Interval {
+/** `sample` is what was resampled: for a paired difference, n = clusters = the pairs. */
+export function percentileInterval(stats: readonly number[], level: number, sample: SampleSize): Interval {
   const sorted = [...stats].sort((x, y) => x - y);
   const alpha = 1 - level;
   return {
     low: quantileSorted(sorted, alpha / 2),
     high: quantileSorted(sorted, 1 - alpha / 2),
     level,
-    resamples: stats.length,
     method: 'percentile-bootstrap',
+    n: sample.n,
+    clusters: sample.clusters,
+    resamples: stats.length,
   };
 }

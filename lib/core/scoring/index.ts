@@ -24,7 +24,13 @@ export { attemptScore, AttemptScoreSchema, pathOf, weightedMean, type AttemptSco
 export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } from './prompt';
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
 export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';
-export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalSchema, type BootstrapOptions, type Interval } from './bootstrap';
+export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalMethodSchema, IntervalSchema, type BootstrapOptions, type Interval, type IntervalMethod, type SampleSize } from './bootstrap';
+export { normalCdf, normalQuantile, zForLevel } from './normal';
+export { clusteredMean, clusteredNormalInterval, clusteredStandardError, type Cluster } from './interval-clustered';
+export { bcaAcceleration, bcaBiasCorrection, bcaFromStatistics, bcaInterval } from './interval-bca';
+export { wilsonInterval } from './interval-wilson';
+export { chooseIntervalMethod, isPassRate, MIN_PROMPTS_FOR_NORMAL, modelInterval } from './model-interval';
+export { modelPassCurve, ModelPassCurveSchema, passAtK, passCurve, PassCurveSchema, passHatK, PassPointSchema, type ModelPassCurve, type PassCurve, type PromptPasses } from './pass-at-k';
 export {
   aggregateByModel,
   aggregateRows,

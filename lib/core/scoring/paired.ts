@@ -81,5 +81,5 @@ export function pairedComparison(
   const meanDiff = weightedPromptMean(pairs, diffs, all);
   if (pairs.length < 2) return { ...base, meanA, meanB, meanDiff, interval: null };
   const stats = bootstrapStatistics(pairs.length, (idx) => weightedPromptMean(pairs, diffs, idx), rng, resamples);
-  return { ...base, meanA, meanB, meanDiff, interval: percentileInterval(stats, level) };
+  return { ...base, meanA, meanB, meanDiff, interval: percentileInterval(stats, level, { n: pairs.length, clusters: pairs.length }) };
 }

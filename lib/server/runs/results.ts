@@ -3,9 +3,10 @@
  * the attempt score and every verdict. Read in pages of replies so a large run is never
  * held in memory twice.
  */
-import { replySourceOf } from '@/lib/core';
+import { replySourceOf, type Interval, type ModelPassCurve } from '@/lib/core';
 import type { Db } from '../db/client';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
+import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 
 export interface RunResultsDocument {
   run: {
@@ -40,6 +41,13 @@ export interface RunResultsDocument {
       coverage: { judgedVerdicts: number; judgedScored: number; deterministicVerdicts: number; deterministicScored: number };
       /** Why the score is withheld (null: it is not). */
       withheld: string | null;
+      /** The interval with how it was made: method, level, n attempts, clusters (prompts), resamples. */
+      interval: Interval | null;
+      /** Scored attempts over the scored prompts. */
+      scoredAttempts: number;
+      /** The blueprint's pass_threshold and the unbiased pass@k / pass^k for k = 1..n (null without a threshold). */
+      passThreshold: number | null;
+      passAtK: ModelPassCurve | null;
     }[];
     /**
      * How far the judges agreed on the run's judged verdicts, for the run and per model: pooled
@@ -136,6 +144,10 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
         scoredPrompts: scoredBy.get(m.modelId) ?? 0,
         coverage: { judgedVerdicts: m.judgedVerdicts, judgedScored: m.judgedScored, deterministicVerdicts: m.deterministicVerdicts, deterministicScored: m.deterministicScored },
         withheld: m.withheldReason,
+        interval: storedInterval(m),
+        scoredAttempts: m.attemptCount,
+        passThreshold: m.passThreshold,
+        passAtK: storedModelPassCurve(m.passCurve),
       })),
       judgeReliability,
     },

@@ -1,15 +1,31 @@
 /**
  * A run's summaries, built from its heatmap cells (prompt × model), never from its
- * verdicts: per model a prompt-weighted mean with a 95% bootstrap interval over prompts
- * (seeded by the run id, so a summary is reproducible), the verdict and error counts, cost
- * and median latency, and its coverage (judged and deterministic verdicts planned vs. with a
- * result: a score resting on too little of either is withheld, lib/core coverage.ts); then, for
- * a completed run, the blueprint's leaderboard rows of the models that scored.
+ * verdicts: per model a prompt-weighted mean with a 95% interval over prompts chosen from the
+ * data (lib/core model-interval.ts: Wilson, cluster-robust normal or BCa; seeded by the run id,
+ * so a summary is reproducible) that records its method, n attempts and clusters, the
+ * unbiased pass@k / pass^k for every k where the blueprint sets `pass_threshold`, the verdict
+ * and error counts, cost and median latency, and its coverage (judged and deterministic
+ * verdicts planned vs. with a result: a score resting on too little of either is withheld,
+ * lib/core coverage.ts); then, for a completed run, the blueprint's leaderboard rows of the
+ * models that scored.
  */
 import { xoroshiro128plus } from 'pure-rand';
-import { addToCoverage, EMPTY_COVERAGE, modelScore, promptScore, withheldReason, replySourceOf, type Coverage } from '@/lib/core';
+import {
+  addToCoverage,
+  BlueprintSchema,
+  EMPTY_COVERAGE,
+  modelPassCurve,
+  ModelPassCurveSchema,
+  modelScore,
+  PassCurveSchema,
+  promptScore,
+  withheldReason,
+  replySourceOf,
+  type Coverage,
+} from '@/lib/core';
 import type { Db } from '../db/client';
 import { retryOnUniqueViolation } from '../db/unique-retry';
+import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../db/stored-interval';
 
 function seedOf(runId: string): number {
   let h = 2166136261 >>> 0;
@@ -17,11 +33,38 @@ function seedOf(runId: string): number {
   return h | 0;
 }
 
-/** One heatmap cell from its attempts (pass@k / pass^k stored as 1/0 so pages can average them into rates). */
-export function cellData(attempts: readonly { score: number | null; errorCount: number }[]) {
-  const p = promptScore(attempts.map((a) => ({ score: a.score, errors: a.errorCount })), { passThreshold: 0.5 });
-  const rate = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
-  return { score: p.score, passAtK: rate(p.passAtK), passHatK: rate(p.passHatK), attempts: attempts.length, errorCount: p.errors };
+/** The blueprint's `pass_threshold` from a version's stored normalised form (null: none, or a version from before the field). */
+export function passThresholdOf(normalized: unknown): number | null {
+  const r = BlueprintSchema.pick({ pass_threshold: true }).safeParse(normalized);
+  return r.success ? r.data.pass_threshold : null;
+}
+
+/**
+ * One heatmap cell from its attempts: the mean, and with a pass threshold the passes and the
+ * unbiased pass@k / pass^k for k = 1..scored attempts (`passAtK`/`passHatK` are those at k = n).
+ */
+export function cellData(attempts: readonly { score: number | null; errorCount: number }[], passThreshold: number | null) {
+  const p = promptScore(attempts.map((a) => ({ score: a.score, errors: a.errorCount })), { passThreshold });
+  return {
+    score: p.score,
+    passAtK: p.passAtK,
+    passHatK: p.passHatK,
+    attempts: attempts.length,
+    errorCount: p.errors,
+    scoredAttempts: p.scored,
+    passes: p.passes,
+    passCurve: p.passCurve,
+  };
+}
+
+/** The pass curve as JSON text for a raw insert (judge.ts `updateCell`), through the same schema as `cellRow`. */
+export function cellCurveJson(d: ReturnType<typeof cellData>): string | null {
+  return d.passCurve === null ? null : JSON.stringify(PassCurveSchema.parse(d.passCurve));
+}
+
+/** A cell as its table row (the JSON column through its schema). */
+export function cellRow(d: ReturnType<typeof cellData>) {
+  return { ...d, passCurve: passCurveColumn(d.passCurve, PassCurveSchema) };
 }
 
 /**
@@ -29,13 +72,15 @@ export function cellData(attempts: readonly { score: number | null; errorCount: 
  * incrementally (lib/server/runs/judge.ts `updateCell`); this is for imports and seeded data.
  */
 export async function rebuildCells(db: Db, runId: string): Promise<void> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { version: { select: { normalized: true } } } });
+  const threshold = passThresholdOf(run?.version.normalized);
   const attempts = await db.attemptScore.findMany({ where: { runId }, select: { promptKey: true, modelId: true, score: true, errorCount: true } });
   const groups = new Map<string, typeof attempts>();
   for (const a of attempts) {
     const key = `${a.promptKey}\u0000${a.modelId}`;
     groups.set(key, [...(groups.get(key) ?? []), a]);
   }
-  const rows = [...groups.values()].map((g) => ({ runId, promptKey: g[0]!.promptKey, modelId: g[0]!.modelId, ...cellData(g) }));
+  const rows = [...groups.values()].map((g) => ({ runId, promptKey: g[0]!.promptKey, modelId: g[0]!.modelId, ...cellRow(cellData(g, threshold)) }));
   await db.$transaction([db.runCellSummary.deleteMany({ where: { runId } }), db.runCellSummary.createMany({ data: rows })]);
 }
 
@@ -47,13 +92,17 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   if (opts.rebuildCells) await rebuildCells(db, runId);
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { prompts: { select: { promptKey: true, weight: true, points: true } } } } },
+    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { normalized: true, prompts: { select: { promptKey: true, weight: true, points: true } } } } },
   });
   if (!run) throw new Error(`no run with id ${runId}`);
   const weights = new Map(run.version.prompts.map((p) => [p.promptKey, p.weight]));
   const replyRun = replySourceOf(run);
+  const threshold = passThresholdOf(run.version.normalized);
 
-  const cells = await db.runCellSummary.findMany({ where: { runId }, select: { promptKey: true, modelId: true, score: true, errorCount: true } });
+  const cells = await db.runCellSummary.findMany({
+    where: { runId },
+    select: { promptKey: true, modelId: true, score: true, errorCount: true, attempts: true, scoredAttempts: true, passes: true, passCurve: true },
+  });
   const verdictCounts = await db.verdict.groupBy({ by: ['modelId'], where: { runId }, _count: { _all: true } });
   const replyStats = await db.$queryRaw<{ model_id: string; replies: number; cost: number | null; p50: number | null }[]>`
     SELECT model_id, count(*)::int AS replies, sum(cost_usd)::float8 AS cost,
@@ -68,9 +117,18 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   const rng = xoroshiro128plus(seedOf(runId));
   for (const [modelId, modelCells] of byModel) {
     const m = modelScore(
-      modelCells.map((c) => ({ id: c.promptKey, weight: weights.get(c.promptKey) ?? 1, score: c.score, errors: c.errorCount })),
+      // a cell written before scored attempts were counted has a score from at least one
+      modelCells.map((c) => ({ id: c.promptKey, weight: weights.get(c.promptKey) ?? 1, score: c.score, errors: c.errorCount, attempts: Math.max(1, c.scoredAttempts) })),
       rng,
     );
+    const passCurve =
+      threshold === null
+        ? null
+        : modelPassCurve(
+            modelCells
+              .filter((c) => c.passes !== null && storedPassCurve(c.passCurve) !== null)
+              .map((c) => ({ weight: weights.get(c.promptKey) ?? 1, n: c.scoredAttempts, passes: c.passes as number })),
+          );
     const stats = statsBy.get(modelId);
     const cov = coverage.get(modelId) ?? { ...EMPTY_COVERAGE, failedReplies: 0 };
     const replies = stats?.replies ?? 0;
@@ -78,8 +136,10 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
     const withheld = replies > 0 && cov.failedReplies === replies ? `every reply failed (${replies})` : withheldReason(cov);
     const data = {
       score: withheld ? null : m.score,
-      ciLow: withheld ? null : (m.interval?.low ?? null),
-      ciHigh: withheld ? null : (m.interval?.high ?? null),
+      ...intervalColumns(withheld ? null : m.interval),
+      attemptCount: m.attempts,
+      passThreshold: threshold,
+      passCurve: passCurveColumn(withheld || passCurve === null || passCurve.length === 0 ? null : passCurve, ModelPassCurveSchema),
       promptCount: m.prompts,
       replyCount: stats?.replies ?? 0,
       verdictCount: verdictsBy.get(modelId) ?? 0,
@@ -112,6 +172,14 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
         score: s.score,
         ciLow: s.ciLow,
         ciHigh: s.ciHigh,
+        ciMethod: s.ciMethod,
+        ciLevel: s.ciLevel,
+        ciN: s.ciN,
+        ciClusters: s.ciClusters,
+        ciResamples: s.ciResamples,
+        attemptCount: s.attemptCount,
+        passThreshold: s.passThreshold,
+        passCurve: passCurveColumn(storedModelPassCurve(s.passCurve), ModelPassCurveSchema),
         errorCount: s.errorCount,
         judgedVerdicts: s.judgedVerdicts,
         judgedScored: s.judgedScored,

@@ -2,6 +2,7 @@
  * A blueprint's run history (newest first, a page at a time), each completed run's model
  * scores for the trend chart, and the latest completed run's ranking.
  */
+import { storedInterval } from '../stored-interval';
 import type { Db } from '../client';
 import { runListRowSelect } from './run-select';
 
@@ -25,9 +26,9 @@ export async function getBlueprintRuns(db: Db, blueprintId: string, opts: { limi
       ? []
       : await db.runModelSummary.findMany({
           where: { runId: { in: completed } },
-          select: { runId: true, modelId: true, score: true, ciLow: true, ciHigh: true, errorCount: true },
+          select: { runId: true, modelId: true, score: true, ciLow: true, ciHigh: true, errorCount: true, ciMethod: true, ciLevel: true, ciN: true, ciClusters: true, ciResamples: true },
           take: 20_000,
         });
-  return { runs, scores, latestCompletedRunId: completed[0] ?? null };
+  return { runs, scores: scores.map(({ ciMethod, ciLevel, ciN, ciClusters, ciResamples, ...s }) => ({ ...s, interval: storedInterval({ ...s, ciMethod, ciLevel, ciN, ciClusters, ciResamples }) })), latestCompletedRunId: completed[0] ?? null };
 }
 export type BlueprintRuns = Awaited<ReturnType<typeof getBlueprintRuns>>;

@@ -1,5 +1,5 @@
 /**
- * The reader pages' queries on the demo (four blueprints run by the pipeline against the fake
+ * The reader pages' queries on the demo (five blueprints run by the pipeline against the fake
  * provider: three + two + one + one completed runs, a live run, a sealed prompt, a hostile
  * reply), on PostgreSQL and PGlite: paging and ordering,
  * the drill-downs, full-text search through its GIN indexes, and that nothing of a sealed
@@ -165,8 +165,8 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
 
   it('reads leaderboards, recent runs, a blueprint’s runs and a model’s profile', async () => {
     const rows = await getLeaderboardRows(t.db);
-    // five models on the everyday, support and tool blueprints, four on the coding one
-    expect(rows).toHaveLength(5 + 5 + 4 + 5);
+    // five models on the everyday, support, tool and repeated blueprints, four on the coding one
+    expect(rows).toHaveLength(5 + 5 + 4 + 5 + 5);
     expect(rows.find((r) => r.blueprintId === demo.coding.blueprintId)?.tags).toEqual(['coding', 'structured-output']);
     const recent = await listRecentRuns(t.db, 3);
     expect(recent[0]?.id).toBe(DEMO_LIVE_RUN);
@@ -176,9 +176,9 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
     expect(runs.scores).toHaveLength(15);
     const model = demo.everyday.models[2] as string;
     const profile = await getModelProfile(t.db, model);
-    // 3 everyday + 2 coding + 1 support + 1 tool runs
-    expect(profile?.history).toHaveLength(7);
-    expect(profile?.scores.filter((s) => s.modelId === model)).toHaveLength(4);
+    // 3 everyday + 2 coding + 1 support + 1 tool + 1 repeated runs
+    expect(profile?.history).toHaveLength(8);
+    expect(profile?.scores.filter((s) => s.modelId === model)).toHaveLength(5);
     expect(await getModelProfile(t.db, 'nobody:none')).toBeNull();
     const live = await getRunProgress(t.db, DEMO_LIVE_RUN);
     expect(live).toMatchObject({ status: 'running' });
@@ -211,7 +211,8 @@ describe(`full-text search (${process.env.ASSAY_TEST_DB})`, () => {
     // the hit opens the blueprint's latest completed run, not the live one
     expect(prompts.hits.map((h) => [h.blueprintId, h.promptKey, h.runId])).toEqual([[demo.everyday.blueprintId, 'paracetamol-max-dose', latest().id]]);
     const phrase = await searchPrompts(t.db, '"capital of Australia" -sydney', { limit: 5, offset: 0 });
-    expect(phrase.hits.map((h) => h.promptKey)).toEqual(['capital-of-australia']);
+    // the everyday blueprint's prompt and the repeated blueprint's (same question, asked four times)
+    expect(phrase.hits.map((h) => [h.blueprintId, h.promptKey]).sort()).toEqual([[demo.everyday.blueprintId, 'capital-of-australia'], [demo.repeated.blueprintId, 'capital-of-australia']].sort());
     expect((await searchPrompts(t.db, '"Australia capital"', { limit: 5, offset: 0 })).total).toBe(0);
   });
 

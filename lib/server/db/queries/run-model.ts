@@ -4,6 +4,7 @@
  */
 import { Prisma } from '@/generated/prisma/client';
 import type { RunModelSort } from '@/lib/core';
+import { storedInterval, storedModelPassCurve } from '../stored-interval';
 import type { Db } from '../client';
 import { notSealedIn, SEALED_SPLIT } from './sealed';
 import { redactStored, storedTextRedactor } from './redact-stored';
@@ -16,7 +17,14 @@ export async function getRunModelSummary(db: Db, runId: string, modelId: string)
     db.runModelSummary.count({ where: { runId } }),
     db.model.findUnique({ where: { id: modelId }, select: { displayName: true, provider: true } }),
   ]);
-  return { ...summary, rank: summary.score === null ? null : above + 1, models, displayName: model?.displayName ?? null };
+  return {
+    ...summary,
+    rank: summary.score === null ? null : above + 1,
+    models,
+    displayName: model?.displayName ?? null,
+    interval: storedInterval(summary),
+    passCurve: storedModelPassCurve(summary.passCurve),
+  };
 }
 export type RunModelSummaryDetail = NonNullable<Awaited<ReturnType<typeof getRunModelSummary>>>;
 

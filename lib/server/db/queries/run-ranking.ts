@@ -1,4 +1,6 @@
 /** A run's model ranking: one precomputed summary row per model (run_model_summaries). */
+import type { Interval } from '@/lib/core';
+import { storedInterval } from '../stored-interval';
 import type { Db } from '../client';
 
 export interface RunModelRow {
@@ -13,6 +15,8 @@ export interface RunModelRow {
   errorCount: number;
   costUsd: number;
   latencyMsP50: number | null;
+  /** The interval with its method, n attempts and clusters (prompts), when the row records them. */
+  interval?: Interval | null;
 }
 
 /** A model summary's coverage (lib/core coverage.ts) and why its score is withheld, if it is. */
@@ -50,5 +54,6 @@ export async function getRunRanking(db: Db, runId: string): Promise<(RunModelRow
     deterministicVerdicts: r.deterministicVerdicts,
     deterministicScored: r.deterministicScored,
     withheldReason: r.withheldReason,
+    interval: storedInterval(r),
   }));
 }

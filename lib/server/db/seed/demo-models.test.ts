@@ -15,13 +15,14 @@ const blueprints: Blueprint[] = files.map((f) => {
 
 describe('the demo blueprints and their script', () => {
   it('validate without warnings, and every prompt and judged criterion is scripted', () => {
-    expect(files.sort()).toEqual(['coding-help.yml', 'customer-support.yml', 'everyday-answers.yml', 'tool-calls.yml']);
+    expect(files.sort()).toEqual(['coding-help.yml', 'customer-support.yml', 'everyday-answers.yml', 'repeated-answers.yml', 'tool-calls.yml']);
     for (const f of files) {
       const parsed = parseBlueprint(readFileSync(new URL(f, dir), 'utf8'), { file: f });
       expect(parsed.ok && parsed.warnings, f).toEqual([]);
     }
     for (const round of [0, 1, 2, LIVE_ROUND]) expect(demoRules(round, blueprints).length).toBeGreaterThan(100);
-    const keys = blueprints.flatMap((b) => b.prompts.map((p) => p.id));
+    // the repeated blueprint asks four of the other blueprints' questions again: one script each
+    const keys = new Set(blueprints.flatMap((b) => b.prompts.map((p) => p.id)));
     expect(PROMPTS.map((p) => p.key).sort()).toEqual([...keys].sort());
   });
 

@@ -25,6 +25,8 @@ export interface DemoRule {
   toolCalls?: { name: string; arguments: unknown }[];
   judge?: { labels: Record<string, number>; reasoning?: string; format?: 'assay' | 'bare' };
   error?: { status: number; message?: string; headers?: Record<string, string> };
+  /** Answers the first n matching requests only, then later rules answer (the fake's `times`). */
+  times?: number;
 }
 
 export type Character = 'strong' | 'verbose' | 'erratic' | 'cautious' | 'weak';
@@ -164,7 +166,44 @@ export function judgeRules(blueprints: Blueprint[]): DemoRule[] {
   return rules;
 }
 
+/** The repeated blueprint's system prompt (demo/repeated-answers.yml): its attempts, and only its, get the rules below. */
+export const REPEATED_SYSTEM = 'Answer the question; a short answer is fine.';
+
+/**
+ * The repeated blueprint's four attempts per prompt differ: for the first n attempts of a
+ * prompt a model gives the other reply (`times: n`), then its usual one (modelRules), so the
+ * passes per prompt are fixed whatever order the attempts run in. Per model, n by prompt:
+ * the erratic model slips once or twice where it is usually right and gets London–Tokyo right
+ * once; the weak model gets right once or twice what it usually gets wrong (and the reverse).
+ */
+const REPEAT_FLIPS: Partial<Record<Character, Record<string, { style: ReplyStyle; times: number }>>> = {
+  verbose: { 'london-tokyo-time': { style: 'wrong', times: 1 } },
+  erratic: {
+    'capital-of-australia': { style: 'wrong', times: 1 },
+    'marathon-in-km': { style: 'wrong', times: 2 },
+    'london-tokyo-time': { style: 'good', times: 1 },
+  },
+  weak: {
+    'capital-of-australia': { style: 'wrong', times: 2 },
+    'marathon-in-km': { style: 'wrong', times: 3 },
+    'london-tokyo-time': { style: 'good', times: 1 },
+  },
+};
+
+export function repeatRules(): DemoRule[] {
+  const byKey = new Map(PROMPTS.map((p) => [p.key, p]));
+  const rules: DemoRule[] = [];
+  for (const m of DEMO_MODELS) {
+    for (const [key, flip] of Object.entries(REPEAT_FLIPS[m.character] ?? {})) {
+      const p = byKey.get(key)!;
+      const text = repliesFor(p, flip.style).at(-1)!.text;
+      rules.push({ name: `${m.character}: ${key} (${flip.style}, repeated)`, model: exactly(wireName(m.id)), system: exactly(REPEATED_SYSTEM), lastUser: exactly(p.userTurns.at(-1)!), reply: text, times: flip.times });
+    }
+  }
+  return rules;
+}
+
 /** The fake provider's whole script for one round. */
 export function demoRules(round: number, blueprints: Blueprint[]): DemoRule[] {
-  return [...judgeRules(blueprints), ...modelRules(round)];
+  return [...judgeRules(blueprints), ...repeatRules(), ...modelRules(round)];
 }

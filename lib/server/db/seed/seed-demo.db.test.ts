@@ -53,7 +53,7 @@ async function pointsByVersion(): Promise<Map<string, Map<string, Point[]>>> {
 }
 
 describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
-  it('is a set of pipeline runs: four blueprints, seven completed runs a week apart, one in progress', async () => {
+  it('is a set of pipeline runs: five blueprints, eight completed runs a week apart, one in progress', async () => {
     const runs = await t.db.run.findMany({ orderBy: { createdAt: 'asc' }, select: { id: true, status: true, createdAt: true, totalCalls: true, doneCalls: true, judges: true } });
     expect(runs.map((r) => [r.id, r.status])).toEqual([
       ['everyday-answers-run-1', 'completed'],
@@ -63,6 +63,7 @@ describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
       ['coding-help-run-2', 'completed'],
       ['customer-support-run-1', 'completed'],
       ['tool-calls-run-1', 'completed'],
+      ['repeated-answers-run-1', 'completed'],
       [DEMO_LIVE_RUN, 'running'],
     ]);
     expect(demo.everyday.runIds).toEqual(['everyday-answers-run-1', 'everyday-answers-run-2', 'everyday-answers-run-3']);
@@ -79,6 +80,28 @@ describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
       ['everyday-answers-run-3', 'bleach-and-ammonia', 'openrouter:meta-llama/llama-3.1-70b-instruct'],
     ]);
     for (const f of failed) expect(f.error).toContain(OVERLOADED);
+  });
+
+  it('the repeated blueprint: four attempts per prompt that differ as scripted, pass@k per cell and model, intervals over 4 prompts and 16 attempts', async () => {
+    const runId = demo.repeated.runIds[0]!;
+    const cells = await t.db.runCellSummary.findMany({ where: { runId }, select: { modelId: true, promptKey: true, scoredAttempts: true, passes: true } });
+    const passes = (model: string, key: string) => cells.find((c) => c.modelId === model && c.promptKey === key)?.passes;
+    expect(cells).toHaveLength(5 * 4);
+    expect(cells.every((c) => c.scoredAttempts === 4)).toBe(true);
+    const [strong, verbose, erratic, , weak] = demo.repeated.models;
+    expect(demo.repeated.promptKeys.map((k) => passes(strong!, k))).toEqual([4, 4, 4, 4]);
+    expect(passes(verbose!, 'london-tokyo-time')).toBe(3);
+    // capital, marathon, python, london-tokyo (demo-models.ts REPEAT_FLIPS)
+    expect(demo.repeated.promptKeys.map((k) => passes(erratic!, k))).toEqual([3, 2, 4, 1]);
+    expect(demo.repeated.promptKeys.map((k) => passes(weak!, k))).toEqual([2, 1, 4, 1]);
+    const summaries = await t.db.runModelSummary.findMany({ where: { runId } });
+    for (const m of summaries) {
+      expect(m).toMatchObject({ ciN: 16, ciClusters: 4, attemptCount: 16, passThreshold: 0.75 });
+      expect((m.passCurve as { k: number }[]).map((p) => p.k)).toEqual([1, 2, 3, 4]);
+    }
+    // the strong model passed every attempt: Wilson over its 4 prompts; the erratic one's attempts disagree: BCa
+    expect(summaries.find((m) => m.modelId === strong)?.ciMethod).toBe('wilson');
+    expect(summaries.find((m) => m.modelId === erratic)?.ciMethod).toBe('bca-bootstrap');
   });
 
   it('re-grades every function and correct: verdict with the point functions and finds 0 disagreements', async () => {

@@ -44,11 +44,13 @@ export interface SeededDemo {
   support: SeededBlueprint;
   coding: SeededBlueprint;
   tools: SeededBlueprint;
+  /** Every prompt four attempts, with a pass_threshold: pass@k and clustered intervals. */
+  repeated: SeededBlueprint;
 }
 
 const DAY = 86_400_000;
 const SOURCE_KEY = 'local:demo';
-const FILES = { everyday: 'everyday-answers.yml', support: 'customer-support.yml', coding: 'coding-help.yml', tools: 'tool-calls.yml' } as const;
+const FILES = { everyday: 'everyday-answers.yml', support: 'customer-support.yml', coding: 'coding-help.yml', tools: 'tool-calls.yml', repeated: 'repeated-answers.yml' } as const;
 type Slug = keyof typeof FILES;
 
 export const DEMO_LIVE_RUN = 'everyday-answers-run-live';
@@ -68,6 +70,7 @@ const PLAN: { slug: Slug; round: number; daysAgo: number; trigger: RunTrigger }[
   { slug: 'coding', round: 2, daysAgo: 1, trigger: 'schedule' },
   { slug: 'support', round: 2, daysAgo: 1, trigger: 'manual' },
   { slug: 'tools', round: 2, daysAgo: 1, trigger: 'manual' },
+  { slug: 'repeated', round: 2, daysAgo: 1, trigger: 'manual' },
 ];
 
 /** A timer that does not keep the process alive: the live run's hour-long wait must not block an exit. */
@@ -142,7 +145,7 @@ export async function seedDemo(db: Db, provider: DemoProvider, opts: { now?: Dat
   }
   const sandbox = await createQuickJsSandbox();
   const deps = await demoDeps(db, provider, sandbox);
-  const runIds: Record<Slug, string[]> = { everyday: [], support: [], coding: [], tools: [] };
+  const runIds: Record<Slug, string[]> = { everyday: [], support: [], coding: [], tools: [], repeated: [] };
   const runPlanned = async (p: (typeof PLAN)[number], order: number) => {
     const runId = `${FILES[p.slug].replace(/\.yml$/, '')}-run-${runIds[p.slug].length + 1}`;
     runIds[p.slug].push(runId);
@@ -174,7 +177,7 @@ export async function seedDemo(db: Db, provider: DemoProvider, opts: { now?: Dat
       sealedKeys: bp.prompts.filter((p) => p.split === 'test').map((p) => p.id),
     };
   };
-  return { everyday: seeded('everyday'), support: seeded('support'), coding: seeded('coding'), tools: seeded('tools') };
+  return { everyday: seeded('everyday'), support: seeded('support'), coding: seeded('coding'), tools: seeded('tools'), repeated: seeded('repeated') };
 }
 
 /**

@@ -1,0 +1,26 @@
+/**
+ * The standard normal distribution, from jStat (its `inv` refines erfc⁻¹ by Newton steps, so
+ * z₀.₉₇₅ = 1.959963984540054 to double precision): the quantile for normal and Wilson
+ * intervals, the CDF and quantile for BCa's bias correction.
+ */
+import jstat from 'jstat';
+
+// A UMD bundle: its one export is an object, so the name is read from the default import.
+const { jStat } = jstat;
+
+/** Φ⁻¹(p): the z with P(Z ≤ z) = p. */
+export function normalQuantile(p: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`a normal quantile needs p in (0,1), got ${p}`);
+  return jStat.normal.inv(p, 0, 1);
+}
+
+/** Φ(z) = P(Z ≤ z). */
+export function normalCdf(z: number): number {
+  return jStat.normal.cdf(z, 0, 1);
+}
+
+/** The two-sided critical value for a confidence level: 0.95 → 1.96. */
+export function zForLevel(level: number): number {
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0,1), e.g. 0.95; got ${level}`);
+  return normalQuantile(1 - (1 - level) / 2);
+}
