@@ -54,3 +54,36 @@ export {
   type Coverage,
   type PointClass,
 } from './coverage';
+export { normalCdf, normalQuantile, studentTQuantile } from './quantiles';
+export {
+  BlueprintPlanSchema,
+  DEFAULT_ALPHA,
+  DEFAULT_POWER,
+  effectiveSize,
+  minimumDetectableEffect,
+  pairedDifferenceVariance,
+  PairPlanSchema,
+  planBlueprint,
+  PlanOptionsSchema,
+  promptsNeeded,
+  zSum,
+  type BlueprintPlan,
+  type ModelPrompts,
+  type PairPlan,
+  type PlanOptions,
+} from './planner';
+export {
+  driftRule,
+  DriftMovedListSchema,
+  DriftMovedSchema,
+  driftTest,
+  DriftTestSchema,
+  expandedLevel,
+  mostMoved,
+  MOVED_KEPT,
+  servedChanged,
+  typicalServed,
+  type DriftMoved,
+  type DriftTest,
+  type ServedIdentity,
+} from './drift';
