@@ -29,6 +29,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/#blueprints-h" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Blueprints
             </Link>
+            <Link href="/drift" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Drift
+            </Link>
             <div className="ml-auto">
               <SearchForm compact />
             </div>

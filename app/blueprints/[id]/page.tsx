@@ -3,16 +3,19 @@ import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { getBlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
+import { getBlueprintPlan } from '@/lib/server/db/queries/blueprint-plan';
 import { getBlueprintRuns } from '@/lib/server/db/queries/blueprint-runs';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { blueprintRunsView } from '@/lib/views/blueprint-runs-view';
 import { blueprintPage } from '@/lib/views/blueprint-view';
+import { plannerView } from '@/lib/views/planner-view';
 import { sourceExcerpt } from '@/lib/views/source-view';
 import { BLUEPRINT_PROMPTS_PAGE_SIZE, BlueprintParams } from '@/lib/views/params';
 import { decodeSegment, href } from '@/lib/views/urls';
 import { BlueprintHeader, PromptTable, SourceExcerpt, ValidationErrors } from '@/components/blueprint-page';
 import { LatestRanking, RunHistory } from '@/components/blueprint-runs';
+import { Planner } from '@/components/planner';
 import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton, TextSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
@@ -35,6 +38,14 @@ async function Runs({ id, part }: { id: string; part: 'ranking' | 'history' }) {
   const names = await getModelNames(db, [...new Set(runs.scores.map((s) => s.modelId))]);
   const view = blueprintRunsView(runs, names);
   return part === 'ranking' ? <LatestRanking view={view} /> : <RunHistory view={view} />;
+}
+
+async function Plan({ id }: { id: string }) {
+  const db = getDb();
+  const result = await getBlueprintPlan(db, id);
+  if (!result) return null;
+  const names = await getModelNames(db, [...new Set(result.plan?.pairs.flatMap((p) => [p.modelA, p.modelB]) ?? [])]);
+  return <Planner view={plannerView(result, names)} />;
 }
 
 async function Prompts({ detail }: { detail: NonNullable<Awaited<ReturnType<typeof getBlueprintDetail>>> }) {
@@ -74,6 +85,13 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
           <Runs id={id} part="history" />
         </Suspense>
       </SectionBoundary>
+      <Section id="planner-h" title="How small a difference can it see?" description="The sample-size planner, from the latest run’s spread of scores.">
+        <SectionBoundary name="planner">
+          <Suspense fallback={<TableSkeleton label="planner" rows={4} />}>
+            <Plan id={id} />
+          </Suspense>
+        </SectionBoundary>
+      </Section>
       <SectionBoundary name="prompts">
         <Suspense fallback={<TableSkeleton label="prompts" rows={8} />}>
           <Prompts detail={detail} />
