@@ -17,6 +17,7 @@ import { checkDrift } from './drift-check';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
 import { finish } from './steps';
+import { scheduleReruns } from '../jobs/functions/schedule-reruns';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 let t: TestDatabase;
@@ -119,5 +120,23 @@ describe(`drift checks (${process.env.ASSAY_TEST_DB})`, () => {
     const checks = await t.db.driftCheck.findMany({ where: { toRunId: third }, select: { fromRunId: true, modelId: true, servedChanged: true } });
     expect(checks.map((c) => c.fromRunId)).toEqual([second, second]);
     expect(checks.find((c) => c.modelId === 'openai:swapped')?.servedChanged).toBe(true);
+  });
+
+  it('a cron tick repeats the identical run of an unchanged blueprint, and its finish checks drift', async () => {
+    const latest = await t.db.run.findFirstOrThrow({ where: { blueprintId, trigger: 'schedule' }, orderBy: { createdAt: 'desc' }, select: { id: true, identityHash: true } });
+    const requested: string[] = [];
+    const ports = {
+      requestRun: (db: typeof t.db, req: Parameters<typeof requestRun>[1], dispatcher: Parameters<typeof requestRun>[2]) => requestRun(db, req, dispatcher, TEST_DEFAULTS),
+      dispatcher: { dispatch: async (runId: string) => void requested.push(runId) },
+    };
+    // the latest run is older than the policy's age: the identical run is due again, not skipped
+    const [due] = await scheduleReruns(t.db, ports, { maxAgeDays: 0, maxPerTick: 1 }, new Date(Date.now() + 1000));
+    expect(due).toMatchObject({ blueprintId, reason: 'stale', deduplicated: false });
+    const rerun = await t.db.run.findUniqueOrThrow({ where: { id: due!.runId }, select: { identityHash: true, trigger: true, config: true } });
+    expect(rerun).toMatchObject({ identityHash: latest.identityHash, trigger: 'schedule', config: { bypassCache: true } });
+    expect(requested).toEqual([due!.runId]);
+    expect(await executeRun(deps, due!.runId)).toBe('completed');
+    const checks = await t.db.driftCheck.findMany({ where: { toRunId: due!.runId }, select: { fromRunId: true } });
+    expect(checks.map((c) => c.fromRunId)).toEqual([latest.id, latest.id]);
   });
 });
