@@ -33,7 +33,7 @@ export function Planner({ view }: { view: PlannerView }) {
           ))}
         </dl>
         <table className="text-sm" data-testid="planner-needed">
-          <caption className={`text-left ${muted}`}>Prompts needed to detect a difference of</caption>
+          <caption className={`whitespace-nowrap text-left ${muted}`}>Prompts needed to detect a difference of</caption>
           <thead>
             <tr>
               <th scope="col" className="pr-4 text-left font-medium">

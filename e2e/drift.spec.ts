@@ -29,7 +29,7 @@ test('the drift page flags the model whose provider changed it, with its numbers
   // the change is a drop, its interval excludes 0 on the same side, and the MDE is named
   await expect(flagged.getByTestId('drift-difference')).toHaveText(/^−\d+\.\d points$/);
   const interval = await flagged.getByTestId('drift-interval').innerText();
-  const [low, high] = /95% interval (−\d+\.\d) to (−\d+\.\d)/.exec(interval)!.slice(1).map((x) => -Number(x.slice(1)));
+  const [low, high] = /^(−\d+\.\d) to (−\d+\.\d) points \(95%\)$/.exec(interval)!.slice(1).map((x) => -Number(x.slice(1)));
   expect(low!).toBeLessThan(high!);
   expect(high!).toBeLessThan(0);
   const mde = Number(/±(\d+\.\d) points/.exec(await flagged.getByTestId('drift-mde').innerText())![1]);

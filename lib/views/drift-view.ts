@@ -46,7 +46,7 @@ export interface DriftCheckView {
   diffHref: string;
   /** "−35.0 points" (after − before). */
   difference: string;
-  /** "95% interval −48.3 to −21.7". */
+  /** "−48.3 to −21.7 points (95%)". */
   interval: string;
   mde: string;
   prompts: string;
@@ -97,7 +97,7 @@ export function driftCheckView(c: DriftCheckRow, names: ReadonlyMap<string, stri
     toHref: href.run(c.toRunId),
     diffHref: href.diff(c.toRunId, c.fromRunId),
     difference: points(c.difference),
-    interval: c.ciLow === null || c.ciHigh === null ? 'no interval (fewer than two prompts in both runs)' : `95% interval ${formatDelta(c.ciLow)} to ${formatDelta(c.ciHigh)}`,
+    interval: c.ciLow === null || c.ciHigh === null ? 'no interval (fewer than two prompts in both runs)' : `${formatDelta(c.ciLow)} to ${formatDelta(c.ciHigh)} points (95%)`,
     mde: c.mde === null ? 'no MDE' : `±${formatScore(c.mde)} points`,
     prompts: plural(c.paired, 'prompt'),
     reason: c.reason,

@@ -9,15 +9,15 @@ describe('the drift rule', () => {
   it('flags an interval that excludes 0 and reaches the MDE, on either side', () => {
     expect(driftRule({ low: 0.02, high: 0.2 }, 0.1)).toMatchObject({ excludesZero: true, flagged: true });
     expect(driftRule({ low: -0.3, high: -0.05 }, 0.1)).toMatchObject({ excludesZero: true, flagged: true });
-    expect(driftRule({ low: -0.3, high: -0.05 }, 0.1).reason).toBe("the interval [-0.300, -0.050] excludes 0 and reaches the blueprint's MDE of 0.100");
+    expect(driftRule({ low: -0.3, high: -0.05 }, 0.1).reason).toBe("the interval [−30.0, −5.0] points excludes 0 and reaches the blueprint's MDE of 10.0 points");
   });
 
   it('does not flag an interval that includes 0', () => {
-    expect(driftRule({ low: -0.05, high: 0.4 }, 0.1)).toEqual({ excludesZero: false, flagged: false, reason: 'the interval [-0.050, 0.400] includes 0: no evidence of a change' });
+    expect(driftRule({ low: -0.05, high: 0.4 }, 0.1)).toEqual({ excludesZero: false, flagged: false, reason: 'the interval [−5.0, 40.0] points includes 0: no evidence of a change' });
   });
 
   it('does not flag a real change shown to be smaller than the MDE', () => {
-    expect(driftRule({ low: 0.008, high: 0.012 }, 0.1)).toMatchObject({ excludesZero: true, flagged: false, reason: expect.stringMatching(/real but small change.*inside ±0.100/) });
+    expect(driftRule({ low: 0.008, high: 0.012 }, 0.1)).toMatchObject({ excludesZero: true, flagged: false, reason: expect.stringMatching(/real but small change: the interval \[0\.8, 1\.2\] points lies inside ±10\.0, the blueprint's MDE/) });
   });
 
   it('tests on the interval alone when the earlier run has no MDE, and needs an interval', () => {

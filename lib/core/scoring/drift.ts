@@ -63,19 +63,23 @@ export const DriftTestSchema = z.object({
 });
 export type DriftTest = z.infer<typeof DriftTestSchema>;
 
-const fmt = (x: number) => (Math.abs(x) < 0.0005 ? '0' : x.toFixed(3));
+/** A difference as points out of 100, as every page writes it: −0.5531 → "−55.3". */
+const fmt = (x: number) => {
+  const p = Math.round(Math.abs(x) * 1000) / 10;
+  return p === 0 ? '0.0' : `${x < 0 ? '−' : ''}${p.toFixed(1)}`;
+};
 
 /** The rule, on numbers already computed: exported so a reader of the rule can test it alone. */
 export function driftRule(interval: { low: number; high: number } | null, mde: number | null): { excludesZero: boolean; flagged: boolean; reason: string } {
   if (!interval) return { excludesZero: false, flagged: false, reason: 'fewer than two prompts were scored in both runs: nothing to test' };
   const { low, high } = interval;
-  const range = `[${fmt(low)}, ${fmt(high)}]`;
+  const range = `[${fmt(low)}, ${fmt(high)}] points`;
   const excludesZero = low > 0 || high < 0;
   if (!excludesZero) return { excludesZero, flagged: false, reason: `the interval ${range} includes 0: no evidence of a change` };
   if (mde === null) return { excludesZero, flagged: true, reason: `the interval ${range} excludes 0 (the earlier run has no MDE to compare with)` };
   const reach = Math.max(Math.abs(low), Math.abs(high));
   if (reach < mde) return { excludesZero, flagged: false, reason: `a real but small change: the interval ${range} lies inside ±${fmt(mde)}, the blueprint's MDE` };
-  return { excludesZero, flagged: true, reason: `the interval ${range} excludes 0 and reaches the blueprint's MDE of ${fmt(mde)}` };
+  return { excludesZero, flagged: true, reason: `the interval ${range} excludes 0 and reaches the blueprint's MDE of ${fmt(mde)} points` };
 }
 
 /** The prompts scored in both runs, largest move first (ties by key), at most `keep`. */
