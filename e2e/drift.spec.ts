@@ -56,6 +56,7 @@ test('the drift page flags the model whose provider changed it, with its numbers
 test('the drift page filters by model and blueprint, and shows the checks that found nothing on request', async ({ page }, info) => {
   await page.goto('/drift');
   const checks = page.getByTestId('drift-check');
+  await expect(checks.first()).toBeVisible();
   const flaggedCount = await checks.count();
   expect(flaggedCount).toBeGreaterThanOrEqual(1);
   for (const c of await checks.all()) await expect(c).toHaveAttribute('data-flagged', 'true');
@@ -64,6 +65,8 @@ test('the drift page filters by model and blueprint, and shows the checks that f
   await page.getByLabel('Show checks that found no drift').check();
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(page).toHaveURL(/all=1/);
+  // visible, not only in the DOM: a streamed section is in the document before it is swapped in
+  await expect(checks.last()).toBeVisible();
   await expect(checks).toHaveCount(DEMO.models.length);
   await expect(page.locator('[data-testid="drift-check"][data-flagged="false"]').first()).toContainText(/includes 0|inside ±|reaches/);
   await screenshot(page, info, 'drift-all-checks');
@@ -71,6 +74,7 @@ test('the drift page filters by model and blueprint, and shows the checks that f
   // one model
   await page.getByLabel('Model').selectOption(CAUTIOUS);
   await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(checks.first()).toBeVisible();
   await expect(checks).toHaveCount(1);
   await expect(checks.first()).toHaveAttribute('data-model', CAUTIOUS);
 
@@ -79,6 +83,7 @@ test('the drift page filters by model and blueprint, and shows the checks that f
   await expect(checks).toHaveCount(0);
   await expect(page.getByText('No drift checks match these filters.')).toBeVisible();
   await page.goto(`/drift?blueprint=${DEMO.blueprintId}&model=${encodeURIComponent(CAUTIOUS)}`);
+  await expect(checks.first()).toBeVisible();
   await expect(checks).toHaveCount(1);
 });
 

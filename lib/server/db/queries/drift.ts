@@ -57,8 +57,8 @@ export async function listDriftChecks(db: Db, filters: DriftFilters = {}, limit 
   const [rows, total, flagged, blueprints, models] = await Promise.all([
     db.driftCheck.findMany({
       where,
-      // newest change first: the later run's date, then when the check was made
-      orderBy: [{ toRun: { createdAt: 'desc' } }, { createdAt: 'desc' }, { modelId: 'asc' }],
+      // newest change first (the later run's date), flagged checks before the others of the same runs
+      orderBy: [{ toRun: { createdAt: 'desc' } }, { flagged: 'desc' }, { modelId: 'asc' }],
       take: limit,
       include: { blueprint: { select: { title: true } }, fromRun: { select: { createdAt: true } }, toRun: { select: { createdAt: true } } },
     }),
