@@ -12,6 +12,7 @@ import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-
 import { planBlueprint, ProviderMetaSchema } from '@/lib/core';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { runPromptResults } from '../db/queries/blueprint-plan';
+import { listDriftChecks } from '../db/queries/drift';
 import type { RunDeps } from './deps';
 import { checkDrift } from './drift-check';
 import { executeRun } from './execute-run';
@@ -138,5 +139,23 @@ describe(`drift checks (${process.env.ASSAY_TEST_DB})`, () => {
     expect(await executeRun(deps, due!.runId)).toBe('completed');
     const checks = await t.db.driftCheck.findMany({ where: { toRunId: due!.runId }, select: { fromRunId: true } });
     expect(checks.map((c) => c.fromRunId)).toEqual([latest.id, latest.id]);
+  });
+
+  it('lists the checks for the drift page: flagged ones by default, newest first, filtered', async () => {
+    const flagged = await listDriftChecks(t.db);
+    expect(flagged.checks.map((c) => [c.toRunId, c.modelId])).toEqual([[second, 'openai:swapped']]);
+    expect(flagged).toMatchObject({ total: 6, flagged: 1, blueprints: [{ id: blueprintId, title: 'Drift probe' }], models: ['openai:steady', 'openai:swapped'] });
+    const [c] = flagged.checks;
+    expect(c!.moved).toHaveLength(5);
+    expect(c!.fromRunAt.getTime()).toBeLessThan(c!.toRunAt.getTime());
+    const all = await listDriftChecks(t.db, { all: true });
+    expect(all.checks).toHaveLength(6);
+    // newest later run first; within one pair of runs, flagged first
+    const toRuns = all.checks.map((x) => x.toRunAt.getTime());
+    expect(toRuns).toEqual([...toRuns].sort((a, b) => b - a));
+    const ofSecond = all.checks.filter((x) => x.toRunId === second).map((x) => x.modelId);
+    expect(ofSecond).toEqual(['openai:swapped', 'openai:steady']);
+    expect((await listDriftChecks(t.db, { all: true, modelId: 'openai:steady' })).checks.every((x) => x.modelId === 'openai:steady')).toBe(true);
+    expect((await listDriftChecks(t.db, { blueprintId: 'no-such' })).checks).toEqual([]);
   });
 });
