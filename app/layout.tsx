@@ -32,6 +32,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/methodology" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Methodology
             </Link>
+            <Link href="/drift" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Drift
+            </Link>
             <div className="ml-auto">
               <SearchForm compact />
             </div>

@@ -1,14 +1,16 @@
 /**
  * Remote control of a fake LLM running in another process (Playwright's web server, the
- * standalone `npm run fake-llm`): the same setRules/setFaults/reset/stats over `/__fake/*`.
+ * standalone `npm run fake-llm`): the same setRules/setFaults/setServed/reset/stats over `/__fake/*`.
  * Rules travel as JSON: a RegExp pattern is sent as its `/source/flags` string.
  */
 import type { FakeStats } from './llm-server';
-import type { FaultConfig, RuleInput } from './llm-server-rules';
+import type { FaultConfig, RuleInput, ServedEntryInput } from './llm-server-rules';
 
 export interface FakeLlmAdmin {
   setRules(rules: RuleInput[]): Promise<void>;
   setFaults(faults: FaultConfig | FaultConfig[] | null): Promise<void>;
+  /** What models say they are (`model` field, `system_fingerprint`) from now on; null restores the defaults. */
+  setServed(entries: ServedEntryInput[] | null): Promise<void>;
   reset(): Promise<void>;
   stats(): Promise<FakeStats>;
 }
@@ -29,6 +31,7 @@ export function fakeLlmAdmin(origin: string): FakeLlmAdmin {
   return {
     setRules: async (rules) => void (await call('POST', 'rules', rules)),
     setFaults: async (faults) => void (await call('POST', 'faults', faults)),
+    setServed: async (entries) => void (await call('POST', 'served', entries)),
     reset: async () => void (await call('POST', 'reset', {})),
     stats: async () => (await call('GET', 'stats')) as FakeStats,
   };

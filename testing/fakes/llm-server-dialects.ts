@@ -16,6 +16,8 @@ export interface FakeAnswer {
   logprobTokens?: JudgeAnswer['tokens'];
   usage: { promptTokens: number; completionTokens: number };
   costUsd?: number;
+  /** What the reply says served it (`model`, `system_fingerprint`). */
+  served: { model: string; fingerprint: string };
 }
 
 type Json = Record<string, unknown>;
@@ -161,7 +163,8 @@ export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAns
       id: `chatcmpl-fake-${seq}`,
       object: 'chat.completion',
       created: 1_700_000_000 + seq,
-      model: req.model,
+      model: answer.served.model,
+      system_fingerprint: answer.served.fingerprint,
       choices: [
         {
           index: 0,
@@ -192,7 +195,7 @@ export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAns
       id: `msg_fake_${seq}`,
       type: 'message',
       role: 'assistant',
-      model: req.model,
+      model: answer.served.model,
       content: [
         ...(answer.content !== '' || !answer.toolCalls.length ? [{ type: 'text', text: answer.content, citations: null }] : []),
         ...answer.toolCalls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })),
@@ -203,7 +206,9 @@ export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAns
     };
   }
   return {
-    model: req.model,
+    id: `custom-fake-${seq}`,
+    model: answer.served.model,
+    system_fingerprint: answer.served.fingerprint,
     output: { text: answer.content, tool_calls: answer.toolCalls.map((c) => ({ tool: c.name, args: c.arguments ?? {} })) },
     usage: { input: promptTokens, output: completionTokens },
   };
@@ -224,6 +229,18 @@ const ANTHROPIC_ERROR_TYPES: Record<number, string> = {
   429: 'rate_limit_error',
   529: 'overloaded_error',
 };
+
+/**
+ * Response headers as the real APIs send them: a request id, the served model where OpenAI
+ * names it, and headers Assay must never store (a cookie, an organisation id), so a test can
+ * prove the adapters keep only their allow-list.
+ */
+export function answerHeaders(dialect: Dialect, answer: Pick<FakeAnswer, 'served'>, seq: number): Record<string, string> {
+  const never = { 'set-cookie': `__fake_session=secret-${seq}; Path=/; HttpOnly` };
+  if (dialect === 'openai') return { 'x-request-id': `req_fake_${seq}`, 'openai-model': answer.served.model, 'openai-organization': 'org-fake-private', ...never };
+  if (dialect === 'anthropic') return { 'request-id': `req_fake_${seq}`, 'anthropic-organization-id': 'org-fake-private', ...never };
+  return { 'x-request-id': `req_fake_${seq}`, ...never };
+}
 
 export function renderError(dialect: Dialect, status: number, message: string): Json {
   if (dialect === 'openai') {

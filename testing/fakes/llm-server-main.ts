@@ -28,7 +28,7 @@ const fake = await startFakeLlm({ port, rules: DEMO_RULES, latencyMs });
 console.log(`Fake LLM listening on ${fake.origin}`);
 console.log(`  OpenAI:    POST ${fake.url}/chat/completions   Anthropic: POST ${fake.url}/messages`);
 console.log(`  Custom:    POST ${fake.origin}/custom/chat       Models:    GET ${fake.url}/models`);
-console.log(`  Admin:     GET ${fake.origin}/__fake/stats, POST ${fake.origin}/__fake/{rules,faults,reset}`);
+console.log(`  Admin:     GET ${fake.origin}/__fake/stats, POST ${fake.origin}/__fake/{rules,faults,served,reset}`);
 console.log('');
 console.log('Point Assay at it (any key works; none is needed):');
 console.log(`  ASSAY_LLM_BASE_URL=${fake.url} npm run dev`);

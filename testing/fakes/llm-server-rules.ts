@@ -50,6 +50,10 @@ export const RuleSchema = z
     costUsd: z.number().min(0).optional(),
     /** Applies to the first n matching requests only, then falls through to later rules. */
     times: z.number().int().positive().optional(),
+    /** What the reply says it was served by (its `model` field), over the served table and the requested name. */
+    servedModel: z.string().min(1).optional(),
+    /** The reply's `system_fingerprint`, over the served table's. */
+    fingerprint: z.string().min(1).optional(),
   })
   .refine((r) => [r.reply !== undefined || r.toolCalls !== undefined, r.judge, r.error, r.hang].filter(Boolean).length <= 1, {
     message: 'a rule answers with one of: reply and/or toolCalls, judge, error, hang',
@@ -75,6 +79,33 @@ export const FaultConfigSchema = z.object({
   retryAfter: z.string().optional(),
 });
 export type FaultConfig = z.infer<typeof FaultConfigSchema>;
+/**
+ * What a model says it is, per model name (first match wins): a provider that points an id at a
+ * new snapshot changes the `model` field of its replies and their `system_fingerprint`. A test
+ * changes both at run time (`setServed`, `POST /__fake/served`) together with the model's rules.
+ */
+export const ServedEntrySchema = z.object({
+  model: PatternSchema,
+  servedModel: z.string().min(1).optional(),
+  fingerprint: z.string().min(1).optional(),
+});
+export type ServedEntry = z.infer<typeof ServedEntrySchema>;
+export type ServedEntryInput = z.input<typeof ServedEntrySchema>;
+
+/** The fingerprint a model has until a test changes it: stable per model name. */
+export function defaultFingerprint(model: string): string {
+  return `fp_${createHash('sha256').update(model).digest('hex').slice(0, 10)}`;
+}
+
+/** The served identity of one answer: the rule's, else the served table's, else the model name and its default fingerprint. */
+export function servedFor(req: Pick<FakeRequest, 'model'>, rule: Pick<Rule, 'servedModel' | 'fingerprint'> | undefined, table: readonly ServedEntry[]): { model: string; fingerprint: string } {
+  const entry = table.find((e) => toRegExp(e.model).test(req.model));
+  return {
+    model: rule?.servedModel ?? entry?.servedModel ?? req.model,
+    fingerprint: rule?.fingerprint ?? entry?.fingerprint ?? defaultFingerprint(req.model),
+  };
+}
+
 export type FaultKind = 'rate_limited' | 'server_error' | 'hang' | 'malformed' | 'truncated' | 'empty' | 'html';
 
 export interface FakeMessage {

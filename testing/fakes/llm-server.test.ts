@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeLlmAdmin } from './llm-server-admin';
 import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from './llm-server';
-import { GARBAGE } from './llm-server-rules';
+import { defaultFingerprint, GARBAGE } from './llm-server-rules';
 
 let fake: FakeLlm | undefined;
 afterEach(async () => {
@@ -299,9 +299,33 @@ describe('fake LLM: remote control', () => {
     const f = await start({ rules: [{ lastUser: 'book', toolCalls: [{ name: 'book_table', arguments: { people: 2 } }], reply: 'Booked.' }] });
     const { json } = await post(`${f.origin}/custom/chat`, { input: 'Please book a table' });
     expect(json).toEqual({
+      id: 'custom-fake-1',
       model: 'custom-assistant',
+      system_fingerprint: defaultFingerprint('custom-assistant'),
       output: { text: 'Booked.', tool_calls: [{ tool: 'book_table', args: { people: 2 } }] },
       usage: { input: 4, output: 2 },
     });
+  });
+
+  it('changes what a model says it is (model field, fingerprint, openai-model header) at run time, with its behaviour', async () => {
+    const f = await start({ rules: [{ reply: 'old behaviour' }] });
+    const admin = fakeLlmAdmin(f.origin);
+    const first = await openai(f, user('Hi'));
+    expect(first.json).toMatchObject({ model: 'fake-model', system_fingerprint: defaultFingerprint('fake-model') });
+    expect(first.headers.get('openai-model')).toBe('fake-model');
+    expect(first.headers.get('x-request-id')).toBe('req_fake_1');
+
+    // The provider swaps the snapshot behind the id: new behaviour, new served identity.
+    await admin.setRules([{ model: 'fake-model', reply: 'new behaviour' }]);
+    await admin.setServed([{ model: '^fake-model$', servedModel: 'fake-model-2026-12-01', fingerprint: 'fp_swapped' }]);
+    const second = await openai(f, user('Hi'));
+    expect(second.json).toMatchObject({ model: 'fake-model-2026-12-01', system_fingerprint: 'fp_swapped', choices: [{ message: { content: 'new behaviour' } }] });
+    expect(second.headers.get('openai-model')).toBe('fake-model-2026-12-01');
+    // A rule's own served fields win over the table.
+    await admin.setRules([{ reply: 'pinned', fingerprint: 'fp_rule' }]);
+    expect((await openai(f, user('Hi'))).json).toMatchObject({ model: 'fake-model-2026-12-01', system_fingerprint: 'fp_rule' });
+    await expect(admin.setServed([{ servedModel: 'x' }] as never)).rejects.toThrow(/HTTP 400/);
+    await admin.reset();
+    expect((await openai(f, user('Hi'))).json).toMatchObject({ model: 'fake-model', system_fingerprint: defaultFingerprint('fake-model') });
   });
 });

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
-import { BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
+import { answerHeaders, BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
 import {
   countTokens,
   defaultReply,
@@ -21,14 +21,18 @@ import {
   requestKey,
   ruleMatches,
   RuleSchema,
+  servedFor,
+  ServedEntrySchema,
   type FakeRequest,
   type FaultConfig,
   type FaultKind,
   type Rule,
   type RuleInput,
+  type ServedEntry,
+  type ServedEntryInput,
 } from './llm-server-rules';
 
-export type { FaultConfig, Rule, RuleInput, Pattern, FakeRequest, FakeMessage } from './llm-server-rules';
+export type { FaultConfig, Rule, RuleInput, Pattern, FakeRequest, FakeMessage, ServedEntryInput } from './llm-server-rules';
 
 export interface FakeLlmOptions {
   /** 0 (default) picks a free port. */
@@ -44,6 +48,8 @@ export interface FakeLlmOptions {
   apiKeys?: string[];
   /** How many requests `requests()` keeps (oldest dropped first); default 1000. */
   keepRequests?: number;
+  /** What each model says it is (`model` field, `system_fingerprint`); see setServed. */
+  served?: ServedEntryInput[];
 }
 
 export interface RecordedRequest {
@@ -82,6 +88,11 @@ export interface FakeLlm {
   setRules(rules: RuleInput[]): void;
   setFaults(faults: FaultConfig | FaultConfig[] | null): void;
   setLatency(ms: number): void;
+  /**
+   * What models say they are from now on: the `model` field and `system_fingerprint` of their
+   * replies (a provider pointing an id at a new snapshot). `null` restores the defaults.
+   */
+  setServed(entries: ServedEntryInput[] | null): void;
   /** Clears counters and the request log, and restores the rules and faults given at start. */
   reset(): void;
   close(): Promise<void>;
@@ -139,8 +150,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const keep = options.keepRequests ?? 1000;
   const apiKeys = options.apiKeys ? new Set(options.apiKeys) : null;
 
+  const initialServed: ServedEntry[] = (options.served ?? []).map((e) => ServedEntrySchema.parse(e));
   let rules = initialRules;
   let faults = initialFaults;
+  let served = initialServed;
   let latencyMs = options.latencyMs ?? 0;
   let calls = 0;
   let seq = 0;
@@ -186,6 +199,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       ...(tokens ? { logprobTokens: tokens } : {}),
       usage: rule?.usage ?? { promptTokens, completionTokens },
       ...(rule?.costUsd !== undefined ? { costUsd: rule.costUsd } : {}),
+      served: servedFor(req, rule, served),
     };
   }
 
@@ -251,11 +265,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
 
     const malformed = fault?.kind === 'malformed';
-    const body = renderAnswer(dialect, req, answerFor(req, rule, malformed), mySeq);
+    const answer = answerFor(req, rule, malformed);
+    const body = renderAnswer(dialect, req, answer, mySeq);
     entry.status = 200;
     // Counted once the response is actually handed over: a client that already gave up did not complete.
     if (!malformed) res.on('finish', () => completed.set(key, (completed.get(key) ?? 0) + 1));
-    sendJson(res, 200, body);
+    sendJson(res, 200, body, answerHeaders(dialect, answer, mySeq));
   }
 
   function modelList(): unknown {
@@ -285,9 +300,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     setLatency: (ms) => {
       latencyMs = ms;
     },
+    setServed: (next) => {
+      served = (next ?? []).map((e) => ServedEntrySchema.parse(e));
+    },
     reset: () => {
       rules = initialRules;
       faults = initialFaults;
+      served = initialServed;
       latencyMs = options.latencyMs ?? 0;
       calls = 0;
       ruleUses = new Map();
@@ -317,6 +336,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
       api.setFaults(parsed.data);
       return sendJson(res, 200, { ok: true });
+    }
+    if (path === '/__fake/served' && req.method === 'POST') {
+      const parsed = z.union([z.null(), z.array(ServedEntrySchema)]).safeParse(json);
+      if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
+      api.setServed(parsed.data);
+      return sendJson(res, 200, { ok: true, served: parsed.data?.length ?? 0 });
     }
     if (path === '/__fake/reset' && req.method === 'POST') {
       api.reset();

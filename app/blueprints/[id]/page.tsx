@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { getBlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
+import { getBlueprintPlan } from '@/lib/server/db/queries/blueprint-plan';
 import { getBlueprintRuns } from '@/lib/server/db/queries/blueprint-runs';
 import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
 import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
@@ -13,6 +14,7 @@ import { blueprintRunsView } from '@/lib/views/blueprint-runs-view';
 import { blueprintPage } from '@/lib/views/blueprint-view';
 import { pageReadings } from '@/lib/views/how-to-read';
 import { judgePanelView } from '@/lib/views/judge-reliability-view';
+import { plannerView } from '@/lib/views/planner-view';
 import { sourceExcerpt } from '@/lib/views/source-view';
 import { BLUEPRINT_PROMPTS_PAGE_SIZE, BlueprintParams } from '@/lib/views/params';
 import { decodeSegment, href } from '@/lib/views/urls';
@@ -21,6 +23,7 @@ import { LatestRanking, RunHistory } from '@/components/blueprint-runs';
 import { HowToRead } from '@/components/how-to-read';
 import { JudgePanel } from '@/components/judge-reliability';
 import { PassAtKSection } from '@/components/pass-at-k';
+import { Planner } from '@/components/planner';
 import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton, TextSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
@@ -60,6 +63,14 @@ async function Judges({ id }: { id: string }) {
 async function PassAtK({ id }: { id: string }) {
   const { latestCompletedRunId } = await loadRuns(id);
   return latestCompletedRunId ? <PassAtKSection view={passAtKView(await getRunPassCurves(getDb(), latestCompletedRunId))} /> : null;
+}
+
+async function Plan({ id }: { id: string }) {
+  const db = getDb();
+  const result = await getBlueprintPlan(db, id);
+  if (!result) return null;
+  const names = await getModelNames(db, [...new Set(result.plan?.pairs.flatMap((p) => [p.modelA, p.modelB]) ?? [])]);
+  return <Planner view={plannerView(result, names)} />;
 }
 
 async function Prompts({ detail }: { detail: NonNullable<Awaited<ReturnType<typeof getBlueprintDetail>>> }) {
@@ -110,6 +121,13 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
           <Judges id={id} />
         </Suspense>
       </SectionBoundary>
+      <Section id="planner-h" title="How small a difference can it see?" description="The sample-size planner, from the latest run’s spread of scores.">
+        <SectionBoundary name="planner">
+          <Suspense fallback={<TableSkeleton label="planner" rows={4} />}>
+            <Plan id={id} />
+          </Suspense>
+        </SectionBoundary>
+      </Section>
       <SectionBoundary name="prompts">
         <Suspense fallback={<TableSkeleton label="prompts" rows={8} />}>
           <Prompts detail={detail} />

@@ -23,3 +23,14 @@ export {
 } from './schemas';
 export { ToolCallSchema, type ToolCall } from './tool-call';
 export { describeCheck, functionName, labelName, orderedDistribution, pointCode, pointDirection, pointLabel, pointLabels, storedPoint } from './labels';
+export {
+  MAX_SERVED_VALUE,
+  NOTHING_SERVED,
+  ProviderMetaSchema,
+  SERVED_HEADER_ALLOW_LIST,
+  servedFrom,
+  servedOrNothing,
+  ServedSchema,
+  type ProviderMeta,
+  type Served,
+} from './served';

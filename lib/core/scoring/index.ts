@@ -25,7 +25,7 @@ export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } fr
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
 export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';
 export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalMethodSchema, IntervalSchema, type BootstrapOptions, type Interval, type IntervalMethod, type SampleSize } from './bootstrap';
-export { normalCdf, normalQuantile, zForLevel } from './normal';
+export { normalCdf, normalQuantile, studentTQuantile, zForLevel } from './normal';
 export { clusteredMean, clusteredNormalInterval, clusteredStandardError, type Cluster } from './interval-clustered';
 export { bcaAcceleration, bcaBiasCorrection, bcaFromStatistics, bcaInterval } from './interval-bca';
 export { wilsonInterval } from './interval-wilson';
@@ -60,3 +60,35 @@ export {
   type Coverage,
   type PointClass,
 } from './coverage';
+export {
+  BlueprintPlanSchema,
+  DEFAULT_ALPHA,
+  DEFAULT_POWER,
+  effectiveSize,
+  minimumDetectableEffect,
+  pairedDifferenceVariance,
+  PairPlanSchema,
+  planBlueprint,
+  PlanOptionsSchema,
+  promptsNeeded,
+  zSum,
+  type BlueprintPlan,
+  type ModelPrompts,
+  type PairPlan,
+  type PlanOptions,
+} from './planner';
+export {
+  driftRule,
+  DriftMovedListSchema,
+  DriftMovedSchema,
+  driftTest,
+  DriftTestSchema,
+  expandedLevel,
+  mostMoved,
+  MOVED_KEPT,
+  servedChanged,
+  typicalServed,
+  type DriftMoved,
+  type DriftTest,
+  type ServedIdentity,
+} from './drift';

@@ -1,7 +1,8 @@
 /**
- * The standard normal distribution, from jStat (its `inv` refines erfc⁻¹ by Newton steps, so
+ * The standard normal and Student's t distributions, from jStat (its `inv` refines erfc⁻¹ by Newton steps, so
  * z₀.₉₇₅ = 1.959963984540054 to double precision): the quantile for normal and Wilson
- * intervals, the CDF and quantile for BCa's bias correction.
+ * intervals, the CDF and quantile for BCa's bias correction, the t quantile for small-n paired
+ * intervals and the planner.
  */
 import jstat from 'jstat';
 
@@ -10,7 +11,7 @@ const { jStat } = jstat;
 
 /** Φ⁻¹(p): the z with P(Z ≤ z) = p. */
 export function normalQuantile(p: number): number {
-  if (!(p > 0 && p < 1)) throw new RangeError(`a normal quantile needs p in (0,1), got ${p}`);
+  if (!(p > 0 && p < 1)) throw new RangeError(`a normal quantile needs a probability strictly between 0 and 1, got ${p}`);
   return jStat.normal.inv(p, 0, 1);
 }
 
@@ -23,4 +24,11 @@ export function normalCdf(z: number): number {
 export function zForLevel(level: number): number {
   if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0,1), e.g. 0.95; got ${level}`);
   return normalQuantile(1 - (1 - level) / 2);
+}
+
+/** The p-quantile of Student's t with ν degrees of freedom (ν ≥ 1). */
+export function studentTQuantile(p: number, nu: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`a t quantile needs a probability strictly between 0 and 1, got ${p}`);
+  if (!(nu >= 1)) throw new RangeError(`Student's t needs at least 1 degree of freedom, got ${nu}`);
+  return jStat.studentt.inv(p, nu);
 }

@@ -8,6 +8,7 @@ runLlmClientContract('Anthropic adapter', ({ fake, apiKey }) => new AnthropicCli
   logprobs: false,
   toolCalls: true,
   usage: true,
+  served: { fingerprint: false, requestIdHeader: 'request-id' },
 });
 
 describe('Anthropic mapping', () => {

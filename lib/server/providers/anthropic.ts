@@ -5,6 +5,7 @@
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
@@ -70,7 +71,7 @@ export function toAnthropicParams(req: ChatRequest): AnthropicParams {
   };
 }
 
-export function fromAnthropicMessage(message: Message, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+export function fromAnthropicMessage(message: Message, ctx: { provider: string; model: string; latencyMs: number; headers?: Headers | null }): ChatResponse {
   const fault = bodyFault(ctx.provider, message);
   if (fault) throw fault;
   if (!message || !Array.isArray(message.content)) {
@@ -92,6 +93,8 @@ export function fromAnthropicMessage(message: Message, ctx: { provider: string; 
     costUsd: costUsd(ctx.model, usage),
     logprobs: null,
     latencyMs: ctx.latencyMs,
+    // Anthropic has no fingerprint; the dated model id in the reply is what answered.
+    served: servedFrom({ model: message.model, fingerprint: null, responseId: message.id, headers: ctx.headers ?? null }),
   };
 }
 
@@ -128,12 +131,15 @@ export class AnthropicClient implements LlmClient {
     const started = performance.now();
     return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
       let message: Message;
+      let headers: Headers;
       try {
-        message = await this.#sdk.messages.create(toAnthropicParams(req), { signal, timeout: timeoutMs + 1_000, headers: attemptHeaders(req) });
+        const { data, response } = await this.#sdk.messages.create(toAnthropicParams(req), { signal, timeout: timeoutMs + 1_000, headers: attemptHeaders(req) }).withResponse();
+        message = data;
+        headers = response.headers;
       } catch (e) {
         throw classifySdkError(e, ANTHROPIC_ERRORS, this.provider, this.#secrets);
       }
-      return fromAnthropicMessage(message, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
+      return fromAnthropicMessage(message, { provider: this.provider, model: req.model, latencyMs: performance.now() - started, headers });
     });
   }
 }

@@ -68,6 +68,9 @@ export const CustomMappingSpecSchema = z
         tool_calls: JsonPath.optional(),
         prompt_tokens: JsonPath.optional(),
         completion_tokens: JsonPath.optional(),
+        /** What the system says it served (default `$.model`) and its build (default `$.system_fingerprint`), recorded for drift. */
+        model: JsonPath.optional(),
+        fingerprint: JsonPath.optional(),
       })
       .strict(),
   })

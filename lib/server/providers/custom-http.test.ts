@@ -15,7 +15,7 @@ runLlmClientContract(
       allowedOrigins: [fake.origin],
       env: { BOT_TOKEN: { value: apiKey, origins: [fake.origin] } },
     }).client,
-  { logprobs: true, toolCalls: true, usage: true },
+  { logprobs: true, toolCalls: true, usage: true, served: { fingerprint: true, requestIdHeader: 'x-request-id' } },
 );
 
 runLlmClientContract(
@@ -31,7 +31,7 @@ runLlmClientContract(
       },
       { allowedOrigins: [fake.origin], env: { BOT_TOKEN: { value: apiKey, origins: [fake.origin] } } },
     ).client,
-  { logprobs: false, toolCalls: true, usage: true },
+  { logprobs: false, toolCalls: true, usage: true, served: { fingerprint: true, requestIdHeader: 'x-request-id' } },
 );
 
 const bot = ['https://bot.example.org'];

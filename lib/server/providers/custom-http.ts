@@ -6,6 +6,7 @@
  * blueprint can neither reach an arbitrary URL nor send a secret anywhere.
  */
 import { JSONPath } from 'jsonpath-plus';
+import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { bodyFault, errorText, httpError, malformedError, networkError } from './classify';
 import { costUsd } from './cost';
@@ -77,7 +78,11 @@ function resolveHeaders(id: string, spec: CustomHttpSpec, env: CustomHttpContext
 }
 
 /** Reads content, tool calls and usage out of a custom reply through the spec's JSONPaths. */
-export function mapCustomResponse(json: unknown, mapping: CustomMappingSpec['response'], ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+export function mapCustomResponse(
+  json: unknown,
+  mapping: CustomMappingSpec['response'],
+  ctx: { provider: string; model: string; latencyMs: number; headers?: Headers | null },
+): ChatResponse {
   // eval: false: paths come from blueprints, so no script filters ([?(…)]) may run.
   const query = (path: string): unknown[] => JSONPath({ path, json: json as object, wrap: true, eval: false }) as unknown[];
   const found = query(mapping.content);
@@ -98,7 +103,14 @@ export function mapCustomResponse(json: unknown, mapping: CustomMappingSpec['res
   const prompt = number(mapping.prompt_tokens);
   const completion = number(mapping.completion_tokens);
   const usage: Usage | null = prompt === undefined && completion === undefined ? null : { promptTokens: prompt ?? 0, completionTokens: completion ?? 0 };
-  return { content, toolCalls, finishReason: null, usage, costUsd: costUsd(ctx.model, usage), logprobs: null, latencyMs: ctx.latencyMs };
+  // What the system says it is: the mapping's paths, else the top-level `model` / `system_fingerprint` the OpenAI shape uses.
+  const served = servedFrom({
+    model: query(mapping.model ?? '$.model')[0],
+    fingerprint: query(mapping.fingerprint ?? '$.system_fingerprint')[0],
+    responseId: query('$.id')[0],
+    headers: ctx.headers ?? null,
+  });
+  return { content, toolCalls, finishReason: null, usage, costUsd: costUsd(ctx.model, usage), logprobs: null, latencyMs: ctx.latencyMs, served };
 }
 
 export function templateVariables(req: ChatRequest): Record<string, unknown> {
@@ -162,7 +174,7 @@ class CustomMappingClient implements LlmClient {
       }
       const fault = bodyFault(this.provider, json, this.#secrets);
       if (fault) throw fault;
-      return mapCustomResponse(json, spec.response, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
+      return mapCustomResponse(json, spec.response, { provider: this.provider, model: req.model, latencyMs: performance.now() - started, headers: res.headers });
     });
   }
 }

@@ -112,6 +112,24 @@ describe('Gemini response mapping', () => {
     expect(() => fromGeminiResponse({ candidates: [] }, ctx)).toThrow(expect.objectContaining({ kind: 'malformed' }));
     expect(() => fromGeminiResponse({ promptFeedback: { blockReason: 'SAFETY' as never } }, ctx)).toThrow(/blocked \(SAFETY\)/);
   });
+
+  it('records the served snapshot (modelVersion), the response id and only allow-listed headers', () => {
+    const res = fromGeminiResponse(
+      {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] } }],
+        modelVersion: 'gemini-2.0-flash-001',
+        responseId: 'resp-123',
+        sdkHttpResponse: { headers: { 'x-request-id': 'r-9', 'set-cookie': 'NID=secret', 'x-goog-api-key': 'AIza-secret' } } as never,
+      },
+      ctx,
+    );
+    expect(res.served).toEqual({ model: 'gemini-2.0-flash-001', fingerprint: null, meta: { headers: { 'x-request-id': 'r-9' }, responseId: 'resp-123' } });
+    expect(fromGeminiResponse({ candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] } }] }, ctx).served).toEqual({
+      model: null,
+      fingerprint: null,
+      meta: { headers: {}, responseId: null },
+    });
+  });
 });
 
 describe('Gemini errors and client', () => {

@@ -5,6 +5,7 @@
  * support them; a reply without them maps to null.
  */
 import { ApiError, GoogleGenAI, type Content, type GenerateContentParameters, type GenerateContentResponse, type Part } from '@google/genai';
+import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
@@ -78,7 +79,8 @@ export function toGeminiParams(req: ChatRequest, extra: { signal?: AbortSignal; 
   };
 }
 
-type GeminiReply = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'>;
+type GeminiReply = Pick<GenerateContentResponse, 'candidates' | 'usageMetadata' | 'promptFeedback'> &
+  Partial<Pick<GenerateContentResponse, 'modelVersion' | 'responseId' | 'sdkHttpResponse'>>;
 
 export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
   const fault = bodyFault(ctx.provider, res);
@@ -118,6 +120,8 @@ export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; mo
     costUsd: costUsd(ctx.model, usage),
     logprobs,
     latencyMs: ctx.latencyMs,
+    // Gemini names the served snapshot `modelVersion`; it has no fingerprint.
+    served: servedFrom({ model: res.modelVersion, fingerprint: null, responseId: res.responseId, headers: res.sdkHttpResponse?.headers ?? null }),
   };
 }
 

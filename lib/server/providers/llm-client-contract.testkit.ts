@@ -27,6 +27,12 @@ export interface ContractOptions {
   toolCalls: boolean;
   /** Token usage is reported. */
   usage: boolean;
+  /**
+   * What the adapter reads of what the provider served: the reply's `system_fingerprint`
+   * (OpenAI-compatible and custom replies have one; Anthropic's have none) and the header
+   * that names the response (`x-request-id`, Anthropic's `request-id`).
+   */
+  served: { fingerprint: boolean; requestIdHeader: 'x-request-id' | 'request-id' };
 }
 
 const WEATHER_TOOL = {
@@ -153,6 +159,23 @@ export function runLlmClientContract(name: string, makeClient: (ctx: ContractCon
         expect(res.usage).toEqual({ promptTokens: 12, completionTokens: 3 });
       });
     }
+
+    it('records what the provider served: its model field, fingerprint and allow-listed headers, changed at run time', async () => {
+      const before = await ask({ messages: [{ role: 'user', content: 'Hi' }] });
+      expect(before.served.model).toBe(model);
+      expect(before.served.fingerprint).toEqual(options.served.fingerprint ? expect.stringMatching(/^fp_[0-9a-f]{10}$/) : null);
+      expect(before.served.meta.headers[options.served.requestIdHeader]).toMatch(/^req_fake_\d+$/);
+      // The fake also sends a cookie and an organisation id: never kept.
+      const kept = Object.keys(before.served.meta.headers);
+      expect(kept.some((h) => /cookie|organi[sz]ation|authori[sz]ation/i.test(h))).toBe(false);
+      expect(JSON.stringify(before.served)).not.toMatch(/secret-|org-fake-private/);
+
+      // The provider points the id at a new snapshot: the reply says so.
+      fake.setServed([{ model: '.', servedModel: `${model}-2026-12-01`, fingerprint: 'fp_new_build' }]);
+      const after = await ask({ messages: [{ role: 'user', content: 'Hi' }] });
+      expect(after.served.model).toBe(`${model}-2026-12-01`);
+      expect(after.served.fingerprint).toBe(options.served.fingerprint ? 'fp_new_build' : null);
+    });
 
     it('passes a malformed (label-less) judge answer through as content: judging decides', async () => {
       fake.setFaults({ malformed: 1 });

@@ -8,6 +8,7 @@ runLlmClientContract('OpenAI-compatible adapter', ({ fake, apiKey }) => new Open
   logprobs: true,
   toolCalls: true,
   usage: true,
+  served: { fingerprint: true, requestIdHeader: 'x-request-id' },
 });
 
 const ctx = { provider: 'openai', model: 'gpt-4o-mini', latencyMs: 5 };

@@ -5,6 +5,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
 import { costUsd } from './cost';
@@ -64,7 +65,7 @@ export function toOpenAiParams(req: ChatRequest): ChatCompletionCreateParamsNonS
   };
 }
 
-export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider: string; model: string; latencyMs: number }): ChatResponse {
+export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider: string; model: string; latencyMs: number; headers?: Headers | null }): ChatResponse {
   const fault = bodyFault(ctx.provider, completion);
   if (fault) throw fault;
   const choice = completion?.choices?.[0];
@@ -90,6 +91,7 @@ export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider
     costUsd: costUsd(ctx.model, usage, typeof reported === 'number' ? reported : null),
     logprobs,
     latencyMs: ctx.latencyMs,
+    served: servedFrom({ model: completion.model, fingerprint: completion.system_fingerprint, responseId: completion.id, headers: ctx.headers ?? null }),
   };
 }
 
@@ -121,17 +123,23 @@ export class OpenAiCompatibleClient implements LlmClient {
     const started = performance.now();
     return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
       let completion: ChatCompletion;
+      let headers: Headers;
       try {
-        completion = await this.#sdk.chat.completions.create(toOpenAiParams(req), {
-          signal,
-          // Our deadline fires first; the SDK's is only a backstop.
-          timeout: timeoutMs + 1_000,
-          headers: attemptHeaders(req),
-        });
+        // withResponse: the headers say what was served (openai-model, x-request-id).
+        const { data, response } = await this.#sdk.chat.completions
+          .create(toOpenAiParams(req), {
+            signal,
+            // Our deadline fires first; the SDK's is only a backstop.
+            timeout: timeoutMs + 1_000,
+            headers: attemptHeaders(req),
+          })
+          .withResponse();
+        completion = data;
+        headers = response.headers;
       } catch (e) {
         throw this.#classify(e);
       }
-      return fromOpenAiCompletion(completion, { provider: this.provider, model: req.model, latencyMs: performance.now() - started });
+      return fromOpenAiCompletion(completion, { provider: this.provider, model: req.model, latencyMs: performance.now() - started, headers });
     });
   }
 

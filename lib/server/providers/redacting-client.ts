@@ -26,6 +26,8 @@ export function redactingClient(inner: LlmClient, secrets: readonly string[]): L
         content: redact(r.content),
         toolCalls: r.toolCalls.map((c) => ({ ...c, name: redact(c.name), arguments: redactDeep(c.arguments, redact) })),
         logprobs: r.logprobs && redactDeep(r.logprobs, redact),
+        // what the provider says it served is stored too: an echoed secret must not ride along
+        served: redactDeep(r.served, redact),
       };
     },
   };

@@ -4,10 +4,12 @@
  * policy never has to know which provider it spoke to (STYLE.md habits 7 and 9).
  */
 
-import type { ToolCall } from '@/lib/core';
+import type { Served, ToolCall } from '@/lib/core';
 
 /** The one tool-call shape (lib/core/evidence/tool-call.ts): a provider returns what a run stores. */
 export type { ToolCall };
+/** What the provider says answered (lib/core/evidence/served.ts): stored on the reply, read by drift. */
+export type { Served };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -65,6 +67,11 @@ export interface ChatResponse {
   /** Per output token, when asked for and the provider offers them; otherwise null. */
   logprobs: TokenLogprob[] | null;
   latencyMs: number;
+  /**
+   * What the provider says it served: the response's `model`, `system_fingerprint` and an
+   * allow-list of headers (built with `servedFrom`, which drops every other header).
+   */
+  served: Served;
 }
 
 export interface LlmClient {

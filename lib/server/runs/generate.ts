@@ -5,7 +5,18 @@
  * written in one statement, so a crash leaves either both or neither.
  */
 import { randomUUID } from 'node:crypto';
-import { parseStored, parseStoredOrNull, pickFixture, StoredToolCallsSchema, StoredTurnsSchema, type GenerationCell, type Message } from '@/lib/core';
+import {
+  parseStored,
+  parseStoredOrNull,
+  pickFixture,
+  ProviderMetaSchema,
+  servedOrNothing,
+  StoredToolCallsSchema,
+  StoredTurnsSchema,
+  type GenerationCell,
+  type Message,
+  type Served,
+} from '@/lib/core';
 import { isProviderError, ModelResolutionError, type ChatMessage, type ToolCall } from '../providers';
 import { isDataRefusal, storable, storableText } from '../db/storable-text';
 import type { RunDeps } from './deps';
@@ -38,6 +49,11 @@ interface Generated {
   latencyMs: number;
   costUsd: number;
   fromCache: boolean;
+  /**
+   * What the provider said served the final reply (a cached response keeps the record of the
+   * call that made it); null for fixtures, which no provider answered.
+   */
+  served: Served | null;
 }
 
 export async function findReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell): Promise<StoredReply | null> {
@@ -70,7 +86,7 @@ export function toStored(row: { id: string; promptKey: string; modelId: string; 
 }
 
 async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): Promise<Generated> {
-  const out: Generated = { turns: [], content: '', toolCalls: null, finishReason: null, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, fromCache: true };
+  const out: Generated = { turns: [], content: '', toolCalls: null, finishReason: null, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, fromCache: true, served: null };
   const fixture = deps.fixtures ? pickFixture(deps.fixtures, cell.promptKey, cell.modelId, cell.attempt) : null;
   const generatedTurns = cell.messages.filter((m) => m.role === 'assistant' && m.content === null).length;
   const last = cell.messages.at(-1);
@@ -99,6 +115,8 @@ async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): P
     out.completionTokens += response.usage?.completionTokens ?? 0;
     out.latencyMs += fromCache ? 0 : response.latencyMs;
     out.costUsd += costUsd ?? 0;
+    // Read through the schema: a cache entry written before served records existed has none.
+    out.served = servedOrNothing(response.served);
     return { content: response.content, toolCalls: response.toolCalls.length ? response.toolCalls : null };
   };
 
@@ -198,13 +216,19 @@ function insertReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell, g: Ge
   const turns = JSON.stringify(r.turns);
   const toolCalls = r.toolCalls ? JSON.stringify(r.toolCalls) : null;
   const finishReason = g?.finishReason == null ? null : storableText(g.finishReason);
+  const served = g?.served ?? null;
+  const servedModel = served?.model == null ? null : storableText(served.model);
+  const fingerprint = served?.fingerprint == null ? null : storableText(served.fingerprint);
+  const providerMeta = served ? JSON.stringify(storable(ProviderMetaSchema.parse(served.meta))) : null;
   return deps.db.$queryRaw<{ id: string }[]>`
     WITH ins AS (
       INSERT INTO replies (id, run_id, prompt_key, model_id, system_index, temperature_index, temperature, attempt, turns, content,
-                           tool_calls, finish_reason, prompt_tokens, completion_tokens, latency_ms, cost_usd, error, error_kind, from_cache, created_at)
+                           tool_calls, finish_reason, prompt_tokens, completion_tokens, latency_ms, cost_usd, error, error_kind, from_cache,
+                           served_model, system_fingerprint, provider_meta, created_at)
       VALUES (${r.id}, ${ctx.runId}, ${cell.promptKey}, ${cell.modelId}, ${cell.systemIndex}, ${cell.temperatureIndex}, ${cell.temperature},
               ${cell.attempt}, ${turns}::jsonb, ${r.content}, ${toolCalls}::jsonb, ${finishReason}, ${g?.promptTokens ?? null},
-              ${g?.completionTokens ?? null}, ${g ? Math.round(g.latencyMs) : null}, ${g?.costUsd ?? null}, ${r.error}, ${r.errorKind}, ${g?.fromCache ?? false}, now())
+              ${g?.completionTokens ?? null}, ${g ? Math.round(g.latencyMs) : null}, ${g?.costUsd ?? null}, ${r.error}, ${r.errorKind}, ${g?.fromCache ?? false},
+              ${servedModel}, ${fingerprint}, ${providerMeta}::jsonb, now())
       ON CONFLICT (run_id, prompt_key, model_id, system_index, temperature_index, attempt) DO NOTHING
       RETURNING id, error
     ), counted AS (

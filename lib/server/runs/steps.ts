@@ -13,6 +13,7 @@ import { finalStatus, planGenerations, replySourceOf, type FinalStatus, type Gen
 import type { RunDeps } from './deps';
 import { RETRYABLE_KINDS } from '../providers';
 import { budgetSpent } from './budget';
+import { checkDrift } from './drift-check';
 import { BudgetExceededError, LeaseLostError, RunNotFoundError } from './errors';
 import { generateCell, toStored } from './generate';
 import { judgeReply } from './judge';
@@ -236,7 +237,8 @@ export function judgeGroup(deps: RunDeps, ctx: RunContext, group: GroupKey, opts
 
 /**
  * What is left, what the run stored, and `finalStatus` (lib/core) decide the status; then the
- * summaries, the leaderboard (only for a completed run) and the finished hook (PR comments).
+ * summaries, the leaderboard (only for a completed run), the drift checks (a completed
+ * scheduled run) and the finished hook (PR comments).
  * Idempotent: finishing twice decides the same from the same rows.
  * `budgetStop`: the reason a scheduler saw the budget (or its deadline) stop the run; without
  * one, a run with work left is budget-stopped when its budget is spent, else failed.
@@ -262,6 +264,8 @@ export async function finish(deps: RunDeps, runId: string, opts: { budgetStop?: 
   // A pull request's run grades unmerged content: it never reaches the public leaderboard.
   await summariseRun(deps.db, runId, { publish: decision.status === 'completed' && run.trigger !== 'pull_request' });
   await deps.db.run.update({ where: { id: runId }, data: { status: decision.status, error, finishedAt: new Date() } });
+  // A completed scheduled run is compared with the previous one of its version (drift-check.ts).
+  if (decision.status === 'completed' && run.trigger === 'schedule') await checkDrift(deps.db, runId);
   forgetRunContext(runId); // a long-lived server keeps no finished run in memory
   await deps.onFinished?.(runId);
   return decision.status;

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBlueprint, type Blueprint } from '@/lib/core';
-import { behaviour, DEMO_MODELS, demoRules, LIVE_ROUND } from './demo-models';
+import { behaviour, DEMO_MODELS, demoRules, LIVE_ROUND, SWAP_ROUND, SWAPPED, SWAPPED_WRONG, wireName } from './demo-models';
 import { EVIDENCE, PROMPTS, repliesFor } from './demo-replies';
 
 const dir = new URL('./demo/', import.meta.url);
@@ -40,9 +40,23 @@ describe('the demo blueprints and their script', () => {
     const of = (c: string) => DEMO_MODELS.find((m) => m.character === c)!.character;
     for (const p of PROMPTS) {
       expect(behaviour(of('strong'), p, 2)).toBe('good');
-      expect(behaviour(of('cautious'), p, 2)).toBe(p.refusal ? 'refuse' : 'good');
+      expect(behaviour(of('cautious'), p, 1)).toBe(p.refusal ? 'refuse' : 'good');
+      // its provider's new snapshot gets a few facts wrong from the swap round on
+      expect(behaviour(of('cautious'), p, SWAP_ROUND)).toBe(p.refusal ? 'refuse' : SWAPPED_WRONG.includes(p.key) ? 'wrong' : 'good');
       expect(behaviour(of('weak'), p, LIVE_ROUND)).toBe('rate_limited');
     }
     expect(new Set(DEMO_MODELS.map((m) => m.id.split(':')[0])).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('changes what the cautious model says it is from the swap round on, and only it', () => {
+    const cautious = wireName(DEMO_MODELS.find((m) => m.character === 'cautious')!.id);
+    const servedOf = (round: number) => demoRules(round, blueprints).filter((r) => r.servedModel || r.fingerprint);
+    expect(servedOf(SWAP_ROUND - 1)).toEqual([]);
+    const swapped = servedOf(SWAP_ROUND);
+    expect(swapped.length).toBeGreaterThan(10);
+    for (const r of swapped) {
+      expect(r.model!.test(cautious)).toBe(true);
+      expect(r).toMatchObject(SWAPPED);
+    }
   });
 });

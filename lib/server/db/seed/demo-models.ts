@@ -9,6 +9,11 @@
  *  - gemini-2.0-flash (cautious): refuses health, safety, account and live-data questions.
  *  - gpt-4o-mini (weak): mostly wrong, a little better in each run.
  *
+ * And one provider change: from round 2 on, the cautious model's provider points its id at a
+ * new snapshot (the replies' `model` field and `system_fingerprint` change) that gets a few
+ * everyday facts wrong it used to get right, so the drift page has a flag that says "the
+ * provider changed the model behind the id" between the two scheduled everyday runs.
+ *
  * The rules are data in the fake's own rule format (the seed never imports the fake: whoever
  * runs the seed starts the fake and hands it over, see DemoProvider in seed-demo.ts).
  */
@@ -27,6 +32,9 @@ export interface DemoRule {
   error?: { status: number; message?: string; headers?: Record<string, string> };
   /** Answers the first n matching requests only, then later rules answer (the fake's `times`). */
   times?: number;
+  /** What the reply says served it (the fake's `model` field) and its `system_fingerprint`. */
+  servedModel?: string;
+  fingerprint?: string;
 }
 
 export type Character = 'strong' | 'verbose' | 'erratic' | 'cautious' | 'weak';
@@ -56,6 +64,13 @@ const ERRATIC_ERRORS: string[][] = [['daily-water'], ['boiling-at-altitude'], ['
 /** The prompts the weak model gets right, per round: it improves. */
 const WEAK_RIGHT: string[][] = [[], ['capital-of-australia'], ['capital-of-australia', 'marathon-in-km', 'python-dedupe-ordered']];
 
+/** The round from which the cautious model's provider serves a new snapshot behind the same id. */
+export const SWAP_ROUND = 2;
+/** What the swapped snapshot says it is. */
+export const SWAPPED = { servedModel: 'google/gemini-2.0-flash-001-2026-11-18', fingerprint: 'fp_gemini_1118' } as const;
+/** Everyday facts the swapped snapshot gets wrong (it answered them well before). */
+export const SWAPPED_WRONG = ['capital-of-australia', 'marathon-in-km', 'london-tokyo-time', 'boiling-at-altitude', 'summarise-study'];
+
 export const OVERLOADED = 'The model is overloaded (HTTP 503). Please retry later.';
 
 type Behaviour = ReplyStyle | 'error' | 'rate_limited';
@@ -72,7 +87,8 @@ export function behaviour(character: Character, p: PromptScript, round: number):
       if (round !== LIVE_ROUND && ERRATIC_ERRORS[r]!.includes(p.key)) return 'error';
       return ERRATIC_WRONG[r]!.includes(p.key) ? 'wrong' : 'good';
     case 'cautious':
-      return p.refusal ? 'refuse' : 'good';
+      if (p.refusal) return 'refuse';
+      return round >= SWAP_ROUND && SWAPPED_WRONG.includes(p.key) ? 'wrong' : 'good';
     case 'weak':
       if (round === LIVE_ROUND) return 'rate_limited';
       return WEAK_RIGHT[r]!.includes(p.key) ? 'good' : 'wrong';
@@ -93,6 +109,7 @@ function modelRules(round: number): DemoRule[] {
   const rules: DemoRule[] = [];
   for (const m of DEMO_MODELS) {
     const model = exactly(wireName(m.id));
+    const served = m.character === 'cautious' && round >= SWAP_ROUND ? SWAPPED : {};
     if (rateLimitedModels(round).includes(m.id)) {
       // A provider that asks to come back in an hour: the run waits, genuinely in progress.
       rules.push({ name: `${m.character}: rate limited`, model, error: { status: 429, message: 'Rate limit reached for requests per minute.', headers: { 'retry-after': '3600' } } });
@@ -107,7 +124,7 @@ function modelRules(round: number): DemoRule[] {
       const replies = repliesFor(p, b as ReplyStyle);
       p.userTurns.forEach((u, i) => {
         const r = replies[i] as ScriptedReply;
-        rules.push({ name: `${m.character}: ${p.key} (${b})`, model, lastUser: exactly(u), reply: r.text, ...(r.toolCalls ? { toolCalls: r.toolCalls } : {}) });
+        rules.push({ name: `${m.character}: ${p.key} (${b})`, model, lastUser: exactly(u), reply: r.text, ...(r.toolCalls ? { toolCalls: r.toolCalls } : {}), ...served });
       });
     }
   }

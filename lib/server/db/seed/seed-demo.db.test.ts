@@ -24,7 +24,7 @@ import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from './seed-demo';
 import { EVIDENCE } from './demo-replies';
-import { OVERLOADED } from './demo-models';
+import { DEMO_MODELS, OVERLOADED, SWAPPED } from './demo-models';
 
 let t: TestDatabase;
 let fake: FakeLlm;
@@ -178,5 +178,20 @@ describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
     }
     expect(disagreements).toEqual([]);
     expect(judged.length).toBeGreaterThanOrEqual(400);
+  });
+
+  it('has the drift the cautious model’s provider made: flagged between the two scheduled everyday runs, served change named', async () => {
+    const [, second, third] = demo.everyday.runIds;
+    const checks = await t.db.driftCheck.findMany({ where: { toRunId: third }, orderBy: { modelId: 'asc' } });
+    expect(checks.map((c) => c.fromRunId)).toEqual(DEMO_MODELS.map(() => second));
+    const cautious = DEMO_MODELS.find((m) => m.character === 'cautious')!.id;
+    const flagged = checks.filter((c) => c.flagged);
+    expect(flagged.map((c) => c.modelId)).toContain(cautious);
+    const c = checks.find((x) => x.modelId === cautious)!;
+    expect(c).toMatchObject({ servedChanged: true, servedModelAfter: SWAPPED.servedModel, fingerprintAfter: SWAPPED.fingerprint, servedModelBefore: 'google/gemini-2.0-flash-001' });
+    expect(c.difference!).toBeLessThan(0);
+    expect(checks.filter((x) => x.modelId !== cautious).every((x) => !x.servedChanged)).toBe(true);
+    // only scheduled runs are compared: the other blueprints' runs have none
+    expect(await t.db.driftCheck.count({ where: { blueprintId: { not: demo.everyday.blueprintId } } })).toBe(0);
   });
 });

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { planBlueprint, type PromptResult } from '@/lib/core';
+import { plannerView } from './planner-view';
+
+const prompts = (scores: number[]): PromptResult[] => scores.map((score, i) => ({ id: `p${i}`, weight: 1, score }));
+const run = { runId: 'r1', finishedAt: new Date('2026-11-29T12:00:00Z') };
+
+describe('planner view', () => {
+  it('states the MDE in points and the prompts some differences need', () => {
+    // ω² = 0.04/3 over 4 prompts: MDE 0.16175; n(0.1) = 7.84888 · 0.013333 / 0.01 = 10.5 → 11; n(0.05) = 42; n(0.03) = 117; n(0.02) = 262
+    const plan = planBlueprint([
+      { modelId: 'openai:a', prompts: prompts([0.2, 0.4, 0.6, 0.8]) },
+      { modelId: 'openai:b', prompts: prompts([0.1, 0.5, 0.5, 0.9]) },
+    ]);
+    const v = plannerView({ blueprintId: 'x', title: 'X', run, plan }, new Map([['openai:a', 'Model A']]));
+    expect(v.mde).toBe('16.2 points');
+    expect(v.headline).toBe('With its 4 prompts, this blueprint tells two models apart (at 80% power, α = 0.05) when their scores differ by at least 16.2 points; a smaller gap may be noise.');
+    expect(v.needed).toEqual([
+      { delta: '10 points', prompts: '11', enough: false },
+      { delta: '5 points', prompts: '42', enough: false },
+      { delta: '3 points', prompts: '117', enough: false },
+      { delta: '2 points', prompts: '262', enough: false },
+    ]);
+    expect(v.pairs).toEqual([{ label: 'Model A vs b', paired: '4', rho: '0.95', omega: '0.115', mde: '16.2' }]);
+    expect(v.run).toEqual({ href: '/runs/r1', label: 'the run of 2026-11-29 12:00 UTC' });
+  });
+
+  it('says why there is no plan', () => {
+    expect(plannerView({ blueprintId: 'x', title: 'X', run: null, plan: null }, new Map()).empty).toMatch(/^No completed run yet/);
+    const none = planBlueprint([{ modelId: 'a', prompts: prompts([0.5]) }]);
+    expect(plannerView({ blueprintId: 'x', title: 'X', run, plan: none }, new Map()).empty).toMatch(/fewer than two prompts/);
+  });
+});

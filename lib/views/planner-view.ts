@@ -1,0 +1,62 @@
+/**
+ * The blueprint page's planner: the latest run's minimum detectable difference in points, what
+ * it rests on (σ, ρ, ω, n), and how many prompts some differences would need. Pure: the planner
+ * ran in core; this decides wording and rounding.
+ */
+import { promptsNeeded, type BlueprintPlan } from '@/lib/core';
+import type { BlueprintPlanResult } from '@/lib/server/db/queries/blueprint-plan';
+import { formatCount, formatDateTime, formatScore, modelShortName } from './format';
+import { href } from './urls';
+
+/** The differences (on the 0–1 scale) the table offers: 10, 5, 3 and 2 points. */
+export const PLANNER_DELTAS = [0.1, 0.05, 0.03, 0.02] as const;
+
+export interface PlannerView {
+  /** Null when the blueprint has no completed run (then `empty` says so). */
+  run: { href: string; label: string } | null;
+  empty: string | null;
+  mde: string | null;
+  headline: string;
+  basis: { label: string; value: string }[];
+  needed: { delta: string; prompts: string; enough: boolean }[];
+  pairs: { label: string; paired: string; rho: string; omega: string; mde: string }[];
+  note: string | null;
+}
+
+const num = (x: number | null, digits = 3) => (x === null ? '—' : x.toFixed(digits));
+
+export function plannerView(result: BlueprintPlanResult, names: ReadonlyMap<string, string>): PlannerView {
+  const empty = { run: null, mde: null, basis: [], needed: [], pairs: [], note: null };
+  if (!result.run || !result.plan) {
+    return { ...empty, empty: 'No completed run yet: the planner reads the spread of a run’s scores.', headline: '' };
+  }
+  const plan: BlueprintPlan = result.plan;
+  const run = { href: href.run(result.run.runId), label: result.run.finishedAt ? `the run of ${formatDateTime(result.run.finishedAt)}` : 'the latest run' };
+  if (plan.mde === null || plan.omega === null) return { ...empty, run, empty: plan.note ?? 'Not enough scored prompts to plan from.', headline: '' };
+  const omega2 = plan.omega ** 2;
+  const power = Math.round(plan.power * 100);
+  return {
+    run,
+    empty: null,
+    mde: `${formatScore(plan.mde)} points`,
+    headline: `With its ${formatCount(plan.prompts)} prompts, this blueprint tells two models apart (at ${power}% power, α = ${plan.alpha}) when their scores differ by at least ${formatScore(plan.mde)} points; a smaller gap may be noise.`,
+    basis: [
+      { label: 'Spread of prompt scores (σ, mean over models)', value: num(plan.sd) },
+      ...(plan.basis === 'pairs' ? [{ label: `Correlation between models (ρ, mean over ${plan.pairs.length} pairs)`, value: num(plan.rho, 2) }] : []),
+      { label: 'Spread of the paired difference (ω)', value: num(plan.omega) },
+      { label: 'Scored prompts', value: formatCount(plan.prompts) },
+    ],
+    needed: PLANNER_DELTAS.map((d) => {
+      const n = promptsNeeded(omega2, d, { alpha: plan.alpha, power: plan.power });
+      return { delta: `${formatScore(d, 0)} points`, prompts: formatCount(n), enough: n <= plan.prompts };
+    }),
+    pairs: plan.pairs.map((p) => ({
+      label: `${modelShortName(p.modelA, names.get(p.modelA))} vs ${modelShortName(p.modelB, names.get(p.modelB))}`,
+      paired: formatCount(p.paired),
+      rho: num(p.rho, 2),
+      omega: num(p.omega),
+      mde: formatScore(p.mde),
+    })),
+    note: plan.note,
+  };
+}
