@@ -23,12 +23,39 @@ export { outcomeFromJudges, type JudgeAnswer } from './judged';
 export { attemptScore, AttemptScoreSchema, pathOf, weightedMean, type AttemptScore, type ScoredVerdict } from './attempt';
 export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } from './prompt';
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
-export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';
+export {
+  binomialHalfCdf,
+  boardPairedComparison,
+  comparePairs,
+  pairedComparison,
+  PairedComparisonSchema,
+  pairedCorrelation,
+  pairedTTest,
+  PairedTIntervalSchema,
+  signTest,
+  type BoardPromptScore,
+  type Pair,
+  type PairedComparison,
+  type PairedTInterval,
+  type PairedTTest,
+} from './paired';
+export { holm, type HolmResult } from './holm';
+export { BANDS_ALPHA, bandLabel, rankBands, RankBandSchema, type PairTest, type RankBand } from './bands';
+export { normalQuantile, tCritical, tTwoSidedP } from './student-t';
 export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalSchema, type BootstrapOptions, type Interval } from './bootstrap';
 export {
   aggregateByModel,
   aggregateRows,
+  boardBands,
   BoardRowSchema,
+  DEFAULT_BOARD_SEED,
+  hashSeed,
+  hierarchicalBootstrap,
+  IntervalMethodSchema,
+  promptsByModel,
+  type BlueprintSample,
+  type BoardBootstrapOptions,
+  type BoardPromptRow,
   compareAggregates,
   competitionRanks,
   DEFAULT_MIN_BLUEPRINT_COVERAGE,
