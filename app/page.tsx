@@ -2,14 +2,16 @@ import { Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
-import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { getBoard, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
 import { blueprintCards } from '@/lib/views/blueprint-list-view';
+import { compareView } from '@/lib/views/compare-view';
 import { leaderboardView, tagChips } from '@/lib/views/leaderboard-view';
 import { HomeParams } from '@/lib/views/params';
 import { recentRunsView } from '@/lib/views/recent-runs-view';
 import { href } from '@/lib/views/urls';
 import { BlueprintList } from '@/components/blueprint-list';
+import { CompareForm } from '@/components/compare-form';
 import { LeaderboardTable, TagChips } from '@/components/leaderboard';
 import { RecentRuns } from '@/components/recent-runs';
 import { SearchForm } from '@/components/search-form';
@@ -23,13 +25,15 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 async function Leaderboards({ tag }: { tag: string | null }) {
   const db = getDb();
-  const rows = await getLeaderboardRows(db);
+  const { rows, prompts } = await getBoard(db);
   const names = await getModelNames(db, [...new Set(rows.map((r) => r.modelId))]);
-  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage() });
+  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage(), prompts });
+  const compare = compareView({ rows, prompts: [] }, names, { kind: 'board', tag }, {}, { action: '/compare', hidden: tag ? { tag } : {} });
   return (
     <Section id="leaderboard-h" title={board.title}>
       <TagChips tags={tagChips(rows, tag)} overallHref={href.home()} overallActive={tag === null} />
       <LeaderboardTable view={board} />
+      {board.entries.length > 1 && <CompareForm view={compare} />}
     </Section>
   );
 }
