@@ -39,7 +39,7 @@ export function CompareResult({ view, caption }: { view: CompareView; caption?: 
         <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="compare-differing">
             <caption className={`mb-2 text-left text-sm ${muted}`}>
-              The prompts whose scores differ most{r.sealedCount > 0 ? ` (${r.sealedCount} sealed prompts counted above, not listed)` : ''}.
+              The prompts whose scores differ most{r.sealedCount > 0 ? ` (${r.sealedLabel} counted above, not listed)` : ''}.
             </caption>
             <thead className="border-b border-zinc-200 dark:border-zinc-800">
               <tr>

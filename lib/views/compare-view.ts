@@ -51,6 +51,8 @@ export interface ComparisonResultView {
   differing: DifferingPromptView[];
   /** How many of the shared prompts are sealed (counted, not listed). */
   sealedCount: number;
+  /** "1 sealed prompt". */
+  sealedLabel: string;
   comparison: PairedComparison;
 }
 
@@ -185,6 +187,7 @@ export function compareView(
       significant,
       differing,
       sealedCount,
+      sealedLabel: plural(sealedCount, 'sealed prompt'),
       comparison: c,
     },
   };
