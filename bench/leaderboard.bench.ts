@@ -57,6 +57,9 @@ export async function bench(): Promise<void> {
       view = leaderboardView(rows, names, null, { prompts });
     });
     const { rows, prompts } = await getBoard(db);
+    const names = await getModelNames(db, [...new Set(rows.map((r) => r.modelId))]);
+    const viewOnly = await median(async () => leaderboardView(rows, names, null, { prompts }));
+    console.log(`view model alone (hierarchical bootstrap + bands): ${viewOnly.toFixed(1)} ms`);
     console.log(`demo board: ${rows.length} rows, ${prompts.length} prompt scores`);
     console.log(`leaderboard section (query + view), median of ${SAMPLES}: before ${before.toFixed(1)} ms, after ${after.toFixed(1)} ms (getBoard alone ${queryOnly.toFixed(1)} ms)`);
     for (const e of view!.entries) console.log(`  ${e.rank} ${e.label.padEnd(28)} ${e.scoreLabel.padStart(5)}  [${e.intervalLabel}]  ${e.bandLabel}  ${e.costLabel}/prompt  ${e.latencyLabel}`);
