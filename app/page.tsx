@@ -3,9 +3,10 @@ import { getDb } from '@/lib/server/compose/database';
 import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
 import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
-import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { getBoard, getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
 import { blueprintCards } from '@/lib/views/blueprint-list-view';
+import { compareView } from '@/lib/views/compare-view';
 import { leaderboardView, tagChips } from '@/lib/views/leaderboard-view';
 import { pageReadings } from '@/lib/views/how-to-read';
 import { pooledReliabilityRows } from '@/lib/views/judge-reliability-view';
@@ -15,6 +16,7 @@ import { href } from '@/lib/views/urls';
 import { HowToRead } from '@/components/how-to-read';
 import { BlueprintList } from '@/components/blueprint-list';
 import { JudgeReliabilityByModel } from '@/components/judge-reliability';
+import { CompareForm } from '@/components/compare-form';
 import { LeaderboardTable, TagChips } from '@/components/leaderboard';
 import { RecentRuns } from '@/components/recent-runs';
 import { SearchForm } from '@/components/search-form';
@@ -28,13 +30,15 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 async function Leaderboards({ tag }: { tag: string | null }) {
   const db = getDb();
-  const rows = await getLeaderboardRows(db);
+  const { rows, prompts } = await getBoard(db);
   const names = await getModelNames(db, [...new Set(rows.map((r) => r.modelId))]);
-  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage() });
+  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage(), prompts });
+  const compare = compareView({ rows, prompts: [] }, names, { kind: 'board', tag }, {}, { action: '/compare', hidden: tag ? { tag } : {} });
   return (
     <Section id="leaderboard-h" title={board.title}>
       <TagChips tags={tagChips(rows, tag)} overallHref={href.home()} overallActive={tag === null} />
       <LeaderboardTable view={board} />
+      {board.entries.length > 1 && <CompareForm view={compare} />}
     </Section>
   );
 }

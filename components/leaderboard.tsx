@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import type { LeaderboardEntryView, LeaderboardView, TagChipView } from '@/lib/views/leaderboard-view';
+import { RankBand } from './rank-band';
 import { ColumnHeaders, ErrorsCell, RANKING_COLUMNS, RankingCells } from './score-cells';
-import { muted } from './ui';
+import { link, muted } from './ui';
 
 export function TagChips({ tags, overallHref, overallActive }: { tags: TagChipView[]; overallHref: string; overallActive: boolean }) {
   if (tags.length === 0) return null;
@@ -54,6 +55,9 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
       {entries.map((e) => (
         <tr key={e.modelId} className="border-b border-zinc-100 dark:border-zinc-900" data-testid={why ? 'leaderboard-unranked-row' : 'leaderboard-row'}>
           <RankingCells entry={e} scoreTestId="score" />
+          <td className="py-2 pr-3">
+            <RankBand label={e.bandLabel} tied={e.tied} />
+          </td>
           <td className="py-2 pr-3 text-right tabular-nums" data-testid="blueprint-coverage">
             {e.blueprintsLabel}
             {why && e.why && <span className={`block text-xs ${muted}`}>{e.why}</span>}
@@ -61,7 +65,20 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
           <td className={`py-2 pr-3 text-xs ${muted}`} data-testid="verdict-coverage">
             {e.verdictCoverageLabel}
           </td>
+          <td className="py-2 pr-3 text-right text-xs tabular-nums" data-testid="cost-per-prompt">
+            {e.costLabel}
+          </td>
+          <td className="py-2 pr-3 text-right text-xs tabular-nums" data-testid="latency">
+            {e.latencyLabel}
+          </td>
           <ErrorsCell errors={e.errors} />
+          <td className="py-2 pl-3 text-xs">
+            {e.compareWithLeaderHref && (
+              <Link href={e.compareWithLeaderHref} prefetch={false} className={link} data-testid="compare-with-leader">
+                vs leader
+              </Link>
+            )}
+          </td>
         </tr>
       ))}
     </tbody>
@@ -72,14 +89,23 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
 function Widths() {
   return (
     <colgroup>
-      {['w-14', 'w-[24%]', 'w-20', 'w-[22%]', 'w-[17%]', 'w-[19%]', 'w-16'].map((w, i) => (
+      {['w-14', 'w-[20%]', 'w-16', 'w-[19%]', 'w-24', 'w-[9%]', 'w-[14%]', 'w-20', 'w-16', 'w-14', 'w-20'].map((w, i) => (
         <col key={i} className={w} />
       ))}
     </colgroup>
   );
 }
 
-const COLUMNS = [...RANKING_COLUMNS, { label: 'Blueprints scored', right: true }, { label: 'Verdict coverage' }, { label: 'Errors', right: true }];
+const COLUMNS = [
+  ...RANKING_COLUMNS,
+  { label: 'Band' },
+  { label: 'Blueprints scored', right: true },
+  { label: 'Verdict coverage' },
+  { label: 'Cost / prompt', right: true },
+  { label: 'Latency p50', right: true },
+  { label: 'Errors', right: true },
+  { label: 'Compare' },
+];
 
 /** A ranking of models: score, 95% interval (numbers and a bar), blueprint and verdict coverage, errors; then the models listed apart. */
 export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: LeaderboardView; testId?: string }) {
@@ -87,8 +113,11 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
   return (
     <div className="space-y-6">
       <div className="relative overflow-x-auto">
-        <table className="w-full min-w-[48rem] table-fixed text-left text-sm" data-testid={testId}>
-          <caption className={`mb-2 text-left text-sm ${muted}`}>{view.caption}</caption>
+        <table className="w-full min-w-[64rem] table-fixed text-left text-sm" data-testid={testId}>
+          <caption className={`mb-2 text-left text-sm ${muted}`}>
+            {view.caption}
+            {view.bandsCaption && <span className="mt-1 block">{view.bandsCaption}</span>}
+          </caption>
           <Widths />
           <ColumnHeaders columns={COLUMNS} />
           <Rows entries={view.entries} />
@@ -97,7 +126,7 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
       </div>
       {view.unranked.length > 0 && (
         <div className="relative overflow-x-auto">
-          <table className="w-full min-w-[48rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
+          <table className="w-full min-w-[64rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
             <caption className={`mb-2 text-left text-sm ${muted}`}>{view.unrankedCaption}</caption>
             <Widths />
             <ColumnHeaders columns={COLUMNS} />

@@ -105,3 +105,31 @@ describe('blueprint coverage', () => {
     expect(leaderboardView(rows, new Map(), null).entries[0]!.verdictCoverageLabel).toBe('judged 100% · deterministic 100%');
   });
 });
+
+describe('bands, cost and latency, and the comparison with the leader', () => {
+  const scores = (modelId: string, base: number, n = 30) =>
+    Array.from({ length: n }, (_v, i) => ({ blueprintId: 'a', modelId, runId: 'run-a', promptKey: `q${i}`, weight: 1, sealed: false, score: Math.min(1, Math.max(0, base + ((i % 5) - 2) * 0.1)) }));
+  const rows = [
+    { ...row('a', 'top', 0.9, null, ['t']), costUsd: 0.3, promptCount: 30, latencyMsP50: 1250 },
+    { ...row('a', 'twin', 0.9, null, ['t']), costUsd: 0, promptCount: 30, latencyMsP50: 480 },
+    { ...row('a', 'low', 0.3, null, ['t']), costUsd: null, promptCount: null, latencyMsP50: null },
+  ];
+  const prompts = [...scores('top', 0.9), ...scores('twin', 0.9).map((p, i) => ({ ...p, score: p.score - (i % 2 ? 0.01 : -0.01) })), ...scores('low', 0.3)];
+
+  it('labels each ranked row with its band, cost per prompt and latency, and links all but the leader to a comparison with it', () => {
+    const v = leaderboardView(rows, new Map(), 't', { prompts });
+    expect(v.entries.map((e) => [e.modelId, e.bandLabel, e.tied, e.costLabel, e.latencyLabel])).toEqual([
+      ['top', 'rank 1–2', true, '$0.01', '1.3 s'],
+      ['twin', 'rank 1–2', true, '$0', '480 ms'],
+      ['low', 'rank 3', false, '—', '—'],
+    ]);
+    expect(v.entries.map((e) => e.compareWithLeaderHref)).toEqual([null, '/compare?a=top&b=twin&tag=t', '/compare?a=top&b=low&tag=t']);
+    expect(v.bandsCaption).toMatch(/Holm-corrected/);
+    expect(v.caption).toMatch(/blueprint-to-blueprint/);
+    // without prompt scores: no bands, no claim about blueprint variance
+    const plain = leaderboardView(rows, new Map(), 't');
+    expect(plain.entries.every((e) => e.bandLabel === null)).toBe(true);
+    expect(plain.bandsCaption).toBeNull();
+    expect(plain.caption).not.toMatch(/blueprint-to-blueprint/);
+  });
+});

@@ -5,8 +5,9 @@
  * model is listed apart (ASSAY_LEADERBOARD_MIN_COVERAGE).
  */
 import { coverageShare, leaderboard, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
-import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
-import { describeInterval, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
+import type { BoardPromptCell, LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
+import { compareHref } from './compare-view';
+import { describeInterval, formatInterval, formatScore, formatUsd, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -39,6 +40,15 @@ export interface LeaderboardEntryView {
   /** "judged 96% · deterministic 100%": the share of the verdicts behind the score that got a result. */
   verdictCoverageLabel: string;
   errors: number;
+  /** The statistically tied band, "rank 2–4" (bands.ts); null without prompt scores or for a model listed apart. */
+  bandLabel: string | null;
+  /** Whether the band spans more than one rank (the model is tied with a neighbour). */
+  tied: boolean;
+  /** Mean cost per prompt and median reply latency of the runs the model is ranked on. */
+  costLabel: string;
+  latencyLabel: string;
+  /** The comparison with the board's leader; null for the leader itself and for models listed apart. */
+  compareWithLeaderHref: string | null;
 }
 
 export interface UnrankedEntryView extends LeaderboardEntryView {
@@ -53,6 +63,8 @@ export interface LeaderboardView {
   /** Models under the minimum blueprint coverage: listed, not ranked. */
   unranked: UnrankedEntryView[];
   unrankedCaption: string;
+  /** What a band means (null when the board has no bands); a slot for the one-line "how to read this". */
+  bandsCaption: string | null;
   blueprintCount: number;
   /** Blueprints a model needs a score on to be ranked. */
   requiredBlueprints: number;
@@ -76,9 +88,22 @@ export function verdictCoverageLabel(c: Coverage): string {
   return parts.length ? parts.join(' · ') : '—';
 }
 
+const latency = (ms: number | null) => (ms === null ? '—' : ms >= 1000 ? `${roundHalfUp(ms / 1000, 1).toFixed(1)} s` : `${Math.round(ms)} ms`);
+
 /** Aggregates (already in board order) → table rows; `rank` is absent for models listed apart. */
-export function leaderboardEntries(aggregates: readonly (ModelAggregate | RankedAggregate)[], names: ReadonlyMap<string, string>, boardBlueprints?: number): LeaderboardEntryView[] {
+export function leaderboardEntries(
+  aggregates: readonly (ModelAggregate | RankedAggregate)[],
+  names: ReadonlyMap<string, string>,
+  boardBlueprints?: number,
+  opts: { tag?: string | null } = {},
+): LeaderboardEntryView[] {
+  const leader = aggregates[0] && 'rank' in aggregates[0] ? aggregates[0].modelId : null;
   return aggregates.map((a) => ({
+    bandLabel: 'bandLabel' in a ? a.bandLabel : null,
+    tied: 'band' in a && a.band !== null && a.band.best !== a.band.worst,
+    costLabel: a.costPerPromptUsd === null ? '—' : formatUsd(a.costPerPromptUsd),
+    latencyLabel: latency(a.latencyMsP50),
+    compareWithLeaderHref: leader && 'rank' in a && a.modelId !== leader ? compareHref(leader, a.modelId, opts.tag) : null,
     rank: 'rank' in a ? a.rank : null,
     modelId: a.modelId,
     label: modelShortName(a.modelId, names.get(a.modelId)),
@@ -105,14 +130,22 @@ export function tagChips(rows: readonly LeaderboardRow[], active: string | null)
 }
 
 /** The overall board, or the board of one tag, as the home page shows it. */
-export function leaderboardView(rows: readonly LeaderboardRow[], names: ReadonlyMap<string, string>, tag: string | null, opts: { minCoverage?: number } = {}): LeaderboardView {
-  const board = leaderboard(rows, { tag, minCoverage: opts.minCoverage });
+export function leaderboardView(
+  rows: readonly LeaderboardRow[],
+  names: ReadonlyMap<string, string>,
+  tag: string | null,
+  opts: { minCoverage?: number; prompts?: readonly BoardPromptCell[] } = {},
+): LeaderboardView {
+  const board = leaderboard(rows, { tag, minCoverage: opts.minCoverage, prompts: opts.prompts });
   const { blueprintCount, requiredBlueprints: required, minCoverage } = board;
   const rule = `Ranked: models with a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%).`;
   return {
     title: tag ? `Leaderboard: ${tag}` : 'Overall leaderboard',
-    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result.`,
-    entries: leaderboardEntries(board.ranked, names, blueprintCount),
+    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval${opts.prompts ? ' that allows for blueprint-to-blueprint variation (a bootstrap over blueprints, then over prompts)' : ''}. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result.`,
+    entries: leaderboardEntries(board.ranked, names, blueprintCount, { tag }),
+    bandsCaption: board.ranked.some((r) => r.band)
+      ? 'Band: the ranks a model could hold once chance is allowed for. Every pair of ranked models is compared on the prompts they share (paired t-test, Holm-corrected across all pairs at 5%); models whose difference is not significant share a band. Cost and latency: the mean cost per prompt and median reply latency of the runs each model is ranked on.'
+      : null,
     unranked: board.unranked.map((a) => ({
       ...(leaderboardEntries([a], names, blueprintCount)[0] as LeaderboardEntryView),
       why: `scored on ${a.scoredBlueprints} of ${blueprintCount} blueprints; ranking needs ${required}`,

@@ -68,3 +68,18 @@ describe('model page view', () => {
     expect(modelPageView(profile()).history).toBeNull();
   });
 });
+
+describe('model page intervals with the prompt scores', () => {
+  it('are the leaderboard’s: the same hierarchical bootstrap for the same rows', async () => {
+    const { leaderboardView } = await import('./leaderboard-view');
+    const base = profile();
+    const prompts = base.scores.flatMap((r) =>
+      Array.from({ length: 12 }, (_v, i) => ({ blueprintId: r.blueprintId, modelId: r.modelId, runId: r.runId, promptKey: `q${i}`, weight: 1, sealed: false, score: Math.min(1, Math.max(0, (r.score as number) + ((i % 3) - 1) * 0.05)) })),
+    );
+    const withPrompts = modelPageView({ ...base, prompts });
+    const board = leaderboardView(base.scores, new Map(), null, { prompts, minCoverage: 0 });
+    expect(withPrompts.overall.intervalLabel).toBe(board.entries.find((e) => e.modelId === 'x:me')!.intervalLabel);
+    expect(withPrompts.overall.intervalLabel).not.toBeNull();
+    expect(modelPageView(base).overall.intervalLabel).toBeNull();
+  });
+});

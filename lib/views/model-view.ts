@@ -5,7 +5,7 @@
  * no strength), and its history over runs.
  */
 import { aggregateByModel, aggregateRows, compareAggregates, type ModelAggregate } from '@/lib/core';
-import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
+import type { BoardPromptCell, LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import type { ModelProfile } from '@/lib/server/db/queries/model-profile';
 import { type ChartSeries, type LineChartData, seriesStyle } from './chart-series';
 import { describeInterval, formatDate, formatDateTime, formatDelta, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
@@ -52,11 +52,12 @@ function rankAmong(modelId: string, aggregates: ModelAggregate[]): string {
   return i < 0 ? '—' : `#${i + 1} of ${sorted.length}`;
 }
 
-function area(kind: AreaView['kind'], name: string, link: string, modelId: string, rows: LeaderboardRow[]): AreaView | null {
+function area(kind: AreaView['kind'], name: string, link: string, modelId: string, rows: LeaderboardRow[], prompts?: readonly BoardPromptCell[]): AreaView | null {
   const mine = rows.filter((r) => r.modelId === modelId);
   if (mine.length === 0) return null;
-  const aggregates = aggregateByModel(rows);
-  const me = aggregateRows(modelId, mine);
+  // with the prompt scores, the intervals are the leaderboard's (hierarchical bootstrap)
+  const aggregates = aggregateByModel(rows, { prompts });
+  const me = aggregates.find((a) => a.modelId === modelId) ?? aggregateRows(modelId, mine);
   const scored = aggregates.filter((a) => a.score !== null);
   const field = scored.length ? scored.reduce((s, a) => s + (a.score as number), 0) / scored.length : null;
   const delta = me.score === null || field === null ? null : me.score - field;
@@ -79,14 +80,14 @@ function area(kind: AreaView['kind'], name: string, link: string, modelId: strin
 export function modelPageView(p: ModelProfile): ModelPageView {
   const { modelId } = p;
   const mine = p.scores.filter((r) => r.modelId === modelId);
-  const overall = aggregateRows(modelId, mine);
+  const overall = aggregateByModel(mine, { prompts: p.prompts })[0] ?? aggregateRows(modelId, mine);
   const tags = [...new Set(mine.flatMap((r) => r.tags))]
     .sort()
-    .map((t) => area('tag', t, href.home(t), modelId, p.scores.filter((r) => r.tags.includes(t))))
+    .map((t) => area('tag', t, href.home(t), modelId, p.scores.filter((r) => r.tags.includes(t)), p.prompts))
     .filter((a): a is AreaView => a !== null)
     .sort((a, b) => (b.delta ?? -2) - (a.delta ?? -2) || a.name.localeCompare(b.name));
   const blueprints = [...new Map(mine.map((r) => [r.blueprintId, r])).values()]
-    .map((r) => area('blueprint', r.blueprintTitle, href.blueprint(r.blueprintId), modelId, p.scores.filter((s) => s.blueprintId === r.blueprintId)))
+    .map((r) => area('blueprint', r.blueprintTitle, href.blueprint(r.blueprintId), modelId, p.scores.filter((s) => s.blueprintId === r.blueprintId), p.prompts))
     .filter((a): a is AreaView => a !== null)
     .sort((a, b) => (b.delta ?? -2) - (a.delta ?? -2) || a.name.localeCompare(b.name));
   // areas: tags when there are several, else blueprints; ranked against the field

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HeatmapSortSchema, RunModelSortSchema } from '@/lib/core';
-import { RunModelParams, RunParams } from './params';
+import { BlueprintParams, CompareParams, ModelParams, RunModelParams, RunParams } from './params';
 import { href } from './urls';
 
 describe('the sort parameters', () => {
@@ -19,5 +19,15 @@ describe('the sort parameters', () => {
     }
     expect(href.run('r1', { sort: 'position' })).toBe('/runs/r1');
     expect(href.runModel('r1', 'm', { sort: 'weakest' })).toBe('/runs/r1/models/m');
+  });
+});
+
+describe('comparison parameters', () => {
+  it('accept model ids with ":" and "/", and drop what is malformed instead of failing the page', () => {
+    expect(CompareParams.parse({ a: 'openrouter:openai/gpt-4o', b: 'openai:gpt-4o-mini', tag: 'coding' })).toEqual({ a: 'openrouter:openai/gpt-4o', b: 'openai:gpt-4o-mini', tag: 'coding' });
+    expect(CompareParams.parse({ a: ['x', 'y'], b: '', tag: 'x'.repeat(600) })).toEqual({ a: undefined, b: undefined, tag: undefined });
+    expect(BlueprintParams.parse({ page: '2', a: 'm:a', b: 'x'.repeat(301) })).toEqual({ page: 2, a: 'm:a', b: undefined });
+    expect(ModelParams.parse({ vs: 'anthropic:claude' })).toEqual({ vs: 'anthropic:claude' });
+    expect(ModelParams.parse({})).toEqual({ vs: undefined });
   });
 });

@@ -10,7 +10,17 @@ const optionalString = z.string().min(1).max(500).optional().catch(undefined);
 
 export const HomeParams = z.object({ tag: optionalString });
 
-export const BlueprintParams = z.object({ page });
+/** A model id picked in a comparison form (ids carry ':' and '/'; only a bounded string is accepted). */
+const modelId = z.string().min(1).max(300).optional().catch(undefined);
+
+/** `a`, `b`: the two models of the comparison on the blueprint page. */
+export const BlueprintParams = z.object({ page, a: modelId, b: modelId });
+
+/** The compare page: two models on the overall board or on one tag's. */
+export const CompareParams = z.object({ a: modelId, b: modelId, tag: optionalString });
+
+/** The model page: `vs`, the model compared with it across the blueprints they share. */
+export const ModelParams = z.object({ vs: modelId });
 
 export const RunParams = z.object({
   view: z.enum(['prompts', 'models', 'points']).catch('prompts'),

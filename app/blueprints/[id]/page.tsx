@@ -27,6 +27,7 @@ import { Planner } from '@/components/planner';
 import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton, TextSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
+import { ComparisonSection } from '../../compare/comparison-section';
 
 export const dynamic = 'force-dynamic';
 
@@ -87,7 +88,7 @@ async function Source({ id }: { id: string }) {
 
 export default async function BlueprintPage({ params, searchParams }: Props) {
   const { id: segment } = await params;
-  const { page } = BlueprintParams.parse(await searchParams);
+  const { page, a, b } = BlueprintParams.parse(await searchParams);
   const id = decodeSegment(segment);
   const db = getDb();
   // the page's first query is also its existence check: a 404 before anything streams
@@ -111,6 +112,13 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
           <PassAtK id={id} />
         </Suspense>
       </SectionBoundary>
+      <Section id="compare-h" title="Compare two models" description="On this blueprint's prompts, each model from the latest run in which it scored.">
+        <SectionBoundary name="comparison">
+          <Suspense fallback={<TableSkeleton label="comparison" rows={4} />}>
+            <ComparisonSection scope={{ kind: 'blueprint', blueprintId: id }} a={a} b={b} form={{ action: `${href.blueprint(id)}#compare-h` }} />
+          </Suspense>
+        </SectionBoundary>
+      </Section>
       <SectionBoundary name="run history">
         <Suspense fallback={<ChartSkeleton label="run history" />}>
           <Runs id={id} part="history" />

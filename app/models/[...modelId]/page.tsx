@@ -8,18 +8,20 @@ import { getModelProfile } from '@/lib/server/db/queries/model-profile';
 import { pageReadings } from '@/lib/views/how-to-read';
 import { pooledReliabilityRows } from '@/lib/views/judge-reliability-view';
 import { modelPageView } from '@/lib/views/model-view';
-import { modelIdFromSegments } from '@/lib/views/urls';
 import { HowToRead } from '@/components/how-to-read';
 import { JudgeReliabilityLine } from '@/components/judge-reliability';
+import { ModelParams } from '@/lib/views/params';
+import { href, modelIdFromSegments } from '@/lib/views/urls';
 import { ScoreLineChart } from '@/components/line-chart';
 import { AreaTable, HistoryTable, ModelSummary, StrengthsWeaknesses } from '@/components/model-page';
 import { SectionBoundary } from '@/components/section-boundary';
-import { ChartSkeleton } from '@/components/skeletons';
+import { ChartSkeleton, TableSkeleton } from '@/components/skeletons';
 import { Section, muted } from '@/components/ui';
+import { ComparisonSection } from '../../compare/comparison-section';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ modelId: string[] }> };
+type Props = { params: Promise<{ modelId: string[] }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const loadProfile = cache(async (modelId: string) => getModelProfile(getDb(), modelId));
 
@@ -49,8 +51,9 @@ async function History({ modelId }: { modelId: string }) {
   );
 }
 
-export default async function ModelPage({ params }: Props) {
+export default async function ModelPage({ params, searchParams }: Props) {
   const modelId = modelIdFromSegments((await params).modelId);
+  const { vs } = ModelParams.parse(await searchParams);
   const profile = await loadProfile(modelId);
   if (!profile) notFound();
   const view = modelPageView(profile);
@@ -66,6 +69,13 @@ export default async function ModelPage({ params }: Props) {
       <StrengthsWeaknesses view={view} />
       <AreaTable id="tags-h" title="By tag" items={view.tags} testId="model-tags" />
       <AreaTable id="blueprints-h" title="By blueprint" items={view.blueprints} testId="model-blueprints" />
+      <Section id="compare-h" title="Compare with another model" description="Across the blueprints both models were scored on, paired prompt by prompt.">
+        <SectionBoundary name="comparison">
+          <Suspense fallback={<TableSkeleton label="comparison" rows={4} />}>
+            <ComparisonSection scope={{ kind: 'board', tag: null }} a={modelId} b={vs} fixedA form={{ action: `${href.model(modelId)}#compare-h`, fieldB: 'vs' }} />
+          </Suspense>
+        </SectionBoundary>
+      </Section>
       <SectionBoundary name="history">
         <Suspense fallback={<ChartSkeleton label="history" />}>
           <History modelId={modelId} />

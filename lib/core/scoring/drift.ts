@@ -32,7 +32,7 @@ import { z } from 'zod';
 import type { BootstrapOptions } from './bootstrap';
 import type { PromptResult } from './model';
 import { pairedComparison } from './paired';
-import { normalCdf, studentTQuantile } from './normal';
+import { normalCdf, studentTQuantile } from './distributions';
 
 /** How many of the prompts that moved most a check keeps for its deep links. */
 export const MOVED_KEPT = 5;

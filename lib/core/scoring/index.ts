@@ -23,9 +23,26 @@ export { outcomeFromJudges, type JudgeAnswer } from './judged';
 export { attemptScore, AttemptScoreSchema, pathOf, weightedMean, type AttemptScore, type ScoredVerdict } from './attempt';
 export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } from './prompt';
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
-export { binomialHalfCdf, pairedComparison, PairedComparisonSchema, signTest, type PairedComparison } from './paired';
+export {
+  binomialHalfCdf,
+  boardPairedComparison,
+  comparePairs,
+  pairedComparison,
+  PairedComparisonSchema,
+  pairedCorrelation,
+  pairedTTest,
+  PairedTIntervalSchema,
+  signTest,
+  type BoardPromptScore,
+  type Pair,
+  type PairedComparison,
+  type PairedTInterval,
+  type PairedTTest,
+} from './paired';
+export { holm, type HolmResult } from './holm';
+export { BANDS_ALPHA, bandLabel, rankBands, RankBandSchema, type PairTest, type RankBand } from './bands';
 export { DEFAULT_LEVEL, DEFAULT_RESAMPLES, IntervalMethodSchema, IntervalSchema, type BootstrapOptions, type Interval, type IntervalMethod, type SampleSize } from './bootstrap';
-export { normalCdf, normalQuantile, studentTQuantile, zForLevel } from './normal';
+export { normalCdf, normalQuantile, studentTQuantile, tCritical, tTwoSidedP, zForLevel } from './distributions';
 export { clusteredMean, clusteredNormalInterval, clusteredStandardError, type Cluster } from './interval-clustered';
 export { bcaAcceleration, bcaBiasCorrection, bcaFromStatistics, bcaInterval } from './interval-bca';
 export { wilsonInterval } from './interval-wilson';
@@ -34,7 +51,16 @@ export { modelPassCurve, ModelPassCurveSchema, passAtK, passCurve, PassCurveSche
 export {
   aggregateByModel,
   aggregateRows,
+  boardBands,
   BoardRowSchema,
+  DEFAULT_BOARD_SEED,
+  hashSeed,
+  hierarchicalBootstrap,
+  BoardIntervalMethodSchema,
+  promptsByModel,
+  type BlueprintSample,
+  type BoardBootstrapOptions,
+  type BoardPromptRow,
   compareAggregates,
   competitionRanks,
   DEFAULT_MIN_BLUEPRINT_COVERAGE,

@@ -14,7 +14,7 @@
  */
 import type { RandomGenerator } from 'pure-rand';
 import { bootstrapStatistics, quantileSorted, type Interval, type SampleSize } from './bootstrap';
-import { normalCdf, normalQuantile } from './normal';
+import { normalCdf, normalQuantile } from './distributions';
 
 /** The jackknife acceleration from leave-one-out estimates θ₍ᵢ₎; 0 when they do not vary. */
 export function bcaAcceleration(jackknife: readonly number[]): number {

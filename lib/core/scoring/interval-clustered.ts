@@ -13,7 +13,7 @@
  * equal weights, SE² = s²/G, the textbook standard error of the mean.
  */
 import type { Interval } from './bootstrap';
-import { zForLevel } from './normal';
+import { zForLevel } from './distributions';
 
 /** One prompt: its weight in the mean, its mean over scored attempts, and how many attempts. */
 export interface Cluster {

@@ -4,7 +4,7 @@
  * 0/n or n/n, so it holds at small n (Brown, Cai & DasGupta 2001): 5/5 → 56.6%–100% at 95%.
  */
 import type { Interval, SampleSize } from './bootstrap';
-import { zForLevel } from './normal';
+import { zForLevel } from './distributions';
 
 /**
  * `sample`: what the interval rests on when the n trials are clusters (prompts whose attempts

@@ -1,5 +1,6 @@
+import { xoroshiro128plus } from 'pure-rand';
 import { describe, expect, it } from 'vitest';
-import { aggregateRows, competitionRanks, leaderboard, requiredBlueprints, type BoardRow } from './leaderboard';
+import { aggregateRows, competitionRanks, hierarchicalBootstrap, leaderboard, requiredBlueprints, type BoardPromptRow, type BoardRow, type ModelAggregate } from './leaderboard';
 
 const row = (blueprintId: string, modelId: string, score: number | null, ci: [number, number] | null, tags: string[] = [], errorCount = 0): BoardRow => ({
   blueprintId,
@@ -107,3 +108,83 @@ describe('blueprint coverage', () => {
     expect(requiredBlueprints(10, 0.3)).toBe(3);
   });
 });
+
+describe('hierarchical bootstrap over blueprints then prompts', () => {
+  // 3 blueprints × 30 prompts; within each blueprint, scores 0.1 either side of its mean
+  const prompts = (modelId: string, means: number[]): BoardPromptRow[] =>
+    means.flatMap((m, b) => Array.from({ length: 30 }, (_v, i) => ({ blueprintId: `b${b}`, promptKey: `q${i}`, modelId, weight: 1, score: m + (i % 2 ? 0.1 : -0.1) })));
+  const rowsFor = (modelId: string, means: number[]) => means.map((m, b) => row(`b${b}`, modelId, m, [m - 0.04, m + 0.04]));
+
+  it('is reproducible from the seed, and the seed matters', () => {
+    const p = prompts('m', [0.3, 0.5, 0.7]);
+    const once = aggregateRows('m', rowsFor('m', [0.3, 0.5, 0.7]), { prompts: samples(p), seed: 7 });
+    const again = aggregateRows('m', rowsFor('m', [0.3, 0.5, 0.7]), { prompts: samples(p), seed: 7 });
+    const other = aggregateRows('m', rowsFor('m', [0.3, 0.5, 0.7]), { prompts: samples(p), seed: 8 });
+    expect(once).toEqual(again);
+    expect(once.intervalMethod).toBe('hierarchical-bootstrap');
+    expect(other.ciLow).not.toBe(once.ciLow);
+  });
+
+  it('widens when blueprints disagree, though each blueprint alone is just as precise', () => {
+    const agree = aggregateRows('m', rowsFor('m', [0.5, 0.5, 0.5]), { prompts: samples(prompts('m', [0.5, 0.5, 0.5])) });
+    const disagree = aggregateRows('m', rowsFor('m', [0.2, 0.5, 0.8]), { prompts: samples(prompts('m', [0.2, 0.5, 0.8])) });
+    expect(agree.score).toBeCloseTo(0.5, 12);
+    expect(disagree.score).toBeCloseTo(0.5, 12);
+    const width = (a: ModelAggregate) => a.ciHigh! - a.ciLow!;
+    // agree: only prompt noise, sd 0.1/√90 → about ±0.02; disagree: the blueprint means vary by ±0.3
+    expect(width(agree)).toBeLessThan(0.06);
+    expect(width(disagree)).toBeGreaterThan(0.3);
+    // the old combination of per-blueprint intervals cannot see the disagreement
+    const combined = aggregateRows('m', rowsFor('m', [0.2, 0.5, 0.8]));
+    expect(combined.intervalMethod).toBe('combined-normal');
+    expect(width(combined)).toBeLessThan(0.06);
+  });
+
+  it('with one blueprint is the prompt bootstrap: about mean ± 1.96·sd/√n', () => {
+    const agg = aggregateRows('m', [row('b0', 'm', 0.5, null)], { prompts: samples(prompts('m', [0.5])) });
+    const half = (1.96 * 0.1) / Math.sqrt(30);
+    expect(agg.ciLow!).toBeCloseTo(0.5 - half, 1);
+    expect(agg.ciHigh!).toBeCloseTo(0.5 + half, 1);
+    expect(agg.ciHigh! - agg.ciLow!).toBeGreaterThan(half * 1.6);
+    expect(agg.ciHigh! - agg.ciLow!).toBeLessThan(half * 2.4);
+  });
+
+  it('refuses a blueprint with nothing to resample', () => {
+    expect(() => hierarchicalBootstrap([[{ weight: 1, score: 1 }], []], xoroshiro128plus(1))).toThrow(/at least one scored prompt/);
+  });
+
+  it('leaderboard(): ranks get tied bands from the paired tests; the board is the same for the same rows', () => {
+    const rows = [...rowsFor('top', [0.8, 0.8, 0.8]), ...rowsFor('close', [0.79, 0.79, 0.79]), ...rowsFor('low', [0.4, 0.4, 0.4])];
+    const ps = [...prompts('top', [0.8, 0.8, 0.8]), ...prompts('low', [0.4, 0.4, 0.4])];
+    // 'close' is 'top' a little worse on some prompts and a little better on others: indistinguishable from it
+    ps.push(...prompts('top', [0.8, 0.8, 0.8]).map((p, i) => ({ ...p, modelId: 'close', score: (p.score as number) - (i % 7 === 0 ? 0.07 : i % 7 === 3 ? -0.06 : 0) })));
+    const board = leaderboard(rows, { prompts: ps });
+    expect(board.ranked.map((r) => [r.modelId, r.bandLabel])).toEqual([
+      ['top', 'rank 1–2'],
+      ['close', 'rank 1–2'],
+      ['low', 'rank 3'],
+    ]);
+    expect(leaderboard(rows, { prompts: ps })).toEqual(board);
+    // without prompt scores there is no band, and the interval is the old combination
+    expect(leaderboard(rows).ranked[0]).toMatchObject({ band: null, bandLabel: null, intervalMethod: 'combined-normal' });
+  });
+});
+
+describe('cost and latency beside quality', () => {
+  it('averages the runs’ cost per prompt and median latency over the blueprints that scored', () => {
+    const agg = aggregateRows('m', [
+      { ...row('a', 'm', 0.5, null), costUsd: 0.2, promptCount: 10, latencyMsP50: 400 },
+      { ...row('b', 'm', 0.7, null), costUsd: 0.6, promptCount: 20, latencyMsP50: 800 },
+      { ...row('c', 'm', null, null), costUsd: 9, promptCount: 1, latencyMsP50: 9000 },
+    ]);
+    expect(agg.costPerPromptUsd).toBeCloseTo((0.02 + 0.03) / 2, 12);
+    expect(agg.latencyMsP50).toBe(600);
+    expect(aggregateRows('m', [row('a', 'm', 0.5, null)])).toMatchObject({ costPerPromptUsd: null, latencyMsP50: null });
+  });
+});
+
+function samples(ps: readonly BoardPromptRow[]): Map<string, { weight: number; score: number }[]> {
+  const out = new Map<string, { weight: number; score: number }[]>();
+  for (const p of ps) out.set(p.blueprintId, [...(out.get(p.blueprintId) ?? []), { weight: p.weight, score: p.score as number }]);
+  return out;
+}

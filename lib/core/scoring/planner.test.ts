@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PromptResult } from './model';
 import { effectiveSize, minimumDetectableEffect, pairedDifferenceVariance, planBlueprint, promptsNeeded, zSum } from './planner';
-import { normalCdf, normalQuantile, studentTQuantile } from './normal';
+import { normalCdf, normalQuantile, studentTQuantile } from './distributions';
 
 const prompts = (scores: (number | null)[], weights?: number[]): PromptResult[] => scores.map((score, i) => ({ id: `p${i}`, weight: weights?.[i] ?? 1, score }));
 

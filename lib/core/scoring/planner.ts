@@ -16,7 +16,7 @@
  */
 import { z } from 'zod';
 import type { PromptResult } from './model';
-import { normalQuantile } from './normal';
+import { normalQuantile } from './distributions';
 
 export const DEFAULT_ALPHA = 0.05;
 export const DEFAULT_POWER = 0.8;

@@ -4,12 +4,12 @@
  * over runs. Bounded by blueprints × models and by the history limit, never by run size.
  */
 import type { Db } from '../client';
-import { getLeaderboardRows } from './leaderboard';
+import { getBoard } from './leaderboard';
 
 export async function getModelProfile(db: Db, modelId: string, opts: { historyLimit?: number } = {}) {
-  const [model, scores, history] = await Promise.all([
+  const [model, board, history] = await Promise.all([
     db.model.findUnique({ where: { id: modelId }, select: { id: true, provider: true, displayName: true } }),
-    getLeaderboardRows(db),
+    getBoard(db),
     db.runModelSummary.findMany({
       where: { modelId, run: { status: 'completed' } },
       orderBy: { run: { createdAt: 'desc' } },
@@ -24,7 +24,9 @@ export async function getModelProfile(db: Db, modelId: string, opts: { historyLi
       },
     }),
   ]);
+  const scores = board.rows;
   if (!model && !scores.some((s) => s.modelId === modelId) && history.length === 0) return null;
-  return { modelId, model, scores, history };
+  // the prompt scores behind the rows: the same intervals as the leaderboard's (hierarchical bootstrap)
+  return { modelId, model, scores, ...(board.prompts.length ? { prompts: board.prompts } : {}), history };
 }
 export type ModelProfile = NonNullable<Awaited<ReturnType<typeof getModelProfile>>>;

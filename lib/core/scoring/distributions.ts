@@ -32,3 +32,22 @@ export function studentTQuantile(p: number, nu: number): number {
   if (!(nu >= 1)) throw new RangeError(`Student's t needs at least 1 degree of freedom, got ${nu}`);
   return jStat.studentt.inv(p, nu);
 }
+
+function checkDf(df: number): void {
+  if (!(df > 0 && Number.isFinite(df))) throw new RangeError(`degrees of freedom must be a positive number, got ${df}`);
+}
+
+/** Two-sided p-value of a t statistic with `df` degrees of freedom: 2 · P(T ≤ −|t|). */
+export function tTwoSidedP(t: number, df: number): number {
+  checkDf(df);
+  if (Number.isNaN(t)) throw new RangeError('t statistic is NaN');
+  if (!Number.isFinite(t)) return 0;
+  return Math.min(1, 2 * jStat.studentt.cdf(-Math.abs(t), df));
+}
+
+/** The t quantile for a two-sided interval at `level` (e.g. 0.95, df 9 → 2.262). */
+export function tCritical(level: number, df: number): number {
+  checkDf(df);
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0,1), e.g. 0.95; got ${level}`);
+  return jStat.studentt.inv(1 - (1 - level) / 2, df);
+}
