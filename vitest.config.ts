@@ -1,13 +1,22 @@
 import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 
 const alias = { '@': fileURLToPath(new URL('.', import.meta.url)) };
 
 // Test tiers (STYLE.md §12): `*.test.ts` pure and fast; `*.db.test.ts` against a real
 // PostgreSQL server AND the embedded PGlite (two projects over the same files).
+// Workers for all three projects together (one pool, one group, so a PGlite file's WebAssembly
+// overlaps a server file's waits on child processes and timers). Vitest's default, cores - 1,
+// is 1 on a 2-core CI machine: every file ran after the previous one while the second core
+// idled through each file's process spawns, network round trips and sleeps. At least 2; at
+// most 4, since each PGlite file holds ~800 MB.
+const WORKERS = Number(process.env.ASSAY_TEST_WORKERS) || Math.min(4, Math.max(2, availableParallelism() - 1));
+
 export default defineConfig({
   resolve: { alias },
   test: {
+    maxWorkers: WORKERS,
     projects: [
       {
         resolve: { alias },
@@ -36,8 +45,6 @@ export default defineConfig({
           env: { ASSAY_TEST_DB: 'pglite' },
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // each file boots its own PGlite (~800 MB): keep them from piling up on 2 cores
-          maxWorkers: 1,
         },
       },
     ],
