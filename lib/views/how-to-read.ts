@@ -38,7 +38,7 @@ const SENTENCES: Record<ReadingTopic, { term: string; sentence: string; section:
   },
   drift: {
     term: 'Drift',
-    sentence: 'A drift flag means a model’s score moved between two scheduled runs of the same blueprint by more than chance allows (the paired interval excludes 0) and by more than the smallest change the blueprint can detect.',
+    sentence: 'A drift flag means a model’s score moved between two scheduled runs of the same blueprint by more than chance allows (the paired interval excludes 0), and the interval reaches the smallest change the blueprint can detect.',
     section: 'drift',
   },
   passk: {
@@ -58,7 +58,7 @@ const SENTENCES: Record<ReadingTopic, { term: string; sentence: string; section:
   },
   cost: {
     term: 'Cost and latency',
-    sentence: 'Cost and latency are the mean per prompt of the runs a model is ranked on, as the providers reported them.',
+    sentence: 'Cost is the mean cost per prompt, and latency the median reply latency, of the runs a model is ranked on (averaged over its blueprints), as the providers reported them.',
     section: 'cost',
   },
 };

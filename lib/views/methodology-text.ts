@@ -43,8 +43,10 @@ export const METHODOLOGY: MethodologySection[] = [
     body: [
       'A score is measured on a sample of prompts. Another sample of prompts of the same kind would give a somewhat different score; the 95% interval shows how different. Every interval is shown with n, the number of prompts it rests on, and the number of clusters where there are several.',
       [
-        'Clustered: when a prompt was answered several times (repeats, several system prompts or temperatures), its answers are not independent evidence, so the interval treats each prompt as one cluster (a cluster-robust standard error with the finite-cluster correction, as in Miller 2024, “Adding Error Bars to Evals”). Repeating a prompt ten times does not make the interval ten times narrower.',
-        'Small n: below about 30 prompts the usual normal approximation is too optimistic, so Assay uses a bootstrap with bias correction and acceleration (BCa), and for pass rates the Wilson interval (five passes out of five gives 56.6% to 100%, not “100% ± 0”).',
+        'Clustered: when a prompt was answered several times (repeats, several system prompts or temperatures), its answers are not independent evidence, so every interval treats each prompt as one cluster: Repeating a prompt ten times does not make the interval ten times narrower.',
+        'From 30 prompts: the normal interval on a cluster-robust standard error with the finite-cluster correction G/(G−1), as in Miller 2024, “Adding Error Bars to Evals”.',
+        'From 2 to 29 prompts, where the normal approximation is too optimistic: a bootstrap with bias correction and acceleration (BCa) that resamples whole prompts with all their attempts. At very few prompts it is still rough (it covered about 90% rather than 95% in our simulations at 15 prompts), which is why n is always shown.',
+        'Pass rates (every prompt scored exactly 0 or 1): the Wilson interval, which holds at any n: five passes out of five gives 56.6% to 100%, not “100% ± 0”.',
         'Across blueprints: a leaderboard score mixes blueprints that differ a lot from each other. Its interval comes from a hierarchical bootstrap that resamples blueprints and then prompts within them, so it reflects how much the ranking depends on which blueprints were chosen, not only the noise within each one.',
       ],
       'Two overlapping intervals do not mean two models are equal, and two intervals that barely miss each other do not prove they differ: for that, read the paired comparison.',
@@ -55,7 +57,7 @@ export const METHODOLOGY: MethodologySection[] = [
     id: 'paired',
     title: 'Comparing two models: paired differences and Holm',
     body: [
-      'When two models answered the same prompts, Assay compares them prompt by prompt: for each shared prompt the difference of their scores, then the mean of those differences with its interval, a p-value, the correlation between the two models’ prompt scores and n, the number of shared prompts. Because a hard prompt is hard for both, pairing removes that shared variation, and a real difference shows up with far fewer prompts than two side-by-side scores would need.',
+      'When two models answered the same prompts, Assay compares them prompt by prompt: for each shared prompt the difference of their scores, then the mean of those differences with its 95% interval and p-value from a paired t-test, the correlation between the two models’ prompt scores and n, the number of shared prompts (wins, losses and ties and an exact sign test are shown beside it). On a leaderboard, each blueprint the two share counts equally, as in the board score, and the test is stratified by blueprint. Because a hard prompt is hard for both, pairing removes that shared variation, and a real difference shows up with far fewer prompts than two side-by-side scores would need.',
       'When many pairs are compared at once (every model against the leader, or every neighbour on a leaderboard), some would look significant by chance alone. Assay adjusts the p-values with Holm’s method, which keeps the chance of any false “different” at 5% across the whole set.',
     ],
     sources: ['Holm (1979), “A Simple Sequentially Rejective Multiple Test Procedure”'],
@@ -64,7 +66,7 @@ export const METHODOLOGY: MethodologySection[] = [
     id: 'bands',
     title: 'Tied bands: ranks you should not over-read',
     body: [
-      'A leaderboard sorts models by score, but a 0.3-point gap is usually noise. Models whose paired difference with their neighbour is not significant (after Holm) share a band, shown as one rank range, much as LMArena shows rank intervals. Within a band, treat the order as undecided; between bands, the higher band is ahead with 95% confidence.',
+      'A leaderboard sorts models by score, but a 0.3-point gap is usually noise. Every pair of ranked models gets a paired test on the prompts they share, and the whole set of tests is corrected with Holm’s method at 5%. A model’s band runs from 1 + the number of models clearly better than it to N − the number clearly worse, shown as a rank range (“rank 2–4”), much as LMArena shows rank intervals. Models whose ranges overlap are statistically tied: treat their order as undecided. A model above another’s whole range is ahead with 95% confidence for the set as a whole.',
     ],
   },
   {
@@ -84,7 +86,7 @@ export const METHODOLOGY: MethodologySection[] = [
     id: 'drift',
     title: 'Drift: a test, not a threshold',
     body: [
-      'A scheduled blueprint is run again on the same version with the same models, bypassing the response cache, so a change in score is a change in the model. Between two consecutive scheduled runs Assay computes the paired difference over prompts with its interval. A drift is flagged only when the interval excludes 0 and the difference is larger than the blueprint’s minimum detectable effect (the smallest change its prompts can reliably show, see the planner below).',
+      'A scheduled blueprint is run again on the same version with the same models, bypassing the response cache, so a change in score is a change in the model. Between two consecutive scheduled runs of the same version, for each model, Assay computes the paired difference over prompts with a bootstrap interval. A drift is flagged only when the interval excludes 0 (the change is real) and reaches the blueprint’s minimum detectable effect (the change could be as large as the smallest change its prompts can reliably show, see the planner below). Requiring the estimate itself to exceed that effect would miss half of the changes of exactly that size; with this rule a change of one minimum detectable effect is flagged about 80% of the time, and no change at all about 5% of the time, as our simulations check.',
       'Every reply also records what the provider says it served (the model name in its response, its system fingerprint and headers), so a flag can say when the provider changed the model behind the same id. The drift page lists the flags and links to the prompts that moved most.',
     ],
   },
@@ -122,7 +124,7 @@ export const METHODOLOGY: MethodologySection[] = [
     id: 'cost',
     title: 'Cost and latency',
     body: [
-      'Beside quality, each leaderboard shows per model the mean cost and the mean latency per prompt over the runs it is ranked on, from the token counts and prices the providers reported and the time each reply took.',
+      'Beside quality, each leaderboard shows per model the mean cost per prompt over the runs it is ranked on (from the token counts and prices the providers reported) and the median reply latency of those runs, each averaged over the model’s blueprints.',
     ],
   },
 ];
