@@ -3,7 +3,7 @@
  * attempts · clustered · BCa bootstrap", and pass@k / pass^k as percentages for k = 1..n.
  * Decided here once, so every page that shows an interval says the same about it.
  */
-import type { Interval, IntervalMethod, ModelPassCurve } from '@/lib/core';
+import type { BoardIntervalMethod, Interval, IntervalMethod, ModelAggregate, ModelPassCurve } from '@/lib/core';
 import { formatInterval, formatPercent, modelShortName, plural } from './format';
 
 const METHOD_LABELS: Record<IntervalMethod, string> = {
@@ -21,7 +21,8 @@ export interface IntervalNoteView {
   basis: string;
   /** The whole as one sentence, for a tooltip or a screen reader. */
   text: string;
-  method: IntervalMethod;
+  /** The method's name: a per-blueprint `IntervalMethod`, or a board's (`BoardIntervalMethod`). */
+  method: IntervalMethod | BoardIntervalMethod;
   clustered: boolean;
 }
 
@@ -74,5 +75,26 @@ export function passAtKView(
       label: modelShortName(r.modelId, r.displayName),
       rows: r.passCurve!.map((p) => ({ k: p.k, passAt: formatPercent(p.passAtK), passHat: formatPercent(p.passHatK), prompts: p.prompts })),
     })),
+  };
+}
+
+const BOARD_METHOD_LABELS: Record<BoardIntervalMethod, string> = {
+  'hierarchical-bootstrap': 'bootstrap over blueprints, then prompts',
+  'combined-normal': 'the blueprints’ intervals combined',
+  blueprint: 'its one blueprint’s interval',
+};
+
+/** The same note for a leaderboard row: blueprints (the clusters) and prompts (n), and the method. */
+export function boardIntervalNote(a: Pick<ModelAggregate, 'ciLow' | 'ciHigh' | 'intervalMethod' | 'intervalPrompts' | 'scoredBlueprints'>): IntervalNoteView | null {
+  if (a.intervalMethod === null || a.ciLow === null || a.ciHigh === null) return null;
+  const ends = formatInterval(a.ciLow, a.ciHigh) ?? '—';
+  const sample = a.intervalPrompts === null ? plural(a.scoredBlueprints, 'blueprint') : `${plural(a.scoredBlueprints, 'blueprint')}, ${plural(a.intervalPrompts, 'prompt')}`;
+  const method = BOARD_METHOD_LABELS[a.intervalMethod];
+  return {
+    label: `95% CI ${ends}`,
+    basis: `${sample} · ${method}`,
+    text: `95% confidence interval ${ends.replace('–', ' to ')}, over ${sample}, by ${method}.`,
+    method: a.intervalMethod,
+    clustered: a.intervalPrompts !== null,
   };
 }

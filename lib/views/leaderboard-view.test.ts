@@ -132,4 +132,16 @@ describe('bands, cost and latency, and the comparison with the leader', () => {
     expect(plain.bandsCaption).toBeNull();
     expect(plain.caption).not.toMatch(/blueprint-to-blueprint/);
   });
+
+  it('says beneath each interval what it rests on: blueprints and prompts, and the method', () => {
+    const v = leaderboardView(rows, new Map(), 't', { prompts });
+    expect(v.entries.map((e) => e.intervalNote?.basis)).toEqual([
+      '1 blueprint, 30 prompts · bootstrap over blueprints, then prompts',
+      '1 blueprint, 30 prompts · bootstrap over blueprints, then prompts',
+      '1 blueprint, 30 prompts · bootstrap over blueprints, then prompts',
+    ]);
+    expect(v.entries[0]?.intervalNote?.method).toBe('hierarchical-bootstrap');
+    // rows without prompt scores and without intervals of their own: no interval, so no note
+    expect(leaderboardView(rows, new Map(), 't').entries.map((e) => e.intervalNote)).toEqual([null, null, null]);
+  });
 });

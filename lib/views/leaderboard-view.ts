@@ -7,6 +7,7 @@
 import { coverageShare, leaderboard, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
 import type { BoardPromptCell, LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { compareHref } from './compare-view';
+import { boardIntervalNote, type IntervalNoteView } from './interval-view';
 import { describeInterval, formatInterval, formatScore, formatUsd, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';
 
@@ -35,6 +36,8 @@ export interface LeaderboardEntryView {
   intervalLabel: string | null;
   intervalText: string;
   bar: IntervalBar | null;
+  /** What the interval rests on (blueprints, prompts) and how it was made, shown beneath it. */
+  intervalNote: IntervalNoteView | null;
   blueprints: number;
   blueprintsLabel: string;
   /** "judged 96% · deterministic 100%": the share of the verdicts behind the score that got a result. */
@@ -113,6 +116,7 @@ export function leaderboardEntries(
     intervalLabel: formatInterval(a.ciLow, a.ciHigh),
     intervalText: describeInterval(a.ciLow, a.ciHigh),
     bar: intervalBar(a.score, a.ciLow, a.ciHigh),
+    intervalNote: boardIntervalNote(a),
     blueprints: a.blueprints,
     blueprintsLabel: `${a.scoredBlueprints} of ${boardBlueprints ?? a.blueprints}`,
     verdictCoverageLabel: verdictCoverageLabel(a.coverage),

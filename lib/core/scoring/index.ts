@@ -57,6 +57,7 @@ export {
   hashSeed,
   hierarchicalBootstrap,
   BoardIntervalMethodSchema,
+  type BoardIntervalMethod,
   promptsByModel,
   type BlueprintSample,
   type BoardBootstrapOptions,

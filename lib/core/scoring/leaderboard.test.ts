@@ -122,6 +122,8 @@ describe('hierarchical bootstrap over blueprints then prompts', () => {
     const other = aggregateRows('m', rowsFor('m', [0.3, 0.5, 0.7]), { prompts: samples(p), seed: 8 });
     expect(once).toEqual(again);
     expect(once.intervalMethod).toBe('hierarchical-bootstrap');
+    // its n: the prompts resampled (3 blueprints × 30), its clusters: the 3 blueprints
+    expect([once.intervalPrompts, once.scoredBlueprints]).toEqual([90, 3]);
     expect(other.ciLow).not.toBe(once.ciLow);
   });
 

@@ -54,6 +54,7 @@ export type BoardRow = z.infer<typeof BoardRowSchema>;
 export type BoardPromptRow = BoardPromptScore & { modelId: string };
 
 export const BoardIntervalMethodSchema = z.enum(['hierarchical-bootstrap', 'combined-normal', 'blueprint']);
+export type BoardIntervalMethod = z.infer<typeof BoardIntervalMethodSchema>;
 
 export const ModelAggregateSchema = z.object({
   modelId: z.string(),
@@ -69,6 +70,8 @@ export const ModelAggregateSchema = z.object({
   coverage: CoverageSchema,
   /** How the interval was made; null without one. */
   intervalMethod: BoardIntervalMethodSchema.nullable(),
+  /** The scored prompts the hierarchical bootstrap resampled (its n; its clusters are the scored blueprints); null for the other methods. */
+  intervalPrompts: z.number().int().nonnegative().nullable(),
   /** Mean over the scored blueprints of the run's cost per prompt (USD); null when no run reports a cost. */
   costPerPromptUsd: z.number().nonnegative().nullable(),
   /** Mean over the scored blueprints of the run's median reply latency (ms); null when none is known. */
@@ -173,23 +176,24 @@ export function aggregateRows(
   const costs = scored.flatMap((r) => (r.costUsd !== null && r.costUsd !== undefined && r.promptCount ? [r.costUsd / r.promptCount] : []));
   const latencies = scored.flatMap((r) => (r.latencyMsP50 !== null && r.latencyMsP50 !== undefined ? [r.latencyMsP50] : []));
   const base = { modelId, blueprints: rows.length, scoredBlueprints: scored.length, errors, coverage, costPerPromptUsd: meanOf(costs), latencyMsP50: meanOf(latencies) };
-  if (scored.length === 0) return { ...base, score: null, ciLow: null, ciHigh: null, intervalMethod: null };
+  if (scored.length === 0) return { ...base, score: null, ciLow: null, ciHigh: null, intervalMethod: null, intervalPrompts: null };
   const score = scored.reduce((s, r) => s + r.score, 0) / scored.length;
   const samples = scored.map((r) => (r.blueprintId === undefined ? undefined : opts.prompts?.get(r.blueprintId)));
   if (samples.every((s) => s !== undefined && s.length > 0)) {
     const rng = xoroshiro128plus(hashSeed(modelId, opts.seed ?? DEFAULT_BOARD_SEED));
     const ci = hierarchicalBootstrap(samples as BlueprintSample[], rng, opts);
-    return { ...base, score, ciLow: clamp01(ci.low), ciHigh: clamp01(ci.high), intervalMethod: 'hierarchical-bootstrap' };
+    const intervalPrompts = (samples as BlueprintSample[]).reduce((n, b) => n + b.length, 0);
+    return { ...base, score, ciLow: clamp01(ci.low), ciHigh: clamp01(ci.high), intervalMethod: 'hierarchical-bootstrap', intervalPrompts };
   }
   if (scored.length === 1) {
     const only = scored[0] as (typeof scored)[number];
-    return { ...base, score, ciLow: only.ciLow, ciHigh: only.ciHigh, intervalMethod: only.ciLow === null ? null : 'blueprint' };
+    return { ...base, score, ciLow: only.ciLow, ciHigh: only.ciHigh, intervalMethod: only.ciLow === null ? null : 'blueprint', intervalPrompts: null };
   }
   const withCi = scored.filter((r) => r.ciLow !== null && r.ciHigh !== null);
-  if (withCi.length === 0) return { ...base, score, ciLow: null, ciHigh: null, intervalMethod: null };
+  if (withCi.length === 0) return { ...base, score, ciLow: null, ciHigh: null, intervalMethod: null, intervalPrompts: null };
   const variance = withCi.reduce((s, r) => s + (((r.ciHigh as number) - (r.ciLow as number)) / (2 * Z95)) ** 2, 0);
   const se = Math.sqrt(variance) / scored.length;
-  return { ...base, score, ciLow: clamp01(score - Z95 * se), ciHigh: clamp01(score + Z95 * se), intervalMethod: 'combined-normal' };
+  return { ...base, score, ciLow: clamp01(score - Z95 * se), ciHigh: clamp01(score + Z95 * se), intervalMethod: 'combined-normal', intervalPrompts: null };
 }
 
 /** Per model, per blueprint id: the scored prompts. */
