@@ -3,19 +3,17 @@ import { getDb } from '@/lib/server/compose/database';
 import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
 import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
-import { getBoard, getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { getBoard, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
 import { blueprintCards } from '@/lib/views/blueprint-list-view';
 import { compareView } from '@/lib/views/compare-view';
 import { leaderboardView, tagChips } from '@/lib/views/leaderboard-view';
 import { pageReadings } from '@/lib/views/how-to-read';
-import { pooledReliabilityRows } from '@/lib/views/judge-reliability-view';
 import { HomeParams } from '@/lib/views/params';
 import { recentRunsView } from '@/lib/views/recent-runs-view';
 import { href } from '@/lib/views/urls';
 import { HowToRead } from '@/components/how-to-read';
 import { BlueprintList } from '@/components/blueprint-list';
-import { JudgeReliabilityByModel } from '@/components/judge-reliability';
 import { CompareForm } from '@/components/compare-form';
 import { LeaderboardTable, TagChips } from '@/components/leaderboard';
 import { RecentRuns } from '@/components/recent-runs';
@@ -31,8 +29,12 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 async function Leaderboards({ tag }: { tag: string | null }) {
   const db = getDb();
   const { rows, prompts } = await getBoard(db);
-  const names = await getModelNames(db, [...new Set(rows.map((r) => r.modelId))]);
-  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage(), prompts });
+  // the judges' α of each model over the runs this board ranks it on: one pooled query for every model
+  const [names, judges] = await Promise.all([
+    getModelNames(db, [...new Set(rows.map((r) => r.modelId))]),
+    getPooledJudgeReliability(db, rows.filter((r) => tag === null || r.tags.includes(tag)).map((r) => ({ runId: r.runId, modelId: r.modelId }))),
+  ]);
+  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage(), prompts, judges });
   const compare = compareView({ rows, prompts: [] }, names, { kind: 'board', tag }, {}, { action: '/compare', hidden: tag ? { tag } : {} });
   return (
     <Section id="leaderboard-h" title={board.title}>
@@ -41,15 +43,6 @@ async function Leaderboards({ tag }: { tag: string | null }) {
       {board.entries.length > 1 && <CompareForm view={compare} />}
     </Section>
   );
-}
-
-/** How far the judges agreed behind each model's judged scores on this board (its runs, pooled). */
-async function BoardJudges({ tag }: { tag: string | null }) {
-  const db = getDb();
-  const rows = (await getLeaderboardRows(db)).filter((r) => tag === null || r.tags.includes(tag));
-  const pooled = await getPooledJudgeReliability(db, rows.map((r) => ({ runId: r.runId, modelId: r.modelId })));
-  const names = await getModelNames(db, pooled.map((p) => p.modelId));
-  return <JudgeReliabilityByModel rows={pooledReliabilityRows(pooled, names)} description="How far the judges agreed on each model’s judged points, pooled over the runs it is ranked on (Krippendorff’s α, interval metric)." />;
 }
 
 async function Recent() {
@@ -83,11 +76,6 @@ export default async function HomePage({ searchParams }: Props) {
       <SectionBoundary name="leaderboard">
         <Suspense fallback={<TableSkeleton label="leaderboard" rows={6} />}>
           <Leaderboards tag={tag ?? null} />
-        </Suspense>
-      </SectionBoundary>
-      <SectionBoundary name="judge reliability">
-        <Suspense fallback={<TableSkeleton label="judge reliability" rows={5} />}>
-          <BoardJudges tag={tag ?? null} />
         </Suspense>
       </SectionBoundary>
       <Section id="recent-h" title="Recent runs">

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { LeaderboardEntryView, LeaderboardView, TagChipView } from '@/lib/views/leaderboard-view';
+import type { BoardJudgesView, LeaderboardEntryView, LeaderboardView, TagChipView } from '@/lib/views/leaderboard-view';
 import { RankBand } from './rank-band';
 import { ColumnHeaders, ErrorsCell, RANKING_COLUMNS, RankingCells } from './score-cells';
 import { link, muted } from './ui';
@@ -49,6 +49,37 @@ export function GettingStarted() {
   );
 }
 
+const READING_TONE = {
+  reliable: 'text-emerald-800 dark:text-emerald-300',
+  tentative: 'text-amber-800 dark:text-amber-300',
+  unreliable: 'text-red-800 dark:text-red-300',
+} as const;
+
+/** α and its reading, a ⚠ when a judge is of the model's own maker, the disagreement share beneath; coverage in the title. */
+function JudgesCell({ judges }: { judges: BoardJudgesView | null }) {
+  if (!judges) {
+    return (
+      <td className={`py-2 pr-3 text-xs ${muted}`} data-testid="board-judges" title="No judged points behind this score">
+        —
+      </td>
+    );
+  }
+  return (
+    <td className="py-2 pr-3 text-xs" data-testid="board-judges" title={judges.coverageTitle}>
+      <Link href={judges.methodologyHref} prefetch={false} className={`font-semibold tabular-nums ${link}`} data-testid="judge-alpha">
+        {judges.alphaLabel}
+      </Link>{' '}
+      <span className={judges.reading ? READING_TONE[judges.reading] : muted}>{judges.readingLabel}</span>
+      {judges.selfJudging && (
+        <span role="img" aria-label={judges.selfJudging} title={judges.selfJudging} className="ml-1 cursor-help text-amber-900 dark:text-amber-200" data-testid="self-judging-mark">
+          ⚠
+        </span>
+      )}
+      {judges.disagreementLabel && <span className={`block tabular-nums ${muted}`}>{judges.disagreementLabel}</span>}
+    </td>
+  );
+}
+
 function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why?: string })[]; why?: boolean }) {
   return (
     <tbody>
@@ -65,6 +96,7 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
           <td className={`py-2 pr-3 text-xs ${muted}`} data-testid="verdict-coverage">
             {e.verdictCoverageLabel}
           </td>
+          <JudgesCell judges={e.judges} />
           <td className="py-2 pr-3 text-right text-xs tabular-nums" data-testid="cost-per-prompt">
             {e.costLabel}
           </td>
@@ -89,7 +121,7 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
 function Widths() {
   return (
     <colgroup>
-      {['w-14', 'w-[20%]', 'w-16', 'w-[19%]', 'w-24', 'w-[9%]', 'w-[14%]', 'w-20', 'w-16', 'w-14', 'w-20'].map((w, i) => (
+      {['w-14', 'w-[18%]', 'w-16', 'w-[17%]', 'w-24', 'w-[9%]', 'w-[12%]', 'w-28', 'w-20', 'w-16', 'w-14', 'w-20'].map((w, i) => (
         <col key={i} className={w} />
       ))}
     </colgroup>
@@ -101,19 +133,20 @@ const COLUMNS = [
   { label: 'Band' },
   { label: 'Blueprints scored', right: true },
   { label: 'Verdict coverage' },
+  { label: 'Judges α' },
   { label: 'Cost / prompt', right: true },
   { label: 'Latency p50', right: true },
   { label: 'Errors', right: true },
   { label: 'Compare' },
 ];
 
-/** A ranking of models: score, 95% interval (numbers and a bar), blueprint and verdict coverage, errors; then the models listed apart. */
+/** A ranking of models: score, 95% interval (numbers and a bar), blueprint and verdict coverage, the judges' α, errors; then the models listed apart. */
 export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: LeaderboardView; testId?: string }) {
   if (view.entries.length === 0 && view.unranked.length === 0) return <GettingStarted />;
   return (
     <div className="space-y-6">
       <div className="relative overflow-x-auto">
-        <table className="w-full min-w-[64rem] table-fixed text-left text-sm" data-testid={testId}>
+        <table className="w-full min-w-[71rem] table-fixed text-left text-sm" data-testid={testId}>
           <caption className={`mb-2 text-left text-sm ${muted}`}>
             {view.caption}
             {view.bandsCaption && <span className="mt-1 block">{view.bandsCaption}</span>}
@@ -126,7 +159,7 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
       </div>
       {view.unranked.length > 0 && (
         <div className="relative overflow-x-auto">
-          <table className="w-full min-w-[64rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
+          <table className="w-full min-w-[71rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
             <caption className={`mb-2 text-left text-sm ${muted}`}>{view.unrankedCaption}</caption>
             <Widths />
             <ColumnHeaders columns={COLUMNS} />

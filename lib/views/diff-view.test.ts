@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { judgeReliability, type JudgedVerdict } from '@/lib/core';
 import { diffPageView, formatP } from './diff-view';
 
 describe('run diff view', () => {
@@ -34,6 +35,25 @@ describe('run diff view', () => {
   it('links each moved cell in both runs and notes models present in one run only', () => {
     expect(v.cells[0]).toMatchObject({ deltaLabel: '+80.0', olderHref: '/runs/r1/prompts/p1?model=x%3Ab#cell', newerHref: '/runs/r2/prompts/p1?model=x%3Ab#cell' });
     expect(v.notes.join(' ')).toMatch(/1 model ran only in the newer run/);
+  });
+
+  it('gives each run’s pooled judge α when the page has it', () => {
+    expect(v.judges).toBeNull();
+    const verdict = (a: number, b: number, disagreement = false): JudgedVerdict => ({
+      modelId: 'x:b',
+      disagreement,
+      judges: [
+        { judge: 'j:one', approach: null, score: a },
+        { judge: 'k:two', approach: null, score: b },
+      ],
+    });
+    // the older run: the pooled example of judge-reliability.test.ts (α = 0.708333); the newer: the judges always agree
+    const withJudges = diffPageView(older, newer, { models: [], cells: [], modelsOnlyInA: 0, modelsOnlyInB: 0 }, [{ modelId: 'x:b', displayName: 'B', score: null, ciLow: null, ciHigh: null, promptCount: 0, replyCount: 0, verdictCount: 0, errorCount: 0, costUsd: 0, latencyMsP50: null }], {
+      older: judgeReliability([verdict(0, 0.5, true), verdict(1, 1), verdict(0, 0), verdict(1, 0.5, true)]),
+      newer: judgeReliability([verdict(1, 1), verdict(0, 0)]),
+    });
+    expect(withJudges.judges?.older).toMatchObject({ judged: true, alphaLabel: 'α 0.71', reading: 'tentative', disagreementLabel: '50% flagged as disagreement (2 of 4)' });
+    expect(withJudges.judges?.newer).toMatchObject({ judged: true, alphaLabel: 'α 1.00', reading: 'reliable', coverageLabel: '2 judged verdicts, 2 with ≥ 2 judges' });
   });
 
   it('formats p-values readably', () => {

@@ -1,12 +1,14 @@
 /**
  * Two runs of one blueprint compared, older → newer: per model the change over the prompts
  * both runs scored, with an exact sign test on how many prompts got better or worse (so a
- * reader can tell drift from noise), and the cells that moved most.
+ * reader can tell drift from noise), and the cells that moved most; beside them each run's
+ * pooled judge α, so a reader sees whether a change in judged scores rests on reliable judging.
  */
-import { signTest } from '@/lib/core';
+import { signTest, type JudgeReliability } from '@/lib/core';
 import type { RunDiff } from '@/lib/server/db/queries/run-diff';
 import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { formatDateTime, formatDelta, formatScore, modelShortName, plural } from './format';
+import { reliabilityLine, type ReliabilityLineView } from './judge-reliability-view';
 import { href } from './urls';
 
 export type Tone = 'better' | 'worse' | 'same';
@@ -28,6 +30,8 @@ export interface DiffPageView {
   }[];
   cells: { promptKey: string; modelLabel: string; olderLabel: string; newerLabel: string; deltaLabel: string; tone: Tone; olderHref: string; newerHref: string }[];
   notes: string[];
+  /** Each run's judges over all its judged verdicts; null when the page was not given them. */
+  judges: { older: ReliabilityLineView; newer: ReliabilityLineView } | null;
 }
 
 const tone = (d: number | null): Tone => (d === null || Math.abs(d) < 0.0005 ? 'same' : d > 0 ? 'better' : 'worse');
@@ -43,6 +47,7 @@ export function diffPageView(
   newer: { id: string; createdAt: Date },
   diff: RunDiff,
   ranking: RunModelRow[],
+  judges: { older: JudgeReliability; newer: JudgeReliability } | null = null,
 ): DiffPageView {
   const names = new Map(ranking.map((m) => [m.modelId, modelShortName(m.modelId, m.displayName)]));
   const order = new Map(ranking.map((m, i) => [m.modelId, i]));
@@ -69,7 +74,9 @@ export function diffPageView(
     ...(diff.modelsOnlyInA ? [`${plural(diff.modelsOnlyInA, 'model')} ran only in the older run.`] : []),
     ...(diff.modelsOnlyInB ? [`${plural(diff.modelsOnlyInB, 'model')} ran only in the newer run.`] : []),
   ];
+  const displayNames = new Map(ranking.map((m) => [m.modelId, m.displayName]));
   return {
+    judges: judges && { older: reliabilityLine(judges.older, displayNames), newer: reliabilityLine(judges.newer, displayNames) },
     older: { id: older.id, label: `Run of ${formatDateTime(older.createdAt)}`, href: href.run(older.id) },
     newer: { id: newer.id, label: `Run of ${formatDateTime(newer.createdAt)}`, href: href.run(newer.id) },
     models,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, unitAlphaStats } from '@/lib/core';
+import type { PooledModelReliability } from '@/lib/server/db/queries/judge-reliability';
 import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { intervalBar, leaderboardView, tagChips } from './leaderboard-view';
 
@@ -143,5 +145,73 @@ describe('bands, cost and latency, and the comparison with the leader', () => {
     expect(v.entries[0]?.intervalNote?.method).toBe('hierarchical-bootstrap');
     // rows without prompt scores and without intervals of their own: no interval, so no note
     expect(leaderboardView(rows, new Map(), 't').entries.map((e) => e.intervalNote)).toEqual([null, null, null]);
+  });
+});
+
+describe('the judges’ α beside each model', () => {
+  const J1 = { id: 'openai:gpt-4.1-mini#standard', model: 'openai:gpt-4.1-mini', approach: 'standard' };
+  const J2 = { id: 'openrouter:qwen/qwen-2.5-72b-instruct#prompt-aware', model: 'openrouter:qwen/qwen-2.5-72b-instruct', approach: 'prompt-aware' };
+  // two judges on four verdicts (0, ½), (1, 1), (0, 0), (1, ½): the pooled example of judge-reliability.test.ts, α = 0.708333
+  const stats = [[0, 0.5], [1, 1], [0, 0], [1, 0.5]].map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+  const pooled = (modelId: string, over: Partial<PooledModelReliability> = {}): PooledModelReliability => ({
+    modelId,
+    verdicts: 4,
+    pairable: 4,
+    disagreements: 2,
+    alpha: alphaFromStats(stats),
+    stats,
+    judges: [
+      { ...J1, assessments: 4 },
+      { ...J2, assessments: 4 },
+    ],
+    ...over,
+  });
+  const rows = [row('a', 'openai:gpt-4o-mini', 0.9, null), row('a', 'anthropic:claude-3-5-sonnet', 0.8, null), row('a', 'x:lone', 0.7, null), row('a', 'x:exact', 0.6, null), row('a', 'x:unjudged', 0.5, null)];
+  const judges = [
+    pooled('openai:gpt-4o-mini'),
+    pooled('anthropic:claude-3-5-sonnet', { disagreements: 0, alpha: 0.93 }),
+    // one judge only: judged, but no α
+    pooled('x:lone', { pairable: 0, disagreements: 0, alpha: null, stats: EMPTY_ALPHA_STATS, judges: [{ ...J1, assessments: 4 }] }),
+    pooled('x:exact', { disagreements: 0, alpha: 0.5 }),
+  ];
+  const v = leaderboardView(rows, new Map([['anthropic:claude-3-5-sonnet', 'Claude 3.5 Sonnet']]), null, { judges });
+  const cell = (modelId: string) => v.entries.find((e) => e.modelId === modelId)!.judges;
+
+  it('puts the pooled α with its reading and the disagreement share in each model’s row, coverage in its title', () => {
+    expect(alphaFromStats(stats)).toBeCloseTo(0.708333, 6);
+    expect(cell('openai:gpt-4o-mini')).toEqual({
+      alphaLabel: 'α 0.71',
+      reading: 'tentative',
+      readingLabel: 'tentative',
+      disagreementLabel: '50% disagreement',
+      coverageTitle: '4 judged verdicts, 4 with ≥ 2 judges · gpt-4.1-mini 4 · qwen-2.5-72b-instruct (prompt-aware) 4 assessments',
+      selfJudging: 'Self-judging: gpt-4.1-mini judges gpt-4o-mini, a model of the same maker.',
+      methodologyHref: '/methodology#alpha',
+    });
+    expect(cell('anthropic:claude-3-5-sonnet')).toMatchObject({ alphaLabel: 'α 0.93', reading: 'reliable', readingLabel: 'reliable', disagreementLabel: '0% disagreement', selfJudging: null });
+    expect(cell('x:exact')).toMatchObject({ alphaLabel: 'α 0.50', reading: 'unreliable', readingLabel: 'not reliable' });
+    expect(v.caption).toMatch(/Judges α: .*pooled Krippendorff’s α/);
+  });
+
+  it('says why a judged model has no α, and gives nothing (shown "—", never 0 or 1) to a model without judged verdicts', () => {
+    expect(cell('x:lone')).toMatchObject({ alphaLabel: 'α —', reading: null, readingLabel: 'no α: one judge', disagreementLabel: null });
+    expect(cell('x:unjudged')).toBeNull();
+    // a pooled row with no judged verdict at all counts as nothing judged, too
+    expect(leaderboardView(rows, new Map(), null, { judges: [pooled('x:unjudged', { verdicts: 0, pairable: 0, disagreements: 0, alpha: null, stats: EMPTY_ALPHA_STATS, judges: [] })] }).entries.every((e) => e.judges === null)).toBe(true);
+  });
+
+  it('flags a judge of the model’s own model, the same-model sentence first', () => {
+    const self = leaderboardView([row('a', 'openai:gpt-4.1-mini', 0.9, null)], new Map(), null, { judges: [pooled('openai:gpt-4.1-mini')] }).entries[0]!.judges;
+    expect(self?.selfJudging).toBe('Self-judging: gpt-4.1-mini judges gpt-4.1-mini, the same model.');
+  });
+
+  it('gives models listed apart their α too', () => {
+    const board = leaderboardView([...rows, row('b', 'openai:gpt-4o-mini', 0.9, null)], new Map(), null, { judges, minCoverage: 1 });
+    expect(board.unranked.map((e) => [e.modelId, e.judges?.alphaLabel ?? '—'])).toEqual([
+      ['anthropic:claude-3-5-sonnet', 'α 0.93'],
+      ['x:lone', 'α —'],
+      ['x:exact', 'α 0.50'],
+      ['x:unjudged', '—'],
+    ]);
   });
 });

@@ -4,11 +4,13 @@
  * shapes it for the page: labels, links, interval bars, captions, the tag chips, and why a
  * model is listed apart (ASSAY_LEADERBOARD_MIN_COVERAGE).
  */
-import { coverageShare, leaderboard, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
+import { coverageShare, leaderboard, type AlphaReading, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
+import type { PooledModelReliability } from '@/lib/server/db/queries/judge-reliability';
 import type { BoardPromptCell, LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { compareHref } from './compare-view';
+import { pooledReliabilityRows } from './judge-reliability-view';
 import { boardIntervalNote, type IntervalNoteView } from './interval-view';
-import { describeInterval, formatInterval, formatScore, formatUsd, modelShortName, plural, roundHalfUp } from './format';
+import { describeInterval, formatInterval, formatPercent, formatScore, formatUsd, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -24,6 +26,22 @@ export function intervalBar(score: number | null, low: number | null, high: numb
   if (score === null) return null;
   const pct = (x: number) => roundHalfUp(clamp01(x) * 100, 1);
   return { point: pct(score), low: pct(low ?? score), high: pct(high ?? score) };
+}
+
+/** The "Judges α" cell: how far the judges agreed on the model's judged points, pooled over the runs it is ranked on. */
+export interface BoardJudgesView {
+  /** "α 0.93", or "α —" when fewer than two verdicts had two judges. */
+  alphaLabel: string;
+  reading: AlphaReading | null;
+  /** "reliable", "tentative", "not reliable", or why there is no α ("one judge"). */
+  readingLabel: string;
+  /** "3% disagreement", or null when nothing is pairable. */
+  disagreementLabel: string | null;
+  /** Coverage for the cell's title: "208 judged verdicts, 208 with ≥ 2 judges · gpt-4.1-mini 208 · … assessments". */
+  coverageTitle: string;
+  /** The self-judging sentences joined, for the warning mark's title; null when no judge is related to the model. */
+  selfJudging: string | null;
+  methodologyHref: string;
 }
 
 export interface LeaderboardEntryView {
@@ -52,6 +70,8 @@ export interface LeaderboardEntryView {
   latencyLabel: string;
   /** The comparison with the board's leader; null for the leader itself and for models listed apart. */
   compareWithLeaderHref: string | null;
+  /** Null when none of the model's points on this board was judged (the cell shows "—", never an α of 0 or 1). */
+  judges: BoardJudgesView | null;
 }
 
 export interface UnrankedEntryView extends LeaderboardEntryView {
@@ -91,6 +111,32 @@ export function verdictCoverageLabel(c: Coverage): string {
   return parts.length ? parts.join(' · ') : '—';
 }
 
+const SHORT_READING: Record<AlphaReading, string> = { reliable: 'reliable', tentative: 'tentative', unreliable: 'not reliable' };
+
+/**
+ * Each model's pooled judge figures as its leaderboard cell, worded by the same line the run and
+ * model pages show (judge-reliability-view.ts), only shortened to fit a column.
+ */
+export function boardJudges(pooled: readonly PooledModelReliability[], names: ReadonlyMap<string, string> = new Map()): Map<string, BoardJudgesView> {
+  const lines = pooledReliabilityRows(pooled, new Map(names));
+  return new Map(
+    pooled.flatMap((p, i) => {
+      const line = lines[i]!.line;
+      if (!line.judged) return [];
+      const cell: BoardJudgesView = {
+        alphaLabel: line.alphaLabel,
+        reading: line.reading,
+        readingLabel: line.reading ? SHORT_READING[line.reading] : line.readingLabel,
+        disagreementLabel: p.pairable > 0 ? `${formatPercent(p.disagreements / p.pairable)} disagreement` : null,
+        coverageTitle: `${line.coverageLabel} · ${line.assessmentsLabel}`,
+        selfJudging: line.selfJudging.length > 0 ? line.selfJudging.join(' ') : null,
+        methodologyHref: line.methodologyHref,
+      };
+      return [[p.modelId, cell] as const];
+    }),
+  );
+}
+
 const latency = (ms: number | null) => (ms === null ? '—' : ms >= 1000 ? `${roundHalfUp(ms / 1000, 1).toFixed(1)} s` : `${Math.round(ms)} ms`);
 
 /** Aggregates (already in board order) → table rows; `rank` is absent for models listed apart. */
@@ -98,7 +144,7 @@ export function leaderboardEntries(
   aggregates: readonly (ModelAggregate | RankedAggregate)[],
   names: ReadonlyMap<string, string>,
   boardBlueprints?: number,
-  opts: { tag?: string | null } = {},
+  opts: { tag?: string | null; judges?: ReadonlyMap<string, BoardJudgesView> } = {},
 ): LeaderboardEntryView[] {
   const leader = aggregates[0] && 'rank' in aggregates[0] ? aggregates[0].modelId : null;
   return aggregates.map((a) => ({
@@ -121,6 +167,7 @@ export function leaderboardEntries(
     blueprintsLabel: `${a.scoredBlueprints} of ${boardBlueprints ?? a.blueprints}`,
     verdictCoverageLabel: verdictCoverageLabel(a.coverage),
     errors: a.errors,
+    judges: opts.judges?.get(a.modelId) ?? null,
   }));
 }
 
@@ -138,20 +185,21 @@ export function leaderboardView(
   rows: readonly LeaderboardRow[],
   names: ReadonlyMap<string, string>,
   tag: string | null,
-  opts: { minCoverage?: number; prompts?: readonly BoardPromptCell[] } = {},
+  opts: { minCoverage?: number; prompts?: readonly BoardPromptCell[]; judges?: readonly PooledModelReliability[] } = {},
 ): LeaderboardView {
   const board = leaderboard(rows, { tag, minCoverage: opts.minCoverage, prompts: opts.prompts });
+  const judges = boardJudges(opts.judges ?? [], names);
   const { blueprintCount, requiredBlueprints: required, minCoverage } = board;
   const rule = `Ranked: models with a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%).`;
   return {
     title: tag ? `Leaderboard: ${tag}` : 'Overall leaderboard',
-    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval${opts.prompts ? ' that allows for blueprint-to-blueprint variation (a bootstrap over blueprints, then over prompts)' : ''}. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result.`,
-    entries: leaderboardEntries(board.ranked, names, blueprintCount, { tag }),
+    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval${opts.prompts ? ' that allows for blueprint-to-blueprint variation (a bootstrap over blueprints, then over prompts)' : ''}. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result. Judges α: how far the judges agreed on the model’s judged points over the runs it is ranked on (pooled Krippendorff’s α; reliable from 0.80, tentative from 0.667), with the share of them flagged as disagreement; ⚠ marks a judge of the model’s own model or maker.`,
+    entries: leaderboardEntries(board.ranked, names, blueprintCount, { tag, judges }),
     bandsCaption: board.ranked.some((r) => r.band)
       ? 'Band: the ranks a model could hold once chance is allowed for. Every pair of ranked models is compared on the prompts they share (paired t-test, Holm-corrected across all pairs at 5%); models whose difference is not significant share a band. Cost and latency: the mean cost per prompt and median reply latency of the runs each model is ranked on.'
       : null,
     unranked: board.unranked.map((a) => ({
-      ...(leaderboardEntries([a], names, blueprintCount)[0] as LeaderboardEntryView),
+      ...(leaderboardEntries([a], names, blueprintCount, { judges })[0] as LeaderboardEntryView),
       why: `scored on ${a.scoredBlueprints} of ${blueprintCount} blueprints; ranking needs ${required}`,
     })),
     unrankedCaption: `Listed apart, not ranked: a model needs a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%) to be compared fairly with the others (ASSAY_LEADERBOARD_MIN_COVERAGE).`,

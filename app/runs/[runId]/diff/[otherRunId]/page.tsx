@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
+import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getRunDiff } from '@/lib/server/db/queries/run-diff';
 import { diffPageView } from '@/lib/views/diff-view';
 import { formatDateTime } from '@/lib/views/format';
@@ -10,6 +11,7 @@ import { runHeaderView } from '@/lib/views/run-view';
 import { href } from '@/lib/views/urls';
 import { DiffCells, DiffModels } from '@/components/diff-page';
 import { HowToRead } from '@/components/how-to-read';
+import { JudgeReliabilityLine } from '@/components/judge-reliability';
 import { RunHeader } from '@/components/run-header';
 import { SectionBoundary } from '@/components/section-boundary';
 import { TableSkeleton } from '@/components/skeletons';
@@ -24,10 +26,17 @@ type RunRef = { id: string; versionId: string; createdAt: Date };
 export const metadata: Metadata = { title: 'Compare two runs' };
 
 async function Diff({ older, newer }: { older: RunRef; newer: RunRef }) {
-  const [diff, ranking] = await Promise.all([getRunDiff(getDb(), older, newer), loadRunRanking(newer.id)]);
-  const view = diffPageView(older, newer, diff, ranking);
+  const db = getDb();
+  const [diff, ranking, olderJudges, newerJudges] = await Promise.all([getRunDiff(db, older, newer), loadRunRanking(newer.id), getRunJudgeReliability(db, older.id), getRunJudgeReliability(db, newer.id)]);
+  const view = diffPageView(older, newer, diff, ranking, { older: olderJudges.run, newer: newerJudges.run });
   return (
     <div className="space-y-8">
+      {view.judges && (
+        <div className="space-y-1" data-testid="diff-judges">
+          <JudgeReliabilityLine view={view.judges.older} label="Judges of the older run" />
+          <JudgeReliabilityLine view={view.judges.newer} label="Judges of the newer run" />
+        </div>
+      )}
       <DiffModels view={view} />
       <DiffCells view={view} />
     </div>
