@@ -1,8 +1,9 @@
 /**
  * Judge reliability on the seeded demo (two judges, answering through the fake provider, on
  * every judged point the pipeline graded): the blueprint page's judge panel, α beside the
- * judged scores on the run page and a model's page in the run, the leaderboard's pooled α,
- * and the methodology page reached from a "How to read this" link and from the header.
+ * judged scores on the run page and a model's page in the run, the leaderboard's pooled α in
+ * each model's row, each run's α on the run diff, and the methodology page reached from a
+ * "How to read this" link and from the header.
  */
 import { expect, test } from '@playwright/test';
 import { DEMO, modelPath, screenshot } from './demo';
@@ -54,18 +55,60 @@ test('α sits beside the judged scores on the run page and on a model’s page i
   await screenshot(page, info, 'judges-3-run-model');
 });
 
-test('the leaderboard shows each model’s pooled judge α', async ({ page }) => {
+test('the leaderboard shows each model’s pooled judge α', async ({ page }, info) => {
   await page.goto('/');
-  const table = page.getByTestId('judge-reliability-by-model');
-  await expect(table.locator('tbody tr')).toHaveCount(DEMO.models.length);
-  await expect(table.getByTestId('judge-alpha').first()).toHaveText(ALPHA);
+  const board = page.getByTestId('leaderboard');
+  const rows = board.getByTestId('leaderboard-row');
+  await expect(rows).toHaveCount(DEMO.models.length);
+  // in every model's row, beside its score: α with its reading, the disagreement share, coverage in the title
+  for (const row of await rows.all()) {
+    const cell = row.getByTestId('board-judges');
+    await expect(cell.getByTestId('judge-alpha')).toHaveText(ALPHA);
+    await expect(cell).toContainText(/(reliable|tentative|not reliable)\D*\d+% disagreement/);
+    await expect(cell).toHaveAttribute('title', /^\d+ judged verdicts, \d+ with ≥ 2 judges · gpt-4\.1-mini \d+ · qwen-2\.5-72b-instruct \(prompt-aware\) \d+ assessments$/);
+  }
+  // the OpenAI judge on an OpenAI model is marked, with the sentence as its accessible name; not on Claude
+  const mini = rows.filter({ hasText: 'gpt-4o-mini' });
+  await expect(mini.getByRole('img', { name: 'Self-judging: gpt-4.1-mini judges gpt-4o-mini, a model of the same maker.' })).toBeVisible();
+  await expect(rows.filter({ hasText: 'claude' }).getByTestId('self-judging-mark')).toHaveCount(0);
+  await expect(board.locator('caption')).toContainText('Judges α: how far the judges agreed');
+  // the column replaced the separate table beneath the board
+  await expect(page.getByTestId('judge-reliability-by-model')).toHaveCount(0);
+  await board.scrollIntoViewIfNeeded();
+  await screenshot(page, info, 'judges-6-leaderboard-alpha');
+
+  // a tag's board pools the runs of that tag only, still in its rows
+  await page.goto('/?tag=coding');
+  await expect(page.getByTestId('leaderboard-row')).toHaveCount(4);
+  for (const row of await page.getByTestId('leaderboard-row').all()) await expect(row.getByTestId('board-judges')).toContainText(/^(α (0\.\d\d|1\.00|—)|—)/);
+
   // and a model's own page, over the same runs
-  await table.getByRole('link', { name: 'gpt-4o-mini' }).click();
+  await page.goto('/');
+  const alpha = (await mini.getByTestId('judge-alpha').textContent())!;
+  await mini.getByRole('link', { name: 'gpt-4o-mini' }).click();
   await expect(page).toHaveURL(`/models/${modelPath('openai:gpt-4o-mini')}`);
   const line = page.getByTestId('judge-reliability');
   await expect(line).toContainText('Judges behind these scores');
-  await expect(line.getByTestId('judge-alpha')).toHaveText(ALPHA);
+  await expect(line.getByTestId('judge-alpha')).toHaveText(alpha);
   await expect(line.getByTestId('self-judging')).toContainText('gpt-4.1-mini judges gpt-4o-mini, a model of the same maker.');
+});
+
+test('the run diff shows each run’s judge α, so a change can be weighed against the judging', async ({ page }, info) => {
+  await page.goto(`/runs/${DEMO.latestRun}/diff/${DEMO.olderRun}`);
+  const judges = page.getByTestId('diff-judges').getByTestId('judge-reliability');
+  await expect(judges).toHaveCount(2);
+  await expect(judges.first()).toContainText('Judges of the older run');
+  await expect(judges.nth(1)).toContainText('Judges of the newer run');
+  for (const line of await judges.all()) {
+    await expect(line.getByTestId('judge-alpha')).toHaveText(ALPHA);
+    await expect(line).toContainText(/\d+ judged verdicts, \d+ with ≥ 2 judges/);
+  }
+  // the newer run's line is the run page's own line
+  const newer = (await judges.nth(1).getByTestId('judge-alpha').textContent())!;
+  await expect(page.getByTestId('diff-models')).toBeVisible();
+  await screenshot(page, info, 'judges-7-run-diff');
+  await page.goto(`/runs/${DEMO.latestRun}`);
+  await expect(page.getByTestId('judge-reliability').filter({ hasText: 'Judges in this run' }).getByTestId('judge-alpha')).toHaveText(newer);
 });
 
 test('a cell shows its judges’ agreement; "How to read this" leads to the methodology', async ({ page }, info) => {

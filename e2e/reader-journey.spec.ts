@@ -15,7 +15,7 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   const firstScore = Number(await board.getByTestId('score').first().textContent());
   const lastScore = Number(await board.getByTestId('score').last().textContent());
   expect(firstScore).toBeGreaterThanOrEqual(lastScore);
-  await expect(board.getByRole('columnheader')).toHaveText(['Rank', 'Model', 'Score', '95% interval', 'Band', 'Blueprints scored', 'Verdict coverage', 'Cost / prompt', 'Latency p50', 'Errors', 'Compare']);
+  await expect(board.getByRole('columnheader')).toHaveText(['Rank', 'Model', 'Score', '95% interval', 'Band', 'Blueprints scored', 'Verdict coverage', 'Judges α', 'Cost / prompt', 'Latency p50', 'Errors', 'Compare']);
   await expect(page.getByTestId('recent-runs').getByRole('link').first()).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Leaderboard by tag' }).getByRole('link', { name: /^health/ })).toBeVisible();
   await screenshot(page, info, '1-home');
