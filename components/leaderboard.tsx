@@ -121,7 +121,7 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
 function Widths() {
   return (
     <colgroup>
-      {['w-14', 'w-[18%]', 'w-16', 'w-[17%]', 'w-24', 'w-[9%]', 'w-[12%]', 'w-28', 'w-20', 'w-16', 'w-14', 'w-20'].map((w, i) => (
+      {['w-12', 'w-[15%]', 'w-16', 'w-[19%]', 'w-24', 'w-20', 'w-[10%]', 'w-24', 'w-16', 'w-16', 'w-12', 'w-16'].map((w, i) => (
         <col key={i} className={w} />
       ))}
     </colgroup>
@@ -146,7 +146,7 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
   return (
     <div className="space-y-6">
       <div className="relative overflow-x-auto">
-        <table className="w-full min-w-[71rem] table-fixed text-left text-sm" data-testid={testId}>
+        <table className="w-full min-w-[69rem] table-fixed text-left text-sm" data-testid={testId}>
           <caption className={`mb-2 text-left text-sm ${muted}`}>
             {view.caption}
             {view.bandsCaption && <span className="mt-1 block">{view.bandsCaption}</span>}
@@ -159,7 +159,7 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
       </div>
       {view.unranked.length > 0 && (
         <div className="relative overflow-x-auto">
-          <table className="w-full min-w-[71rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
+          <table className="w-full min-w-[69rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
             <caption className={`mb-2 text-left text-sm ${muted}`}>{view.unrankedCaption}</caption>
             <Widths />
             <ColumnHeaders columns={COLUMNS} />
