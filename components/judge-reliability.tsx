@@ -49,41 +49,43 @@ export function JudgeReliabilityByModel({ rows, description = 'How far the judge
   if (rows.length === 0) return null;
   return (
     <Section id="judge-reliability-h" title="Judge reliability" description={description}>
-      <table className="w-full text-left text-sm" data-testid="judge-reliability-by-model">
-        <thead className={`border-b border-zinc-200 text-xs uppercase dark:border-zinc-800 ${muted}`}>
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-medium">Model</th>
-            <th scope="col" className="py-2 pr-3 font-medium">
-              Agreement <span className="normal-case">(α)</span>
-            </th>
-            <th scope="col" className="py-2 pr-3 font-medium">Coverage</th>
-            <th scope="col" className="py-2 pr-3 font-medium">Disagreement</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.modelId} className="border-b border-zinc-100 align-top dark:border-zinc-900">
-              <td className="py-2 pr-3">
-                <Link href={r.href} className={link}>
-                  {r.label}
-                </Link>
-              </td>
-              <td className="py-2 pr-3 tabular-nums">
-                <Link href={r.line.methodologyHref} className={`font-semibold ${link}`} data-testid="judge-alpha">
-                  {r.line.alphaLabel}
-                </Link>{' '}
-                <span className={r.line.reading ? READING_TONE[r.line.reading] : muted}>{r.line.readingLabel}</span>
-                <SelfJudging lines={r.line.selfJudging} />
-              </td>
-              <td className={`py-2 pr-3 ${muted}`}>
-                {r.line.coverageLabel}
-                <span className="block text-xs">{r.line.assessmentsLabel}</span>
-              </td>
-              <td className={`py-2 pr-3 ${muted}`}>{r.line.disagreementLabel ?? '—'}</td>
+      <div className="relative overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="judge-reliability-by-model">
+          <thead className={`border-b border-zinc-200 text-xs uppercase dark:border-zinc-800 ${muted}`}>
+            <tr>
+              <th scope="col" className="py-2 pr-3 font-medium">Model</th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                Agreement <span className="normal-case">(α)</span>
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">Coverage</th>
+              <th scope="col" className="py-2 pr-3 font-medium">Disagreement</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.modelId} className="border-b border-zinc-100 align-top dark:border-zinc-900">
+                <td className="py-2 pr-3">
+                  <Link href={r.href} className={link}>
+                    {r.label}
+                  </Link>
+                </td>
+                <td className="py-2 pr-3 tabular-nums">
+                  <Link href={r.line.methodologyHref} className={`font-semibold ${link}`} data-testid="judge-alpha">
+                    {r.line.alphaLabel}
+                  </Link>{' '}
+                  <span className={r.line.reading ? READING_TONE[r.line.reading] : muted}>{r.line.readingLabel}</span>
+                  <SelfJudging lines={r.line.selfJudging} />
+                </td>
+                <td className={`py-2 pr-3 ${muted}`}>
+                  {r.line.coverageLabel}
+                  <span className="block text-xs">{r.line.assessmentsLabel}</span>
+                </td>
+                <td className={`py-2 pr-3 ${muted}`}>{r.line.disagreementLabel ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </Section>
   );
 }
@@ -107,35 +109,38 @@ export function JudgePanel({ view }: { view: JudgePanelView }) {
     >
       <div data-testid="judge-panel" className="space-y-3">
         <JudgeReliabilityLine view={view.line} label="Panel" />
-        <table className="w-full text-left text-sm">
-          <thead className={`border-b border-zinc-200 text-xs uppercase dark:border-zinc-800 ${muted}`}>
-            <tr>
-              <th scope="col" className="py-2 pr-3 font-medium">Judge</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Assessments</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">No value</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Mean value</th>
-              <th scope="col" className="py-2 pr-3 text-right font-medium">Distance from the others</th>
-              <th scope="col" className="py-2 pr-3 font-medium">Self-judging</th>
-            </tr>
-          </thead>
-          <tbody>
-            {view.rows.map((r) => (
-              <tr key={r.id} className="border-b border-zinc-100 align-top dark:border-zinc-900" data-testid="judge-row">
-                <td className="py-2 pr-3">
-                  {r.label}
-                  <span className={`block font-mono text-xs ${muted}`}>{r.model}</span>
-                </td>
-                <td className="py-2 pr-3 text-right tabular-nums">{r.assessments}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{r.missing}</td>
-                <td className="py-2 pr-3 text-right tabular-nums">{r.meanScore}</td>
-                <td className="py-2 pr-3 text-right tabular-nums" title={r.deviationTitle}>
-                  {r.deviation}
-                </td>
-                <td className="py-2 pr-3">{r.selfJudging ? <span className="text-amber-900 dark:text-amber-200">⚠ {r.selfJudging}</span> : <span className={muted}>—</span>}</td>
+        {/* five numeric columns do not fit a phone: the table scrolls, the page does not */}
+        <div className="relative overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className={`border-b border-zinc-200 text-xs uppercase dark:border-zinc-800 ${muted}`}>
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-medium">Judge</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Assessments</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">No value</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Mean value</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Distance from the others</th>
+                <th scope="col" className="py-2 pr-3 font-medium">Self-judging</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {view.rows.map((r) => (
+                <tr key={r.id} className="border-b border-zinc-100 align-top dark:border-zinc-900" data-testid="judge-row">
+                  <td className="py-2 pr-3">
+                    {r.label}
+                    <span className={`block font-mono text-xs ${muted}`}>{r.model}</span>
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{r.assessments}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{r.missing}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{r.meanScore}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums" title={r.deviationTitle}>
+                    {r.deviation}
+                  </td>
+                  <td className="py-2 pr-3">{r.selfJudging ? <span className="text-amber-900 dark:text-amber-200">⚠ {r.selfJudging}</span> : <span className={muted}>—</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <p className={`text-xs ${muted}`}>{view.note}</p>
       </div>
     </Section>

@@ -121,7 +121,7 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
 function Widths() {
   return (
     <colgroup>
-      {['w-12', 'w-[15%]', 'w-16', 'w-[19%]', 'w-24', 'w-20', 'w-[10%]', 'w-24', 'w-16', 'w-16', 'w-12', 'w-16'].map((w, i) => (
+      {['w-12', 'w-[14%]', 'w-16', 'w-[18%]', 'w-24', 'w-20', 'w-[10%]', 'w-24', 'w-16', 'w-16', 'w-14', 'w-20'].map((w, i) => (
         <col key={i} className={w} />
       ))}
     </colgroup>
