@@ -8,7 +8,7 @@ import { muted } from './ui';
 export function IntervalNote({ note, withLabel = true }: { note: IntervalNoteView | null | undefined; withLabel?: boolean }) {
   if (!note) return null;
   return (
-    <span className={`block text-xs ${muted}`} data-testid="interval-note" data-method={note.method} title={note.text}>
+    <span className={`block max-w-56 text-xs whitespace-normal ${muted}`} data-testid="interval-note" data-method={note.method} title={note.text}>
       {withLabel ? `${note.label} · ${note.basis}` : note.basis}
     </span>
   );

@@ -80,7 +80,7 @@ test('the leaderboard shows each model’s pooled judge α', async ({ page }, in
   // a tag's board pools the runs of that tag only, still in its rows (α can be below 0: judges disagreeing systematically)
   await page.goto('/?tag=coding');
   await expect(page.getByTestId('leaderboard-row')).toHaveCount(4);
-  for (const row of await page.getByTestId('leaderboard-row').all()) await expect(row.getByTestId('board-judges')).toContainText(/^(α (-?[01]\.\d\d|—)|—)/);
+  for (const row of await page.getByTestId('leaderboard-row').all()) await expect(row.getByTestId('board-judges')).toContainText(/^(α ([-−]?[01]\.\d\d|—)|—)/);
 
   // and a model's own page, over the same runs
   await page.goto('/');

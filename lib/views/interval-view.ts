@@ -79,7 +79,7 @@ export function passAtKView(
 }
 
 const BOARD_METHOD_LABELS: Record<BoardIntervalMethod, string> = {
-  'hierarchical-bootstrap': 'bootstrap over blueprints, then prompts',
+  'hierarchical-bootstrap': 'hierarchical bootstrap',
   'combined-normal': 'the blueprints’ intervals combined',
   blueprint: 'its one blueprint’s interval',
 };
@@ -93,7 +93,7 @@ export function boardIntervalNote(a: Pick<ModelAggregate, 'ciLow' | 'ciHigh' | '
   return {
     label: `95% CI ${ends}`,
     basis: `${sample} · ${method}`,
-    text: `95% confidence interval ${ends.replace('–', ' to ')}, over ${sample}, by ${method}.`,
+    text: `95% confidence interval ${ends.replace('–', ' to ')}, over ${sample}, by ${a.intervalMethod === 'hierarchical-bootstrap' ? 'a bootstrap over blueprints, then the prompts within them' : method}.`,
     method: a.intervalMethod,
     clustered: a.intervalPrompts !== null,
   };

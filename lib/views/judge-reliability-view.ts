@@ -61,7 +61,8 @@ const READING: Record<AlphaReading, string> = {
   unreliable: 'not reliable (α < 0.667)',
 };
 
-export const formatAlpha = (alpha: number | null): string => (alpha === null ? '—' : roundHalfUp(alpha, 2).toFixed(2));
+/** α at two decimals, a negative one with a true minus sign (−0.75), as the other deltas are shown. */
+export const formatAlpha = (alpha: number | null): string => (alpha === null ? '—' : roundHalfUp(alpha, 2).toFixed(2).replace('-', '−'));
 
 const judgeLabel = (model: string, approach: string | null) => `${modelShortName(model)}${approach && approach !== 'standard' ? ` (${approach})` : ''}`;
 

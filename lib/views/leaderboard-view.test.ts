@@ -138,9 +138,9 @@ describe('bands, cost and latency, and the comparison with the leader', () => {
   it('says beneath each interval what it rests on: blueprints and prompts, and the method', () => {
     const v = leaderboardView(rows, new Map(), 't', { prompts });
     expect(v.entries.map((e) => e.intervalNote?.basis)).toEqual([
-      '1 blueprint, 30 prompts · bootstrap over blueprints, then prompts',
-      '1 blueprint, 30 prompts · bootstrap over blueprints, then prompts',
-      '1 blueprint, 30 prompts · bootstrap over blueprints, then prompts',
+      '1 blueprint, 30 prompts · hierarchical bootstrap',
+      '1 blueprint, 30 prompts · hierarchical bootstrap',
+      '1 blueprint, 30 prompts · hierarchical bootstrap',
     ]);
     expect(v.entries[0]?.intervalNote?.method).toBe('hierarchical-bootstrap');
     // rows without prompt scores and without intervals of their own: no interval, so no note

@@ -87,7 +87,7 @@ describe(`assay run (${process.env.ASSAY_TEST_DB})`, () => {
     try {
       const r = await assay(['run', join(dir, 'fixture-run.yml'), '--fixtures', join(dir, 'fixtures.json'), '--judges', 'openai:judge-a,openai:judge-b', '--json', '-', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain('judges: α -0.50 (unreliable) over 2 judged verdicts (2 with ≥ 2 judges, 100% flagged as disagreement); openai:judge-a#standard 2, openai:judge-b#prompt-aware 2 assessments');
+      expect(r.stderr).toContain('judges: α −0.50 (unreliable) over 2 judged verdicts (2 with ≥ 2 judges, 100% flagged as disagreement); openai:judge-a#standard 2, openai:judge-b#prompt-aware 2 assessments');
       expect(r.stderr).not.toContain('self-judging'); // ids of an OpenAI-compatible endpoint tell no maker
       const doc = JSON.parse(r.stdout) as { run: { judgeReliability: { run: { alpha: number; pairable: number; disagreementShare: number; judges: { id: string; assessments: number; meanAbsDeviation: number }[] }; byModel: { modelId: string; reliability: { verdicts: number } }[] } } };
       const j = doc.run.judgeReliability;
