@@ -1,33 +1,13 @@
 /** The drift page: the filters and one card per drift check. Presentational: it receives the view model. */
 import Link from 'next/link';
 import type { DriftCheckView, DriftPageView } from '@/lib/views/drift-view';
-import { card, Empty, link, muted, StatusBadge } from './ui';
+import { card, Empty, link, muted, SelectField, StatusBadge } from './ui';
 
 export function DriftFilters({ view }: { view: DriftPageView['filters'] }) {
   return (
     <form method="get" action="/drift" className="flex flex-wrap items-end gap-3 text-sm" aria-label="Filter drift checks">
-      <label className="flex flex-col gap-1">
-        <span className={muted}>Blueprint</span>
-        <select name="blueprint" defaultValue={view.blueprint ?? ''} className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900">
-          <option value="">All blueprints</option>
-          {view.blueprints.map((b) => (
-            <option key={b.value} value={b.value}>
-              {b.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className={muted}>Model</span>
-        <select name="model" defaultValue={view.model ?? ''} className="rounded border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900">
-          <option value="">All models</option>
-          {view.models.map((m) => (
-            <option key={m.value} value={m.value}>
-              {m.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label="Blueprint" name="blueprint" value={view.blueprint} placeholder="All blueprints" options={view.blueprints} />
+      <SelectField label="Model" name="model" value={view.model} placeholder="All models" options={view.models} />
       <label className="flex items-center gap-2">
         <input type="checkbox" name="all" value="1" defaultChecked={view.all} />
         <span>Show checks that found no drift</span>

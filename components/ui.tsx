@@ -221,3 +221,20 @@ export function Banner({ kind, children }: { kind: 'notice' | 'error'; children:
     </p>
   );
 }
+
+/** A labelled select of a plain GET form (filters, model pickers): "" is the placeholder's value. */
+export function SelectField({ label, name, value, placeholder, options, testId }: { label: string; name: string; value: string | null; placeholder: string; options: { value: string; label: string }[]; testId?: string }) {
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      <span className={muted}>{label}</span>
+      <select name={name} defaultValue={value ?? ''} className="rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900" data-testid={testId}>
+        <option value="">{placeholder}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

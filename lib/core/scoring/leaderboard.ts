@@ -104,7 +104,7 @@ export interface BoardBootstrapOptions {
 
 export const DEFAULT_BOARD_SEED = 20261201;
 
-/** FNV-1a of a string: mixes the model id into the board's seed. */
+/** FNV-1a of a string, as a 32-bit seed: the board mixes the model id into its seed; runs seed their bootstraps with their ids (summarise.ts, drift-check.ts). */
 export function hashSeed(text: string, seed = 0): number {
   let h = (2166136261 ^ seed) >>> 0;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);

@@ -12,7 +12,7 @@
  * of the provider rather than of the blueprint.
  */
 import { xoroshiro128plus } from 'pure-rand';
-import { driftTest, planBlueprint, servedChanged, typicalServed, DriftMovedListSchema, type DriftTest, type ServedIdentity } from '@/lib/core';
+import { driftTest, hashSeed, planBlueprint, servedChanged, typicalServed, DriftMovedListSchema, type DriftTest, type ServedIdentity } from '@/lib/core';
 import type { Db } from '../db/client';
 import { runPromptResults } from '../db/queries/blueprint-plan';
 
@@ -24,13 +24,6 @@ export interface DriftCheckResult {
   before: ServedIdentity;
   after: ServedIdentity;
   servedChanged: boolean;
-}
-
-/** FNV-1a of a string, as summarise.ts seeds a run's bootstrap. */
-function seedOf(text: string): number {
-  let h = 2166136261 >>> 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h | 0;
 }
 
 /** The completed scheduled run of the same version just before this one, if any. */
@@ -76,7 +69,7 @@ export async function checkDrift(db: Db, runId: string): Promise<DriftCheckResul
   for (const m of after) {
     const was = earlier.get(m.modelId);
     if (!was) continue;
-    const test = driftTest(was, m.prompts, mde, xoroshiro128plus(seedOf(`${fromRunId}\u0000${runId}\u0000${m.modelId}`)));
+    const test = driftTest(was, m.prompts, mde, xoroshiro128plus(hashSeed(`${fromRunId}\u0000${runId}\u0000${m.modelId}`)));
     // sealed prompts count in the test, but are never named on a page
     test.moved = test.moved.filter((x) => !hidden.has(x.promptKey));
     const b = servedBefore.get(m.modelId) ?? nothing;

@@ -14,6 +14,7 @@ import {
   addToCoverage,
   BlueprintSchema,
   EMPTY_COVERAGE,
+  hashSeed,
   modelPassCurve,
   ModelPassCurveSchema,
   modelScore,
@@ -26,12 +27,6 @@ import {
 import type { Db } from '../db/client';
 import { retryOnUniqueViolation } from '../db/unique-retry';
 import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../db/stored-interval';
-
-function seedOf(runId: string): number {
-  let h = 2166136261 >>> 0;
-  for (let i = 0; i < runId.length; i++) h = Math.imul(h ^ runId.charCodeAt(i), 16777619);
-  return h | 0;
-}
 
 /** The blueprint's `pass_threshold` from a version's stored normalised form (null: none, or a version from before the field). */
 export function passThresholdOf(normalized: unknown): number | null {
@@ -114,7 +109,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
 
   const byModel = new Map<string, typeof cells>();
   for (const c of cells) byModel.set(c.modelId, [...(byModel.get(c.modelId) ?? []), c]);
-  const rng = xoroshiro128plus(seedOf(runId));
+  const rng = xoroshiro128plus(hashSeed(runId));
   for (const [modelId, modelCells] of byModel) {
     const m = modelScore(
       // a cell written before scored attempts were counted has a score from at least one
