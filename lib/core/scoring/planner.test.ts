@@ -73,6 +73,15 @@ describe('the sample-size formula n = (z₁₋α/₂ + z₁₋β)² ω² / δ²'
 });
 
 describe('planBlueprint', () => {
+  it('gives no MDE when nothing varies (ω = 0), rather than claiming it sees a difference of 0', () => {
+    const same = prompts([0.6, 0.6, 0.9]);
+    const plan = planBlueprint([{ modelId: 'a', prompts: same }, { modelId: 'b', prompts: same }], { delta: 0.05 });
+    expect([plan.basis, plan.omega, plan.mde, plan.promptsNeeded]).toEqual(['none', 0, null, null]);
+    expect(plan.note).toMatch(/ω = 0/);
+    const flat = planBlueprint([{ modelId: 'a', prompts: prompts([0.5, 0.5]) }]);
+    expect([flat.basis, flat.mde, flat.note]).toEqual(['none', null, expect.stringMatching(/σ = 0/)]);
+  });
+
   // Hand-computed: σ_A² = 0.2/3, σ_B² = 0.32/3, cov = 0.24/3, ρ = 0.948683, ω² = 0.04/3 (the differences ±0.1).
   const A = prompts([0.2, 0.4, 0.6, 0.8]);
   const B = prompts([0.1, 0.5, 0.5, 0.9]);

@@ -156,6 +156,10 @@ function pairPlan(a: ModelPrompts, b: ModelPrompts, z: number): PairPlan | null 
  * The plan of a blueprint from one run's prompt results per model: σ, ρ and ω of every pair of
  * models, the blueprint's MDE at α and power, and (with `delta`) the prompts needed for it.
  */
+/** ω² under this (ω < 10⁻⁶ on the 0–1 scale) is rounding noise of equal scores, not a spread. */
+const NO_SPREAD_BELOW = 1e-12;
+const NO_SPREAD = 'the paired differences do not vary: every prompt shows the same difference between the models (ω = 0), so there is no spread to plan from; a run with more prompts, or models that differ somewhere, gives one';
+
 export function planBlueprint(models: readonly ModelPrompts[], options: PlanOptions = {}): BlueprintPlan {
   const o = PlanOptionsSchema.parse(options);
   const z = normalQuantile(1 - o.alpha / 2) + normalQuantile(o.power);
@@ -174,6 +178,8 @@ export function planBlueprint(models: readonly ModelPrompts[], options: PlanOpti
   if (pairs.length > 0) {
     const omega2 = mean(pairs.map((p) => p.omega ** 2));
     const rhos = pairs.flatMap((p) => (p.rho === null ? [] : [p.rho]));
+    // No spread at all is no information, not a blueprint that sees every difference: an MDE of 0 would claim that.
+    if (omega2 < NO_SPREAD_BELOW) return { ...base, basis: 'none', rho: rhos.length ? mean(rhos) : null, omega: 0, mde: null, promptsNeeded: null, pairs, note: NO_SPREAD };
     return {
       ...base,
       basis: 'pairs',
@@ -189,6 +195,7 @@ export function planBlueprint(models: readonly ModelPrompts[], options: PlanOpti
   if (single.length >= 2) {
     const s = sd(single.map((p) => p.score!));
     const omega2 = 2 * s * s;
+    if (omega2 < NO_SPREAD_BELOW) return { ...base, basis: 'none', rho: null, omega: 0, mde: null, promptsNeeded: null, pairs: [], note: 'one model only, and it scored the same on every prompt (σ = 0): no spread to plan from' };
     return {
       ...base,
       basis: 'single-model',
