@@ -97,6 +97,8 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   const cells = await db.runCellSummary.findMany({
     where: { runId },
     select: { promptKey: true, modelId: true, score: true, errorCount: true, attempts: true, scoredAttempts: true, passes: true, passCurve: true },
+    // The bootstrap draws prompts by position: a fixed order makes the seeded interval the same on every summary, however the rows were last written.
+    orderBy: [{ modelId: 'asc' }, { promptKey: 'asc' }],
   });
   const verdictCounts = await db.verdict.groupBy({ by: ['modelId'], where: { runId }, _count: { _all: true } });
   const replyStats = await db.$queryRaw<{ model_id: string; replies: number; cost: number | null; p50: number | null }[]>`
