@@ -6,6 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatTargets, recordedTargets } from './targets';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -33,6 +34,8 @@ async function main(): Promise<number> {
       console.error(`=== ${file}: failed: ${(e as Error).stack ?? e}`);
     }
   }
+  const summary = formatTargets(recordedTargets());
+  if (summary) console.log(`\n${summary}`);
   return failed ? 1 : 0;
 }
 
