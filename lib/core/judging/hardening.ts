@@ -10,7 +10,7 @@
  */
 
 /** The tags Assay's judge prompts use (Weval's wording plus question answers). */
-export const JUDGE_DELIMITERS = ['TEXT', 'CRITERION', 'PROMPT', 'QUESTION', 'OPTIONS', 'reflection', 'classification', 'answer'] as const;
+export const JUDGE_DELIMITERS = ['TEXT', 'CRITERION', 'PROMPT', 'QUESTION', 'OPTIONS', 'reflection', 'classification', 'answer', 'answers'] as const;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

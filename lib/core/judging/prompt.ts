@@ -34,10 +34,10 @@ export interface JudgeRequest {
   letters: Record<string, string>;
 }
 
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+export const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** Options in presentation order: worst first for ordered questions, as written for choices. */
-function options(question: JudgeQuestion): { label: string; text: string }[] {
+export function judgeOptions(question: JudgeQuestion): { label: string; text: string }[] {
   switch (question.type) {
     case 'noul':
       return [
@@ -51,7 +51,8 @@ function options(question: JudgeQuestion): { label: string; text: string }[] {
   }
 }
 
-function statement(question: JudgeQuestion): string {
+/** The question as the judge reads it (a Noul's statement framed as a true/false question). */
+export function judgeStatement(question: JudgeQuestion): string {
   switch (question.type) {
     case 'noul':
       return `Is this statement about the text true?\n${question.statement}`;
@@ -70,8 +71,22 @@ const SYSTEM = [
   '<answer>LETTER</answer>',
 ].join('\n');
 
+/** The conversation block shown to prompt-aware and holistic judges. */
+export function conversationBlock(conversation: readonly Message[]): string {
+  const convo = conversation
+    .filter((m) => m.content !== null)
+    .map((m) => `${m.role.toUpperCase()}: ${neutraliseDelimiters(m.content ?? '')}`)
+    .join('\n\n');
+  return `The TEXT below is a reply to this conversation:\n<PROMPT>\n${convo}\n</PROMPT>`;
+}
+
+/** The rest of the rubric, shown to holistic judges for context only. */
+export function rubricContextBlock(criteria: readonly string[]): string {
+  return `For context, the full rubric also asks for (do not grade these here):\n${criteria.map((c) => `- ${neutraliseDelimiters(c)}`).join('\n')}`;
+}
+
 export function buildJudgeRequest(input: JudgeInput): JudgeRequest {
-  const opts = options(input.question);
+  const opts = judgeOptions(input.question);
   if (opts.length > LETTERS.length) throw new Error(`a judge question may have at most ${LETTERS.length} options`);
   const letters: Record<string, string> = {};
   const optionLines = opts.map((o, i) => {
@@ -81,19 +96,13 @@ export function buildJudgeRequest(input: JudgeInput): JudgeRequest {
   });
   const parts: string[] = [];
   if (input.approach !== 'standard' && input.conversation?.length) {
-    const convo = input.conversation
-      .filter((m) => m.content !== null)
-      .map((m) => `${m.role.toUpperCase()}: ${neutraliseDelimiters(m.content ?? '')}`)
-      .join('\n\n');
-    parts.push(`The TEXT below is a reply to this conversation:\n<PROMPT>\n${convo}\n</PROMPT>`);
+    parts.push(conversationBlock(input.conversation));
   }
   parts.push(`<TEXT>\n${neutraliseDelimiters(input.reply)}\n</TEXT>`);
   if (input.approach === 'holistic' && input.otherCriteria?.length) {
-    parts.push(
-      `For context, the full rubric also asks for (do not grade these here):\n${input.otherCriteria.map((c) => `- ${neutraliseDelimiters(c)}`).join('\n')}`,
-    );
+    parts.push(rubricContextBlock(input.otherCriteria));
   }
-  parts.push(`<QUESTION>\n${neutraliseDelimiters(statement(input.question))}\n</QUESTION>`);
+  parts.push(`<QUESTION>\n${neutraliseDelimiters(judgeStatement(input.question))}\n</QUESTION>`);
   const orderNote = input.question.type === 'choice' ? '' : ' Options are ordered from worst to best.';
   parts.push(`<OPTIONS>\n${optionLines.join('\n')}\n</OPTIONS>\nAnswer with the letter of the option that fits best.${orderNote}`);
   return {
