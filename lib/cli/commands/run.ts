@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { SingleBar, Presets } from 'cli-progress';
-import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
+import { blueprintIdFromPath, FixtureSetSchema, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
@@ -27,6 +27,8 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --models a,b        models to run (ids or collection names); default: the blueprint's
   --judges a,b        judge models (model or model#approach); default: ASSAY_JUDGES
   --repeats K         independent samples per prompt (overrides the blueprint's repeats)
+  --judge-mode MODE   per-point (one judge call per point) or batched (all points of a reply
+                      in one call per judge); default: the blueprint's judge_mode, else per-point
   --fixtures FILE     fixed replies (Weval fixtures format) instead of calling the models
   --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY)
   --max-calls N       stop cleanly after N provider calls
@@ -81,6 +83,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       models: { type: 'string' },
       judges: { type: 'string' },
       repeats: { type: 'string' },
+      'judge-mode': { type: 'string' },
       fixtures: { type: 'string' },
       concurrency: { type: 'string' },
       'max-calls': { type: 'string' },
@@ -110,6 +113,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     let runId = resume;
     if (!runId) {
       const blueprintId = await blueprintFromArgument(db, positionals[0]!);
+      const judgeMode = values['judge-mode'] === undefined ? undefined : JudgeModeSchema.safeParse(values['judge-mode']);
+      if (judgeMode && !judgeMode.success) throw new RunConfigError(`--judge-mode must be per-point or batched, not "${String(values['judge-mode'])}"`);
       const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
       if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
       const req = await requestRun(
@@ -120,6 +125,7 @@ export async function runCommand(argv: string[]): Promise<number> {
           ...(list(values.models as string | undefined) ? { models: list(values.models as string)! } : {}),
           ...(list(values.judges as string | undefined) ? { judges: list(values.judges as string)! } : {}),
           ...(int('repeats') ? { repeats: int('repeats')! } : {}),
+          ...(judgeMode?.success ? { judgeMode: judgeMode.data } : {}),
           budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
           bypassCache: values['no-cache'] === true,
         },

@@ -8,7 +8,7 @@ import { closest } from '../points/suggest';
 import type { Issues } from './errors';
 import { optionalString, stringList } from './case-fields';
 import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
-import { RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
+import { JudgeModeSchema, RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
 
 export type Header = Omit<Blueprint, 'prompts' | 'title'> & {
   /** null when the header has none; the parser fills in a fallback. */
@@ -23,7 +23,7 @@ const RENDER_AS = RenderAsSchema.options;
 export const READ_KEYS = [
   'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
   'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
-  'noCache', 'concurrency', 'pass_threshold', 'prompts',
+  'noCache', 'concurrency', 'pass_threshold', 'judge_mode', 'prompts',
 ];
 /** Weval header fields that Assay keeps but does not interpret. */
 export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
@@ -31,7 +31,7 @@ export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices'
 export function emptyHeader(): Header {
   return {
     id: null, title: null, description: null, author: null, references: [], tags: [], models: [], system: null, systems: [], temperature: null,
-    temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null, pass_threshold: null,
+    temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null, pass_threshold: null, judge_mode: null,
     extensions: {}, headerKeys: [], defNodes: new Map(),
   };
 }
@@ -58,6 +58,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   header.tools = toolsOf(get(map, 'tools'), issues);
   header.toolUse = toolUseOf(get(map, 'toolUse'), issues);
   header.evaluationConfig = nullable(get(map, 'evaluationConfig'));
+  header.judge_mode = judgeModeOf(map, issues);
 
   const defs = get(map, 'point_defs') ?? get(map, 'defs');
   if (defs && !(defs.kind === 'scalar' && defs.value === null)) {
@@ -323,4 +324,31 @@ function toolUseOf(node: YNode | undefined, issues: Issues): unknown {
     issues.error(maxSteps.loc, 'schema', '`toolUse.maxSteps` must be a whole number ≥ 1', 'Write e.g. `maxSteps: 4`.');
   }
   return toJS(node);
+}
+
+const JUDGE_MODE_HINT = '`per-point` (the default) asks each judged point in its own judge call; `batched` asks all judged points of a reply in one call per judge (at most 10 questions per call).';
+
+function judgeModeValue(node: YNode | undefined, where: string, issues: Issues): Blueprint['judge_mode'] {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  const parsed = JudgeModeSchema.safeParse(node.kind === 'scalar' ? node.value : undefined);
+  if (parsed.success) return parsed.data;
+  issues.error(node.loc, 'schema', `\`${where}\` must be per-point or batched, not ${node.kind === 'scalar' ? JSON.stringify(node.value) : describe(node)}`, JUDGE_MODE_HINT);
+  return null;
+}
+
+/**
+ * `judge_mode` (header) or `evaluationConfig: { llm-coverage: { judge_mode } }` (the judge set's
+ * own setting, beside its `judges`). The header's wins; the two disagreeing is a warning.
+ */
+function judgeModeOf(map: YMap, issues: Issues): Blueprint['judge_mode'] {
+  const headerNode = get(map, 'judge_mode');
+  const own = judgeModeValue(headerNode, 'judge_mode', issues);
+  const config = get(map, 'evaluationConfig');
+  const coverage = config?.kind === 'map' ? get(config, 'llm-coverage') : undefined;
+  const setNode = coverage?.kind === 'map' ? get(coverage, 'judge_mode') : undefined;
+  const ofSet = judgeModeValue(setNode, "evaluationConfig['llm-coverage'].judge_mode", issues);
+  if (own && ofSet && own !== ofSet && headerNode) {
+    issues.warn(headerNode.loc, 'suspicious', `\`judge_mode: ${own}\` differs from the judge set's \`judge_mode: ${ofSet}\` under evaluationConfig; the header's is used`, 'Keep one of the two.');
+  }
+  return own ?? ofSet;
 }

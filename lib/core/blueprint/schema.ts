@@ -108,6 +108,14 @@ export type Variant = z.infer<typeof VariantSchema>;
 
 export const RenderAsSchema = z.enum(['markdown', 'html', 'plaintext']);
 
+/**
+ * How judged points are put to the judges: `per-point` (the default: one call per point per
+ * judge) or `batched` (every judged point of a reply in one call per judge, as lettered
+ * questions; see lib/core/judging/batch-prompt.ts).
+ */
+export const JudgeModeSchema = z.enum(['per-point', 'batched']);
+export type JudgeMode = z.infer<typeof JudgeModeSchema>;
+
 export const PromptSchema = z.object({
   id: z.string(),
   /**
@@ -204,6 +212,11 @@ export const BlueprintSchema = z.object({
    * field existed read as null.
    */
   pass_threshold: z.number().min(0).max(1).nullable().default(null),
+  /**
+   * `judge_mode` from the header, else `evaluationConfig['llm-coverage'].judge_mode` (the judge
+   * set's), else null (per-point). Versions stored before the field existed read as null.
+   */
+  judge_mode: JudgeModeSchema.nullable().default(null),
   /** Header fields Assay keeps verbatim without interpreting them (Weval passes every header field through). */
   extensions: z.record(z.string(), z.unknown()),
   /** The header's keys as written, in order: which spelling was used (`system` vs `systems`…), for export and diagnostics. */

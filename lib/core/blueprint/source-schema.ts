@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { CorrectNodeSchema } from '../correct/schema';
-import { RenderAsSchema } from './schema';
+import { JudgeModeSchema, RenderAsSchema } from './schema';
 import { NonBlank, pointDefinition, pointsBlock } from './source-points';
 
 /** Strings and numbers both read as text where the loader uses `String(value)`. */
@@ -229,6 +229,10 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
     noCache: nullable(z.boolean(), 'Bypass the response cache for every prompt.'),
     concurrency: nullable(z.number().int().min(1), 'Generation concurrency asked for by the blueprint.'),
     pass_threshold: nullable(z.number().min(0).max(1), 'Assay: an attempt scoring at least this (0–1) passes; gives pass@k and pass^k over repeats.'),
+    judge_mode: nullable(
+      JudgeModeSchema,
+      'Assay: `per-point` (default) asks each judged point in its own judge call; `batched` asks all judged points of a reply in one call per judge (at most 10 questions per call, larger sets split).',
+    ),
     // Weval header fields that are kept verbatim without being interpreted.
     embeddingModel: z.unknown().optional(),
     context: z.unknown().optional(),

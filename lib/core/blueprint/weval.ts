@@ -45,6 +45,8 @@ export function wevalBlueprint(bp: Blueprint): Json {
   if (bp.noCache !== null) out.noCache = bp.noCache;
   // Weval passes header fields it does not read through, so the threshold survives an export.
   if (bp.pass_threshold !== null) out.pass_threshold = bp.pass_threshold;
+  // Only the header's own `judge_mode`; the judge set's stays inside `evaluationConfig`.
+  if (keys.has('judge_mode') && bp.judge_mode !== null) out.judge_mode = bp.judge_mode;
   out.prompts = bp.prompts.map((p) => wevalPrompt(p));
   return out;
 }

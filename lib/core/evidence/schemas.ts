@@ -15,6 +15,15 @@ import { ToolCallSchema } from './tool-call';
 export const StoredDistributionSchema = z.record(z.string(), z.number().min(0).max(1));
 export type StoredDistribution = z.infer<typeof StoredDistributionSchema>;
 
+export const StoredBatchCallSchema = z
+  .object({
+    call: z.string().min(1),
+    question: z.string().regex(/^[A-Z]$/),
+    of: z.number().int().min(1),
+  })
+  .strict();
+export type StoredBatchCall = z.infer<typeof StoredBatchCallSchema>;
+
 export const JudgeApproachSchema = z.enum(['standard', 'prompt-aware', 'holistic']);
 
 /**
@@ -34,6 +43,12 @@ export const StoredJudgeRecordSchema = z
     reasoning: z.string().nullable(),
     /** Why this judge gave no answer (provider error, malformed output after retries). */
     error: z.string().nullable(),
+    /**
+     * Batched judging only (absent for per-point answers): the call that produced this answer
+     * (its response-cache key: model, messages, parameters, attempt), the question's letter in
+     * it and how many questions it asked, so the exact request can be found and replayed.
+     */
+    batch: StoredBatchCallSchema.optional(),
   })
   .strict();
 export type StoredJudgeRecord = z.output<typeof StoredJudgeRecordSchema>;

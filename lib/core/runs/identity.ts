@@ -17,6 +17,8 @@ export function runIdentity(input: { contentHash: string; settings: RunSettings;
       repeats: settings.repeats,
       maxPrompts: settings.maxPrompts,
       judgeSamples: settings.judgeSamples,
+      // Only when batched, so every per-point run keeps the identity it had before the mode existed.
+      ...(settings.judgeMode === 'batched' ? { judgeMode: 'batched' } : {}),
     }) ?? '',
   );
 }

@@ -4,7 +4,7 @@
  * deterministic, so a resumed run recomputes exactly the same plan and finds what is done.
  */
 import { z } from 'zod';
-import type { Blueprint, Message, Prompt } from '../blueprint/schema';
+import { JudgeModeSchema, type Blueprint, type JudgeMode, type Message, type Prompt } from '../blueprint/schema';
 import { systemPromptFor, systemPromptsToRun, temperaturesToRun } from '../blueprint/axes';
 import type { JudgeApproach } from '../judging/prompt';
 
@@ -24,6 +24,8 @@ export const RunSettingsSchema = z.object({
   maxPrompts: z.number().int().positive().nullable(),
   /** Samples per judge when a provider returns no log-probabilities. */
   judgeSamples: z.number().int().min(1).max(20),
+  /** `batched`: every judged point of a reply in one call per judge; absent = per-point (the default). */
+  judgeMode: JudgeModeSchema.optional(),
   /** Systems under test over HTTP: model id → the endpoint spec written in the blueprint. */
   customModels: z.record(z.string(), z.record(z.string(), z.unknown())),
 });
@@ -93,6 +95,15 @@ export function judgePanel(written: readonly string[] | null, bp: Pick<Blueprint
   const fromConfig = blueprintJudges(bp.evaluationConfig);
   const specs = written?.length ? written.map(parseJudge) : fromConfig.length ? fromConfig : platformDefault.map(parseJudge);
   return specs.map((s, i) => ({ model: s.model, approach: s.approach ?? APPROACHES[i % APPROACHES.length]! }));
+}
+
+/**
+ * How a run puts its points to the judges: the request's choice (`assay run --judge-mode`),
+ * else the blueprint's (`judge_mode`, or its judge set's), else per-point. Per-point stays the
+ * default until batched judging's agreement with it is shown on real judges (docs/judging.md).
+ */
+export function judgeModeFor(requested: JudgeMode | null | undefined, bp: Pick<Blueprint, 'judge_mode'>): JudgeMode {
+  return requested ?? bp.judge_mode ?? 'per-point';
 }
 
 function parseJudge(text: string): { model: string; approach?: JudgeApproach } {

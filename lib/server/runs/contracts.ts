@@ -4,6 +4,7 @@
  * (lib/server/platform.ts) binds the platform's defaults and dispatcher into these ports;
  * tests pass spies.
  */
+import type { JudgeMode } from '@/lib/core';
 import type { Db } from '../db/client';
 
 export type RunTrigger = 'manual' | 'schedule' | 'pull_request' | 'cli' | 'rescore';
@@ -17,6 +18,8 @@ export interface RunRequest {
   /** Judge model ids; default: the blueprint's evaluationConfig or the platform's panel. */
   judges?: string[];
   repeats?: number;
+  /** Overrides the blueprint's `judge_mode` (per-point or batched). */
+  judgeMode?: JudgeMode;
   trigger: RunTrigger;
   pullRequestId?: string;
   createdById?: string;

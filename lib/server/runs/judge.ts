@@ -38,6 +38,7 @@ import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { cellCurveJson, cellData } from './summarise';
 import { gradingWriter, type AttemptRow } from './grading-writer';
+import { judgePointsBatched } from './judge-batched';
 import type { GradingPool } from './grading-pool';
 import { replySandbox, withReplyBudgets } from './sandbox-budget';
 
@@ -156,7 +157,8 @@ async function gradeSandboxPointsInWorker(pool: GradingPool, deps: RunDeps, ctx:
  * Deterministic points first. With a grading pool, the points that may use the sandbox go to
  * a worker and the rest (linear-time) run here. Without one, sandbox code runs synchronously
  * on this thread, so a turn of the event loop before each such point bounds the stall to one
- * point's limit (1 s) rather than the reply's whole sandbox budget. Judged points then go out together.
+ * point's limit (1 s) rather than the reply's whole sandbox budget. Judged points then go out together:
+ * one call per point per judge, or, with `judge_mode: batched`, one call per judge for all of them.
  */
 async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Graded[]> {
   const inWorker = deps.sandbox && deps.gradingPool ? await gradeSandboxPointsInWorker(deps.gradingPool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>();
@@ -183,6 +185,11 @@ async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, p
     }
   } finally {
     await bounded?.record();
+  }
+  if (ctx.settings.judgeMode === 'batched' && ctx.settings.judges.length > 0) {
+    const judged = graded.flatMap((g, i) => (g === null ? [i] : []));
+    const batched = await judgePointsBatched(deps, ctx, reply, prompt, judged, { tries: JUDGE_TRIES, topLogprobs: TOP_LOGPROBS, judgeId });
+    return graded.map((g, i) => g ?? batched.get(i)!);
   }
   return Promise.all(graded.map((g, pointIndex) => g ?? judgePoint(deps, ctx, reply, prompt, prompt.points[pointIndex]!, pointIndex)));
 }

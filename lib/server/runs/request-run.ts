@@ -8,6 +8,7 @@
 import {
   ActiveRunStatusSchema,
   BlueprintSchema,
+  judgeModeFor,
   judgePanel,
   planGenerations,
   promptsToRun,
@@ -88,6 +89,7 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
     repeats: req.repeats ?? null,
     maxPrompts: req.budget?.maxPrompts ?? null,
     judgeSamples: defaults.judgeSamples,
+    ...(judgeModeFor(req.judgeMode, bp) === 'batched' ? { judgeMode: 'batched' as const } : {}),
     customModels: Object.fromEntries(Object.entries(customModels).filter(([id]) => capped.includes(id))),
   };
   const identityHash = runIdentity({ contentHash: version.contentHash, settings, parserVersion: PARSER_VERSION });

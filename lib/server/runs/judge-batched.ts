@@ -1,0 +1,168 @@
+/**
+ * Batched judging (opt-in: `judge_mode: batched`): all judged points of one reply put to each
+ * judge in ONE call as lettered questions (lib/core/judging/batch-prompt.ts), at most
+ * JUDGE_BATCH_MAX_QUESTIONS per call (larger sets split evenly). Each question's distribution
+ * is read from its own answer token; without log-probabilities the whole batch is sampled
+ * `judgeSamples` times, as the per-point mode samples each point. A question the judge left
+ * unanswered (or answered badly) is asked again, alone with the other such questions, up to
+ * the per-point mode's number of tries; the others keep their answers. Every judge record
+ * stores the call that produced it, and each verdict's detail says it was batched.
+ *
+ * Kept apart from judge.ts on purpose: judge.ts only chooses the mode, the write path is shared.
+ */
+import {
+  buildJudgeBatchRequest,
+  callCacheKey,
+  judgeScaleQuestion,
+  outcomeFromJudges,
+  questionValue,
+  readJudgeBatchOutput,
+  readJudgeBatchSamples,
+  splitIntoBatches,
+  StoredJudgeRecordSchema,
+  verdictFromOutcome,
+  type JudgeAnswer,
+  type JudgeBatchReading,
+  type JudgeQuestion,
+  type JudgeSpec,
+  type Outcome,
+  type Point,
+  type Prompt,
+  type StoredBatchCall,
+  type StoredJudgeRecord,
+  type Verdict,
+} from '@/lib/core';
+import { isProviderError, ModelResolutionError } from '../providers';
+import type { RunDeps } from './deps';
+import { BudgetExceededError } from './errors';
+import type { StoredReply } from './generate';
+import type { RunContext } from './run-context';
+
+export interface BatchedGraded {
+  verdict: Verdict;
+  judges: StoredJudgeRecord[];
+}
+
+/** The per-point mode's protocol settings, passed in so both modes share one definition. */
+export interface JudgeProtocol {
+  tries: number;
+  topLogprobs: number;
+  judgeId: (j: JudgeSpec) => string;
+}
+
+interface Asked {
+  index: number;
+  point: Point;
+  question: JudgeQuestion;
+}
+
+type QuestionResult = { answer: JudgeAnswer; record: StoredJudgeRecord };
+
+interface BatchInput {
+  reply: string;
+  conversation: StoredReply['turns'];
+  /** Holistic judges: the criteria of the points not asked in this call. */
+  others: string[];
+}
+
+/** One judge, one batch: every question's answer and stored record, in the batch's order. */
+async function askJudgeBatch(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, batch: readonly Asked[], input: BatchInput, protocol: JudgeProtocol): Promise<QuestionResult[]> {
+  const id = protocol.judgeId(judge);
+  const results: (QuestionResult | null)[] = batch.map(() => null);
+  const lastError: string[] = batch.map(() => 'no answer');
+  for (let tryNo = 0; tryNo < protocol.tries; tryNo++) {
+    const open = batch.flatMap((_, i) => (results[i] === null ? [i] : []));
+    if (open.length === 0) break;
+    const request = buildJudgeBatchRequest({ approach: judge.approach, questions: open.map((i) => batch[i]!.question), reply: input.reply, conversation: input.conversation, otherCriteria: input.others });
+    const base = tryNo * 100; // distinct cache keys per try, as per-point: a bad answer is not replayed from the cache
+    const first = { modelId: judge.model, messages: request.messages, temperature: 0, topLogprobs: protocol.topLogprobs, attempt: base };
+    const call = callCacheKey({ model: first.modelId, messages: first.messages, temperature: first.temperature, tools: null, topLogprobs: first.topLogprobs, attempt: first.attempt });
+    let reading: JudgeBatchReading;
+    try {
+      const r = await deps.gateway.call(ctx, first);
+      if (r.response.logprobs?.length) {
+        reading = readJudgeBatchOutput(r.response.content, request, r.response.logprobs);
+      } else {
+        // No log-probabilities from this provider: sample the whole batch, as per-point samples each point.
+        const outputs = [r.response.content];
+        for (let s = 1; s < ctx.settings.judgeSamples; s++) {
+          const more = await deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 1, attempt: base + s });
+          outputs.push(more.response.content);
+        }
+        reading = outputs.length === 1 ? readJudgeBatchOutput(outputs[0]!, request, null) : readJudgeBatchSamples(outputs, request);
+      }
+    } catch (e) {
+      if (e instanceof BudgetExceededError) throw e;
+      if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
+      for (const i of open) lastError[i] = e.message;
+      break; // the gateway already retried transient provider errors
+    }
+    reading.answers.forEach((a, k) => {
+      const i = open[k]!;
+      if (!a.ok) {
+        lastError[i] = `malformed judge output: ${a.error}`;
+        return;
+      }
+      const v = questionValue(batch[i]!.question, a.distribution.probs);
+      const batchCall: StoredBatchCall = { call, question: a.letter, of: open.length };
+      results[i] = {
+        answer: { judge: id, distribution: a.distribution, reasoning: a.reasoning },
+        record: StoredJudgeRecordSchema.parse({
+          judge: judge.model,
+          approach: judge.approach,
+          score: 'error' in v || !v.applicable ? null : v.value,
+          distribution: a.distribution.probs,
+          method: a.distribution.method,
+          reasoning: a.reasoning,
+          error: null,
+          batch: batchCall,
+        }),
+      };
+    });
+  }
+  return batch.map(
+    (_, i) =>
+      results[i] ?? {
+        answer: { judge: id, error: lastError[i]! },
+        record: StoredJudgeRecordSchema.parse({ judge: judge.model, approach: judge.approach, score: null, distribution: null, method: null, reasoning: null, error: lastError[i]! }),
+      },
+  );
+}
+
+/** The verdict's detail (or error) says how the point was asked. */
+function markBatched(outcome: Outcome, letter: string, of: number): Outcome {
+  const how = `batched: question ${letter} of ${of} in one call per judge`;
+  if ('error' in outcome) return { ...outcome, error: `${outcome.error} (${how})` };
+  return { ...outcome, detail: outcome.detail ? `${outcome.detail} (${how})` : how };
+}
+
+/**
+ * Grades the reply's judged points (`indices`, in prompt order) in batched calls. The caller
+ * guarantees the run has at least one judge.
+ */
+export async function judgePointsBatched(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt, indices: readonly number[], protocol: JudgeProtocol): Promise<Map<number, BatchedGraded>> {
+  const asked: Asked[] = indices.map((index) => {
+    const point = prompt.points[index]!;
+    return { index, point, question: point.kind === 'question' ? point.question : judgeScaleQuestion(point.text) };
+  });
+  const batches = splitIntoBatches(asked);
+  const conversation = reply.turns.slice(0, -1);
+  const perBatch = await Promise.all(
+    batches.map(async (batch) => {
+      const inBatch = new Set(batch.map((a) => a.index));
+      const input: BatchInput = { reply: reply.content, conversation, others: prompt.points.filter((_, i) => !inBatch.has(i)).map((p) => p.text) };
+      const byJudge = await Promise.all(ctx.settings.judges.map((j) => askJudgeBatch(deps, ctx, j, batch, input, protocol)));
+      return batch.map((a, k): [number, BatchedGraded] => {
+        const results = byJudge.map((r) => r[k]!);
+        const outcome = markBatched(
+          outcomeFromJudges(a.question, results.map((r) => r.answer)),
+          String.fromCharCode(65 + k),
+          batch.length,
+        );
+        const verdict = verdictFromOutcome(a.point, a.index, outcome, { judges: ctx.settings.judges.map(protocol.judgeId) });
+        return [a.index, { verdict, judges: results.map((r) => r.record) }];
+      });
+    }),
+  );
+  return new Map(perBatch.flat());
+}
