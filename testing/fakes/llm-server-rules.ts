@@ -215,19 +215,7 @@ export interface JudgeAnswer {
  * 0…n−1 approximate the distribution deterministically.
  */
 export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, k: number, sample?: { attempt: number }): JudgeAnswer {
-  const entries = Object.entries(judge.labels).filter(([, p]) => p > 0);
-  const total = entries.reduce((s, [, p]) => s + p, 0);
-  const ranked = entries.map(([token, p]) => ({ token, logprob: Math.log(p / total) })).sort((a, b) => b.logprob - a.logprob);
-  let chosen = ranked[0]!;
-  if (sample) {
-    const u = (((sample.attempt + 0.5) * 0.6180339887498949) % 1 + 1) % 1;
-    let acc = 0;
-    for (const r of ranked) {
-      acc += Math.exp(r.logprob);
-      chosen = r;
-      if (u < acc) break;
-    }
-  }
+  const { ranked, chosen } = rankLabels(judge.labels, sample);
   const [before, after] =
     judge.format === 'assay'
       ? [`<reflection>${judge.reasoning ?? 'Graded against the criterion.'}</reflection>\n<answer>`, '</answer>']
@@ -243,6 +231,92 @@ export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, k: number, sampl
       ...(after ? [plain(after)] : []),
     ],
   };
+}
+
+type Ranked = { token: string; logprob: number };
+
+/** The labels as log-probabilities, best first, and the one answered (the best, or a sampled one). */
+function rankLabels(labels: Record<string, number>, sample?: { attempt: number }): { ranked: Ranked[]; chosen: Ranked } {
+  const entries = Object.entries(labels).filter(([, p]) => p > 0);
+  const total = entries.reduce((s, [, p]) => s + p, 0);
+  const ranked = entries.map(([token, p]) => ({ token, logprob: Math.log(p / total) })).sort((a, b) => b.logprob - a.logprob);
+  let chosen = ranked[0]!;
+  if (sample) {
+    const u = (((sample.attempt + 0.5) * 0.6180339887498949) % 1 + 1) % 1;
+    let acc = 0;
+    for (const r of ranked) {
+      acc += Math.exp(r.logprob);
+      chosen = r;
+      if (u < acc) break;
+    }
+  }
+  return { ranked, chosen };
+}
+
+/** One question of Assay's batched judge prompt, seen as the single-point prompt it stands for. */
+export interface BatchQuestionView {
+  letter: string;
+  /** How many numbered options the question has. */
+  options: number;
+  /** The request as if this question had been asked alone (same model, system, reply and blocks). */
+  view: FakeRequest;
+}
+
+const BATCH_QUESTION = /<QUESTION id="([A-Z])">\n([\s\S]*?)\n<\/QUESTION>\n<OPTIONS id="\1">\n([\s\S]*?)\n<\/OPTIONS>(\nOptions are ordered[^\n]*)?/g;
+
+/**
+ * Recognises Assay's batched judge prompt (lib/core/judging/batch-prompt.ts: `<QUESTION id="A">`
+ * blocks with numbered `<OPTIONS id="A">`) and rewrites each question into the per-point prompt
+ * (lettered options, one `<QUESTION>`), so the rules written for per-point judge prompts
+ * (`lastUser: /E\. CLASS_FULLY_PRESENT/`, a criterion's text…) answer each question the same way.
+ * The holistic rubric list of a view holds the criteria not asked in the call. Null otherwise.
+ */
+export function batchedJudgeViews(req: FakeRequest): BatchQuestionView[] | null {
+  const last = req.messages.at(-1);
+  if (last?.role !== 'user' || !last.content.includes('<QUESTION id="')) return null;
+  const text = last.content;
+  const preamble = text.slice(0, text.indexOf('<QUESTION id="')).trimEnd();
+  const views: BatchQuestionView[] = [];
+  for (const m of text.matchAll(BATCH_QUESTION)) {
+    const lines = m[3]!.split('\n').map((l) => /^(\d+)\. ([\s\S]*)$/.exec(l));
+    if (lines.some((l) => l === null)) return null;
+    const lettered = lines.map((l) => `${String.fromCharCode(64 + Number(l![1]))}. ${l![2]}`);
+    const order = m[4] ? ' Options are ordered from worst to best.' : '';
+    const content = `${preamble}\n\n<QUESTION>\n${m[2]}\n</QUESTION>\n\n<OPTIONS>\n${lettered.join('\n')}\n</OPTIONS>\nAnswer with the letter of the option that fits best.${order}`;
+    views.push({ letter: m[1]!, options: lines.length, view: { ...req, messages: [...req.messages.slice(0, -1), { role: 'user', content }] } });
+  }
+  return views.length > 0 ? views : null;
+}
+
+/**
+ * The batched judge reply: one `LETTER: NUMBER` line per question whose rule is a judge rule
+ * (a question without one gets no line, as a per-point prompt without one gets no label), each
+ * answer number its own token carrying log(p) of every option the rule gives, exactly as the
+ * per-point answer carries them for its letter. Sampled requests draw each question's answer
+ * at the same quantile of the attempt number as a per-point sample would.
+ */
+export function batchedJudgeAnswer(questions: readonly { letter: string; options: number; judge: z.infer<typeof JudgeSchema> | undefined }[], k: number, sample?: { attempt: number }): JudgeAnswer {
+  const reasoning = questions.find((q) => q.judge?.reasoning)?.judge?.reasoning ?? 'Graded against each question.';
+  const head = `<reflection>${reasoning}</reflection>\n<answers>\n`;
+  const plain = (token: string) => ({ token, logprob: 0, top: k > 0 ? [{ token, logprob: 0 }] : [] });
+  const tokens: JudgeAnswer['tokens'] = tokenise(head).map(plain);
+  let content = head;
+  for (const q of questions) {
+    if (!q.judge) continue;
+    // Option letters (A = option 1) as the per-point protocol writes them; anything else is no option here.
+    const numbered: Record<string, number> = {};
+    for (const [label, p] of Object.entries(q.judge.labels)) {
+      const n = /^[A-Z]$/.test(label) ? label.charCodeAt(0) - 64 : 0;
+      if (n >= 1 && n <= q.options) numbered[String(n)] = p;
+    }
+    if (!Object.values(numbered).some((p) => p > 0)) continue;
+    const { ranked, chosen } = rankLabels(numbered, sample);
+    content += `${q.letter}: ${chosen.token}\n`;
+    tokens.push(plain(`${q.letter}: `), { token: chosen.token, logprob: chosen.logprob, top: ranked.slice(0, Math.min(k, 20)) }, plain('\n'));
+  }
+  content += '</answers>';
+  tokens.push(plain('</answers>'));
+  return { content, label: '', tokens };
 }
 
 /** Whitespace-attached word tokens; they concatenate back to the text exactly. */

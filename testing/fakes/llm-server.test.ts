@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeLlmAdmin } from './llm-server-admin';
 import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from './llm-server';
+import { buildJudgeBatchRequest, buildJudgeRequest, judgeScaleQuestion, readJudgeBatchOutput, readJudgeBatchSamples, readJudgeOutput, readJudgeSamples, type JudgeQuestion } from '@/lib/core';
 import { defaultFingerprint, GARBAGE } from './llm-server-rules';
 
 let fake: FakeLlm | undefined;
@@ -327,5 +328,67 @@ describe('fake LLM: remote control', () => {
     await expect(admin.setServed([{ servedModel: 'x' }] as never)).rejects.toThrow(/HTTP 400/);
     await admin.reset();
     expect((await openai(f, user('Hi'))).json).toMatchObject({ model: 'fake-model', system_fingerprint: defaultFingerprint('fake-model') });
+  });
+});
+
+describe('fake LLM: batched judge prompts follow the per-point rules', () => {
+  const questions: JudgeQuestion[] = [judgeScaleQuestion('Mentions the order number'), { type: 'noul', statement: 'The reply is polite.' }, judgeScaleQuestion('Offers a refund')];
+  const reply = 'Your order 48213 ships today, thank you!';
+  const rules = [
+    { name: 'order', system: /impartial evaluator/, lastUser: /<QUESTION>\nMentions the order number\n<\/QUESTION>/, judge: { labels: { D: 0.3, E: 0.7 }, reasoning: 'Number given.' } },
+    { name: 'polite', system: /impartial evaluator/, lastUser: /B\. True: the statement holds/, judge: { labels: { A: 0.1, B: 0.9 } } },
+    // "Offers a refund" has no rule: asked alone it gets no label, so in a batch it gets no line.
+  ];
+  const body = (messages: unknown, extra: Json = {}) => ({ model: 'judge', messages, ...extra });
+
+  it('answers each question with the distribution its per-point prompt gets, each answer its own token', async () => {
+    const f = await start({ rules });
+    const batch = buildJudgeBatchRequest({ approach: 'standard', questions, reply });
+    const choice = (await openai(f, body(batch.messages, { logprobs: true, top_logprobs: 5 }))).json.choices[0];
+    expect(choice.message.content).toBe('<reflection>Number given.</reflection>\n<answers>\nA: 5\nB: 2\n</answers>');
+    const tokens = (choice.logprobs.content as Json[]).map((t) => ({ token: t.token as string, logprob: t.logprob as number, top: (t.top_logprobs as Json[]).map((a) => ({ token: a.token as string, logprob: a.logprob as number })) }));
+    expect(tokens.map((t) => t.token).join('')).toBe(choice.message.content);
+    const batched = readJudgeBatchOutput(choice.message.content, batch, tokens).answers;
+
+    for (const [i, q] of questions.entries()) {
+      const single = buildJudgeRequest({ approach: 'standard', question: q, reply });
+      const c = (await openai(f, body(single.messages, { logprobs: true, top_logprobs: 5 }))).json.choices[0];
+      const st = (c.logprobs.content as Json[]).map((t) => ({ token: t.token as string, logprob: t.logprob as number, top: (t.top_logprobs as Json[]).map((a) => ({ token: a.token as string, logprob: a.logprob as number })) }));
+      const alone = readJudgeOutput(c.message.content, single, st);
+      const together = batched[i]!;
+      expect(together.ok).toBe(alone.ok);
+      if (alone.ok && together.ok) {
+        expect(together.distribution.method).toBe('logprobs');
+        for (const [label, p] of Object.entries(alone.distribution.probs)) expect(together.distribution.probs[label]).toBeCloseTo(p, 12);
+      }
+    }
+    expect(batched[2]).toEqual({ letter: 'C', ok: false, error: "the judge's answers have no line for question C" });
+    expect(f.requests()[0]!.rule).toBe('order, polite');
+  });
+
+  it('samples a batch at the same per-attempt quantiles as per-point samples', async () => {
+    const f = await start({ rules: [{ system: /impartial evaluator/, judge: { labels: { A: 0.25, C: 0.75 } } }] });
+    const batch = buildJudgeBatchRequest({ approach: 'standard', questions: questions.slice(0, 1), reply });
+    const single = buildJudgeRequest({ approach: 'standard', question: questions[0]!, reply });
+    const sample = async (messages: unknown, attempt: number) => {
+      const res = await fetch(`${f.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-assay-attempt': String(attempt) }, body: JSON.stringify(body(messages, { temperature: 1 })) });
+      return ((await res.json()) as Json).choices[0].message.content as string;
+    };
+    const outs = { batch: [] as string[], single: [] as string[] };
+    for (let a = 0; a < 8; a++) {
+      outs.batch.push(await sample(batch.messages, a));
+      outs.single.push(await sample(single.messages, a));
+    }
+    const b = readJudgeBatchSamples(outs.batch, batch).answers[0]!;
+    const s = readJudgeSamples(outs.single, single);
+    if (!b.ok || !s.ok) throw new Error('both should read');
+    expect(b.distribution.probs).toEqual(s.distribution.probs);
+    expect(s.distribution.probs.CLASS_PARTIALLY_PRESENT).toBe(6 / 8);
+  });
+
+  it('an error rule of any question answers the whole batched call', async () => {
+    const f = await start({ rules: [{ lastUser: /Offers a refund/, error: { status: 503 } }, ...rules] });
+    const batch = buildJudgeBatchRequest({ approach: 'standard', questions, reply });
+    expect((await openai(f, body(batch.messages))).status).toBe(503);
   });
 });

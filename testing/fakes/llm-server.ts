@@ -2,7 +2,8 @@
  * The fake LLM provider: ONE real HTTP server used by the unit tests, the e2e suite and the
  * benchmarks (STYLE.md habit 8). It speaks OpenAI `POST /v1/chat/completions`, Anthropic
  * `POST /v1/messages`, a home-made `POST /custom/chat`, and `GET /v1/models`; it is scripted
- * by rules, injects seeded faults, and counts calls so a test can prove that no completed call
+ * by rules (which also answer each question of a batched judge prompt, as they answer it asked
+ * alone), injects seeded faults, and counts calls so a test can prove that no completed call
  * was made twice. `/__fake/*` lets another process (Playwright) script and inspect it.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -10,6 +11,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
 import { answerHeaders, BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
 import {
+  batchedJudgeAnswer,
+  batchedJudgeViews,
   countTokens,
   defaultReply,
   draw,
@@ -174,13 +177,25 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     return rule;
   };
 
-  function answerFor(req: FakeRequest, rule: Rule | undefined, malformed: boolean): FakeAnswer {
+  /** Per question of a batched judge prompt: its view and the rule that answers it. */
+  type BatchRules = { letter: string; options: number; rule: Rule | undefined }[];
+
+  function answerFor(req: FakeRequest, rule: Rule | undefined, malformed: boolean, batch?: BatchRules): FakeAnswer {
     const k = req.topLogprobs;
     let content: string;
     let tokens: FakeAnswer['logprobTokens'];
     if (malformed) {
       content = GARBAGE;
       tokens = k === undefined ? undefined : plainLogprobs(content, k);
+    } else if (batch) {
+      const sampled = k === undefined && (req.temperature ?? 0) > 0;
+      const judged = batchedJudgeAnswer(
+        batch.map((q) => ({ letter: q.letter, options: q.options, judge: q.rule?.judge })),
+        k ?? 0,
+        sampled ? { attempt: Number(req.attempt ?? 0) || 0 } : undefined,
+      );
+      content = judged.content;
+      tokens = k === undefined ? undefined : judged.tokens;
     } else if (rule?.judge) {
       const sampled = k === undefined && (req.temperature ?? 0) > 0;
       const judged = judgeAnswer(rule.judge, k ?? 0, sampled ? { attempt: Number(req.attempt ?? 0) || 0 } : undefined);
@@ -228,8 +243,15 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     seen.set(key, occurrence + 1);
     const fault = pickFault(faults, req, draw(seed, key, occurrence));
     if (fault) entry.fault = fault.kind;
-    const rule = fault ? undefined : pickRule(req);
-    if (rule?.name) entry.rule = rule.name;
+    // A batched judge prompt: each question is answered by the rule its per-point prompt would
+    // match; an error or hang rule of any question answers the whole call.
+    const views = fault ? null : batchedJudgeViews(req);
+    const batch: BatchRules | undefined = views?.map((v) => ({ letter: v.letter, options: v.options, rule: pickRule(v.view) }));
+    const rule = fault ? undefined : batch ? (batch.find((q) => q.rule?.error || q.rule?.hang)?.rule ?? batch.find((q) => q.rule?.judge)?.rule) : pickRule(req);
+    if (batch) {
+      const names = batch.flatMap((q) => (q.rule?.name ? [q.rule.name] : []));
+      if (names.length > 0) entry.rule = [...new Set(names)].join(', ');
+    } else if (rule?.name) entry.rule = rule.name;
 
     if (fault?.kind === 'hang' || rule?.hang) return; // held open until the client gives up or close()
 
@@ -255,7 +277,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (fault?.kind === 'truncated' || fault?.kind === 'empty' || fault?.kind === 'html') {
       entry.status = 200;
       if (res.destroyed || res.headersSent) return;
-      const full = JSON.stringify(renderAnswer(dialect, req, answerFor(req, rule, false), mySeq));
+      const full = JSON.stringify(renderAnswer(dialect, req, answerFor(req, rule, false, batch), mySeq));
       if (fault.kind === 'html') {
         res.writeHead(200, { 'content-type': 'text/html' });
         return void res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>');
@@ -265,7 +287,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
 
     const malformed = fault?.kind === 'malformed';
-    const answer = answerFor(req, rule, malformed);
+    const answer = answerFor(req, rule, malformed, batch);
     const body = renderAnswer(dialect, req, answer, mySeq);
     entry.status = 200;
     // Counted once the response is actually handed over: a client that already gave up did not complete.
