@@ -38,8 +38,9 @@ export {
 } from './distribution';
 export { DISAGREEMENT_STD, krippendorffAlphaInterval, panelConsensus, type PanelConsensus } from './consensus';
 export { JUDGE_DELIMITERS, neutraliseDelimiters, parseLastLabel, type LabelReader, type ParsedLabel } from './hardening';
-export { buildJudgeRequest, readJudgeOutput, readJudgeSamples, judgeLabels, type JudgeApproach, type JudgeInput, type JudgeRequest, type JudgeOutputToken, type JudgeReading } from './prompt';
+export { buildJudgeRequest, judgeOptions, judgeStatement, readJudgeOutput, readJudgeSamples, judgeLabels, type JudgeApproach, type JudgeInput, type JudgeRequest, type JudgeOutputToken, type JudgeReading } from './prompt';
 export { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, judgeKey, judgeReliability, readAlpha, unitAlphaStats, type AlphaReading, type AlphaStats, type JudgeAssessment, type JudgedVerdict, type JudgeReliability, type JudgeSummary } from './judge-reliability';
 export { modelIdentity, selfJudging, type ModelIdentity, type SelfJudgingKind } from './self-judging';
 export { BATCH_SYSTEM, buildJudgeBatchRequest, JUDGE_BATCH_MAX_QUESTIONS, splitIntoBatches, type BatchQuestionKey, type JudgeBatchInput, type JudgeBatchRequest } from './batch-prompt';
 export { readJudgeBatchOutput, readJudgeBatchSamples, type BatchAnswerReading, type JudgeBatchReading } from './batch-reading';
+export { modeAgreement, type ModeAgreement, type ModeVerdict } from './mode-agreement';

@@ -100,7 +100,8 @@ async function askJudgeBatch(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, b
     reading.answers.forEach((a, k) => {
       const i = open[k]!;
       if (!a.ok) {
-        lastError[i] = `malformed judge output: ${a.error}`;
+        // The letter is this try's (a retry re-letters the questions it asks again).
+        lastError[i] = `malformed judge output (try ${tryNo + 1}, asked as question ${a.letter} of ${open.length}): ${a.error}`;
         return;
       }
       const v = questionValue(batch[i]!.question, a.distribution.probs);
