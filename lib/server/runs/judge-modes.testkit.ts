@@ -61,8 +61,9 @@ export function judgeRulesFor(file: string, text: string, judgeModels: readonly 
 }
 
 /** A run of the blueprint in one judging mode through the real run path; returns the run id. */
-export async function runInMode(db: Db, deps: RunDeps, blueprintId: string, opts: { models: string[]; judges: string[]; judgeMode: JudgeMode; judgeSamples?: number }): Promise<string> {
-  const { runId } = await requestRun(db, { blueprintId, trigger: 'cli', models: opts.models, judges: opts.judges, judgeMode: opts.judgeMode }, { dispatch: async () => {} }, { judges: [], defaultCollection: 'CORE', judgeSamples: opts.judgeSamples ?? 3 });
+export async function runInMode(db: Db, deps: RunDeps, blueprintId: string, opts: { models: string[]; judges: string[]; judgeMode: JudgeMode; judgeSamples?: number; maxPrompts?: number }): Promise<string> {
+  const budget = opts.maxPrompts ? { budget: { maxPrompts: opts.maxPrompts } } : {};
+  const { runId } = await requestRun(db, { blueprintId, trigger: 'cli', models: opts.models, judges: opts.judges, judgeMode: opts.judgeMode, ...budget }, { dispatch: async () => {} }, { judges: [], defaultCollection: 'CORE', judgeSamples: opts.judgeSamples ?? 3 });
   const status = await executeRun(deps, runId);
   if (status !== 'completed') throw new Error(`run ${runId} (${opts.judgeMode}) ended ${status}`);
   return runId;
