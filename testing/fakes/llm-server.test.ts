@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeLlmAdmin } from './llm-server-admin';
-import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from './llm-server';
+import { startFakeLlm, type FakeLlm, type FakeLlmOptions, type RuleInput } from './llm-server';
 import { buildJudgeBatchRequest, buildJudgeRequest, judgeScaleQuestion, readJudgeBatchOutput, readJudgeBatchSamples, readJudgeOutput, readJudgeSamples, type JudgeQuestion } from '@/lib/core';
 import { defaultFingerprint, GARBAGE } from './llm-server-rules';
 
@@ -334,7 +334,7 @@ describe('fake LLM: remote control', () => {
 describe('fake LLM: batched judge prompts follow the per-point rules', () => {
   const questions: JudgeQuestion[] = [judgeScaleQuestion('Mentions the order number'), { type: 'noul', statement: 'The reply is polite.' }, judgeScaleQuestion('Offers a refund')];
   const reply = 'Your order 48213 ships today, thank you!';
-  const rules = [
+  const rules: RuleInput[] = [
     { name: 'order', system: /impartial evaluator/, lastUser: /<QUESTION>\nMentions the order number\n<\/QUESTION>/, judge: { labels: { D: 0.3, E: 0.7 }, reasoning: 'Number given.' } },
     { name: 'polite', system: /impartial evaluator/, lastUser: /B\. True: the statement holds/, judge: { labels: { A: 0.1, B: 0.9 } } },
     // "Offers a refund" has no rule: asked alone it gets no label, so in a batch it gets no line.
