@@ -36,6 +36,7 @@ import { isProviderError, ModelResolutionError } from '../providers';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { StoredReply } from './generate';
+import { askForJudgeOutputs } from './judge-call';
 import type { RunContext } from './run-context';
 
 export interface BatchedGraded {
@@ -75,22 +76,14 @@ async function askJudgeBatch(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, b
     if (open.length === 0) break;
     const request = buildJudgeBatchRequest({ approach: judge.approach, questions: open.map((i) => batch[i]!.question), reply: input.reply, conversation: input.conversation, otherCriteria: input.others });
     const base = tryNo * 100; // distinct cache keys per try, as per-point: a bad answer is not replayed from the cache
-    const first = { modelId: judge.model, messages: request.messages, temperature: 0, topLogprobs: protocol.topLogprobs, attempt: base };
-    const call = callCacheKey({ model: first.modelId, messages: first.messages, temperature: first.temperature, tools: null, topLogprobs: first.topLogprobs, attempt: first.attempt });
+    // The first call's cache key (the one askForJudgeOutputs makes): where this answer came from.
+    const call = callCacheKey({ model: judge.model, messages: request.messages, temperature: 0, tools: null, topLogprobs: protocol.topLogprobs, attempt: base });
     let reading: JudgeBatchReading;
     try {
-      const r = await deps.gateway.call(ctx, first);
-      if (r.response.logprobs?.length) {
-        reading = readJudgeBatchOutput(r.response.content, request, r.response.logprobs);
-      } else {
-        // No log-probabilities from this provider: sample the whole batch, as per-point samples each point.
-        const outputs = [r.response.content];
-        for (let s = 1; s < ctx.settings.judgeSamples; s++) {
-          const more = await deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 1, attempt: base + s });
-          outputs.push(more.response.content);
-        }
-        reading = outputs.length === 1 ? readJudgeBatchOutput(outputs[0]!, request, null) : readJudgeBatchSamples(outputs, request);
-      }
+      const out = await askForJudgeOutputs(deps, ctx, judge, request.messages, base, protocol.topLogprobs);
+      // No log-probabilities from this provider: the whole batch was sampled, as per-point samples each point.
+      reading =
+        'logprobs' in out ? readJudgeBatchOutput(out.content, request, out.logprobs) : out.samples.length === 1 ? readJudgeBatchOutput(out.samples[0]!, request, null) : readJudgeBatchSamples(out.samples, request);
     } catch (e) {
       if (e instanceof BudgetExceededError) throw e;
       if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;

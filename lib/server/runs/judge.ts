@@ -39,6 +39,7 @@ import type { RunContext } from './run-context';
 import { cellCurveJson, cellData } from './summarise';
 import { gradingWriter, type AttemptRow } from './grading-writer';
 import { judgePointsBatched } from './judge-batched';
+import { askForJudgeOutputs } from './judge-call';
 import type { GradingPool } from './grading-pool';
 import { replySandbox, withReplyBudgets } from './sandbox-budget';
 
@@ -64,20 +65,10 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
   let lastError = 'no answer';
   for (let tryNo = 0; tryNo < JUDGE_TRIES; tryNo++) {
     try {
-      const base = tryNo * 100; // distinct cache keys per try: a malformed answer is not replayed from the cache
-      const first = await deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 0, topLogprobs: TOP_LOGPROBS, attempt: base });
-      let reading: JudgeReading;
-      if (first.response.logprobs?.length) {
-        reading = readJudgeOutput(first.response.content, request, first.response.logprobs);
-      } else {
-        // No log-probabilities from this provider: estimate the distribution from samples.
-        const outputs = [first.response.content];
-        for (let s = 1; s < ctx.settings.judgeSamples; s++) {
-          const r = await deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 1, attempt: base + s });
-          outputs.push(r.response.content);
-        }
-        reading = outputs.length === 1 ? readJudgeOutput(outputs[0]!, request, null) : readJudgeSamples(outputs, request);
-      }
+      const out = await askForJudgeOutputs(deps, ctx, judge, request.messages, tryNo * 100, TOP_LOGPROBS);
+      // No log-probabilities from this provider: the distribution is estimated from samples.
+      const reading: JudgeReading =
+        'logprobs' in out ? readJudgeOutput(out.content, request, out.logprobs) : out.samples.length === 1 ? readJudgeOutput(out.samples[0]!, request, null) : readJudgeSamples(out.samples, request);
       if (reading.ok) {
         const v = questionValue(question, reading.distribution.probs);
         return {

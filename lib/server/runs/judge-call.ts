@@ -1,0 +1,23 @@
+/**
+ * The judge's answer to one request, as both judging modes ask it: one call at temperature 0
+ * asking for top log-probabilities; where the provider returns none, `judgeSamples` − 1 more
+ * calls at temperature 1 so the distribution can be estimated from the sampled answers.
+ */
+import type { JudgeOutputToken, JudgeSpec } from '@/lib/core';
+import type { ChatMessage } from '../providers';
+import type { RunDeps } from './deps';
+import type { RunContext } from './run-context';
+
+export type JudgeOutputs = { content: string; logprobs: readonly JudgeOutputToken[] } | { samples: string[] };
+
+/** `attempt` is the try's base: distinct per try, so a malformed answer is not replayed from the cache. */
+export async function askForJudgeOutputs(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, messages: ChatMessage[], attempt: number, topLogprobs: number): Promise<JudgeOutputs> {
+  const first = await deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 0, topLogprobs, attempt });
+  if (first.response.logprobs?.length) return { content: first.response.content, logprobs: first.response.logprobs };
+  const samples = [first.response.content];
+  for (let s = 1; s < ctx.settings.judgeSamples; s++) {
+    const r = await deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: attempt + s });
+    samples.push(r.response.content);
+  }
+  return { samples };
+}
