@@ -15,20 +15,16 @@ import {
   callCacheKey,
   judgeScaleQuestion,
   outcomeFromJudges,
-  questionValue,
   readJudgeBatchOutput,
   readJudgeBatchSamples,
   splitIntoBatches,
-  StoredJudgeRecordSchema,
   verdictFromOutcome,
-  type JudgeAnswer,
   type JudgeBatchReading,
   type JudgeQuestion,
   type JudgeSpec,
   type Outcome,
   type Point,
   type Prompt,
-  type StoredBatchCall,
   type StoredJudgeRecord,
   type Verdict,
 } from '@/lib/core';
@@ -36,7 +32,7 @@ import { isProviderError, ModelResolutionError } from '../providers';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { StoredReply } from './generate';
-import { askForJudgeOutputs } from './judge-call';
+import { answeredJudge, askForJudgeOutputs, failedJudge, type JudgeResult } from './judge-call';
 import type { RunContext } from './run-context';
 
 export interface BatchedGraded {
@@ -57,7 +53,6 @@ interface Asked {
   question: JudgeQuestion;
 }
 
-type QuestionResult = { answer: JudgeAnswer; record: StoredJudgeRecord };
 
 interface BatchInput {
   reply: string;
@@ -67,9 +62,9 @@ interface BatchInput {
 }
 
 /** One judge, one batch: every question's answer and stored record, in the batch's order. */
-async function askJudgeBatch(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, batch: readonly Asked[], input: BatchInput, protocol: JudgeProtocol): Promise<QuestionResult[]> {
+async function askJudgeBatch(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, batch: readonly Asked[], input: BatchInput, protocol: JudgeProtocol): Promise<JudgeResult[]> {
   const id = protocol.judgeId(judge);
-  const results: (QuestionResult | null)[] = batch.map(() => null);
+  const results: (JudgeResult | null)[] = batch.map(() => null);
   const lastError: string[] = batch.map(() => 'no answer');
   for (let tryNo = 0; tryNo < protocol.tries; tryNo++) {
     const open = batch.flatMap((_, i) => (results[i] === null ? [i] : []));
@@ -97,30 +92,10 @@ async function askJudgeBatch(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, b
         lastError[i] = `malformed judge output (try ${tryNo + 1}, asked as question ${a.letter} of ${open.length}): ${a.error}`;
         return;
       }
-      const v = questionValue(batch[i]!.question, a.distribution.probs);
-      const batchCall: StoredBatchCall = { call, question: a.letter, of: open.length };
-      results[i] = {
-        answer: { judge: id, distribution: a.distribution, reasoning: a.reasoning },
-        record: StoredJudgeRecordSchema.parse({
-          judge: judge.model,
-          approach: judge.approach,
-          score: 'error' in v || !v.applicable ? null : v.value,
-          distribution: a.distribution.probs,
-          method: a.distribution.method,
-          reasoning: a.reasoning,
-          error: null,
-          batch: batchCall,
-        }),
-      };
+      results[i] = answeredJudge(judge, id, batch[i]!.question, a.distribution, a.reasoning, { call, question: a.letter, of: open.length });
     });
   }
-  return batch.map(
-    (_, i) =>
-      results[i] ?? {
-        answer: { judge: id, error: lastError[i]! },
-        record: StoredJudgeRecordSchema.parse({ judge: judge.model, approach: judge.approach, score: null, distribution: null, method: null, reasoning: null, error: lastError[i]! }),
-      },
-  );
+  return batch.map((_, i) => results[i] ?? failedJudge(judge, id, lastError[i]!));
 }
 
 /** The verdict's detail (or error) says how the point was asked. */

@@ -3,7 +3,17 @@
  * asking for top log-probabilities; where the provider returns none, `judgeSamples` − 1 more
  * calls at temperature 1 so the distribution can be estimated from the sampled answers.
  */
-import type { JudgeOutputToken, JudgeSpec } from '@/lib/core';
+import {
+  questionValue,
+  StoredJudgeRecordSchema,
+  type JudgeAnswer,
+  type JudgeDistribution,
+  type JudgeOutputToken,
+  type JudgeQuestion,
+  type JudgeSpec,
+  type StoredBatchCall,
+  type StoredJudgeRecord,
+} from '@/lib/core';
 import type { ChatMessage } from '../providers';
 import type { RunDeps } from './deps';
 import type { RunContext } from './run-context';
@@ -20,4 +30,36 @@ export async function askForJudgeOutputs(deps: RunDeps, ctx: RunContext, judge: 
     samples.push(r.response.content);
   }
   return { samples };
+}
+
+/** One judge's answer on one point, as the verdict builder reads it and as `verdicts.judges[i]` stores it. */
+export interface JudgeResult {
+  answer: JudgeAnswer;
+  record: StoredJudgeRecord;
+}
+
+/** A judge that answered: its distribution, its value on the question, and (batched) the call it came from. */
+export function answeredJudge(judge: JudgeSpec, id: string, question: JudgeQuestion, distribution: JudgeDistribution, reasoning: string | null, batch?: StoredBatchCall): JudgeResult {
+  const v = questionValue(question, distribution.probs);
+  return {
+    answer: { judge: id, distribution, reasoning },
+    record: StoredJudgeRecordSchema.parse({
+      judge: judge.model,
+      approach: judge.approach,
+      score: 'error' in v || !v.applicable ? null : v.value,
+      distribution: distribution.probs,
+      method: distribution.method,
+      reasoning,
+      error: null,
+      ...(batch ? { batch } : {}),
+    }),
+  };
+}
+
+/** A judge that gave no answer (provider error, or malformed output after every try). */
+export function failedJudge(judge: JudgeSpec, id: string, error: string): JudgeResult {
+  return {
+    answer: { judge: id, error },
+    record: StoredJudgeRecordSchema.parse({ judge: judge.model, approach: judge.approach, score: null, distribution: null, method: null, reasoning: null, error }),
+  };
 }

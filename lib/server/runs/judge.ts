@@ -12,15 +12,12 @@ import {
   krippendorffAlphaInterval,
   mayUseSandbox,
   outcomeFromJudges,
-  questionValue,
   readJudgeOutput,
   readJudgeSamples,
   verdictFromOutcome,
   StoredDetailSchema,
   StoredDistributionSchema,
-  StoredJudgeRecordSchema,
   StoredJudgesSchema,
-  type JudgeAnswer,
   type JudgeQuestion,
   type JudgeReading,
   type JudgeSpec,
@@ -39,7 +36,7 @@ import type { RunContext } from './run-context';
 import { cellCurveJson, cellData } from './summarise';
 import { gradingWriter, type AttemptRow } from './grading-writer';
 import { judgePointsBatched } from './judge-batched';
-import { askForJudgeOutputs } from './judge-call';
+import { answeredJudge, askForJudgeOutputs, failedJudge, type JudgeResult } from './judge-call';
 import type { GradingPool } from './grading-pool';
 import { replySandbox, withReplyBudgets } from './sandbox-budget';
 
@@ -59,7 +56,7 @@ export function judgeId(j: JudgeSpec): string {
   return `${j.model}#${j.approach}`;
 }
 
-async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, question: JudgeQuestion, input: { reply: string; conversation: StoredReply['turns']; others: string[] }): Promise<{ answer: JudgeAnswer; record: JudgeRecord }> {
+async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, question: JudgeQuestion, input: { reply: string; conversation: StoredReply['turns']; others: string[] }): Promise<JudgeResult> {
   const id = judgeId(judge);
   const request = buildJudgeRequest({ approach: judge.approach, question, reply: input.reply, conversation: input.conversation, otherCriteria: input.others });
   let lastError = 'no answer';
@@ -69,21 +66,7 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
       // No log-probabilities from this provider: the distribution is estimated from samples.
       const reading: JudgeReading =
         'logprobs' in out ? readJudgeOutput(out.content, request, out.logprobs) : out.samples.length === 1 ? readJudgeOutput(out.samples[0]!, request, null) : readJudgeSamples(out.samples, request);
-      if (reading.ok) {
-        const v = questionValue(question, reading.distribution.probs);
-        return {
-          answer: { judge: id, distribution: reading.distribution, reasoning: reading.reasoning },
-          record: StoredJudgeRecordSchema.parse({
-            judge: judge.model,
-            approach: judge.approach,
-            score: 'error' in v || !v.applicable ? null : v.value,
-            distribution: reading.distribution.probs,
-            method: reading.distribution.method,
-            reasoning: reading.reasoning,
-            error: null,
-          }),
-        };
-      }
+      if (reading.ok) return answeredJudge(judge, id, question, reading.distribution, reading.reasoning);
       lastError = `malformed judge output: ${reading.error}`;
     } catch (e) {
       if (e instanceof BudgetExceededError) throw e;
@@ -92,10 +75,7 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
       break; // the gateway already retried transient provider errors
     }
   }
-  return {
-    answer: { judge: id, error: lastError },
-    record: StoredJudgeRecordSchema.parse({ judge: judge.model, approach: judge.approach, score: null, distribution: null, method: null, reasoning: null, error: lastError }),
-  };
+  return failedJudge(judge, id, lastError);
 }
 
 async function judgePoint(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt, point: Point, index: number): Promise<Graded> {
