@@ -6,7 +6,7 @@
  * repeated-with-a-different-answer or out-of-range answer makes that question an error (with
  * the reason) and the others are still read, so one slip costs one verdict, not the reply's.
  */
-import type { JudgeOutputToken } from './prompt';
+import { remap, type JudgeOutputToken } from './prompt';
 import type { JudgeBatchRequest } from './batch-prompt';
 import { distributionFromLogprobs, distributionFromSamples, type JudgeDistribution, type TopLogprob } from './distribution';
 
@@ -67,15 +67,6 @@ function pickLine(lines: readonly Line[], letter: string, options: Record<string
   const range = Object.keys(options);
   if (!(line.number in options)) return { ok: false, error: `question ${letter} was answered ${line.number}, which is not one of its options (${range[0]}–${range.at(-1)})` };
   return { ok: true, line };
-}
-
-function remap(d: JudgeDistribution, options: Record<string, string>): JudgeDistribution {
-  const probs: Record<string, number> = {};
-  for (const [number, p] of Object.entries(d.probs)) {
-    const label = options[number];
-    if (label !== undefined) probs[label] = (probs[label] ?? 0) + p;
-  }
-  return { ...d, probs };
 }
 
 /**

@@ -124,7 +124,8 @@ export type JudgeReading =
   | { ok: true; distribution: JudgeDistribution; reasoning: string | null; label: string }
   | { ok: false; error: string };
 
-function remap(distribution: JudgeDistribution, letters: Record<string, string>): JudgeDistribution {
+/** A distribution keyed by what the judge wrote (a letter, an option number) → keyed by the question's labels. */
+export function remap(distribution: JudgeDistribution, letters: Record<string, string>): JudgeDistribution {
   const probs: Record<string, number> = {};
   for (const [letter, p] of Object.entries(distribution.probs)) {
     const label = letters[letter];
