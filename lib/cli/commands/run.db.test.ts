@@ -122,6 +122,21 @@ describe(`assay run (${process.env.ASSAY_TEST_DB})`, () => {
     expect(alpha.score).toBe(1); // the attempt's score rests on the function point alone: shown per reply, never published as the model's
   });
 
+  it('--judge-mode batched asks each reply\'s judged points in one call per judge; a bad mode is a usage error (exit 2)', { timeout: 60_000 }, async () => {
+    fake.reset();
+    const bad = await assay(['run', join(dir, 'fixture-run.yml'), '--judge-mode', 'batch', '--quiet']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--judge-mode must be per-point or batched, not "batch"');
+    const r = await assay(['run', join(dir, 'fixture-run.yml'), '--fixtures', join(dir, 'fixtures.json'), '--judges', 'openai:judge-a', '--judge-mode', 'batched', '--json', '-', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
+    expect(r.code, r.stderr).toBe(0);
+    // one judged point on each of the two replies of `remember`: two batched calls, one question each
+    const judged = fake.requests().filter((q) => q.request.model === 'judge-a');
+    expect(judged.map((q) => (q.request.messages.at(-1)!.content.match(/<QUESTION id="/g) ?? []).length)).toEqual([1, 1]);
+    const runId = /assay: run (\S+)/.exec(r.stderr)![1]!;
+    const v = await t.db.verdict.findFirstOrThrow({ where: { runId, kind: 'text' } });
+    expect(v.detail).toContain('(batched: question A of 1 in one call per judge)');
+  });
+
   it('reports a broken blueprint with file:line:col and exits 1, storing nothing', async () => {
     await writeFile(join(dir, 'broken.yml'), 'title: Broken\n---\n- id: a\n  prompt: hi\n  should:\n    - $contians: x\n');
     const r = await assay(['run', join(dir, 'broken.yml'), '--quiet']);

@@ -99,6 +99,9 @@ export async function runCommand(argv: string[]): Promise<number> {
   const values: Record<string, string | boolean | undefined> = parsed.values;
   const resume = values.resume as string | undefined;
   if (!resume && positionals.length !== 1) return usageError('run', 'name one blueprint file or id', USAGE);
+  // Checked before any database starts: a typo in the mode is a usage error, nothing is run.
+  const judgeMode = values['judge-mode'] === undefined ? undefined : JudgeModeSchema.safeParse(values['judge-mode']);
+  if (judgeMode && !judgeMode.success) return usageError('run', `--judge-mode must be per-point or batched, not "${String(values['judge-mode'])}"`, USAGE);
   const int = (name: string) => {
     const v = values[name];
     if (v === undefined) return undefined;
@@ -113,8 +116,6 @@ export async function runCommand(argv: string[]): Promise<number> {
     let runId = resume;
     if (!runId) {
       const blueprintId = await blueprintFromArgument(db, positionals[0]!);
-      const judgeMode = values['judge-mode'] === undefined ? undefined : JudgeModeSchema.safeParse(values['judge-mode']);
-      if (judgeMode && !judgeMode.success) throw new RunConfigError(`--judge-mode must be per-point or batched, not "${String(values['judge-mode'])}"`);
       const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
       if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
       const req = await requestRun(

@@ -11,7 +11,8 @@ import { parseStored, StoredJudgesSchema } from '@/lib/core';
 import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { compareModes, judgeRulesFor, runInMode, verdictPairs } from './judge-modes.testkit';
-import { fakeDeps, storeBlueprint } from './runs.testkit';
+import { requestRun } from './request-run';
+import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 const EXAMPLES = new URL('../../../blueprints/examples/', import.meta.url);
 const FILES = ['grounded-summary-questions.yml', 'multi-turn-support.yml'];
@@ -105,6 +106,20 @@ describe(`batched judging stores what per-point judging stores (${process.env.AS
     expect(agreement.meanAbsScoreDiff).toBeLessThan(1e-12);
     const v = await t.db.verdict.findFirstOrThrow({ where: { runId: batched, kind: 'text' } });
     expect(parseStored(StoredJudgesSchema, v.judges, 'verdicts.judges')[0]).toMatchObject({ method: 'samples', batch: { of: expect.any(Number) } });
+  });
+
+  it("the mode comes from the request, else the blueprint's header, else its judge set's configuration, else per-point", async () => {
+    let n = 0;
+    const settingsOf = async (text: string, judgeMode?: 'per-point' | 'batched') => {
+      const { blueprintId } = await storeBlueprint(t.db, `mode-${++n}.yml`, text);
+      const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', models: ['openai:sut-model'], judges: ['openai:judge-a'], ...(judgeMode ? { judgeMode } : {}) }, noDispatch, TEST_DEFAULTS);
+      return ((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).config as { settings: { judgeMode?: string } }).settings.judgeMode;
+    };
+    const prompt = '---\n- prompt: q\n  should: [Is clear]\n';
+    expect(await settingsOf(`title: h\njudge_mode: batched\n${prompt}`)).toBe('batched');
+    expect(await settingsOf(`title: s\nevaluationConfig: { llm-coverage: { judges: [{ model: "openai:judge-a" }], judge_mode: batched } }\n${prompt}`)).toBe('batched');
+    expect(await settingsOf(`title: o\njudge_mode: batched\n${prompt}`, 'per-point')).toBeUndefined();
+    expect(await settingsOf(`title: d\n${prompt}`)).toBeUndefined();
   });
 
   it('a point the judge leaves unanswered is an error with its reason, asked again alone; the others are scored', async () => {
