@@ -42,12 +42,17 @@ interface Built {
   /** Offsets of the content's first character (-1 for an empty node) and of the end of the node. */
   start: number;
   end: number;
+  /** A scalar followed by `:`: a mapping's key. */
+  key: boolean;
 }
 
 interface Frame {
   open: number;
-  children: Built[];
+  /** Allocated at the first child: most nodes are scalars, which have none. */
+  children: Built[] | null;
 }
+
+const NONE: readonly Built[] = [];
 
 // The same options as the exact path's Composer, so plain scalars resolve with the same tags.
 const CORE = new Document(null, { merge: true, uniqueKeys: false });
@@ -55,7 +60,7 @@ const PLAIN_TAGS = CORE.schema.tags.filter((t): t is ScalarTag => t.default === 
 
 /** The tree of each non-empty document, or null when the exact path must decide. */
 export function readYamlFast(text: string, limits: BlueprintLimits): YNode[] | null {
-  if (text.charCodeAt(0) === 0xfeff || /^%/m.test(text)) return null;
+  if (text.charCodeAt(0) === 0xfeff || text.startsWith('%') || text.includes('\n%')) return null;
   const builder = new TreeBuilder(text, limits);
   let documents: unknown[];
   try {
@@ -80,6 +85,8 @@ class TreeBuilder {
   private readonly stack: Frame[] = [];
   private readonly lineStarts: number[] = [0];
   private count = 0;
+  /** The line of the last location asked for: nodes close roughly in text order, so the next is usually on it or just after. */
+  private line = 0;
 
   constructor(
     private readonly text: string,
@@ -90,7 +97,7 @@ class TreeBuilder {
 
   on(event: 'open' | 'close', state: LoaderState): void {
     if (event === 'open') {
-      this.stack.push({ open: state.position, children: [] });
+      this.stack.push({ open: state.position, children: null });
       return;
     }
     const frame = this.stack.pop()!;
@@ -98,36 +105,52 @@ class TreeBuilder {
     // Counted with a margin: the exact path counts the written values slightly differently.
     if (++this.count * 2 > this.limits.maxNodes) throw new GiveUp();
     const parent = this.stack.at(-1);
-    if (parent) parent.children.push(built);
-    else this.roots.push(built);
+    if (!parent) this.roots.push(built);
+    else if (parent.children) parent.children.push(built);
+    else parent.children = [built];
   }
 
   private close(frame: Frame, state: LoaderState): Built {
     if (state.anchor !== null || (state.tag !== null && state.tag !== '?')) throw new GiveUp();
     const raw = state.result;
     const end = state.position;
-    const { children } = frame;
+    // `"x"#c`, `[x]#c`: js-yaml takes a comment right after a token, `yaml` wants a space before it.
+    if (this.text.charCodeAt(end) === 0x23 && !isBreakOrSpace(this.text.charCodeAt(end - 1))) throw new GiveUp();
+    const children = frame.children ?? NONE;
     // js-yaml reads a value as a candidate key first, and keeps it when no `:` follows: the same node, one level in.
     if (children.length === 1 && raw !== null && children[0]!.raw === raw && (typeof raw === 'object' || state.kind === 'scalar')) {
-      if (children[0]!.start < 0 || this.contentStart(frame.open) !== children[0]!.start) throw new GiveUp();
-      return { ...children[0]!, end };
+      const inner = children[0]!;
+      if (inner.start < 0 || this.contentStart(frame.open) !== inner.start) throw new GiveUp();
+      inner.end = end;
+      inner.key = state.kind === 'scalar' && this.followedByColon(end);
+      return inner;
     }
     if (state.kind === null) {
       if (raw !== null || !allEmpty(children)) throw new GiveUp();
-      return { node: { kind: 'scalar', value: null, quoted: false, loc: UNPLACED }, raw, start: -1, end };
+      return { node: { kind: 'scalar', value: null, quoted: false, loc: UNPLACED }, raw, start: -1, end, key: false };
     }
     const start = this.contentStart(frame.open);
     const loc = this.locAt(start);
     if (state.kind === 'scalar') {
       if (typeof raw !== 'string' || !allEmpty(children)) throw new GiveUp();
-      return { node: this.scalar(raw, start, loc, this.followedByColon(end)), raw, start, end };
+      const key = this.followedByColon(end);
+      return { node: this.scalar(raw, start, loc, key), raw, start, end, key };
     }
     if (state.kind === 'sequence') {
       if (!Array.isArray(raw) || raw.length !== children.length) throw new GiveUp();
-      for (let i = 0; i < children.length; i++) if (children[i]!.raw !== raw[i]) throw new GiveUp();
-      return { node: { kind: 'seq', items: children.map((c) => c.node), loc }, raw, start, end };
+      const items: YNode[] = new Array<YNode>(children.length);
+      for (let i = 0; i < children.length; i++) {
+        if (children[i]!.raw !== raw[i]) throw new GiveUp();
+        items[i] = children[i]!.node;
+      }
+      if (this.isBlock(start)) this.checkContinuations(children, start);
+      return { node: { kind: 'seq', items, loc }, raw, start, end, key: false };
     }
-    if (state.kind === 'mapping') return { node: { kind: 'map', entries: this.entries(children, raw), loc }, raw, start, end };
+    if (state.kind === 'mapping') {
+      const entries = this.entries(children, raw);
+      if (this.isBlock(start)) this.checkContinuations(children, start);
+      return { node: { kind: 'map', entries, loc }, raw, start, end, key: false };
+    }
     throw new GiveUp();
   }
 
@@ -137,12 +160,11 @@ class TreeBuilder {
    * js-yaml's attempt at a further key. The pairing is then checked against
    * js-yaml's own object, key by key.
    */
-  private entries(children: Built[], raw: unknown): YEntry[] {
+  private entries(children: readonly Built[], raw: unknown): YEntry[] {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new GiveUp();
     const pairs: { key: Built; value: Built | null }[] = [];
     for (const child of children) {
-      const isKey = child.node.kind === 'scalar' && child.start >= 0 && this.followedByColon(child.end);
-      if (isKey) pairs.push({ key: child, value: null });
+      if (child.key) pairs.push({ key: child, value: null });
       else if (pairs.length > 0 && pairs.at(-1)!.value === null) pairs.at(-1)!.value = child;
       else if (child.start >= 0) throw new GiveUp();
       // else: js-yaml's look for another key found none (at a `---`, or the end): nothing was written there
@@ -200,9 +222,51 @@ class TreeBuilder {
     return t.charCodeAt(i) === 0x3a;
   }
 
+  private isBlock(start: number): boolean {
+    const c = this.text.charCodeAt(start);
+    return c !== 0x5b && c !== 0x7b;
+  }
+
+  /**
+   * js-yaml lets a quoted or plain scalar, or a flow collection, continue on lines indented no
+   * more than the block collection it is in; `yaml` ends it there ("Missing closing quote"…).
+   * A continuation line must be blank or indented past the collection's column (`yaml`'s
+   * `indentNext`, counting spaces only), as `yaml` requires, or the exact path decides.
+   */
+  private checkContinuations(children: readonly Built[], blockStart: number): void {
+    const column = blockStart - this.lineStarts[this.locAt(blockStart).line - 1]!;
+    for (const child of children) {
+      if (child.start < 0) continue;
+      const first = this.text.charCodeAt(child.start);
+      if (child.node.kind === 'scalar' ? first === 0x7c || first === 0x3e : this.isBlock(child.start)) continue;
+      const t = this.text;
+      let last = child.end - 1;
+      while (last > child.start && (t.charCodeAt(last) === 0x20 || t.charCodeAt(last) === 0x09 || t.charCodeAt(last) === 0x0a || t.charCodeAt(last) === 0x0d)) last--;
+      const lastLine = this.locAt(last).line;
+      for (let line = child.node.loc.line; line < lastLine; line++) {
+        let i = this.lineStarts[line]!;
+        while (t.charCodeAt(i) === 0x20) i++;
+        const c = t.charCodeAt(i);
+        const blank = c === 0x0a || (c === 0x0d && t.charCodeAt(i + 1) === 0x0a);
+        const indent = i - this.lineStarts[line]!;
+        // `yaml` lets the outermost closing bracket alone on the last line sit at the collection's column
+        const closing = child.node.kind !== 'scalar' && indent === column && i === last;
+        if (!blank && indent <= column && !closing) throw new GiveUp();
+      }
+    }
+  }
+
   /** Line and column as the `yaml` LineCounter gives them (lines end at `\n`). */
   private locAt(offset: number): SourceLoc {
     const starts = this.lineStarts;
+    let line = this.line;
+    if (starts[line]! <= offset) {
+      while (line + 1 < starts.length && starts[line + 1]! <= offset && line - this.line < 8) line++;
+      if (line + 1 >= starts.length || starts[line + 1]! > offset) {
+        this.line = line;
+        return { line: line + 1, col: offset - starts[line]! + 1 };
+      }
+    }
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -210,12 +274,13 @@ class TreeBuilder {
       if (starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
+    this.line = lo;
     return { line: lo + 1, col: offset - starts[lo]! + 1 };
   }
 }
 
 /** A scalar's or an empty node's frame may hold js-yaml's empty attempts at a key (before a block scalar, at a `---`). */
-function allEmpty(children: Built[]): boolean {
+function allEmpty(children: readonly Built[]): boolean {
   return children.every((c) => c.start < 0);
 }
 
@@ -223,9 +288,17 @@ function isBreakOrSpace(c: number): boolean {
   return Number.isNaN(c) || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
+/**
+ * The first characters a core-schema null, boolean, integer or float can start with (the tags'
+ * patterns are checked in fast-tree.test.ts): any other plain scalar is a string, without
+ * trying eleven patterns on it.
+ */
+const MAY_RESOLVE = /^[-+.~0-9nNtTfF]/;
+
 /** A plain scalar's value by `yaml`'s core schema, as the exact path's Composer resolves it. */
 function resolvePlain(source: string, atKey: boolean): YScalarValue {
   if (atKey && source === '<<') throw new GiveUp(); // a merge key
+  if (source !== '' && !MAY_RESOLVE.test(source)) return source;
   const tag = PLAIN_TAGS.find((t) => t.test!.test(source));
   if (!tag) return source;
   let failed = false;
