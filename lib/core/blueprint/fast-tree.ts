@@ -105,9 +105,13 @@ class TreeBuilder {
     // Counted with a margin: the exact path counts the written values slightly differently.
     if (++this.count * 2 > this.limits.maxNodes) throw new GiveUp();
     const parent = this.stack.at(-1);
-    if (!parent) this.roots.push(built);
-    else if (parent.children) parent.children.push(built);
-    else parent.children = [built];
+    if (parent) {
+      if (parent.children) parent.children.push(built);
+      else parent.children = [built];
+    } else if (this.roots.push(built) * 2 > this.limits.maxDocuments) {
+      // Each document closes one root: past the margin, stop before parsing the rest (200,000 `---`).
+      throw new GiveUp();
+    }
   }
 
   private close(frame: Frame, state: LoaderState): Built {
@@ -171,17 +175,19 @@ class TreeBuilder {
     }
     const object = raw as Record<string, unknown>;
     if (Object.keys(object).length !== pairs.length) throw new GiveUp();
-    const seen = new Set<string>();
-    const entries: YEntry[] = [];
-    for (const { key, value } of pairs) {
+    const entries: YEntry[] = new Array<YEntry>(pairs.length);
+    // js-yaml's keys are distinct as written; only a key resolved to a number, boolean or null can equal another.
+    let resolved = false;
+    for (let i = 0; i < pairs.length; i++) {
+      const { key, value } = pairs[i]!;
       const written = key.raw as string;
       const valueNode: YNode = value?.node ?? { kind: 'scalar', value: null, quoted: false, loc: UNPLACED };
       if (!Object.prototype.hasOwnProperty.call(object, written) || object[written] !== (value ? value.raw : null)) throw new GiveUp();
       const k = keyString(key.node);
-      if (seen.has(k)) throw new GiveUp();
-      seen.add(k);
-      entries.push({ key: k, keyNode: key.node, value: valueNode });
+      if (k !== written) resolved = true;
+      entries[i] = { key: k, keyNode: key.node, value: valueNode };
     }
+    if (resolved && new Set(entries.map((e) => e.key)).size !== entries.length) throw new GiveUp();
     return entries;
   }
 
