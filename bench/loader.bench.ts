@@ -12,8 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsyaml from 'js-yaml';
-import { parseBlueprint } from '@/lib/core';
-import { parseBlueprintExact } from '@/lib/core/blueprint/parse';
+import { parseBlueprint, parseBlueprintExact } from '@/lib/core';
 import { expandPaths } from '@/lib/cli/files';
 import { reportFigure, reportTarget } from './targets';
 
