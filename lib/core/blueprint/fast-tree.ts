@@ -85,6 +85,8 @@ class TreeBuilder {
   private readonly stack: Frame[] = [];
   private readonly lineStarts: number[] = [0];
   private count = 0;
+  /** Only the escapes `\0`, `\x`, `\u` and `\U` can make a NUL or a lone surrogate (the text itself has none). */
+  private readonly escapes: boolean;
   /** The line of the last location asked for: nodes close roughly in text order, so the next is usually on it or just after. */
   private line = 0;
 
@@ -93,6 +95,7 @@ class TreeBuilder {
     private readonly limits: BlueprintLimits,
   ) {
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    this.escapes = /\\[0xuU]/.test(text);
   }
 
   on(event: 'open' | 'close', state: LoaderState): void {
@@ -104,7 +107,7 @@ class TreeBuilder {
     const built = this.close(frame, state);
     // Counted with a margin: the exact path counts the written values slightly differently.
     if (++this.count * 2 > this.limits.maxNodes) throw new GiveUp();
-    const parent = this.stack.at(-1);
+    const parent = this.stack[this.stack.length - 1];
     if (parent) {
       if (parent.children) parent.children.push(built);
       else parent.children = [built];
@@ -195,7 +198,7 @@ class TreeBuilder {
     const first = this.text.charCodeAt(start);
     // `"…"`, `'…'`, `|`, `>`: as written; only a plain scalar is resolved (to a number, boolean, null…).
     const quoted = first === 0x22 || first === 0x27 || first === 0x7c || first === 0x3e;
-    if (first === 0x22 && unstorableOffset(raw) >= 0) throw new GiveUp();
+    if (first === 0x22 && this.escapes && unstorableOffset(raw) >= 0) throw new GiveUp();
     return { kind: 'scalar', value: quoted ? raw : resolvePlain(raw, atKey), quoted, loc };
   }
 
@@ -248,6 +251,8 @@ class TreeBuilder {
       const t = this.text;
       let last = child.end - 1;
       while (last > child.start && (t.charCodeAt(last) === 0x20 || t.charCodeAt(last) === 0x09 || t.charCodeAt(last) === 0x0a || t.charCodeAt(last) === 0x0d)) last--;
+      const newline = t.indexOf('\n', child.start);
+      if (newline < 0 || newline > last) continue; // on one line
       const lastLine = this.locAt(last).line;
       for (let line = child.node.loc.line; line < lastLine; line++) {
         let i = this.lineStarts[line]!;
