@@ -105,7 +105,9 @@ class TreeBuilder {
     }
     const frame = this.stack.pop()!;
     const built = this.close(frame, state);
-    // Counted with a margin: the exact path counts the written values slightly differently.
+    // Every node closes at least once here; the exact path also counts an empty value js-yaml
+    // may not compose (one per key at most), so it counts at most twice this: within half the
+    // limit, it is within the limit there too.
     if (++this.count * 2 > this.limits.maxNodes) throw new GiveUp();
     const parent = this.stack[this.stack.length - 1];
     if (parent) {
