@@ -54,7 +54,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'assay-no-cache-'));
   await writeFile(join(dir, 'no-cache.yml'), BLUEPRINT);
   t = await freshDatabase();
-  fake = await startFakeLlm({ port: 3211, rules: [{ model: 'judge', judge: { labels: { E: 1 } } }, { model: 'alpha', reply: 'Hello, and goodbye!' }] });
+  fake = await startFakeLlm({ rules: [{ model: 'judge', judge: { labels: { E: 1 } } }, { model: 'alpha', reply: 'Hello, and goodbye!' }] });
 });
 afterAll(async () => {
   await fake?.close();
