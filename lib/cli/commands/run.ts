@@ -33,7 +33,8 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY)
   --max-calls N       stop cleanly after N provider calls
   --max-cost USD      stop cleanly once the run has cost this much
-  --no-cache          do not reuse cached responses (a fresh sample of every call)
+  --no-cache          a fresh sample of every call: no cached response is reused, not
+                      even an identical call's from earlier in this run
   --json FILE         write {run, results} to FILE ('-' for standard output)
   --resume RUN_ID     continue an interrupted run
   --quiet             no progress bar

@@ -17,6 +17,7 @@ import { findJsonSyntaxError } from './json-syntax';
 import { BLUEPRINT_LIMITS, LimitExceeded, type BlueprintLimits } from './limits';
 import { describe, Expansion, fromYaml, get, locAt, truthy, type YMap, type YNode } from './positions';
 import type { SourceLoc } from './schema';
+import { readYamlFast } from './fast-tree';
 import { describeUnstorable, unstorableOffset } from './text';
 import { fileSizeProblem, jsonDepthProblem, readTokens } from './written-limits';
 
@@ -47,8 +48,11 @@ export function formatFromFile(file: string): BlueprintFormat {
  * empty, or passes a limit (limits.ts). The limits are checked in the order of the work they
  * bound: size before parsing, documents and depth before building documents, nodes and
  * aliases while expanding aliases and merges.
+ *
+ * With `fast`, YAML that the fast path takes (fast-tree.ts) skips the `yaml` documents; its
+ * empty values are `UNPLACED`, which the caller must check (parse.ts).
  */
-export function readDocuments(text: string, format: BlueprintFormat, issues: Issues, limits: BlueprintLimits = BLUEPRINT_LIMITS): YNode[] | null {
+export function readDocuments(text: string, format: BlueprintFormat, issues: Issues, limits: BlueprintLimits = BLUEPRINT_LIMITS, fast = false): YNode[] | null {
   const tooBig = fileSizeProblem(text, limits);
   if (tooBig) {
     issues.error(null, 'limit', tooBig.message, tooBig.hint);
@@ -65,6 +69,10 @@ export function readDocuments(text: string, format: BlueprintFormat, issues: Iss
       issues.error(locOfOffset(text, deep.offset), 'limit', deep.message, deep.hint);
       return null;
     }
+  }
+  if (fast && format === 'yaml') {
+    const nodes = readYamlFast(text, limits);
+    if (nodes) return nodes;
   }
   const lineCounter = new LineCounter();
   const { tokens, problem: overLimit } = readTokens(new Parser(lineCounter.addNewLine).parse(text), limits);

@@ -1,5 +1,5 @@
 /** The blueprint module's public names (re-exported by lib/core/index.ts). */
-export { parseBlueprint, type ParseOptions, type ParseResult } from './parse';
+export { parseBlueprint, parseBlueprintExact, type ParseOptions, type ParseResult } from './parse';
 export { BlueprintIssueSchema, formatIssue, type BlueprintIssue, type IssueCode } from './errors';
 export { blueprintIdFromPath, promptHashId, stableStringify, sha256Hex } from './ids';
 export { systemPromptFor, systemPromptsToRun, temperaturesToRun } from './axes';

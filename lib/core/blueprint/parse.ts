@@ -9,6 +9,7 @@
  */
 import { byPosition, Issues, type BlueprintIssue } from './errors';
 import { readDocuments, splitLayout, formatFromFile, type BlueprintFormat } from './documents';
+import { UNPLACED } from './fast-tree';
 import { defaultResolver, type ResolvePointFunction } from './functions';
 import { normalizeHeader, type Header } from './header';
 import { promptHashId } from './ids';
@@ -34,10 +35,36 @@ export type ParseResult =
   | { ok: false; errors: BlueprintIssue[]; warnings: BlueprintIssue[] };
 
 export function parseBlueprint(text: string, options: ParseOptions): ParseResult {
+  const fast = parseWith(text, options, true);
+  return placed(fast) ? fast : parseWith(text, options, false);
+}
+
+/** The exact path alone (the `yaml` library's documents), for tests and benchmarks that compare the two. */
+export function parseBlueprintExact(text: string, options: ParseOptions): ParseResult {
+  return parseWith(text, options, false);
+}
+
+/**
+ * The fast path (fast-tree.ts) places every node that has content exactly where the exact
+ * path does, but not an empty value (`key:` and nothing): when one of those is what a result
+ * points at (an issue, a prompt's or a point's location), the exact path decides.
+ */
+function placed(result: ParseResult): boolean {
+  const issues = result.ok ? result.warnings : [...result.errors, ...result.warnings];
+  for (const i of issues) if (i.line === UNPLACED.line || /\b0:0\b|\bline 0\b/.test(i.message)) return false;
+  if (!result.ok) return true;
+  for (const p of result.blueprint.prompts) {
+    if (p.loc?.line === UNPLACED.line) return false;
+    for (const point of p.points) if (point.loc?.line === UNPLACED.line) return false;
+  }
+  return true;
+}
+
+function parseWith(text: string, options: ParseOptions, fast: boolean): ParseResult {
   const issues = new Issues(options.file);
   const format = options.format ?? formatFromFile(options.file);
   const limits = options.limits ?? BLUEPRINT_LIMITS;
-  const docs = readDocuments(text, format, issues, limits);
+  const docs = readDocuments(text, format, issues, limits, fast);
   if (!docs) return result(issues, null);
 
   const layout = splitLayout(docs, format, issues);

@@ -168,7 +168,7 @@ function isMergeKey(key: unknown): boolean {
   return isScalar(key) && key.type === Scalar.PLAIN && (key.value === '<<' || key.source === '<<' || typeof key.value === 'symbol');
 }
 
-function scalarValue(value: unknown): YScalarValue {
+export function scalarValue(value: unknown): YScalarValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value === 'bigint') return Number(value);
@@ -176,7 +176,7 @@ function scalarValue(value: unknown): YScalarValue {
   return String(value);
 }
 
-function keyString(node: YNode): string {
+export function keyString(node: YNode): string {
   if (node.kind === 'scalar') return node.value === null ? '' : String(node.value);
   return JSON.stringify(toJS(node));
 }

@@ -17,7 +17,8 @@ export interface WrittenLimitProblem {
 }
 
 export function fileSizeProblem(text: string, limits: BlueprintLimits): WrittenLimitProblem | null {
-  // chars ≤ UTF-8 bytes, so a text longer than the limit in chars is over it without counting
+  // chars ≤ UTF-8 bytes ≤ 3 × chars (UTF-16 units): only a text between the two bounds is counted
+  if (text.length * 3 <= limits.maxFileBytes) return null;
   const bytes = text.length > limits.maxFileBytes ? text.length : utf8ByteLength(text);
   if (bytes <= limits.maxFileBytes) return null;
   return {

@@ -39,6 +39,8 @@ export interface CallRequest {
   tools?: unknown[] | null;
   topLogprobs?: number | null;
   attempt: number;
+  /** The prompt's (or its blueprint's) `noCache: true`: this call is sampled afresh, as under `--no-cache`. */
+  noCache?: boolean;
 }
 
 export interface CallResult {
@@ -74,8 +76,11 @@ export class LlmGateway {
       topLogprobs: req.topLogprobs ?? null,
       attempt: req.attempt,
     });
+    // `--no-cache` (the run's bypassCache) or the prompt's `noCache`: a fresh sample of every
+    // call, so the cache is not read at all: an identical call earlier in this run is not reused either.
+    const fresh = run.cacheNotBefore !== null || req.noCache === true;
     // One round trip: a cache hit is counted and returned; a miss goes on to call the provider.
-    const [hit] = await db.$queryRaw<{ response: ChatResponse }[]>`
+    const [hit] = fresh ? [] : await db.$queryRaw<{ response: ChatResponse }[]>`
       WITH hit AS (
         SELECT response FROM response_cache WHERE key = ${key} AND (${run.cacheNotBefore}::timestamptz IS NULL OR created_at >= ${run.cacheNotBefore}::timestamptz)
       ), u AS (

@@ -108,6 +108,7 @@ async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): P
       temperature: cell.temperature,
       tools,
       attempt: cell.attempt,
+      noCache: ctx.prompts.get(cell.promptKey)?.noCache === true,
     });
     out.fromCache &&= fromCache;
     out.finishReason = response.finishReason;

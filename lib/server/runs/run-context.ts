@@ -14,7 +14,10 @@ export interface RunContext {
   blueprint: Blueprint;
   settings: RunSettings;
   prompts: Map<string, Prompt>;
-  /** Response-cache entries older than this are not used (scheduled re-runs: drift is real). */
+  /**
+   * Set when the run bypasses the cache (`--no-cache`, scheduled re-runs: drift is real): the
+   * gateway then reads no cache entry at all, so not even an identical call of this run is reused.
+   */
   cacheNotBefore: Date | null;
   /** For a rescore: the run whose replies are graded. */
   replySourceRunId: string;
