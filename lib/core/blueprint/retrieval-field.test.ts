@@ -1,5 +1,7 @@
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { BlueprintSchema } from './schema';
+import { blueprintSourceSchema } from './source-schema';
 import { errorsOf, load, loadWithWarnings, where, yaml } from './blueprint.testkit';
 
 const SEED = yaml`
@@ -104,5 +106,13 @@ describe('the retrieval block (header `retrieval:` / `retrieval_config:`)', () =
     const { retrieval, ...old } = load('- prompt: q\n');
     expect(retrieval).toBeNull();
     expect(BlueprintSchema.parse(old).retrieval).toBeNull();
+  });
+
+  it('is in the JSON Schema editors check against: the seed block passes, a misspelt field does not', () => {
+    const schema = blueprintSourceSchema();
+    expect(schema.safeParse(parse(SEED)).success).toBe(true);
+    expect(schema.safeParse({ retrieval: { corpus: 'c', queries: 'q', qrels: 'r', metrics: ['map'], model: 'openai:e' } }).success).toBe(true);
+    expect(schema.safeParse({ retrieval: { corpus: 'c', queries: 'q', qrels: 'r', metrics: ['map'], primary: 'map' } }).success).toBe(false);
+    expect(schema.safeParse({ retrieval: { corpus: 'c', queries: 'q', qrels: 'r', metrics: ['ndcg at 10'] } }).success).toBe(false);
   });
 });
