@@ -35,6 +35,15 @@ describe('ranking as trec_eval ranks (form_res_rels.c)', () => {
     expect('\uFF5E' < '😀').toBe(false);
     expect(compareCodePoints('ab', 'a')).toBeGreaterThan(0);
     expect(compareCodePoints('a', 'a')).toBe(0);
+    // Against the bytes strcmp compares, over strings mixing ASCII, BMP and astral characters.
+    const alphabet = ['a', 'z', 'é', '\uE000', '\uFFFD', '😀', '𝄞', '中'];
+    let seed = 7;
+    const pick = () => alphabet[(seed = (seed * 1103515245 + 12345) % 2147483648) % alphabet.length]!;
+    for (let i = 0; i < 500; i++) {
+      const a = Array.from({ length: 1 + (i % 4) }, pick).join('');
+      const b = Array.from({ length: 1 + ((i >> 2) % 4) }, pick).join('');
+      expect(Math.sign(compareCodePoints(a, b)), `${a} vs ${b}`).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    }
   });
 });
 
