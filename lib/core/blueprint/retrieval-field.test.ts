@@ -20,7 +20,8 @@ const SEED = yaml`
 
 describe('the retrieval block (header `retrieval:` / `retrieval_config:`)', () => {
   it("reads seed 002's block as written: a retrieval blueprint with no prompts", () => {
-    const bp = load(SEED);
+    const { blueprint: bp, warnings } = loadWithWarnings(SEED);
+    expect(warnings.map((w) => `${w.line}:${w.col} ${w.message}`)).toEqual(['7:27 `bge-base-en` names no provider; it is run as `vllm:bge-base-en` (an OpenAI-compatible server at VLLM_BASE_URL)']);
     expect(bp.prompts).toEqual([]);
     expect(bp.retrieval).toEqual({
       corpus: 'Datasets/embedding/examples/corpus.jsonl',
@@ -31,7 +32,7 @@ describe('the retrieval block (header `retrieval:` / `retrieval_config:`)', () =
         { name: 'mrr', k: 10, label: 'mrr@10' },
         { name: 'ndcg', k: 10, label: 'ndcg@10' },
       ],
-      models: [{ id: 'openai:bge-base-en', written: 'registry_name' }],
+      models: [{ id: 'vllm:bge-base-en', written: 'registry_name' }],
       thresholds: { min: { 'ndcg@10': 0.3, 'recall@10': 0.4 }, warnMargin: 0.05 },
       primaryMetric: 'ndcg@10',
     });
