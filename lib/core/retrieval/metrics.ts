@@ -70,6 +70,20 @@ export function rankDocuments(docs: readonly RankedDoc[]): RankedDoc[] {
   return [...docs].sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : compareCodePoints(b.docId, a.docId)));
 }
 
+/**
+ * How deep a ranking must go for these metrics to be exact: the largest cutoff, or null when
+ * a metric reads the whole ranking (`mrr`, `map` without `@k`: trec_eval scores every retrieved
+ * document). A search that returns fewer documents than this changes the figures.
+ */
+export function rankingDepth(metrics: readonly MetricSpec[]): number | null {
+  let depth = 0;
+  for (const m of metrics) {
+    if (m.k === null) return null;
+    depth = Math.max(depth, m.k);
+  }
+  return depth;
+}
+
 /** One query's judgements: docId → relevance. */
 export type QueryJudgements = Map<string, number>;
 
