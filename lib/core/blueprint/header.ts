@@ -8,6 +8,7 @@ import { closest } from '../points/suggest';
 import type { Issues } from './errors';
 import { optionalString, stringList } from './case-fields';
 import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
+import { RETRIEVAL_KEYS, retrievalBlockOf } from './retrieval-field';
 import { JudgeModeSchema, RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
 
 export type Header = Omit<Blueprint, 'prompts' | 'title'> & {
@@ -23,7 +24,7 @@ const RENDER_AS = RenderAsSchema.options;
 export const READ_KEYS = [
   'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
   'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
-  'noCache', 'concurrency', 'pass_threshold', 'judge_mode', 'prompts',
+  'noCache', 'concurrency', 'pass_threshold', 'judge_mode', 'prompts', ...RETRIEVAL_KEYS,
 ];
 /** Weval header fields that Assay keeps but does not interpret. */
 export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
@@ -32,6 +33,7 @@ export function emptyHeader(): Header {
   return {
     id: null, title: null, description: null, author: null, references: [], tags: [], models: [], system: null, systems: [], temperature: null,
     temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null, pass_threshold: null, judge_mode: null,
+    retrieval: null,
     extensions: {}, headerKeys: [], defNodes: new Map(),
   };
 }
@@ -59,6 +61,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   header.toolUse = toolUseOf(get(map, 'toolUse'), issues);
   header.evaluationConfig = nullable(get(map, 'evaluationConfig'));
   header.judge_mode = judgeModeOf(map, issues);
+  header.retrieval = retrievalBlockOf(map, header.models, issues);
 
   const defs = get(map, 'point_defs') ?? get(map, 'defs');
   if (defs && !(defs.kind === 'scalar' && defs.value === null)) {
