@@ -300,10 +300,11 @@ async function pgvectorCandidates(pool: pg.Pool, modelId: string, hashes: string
       for (let i = 0; i < pending.length; i += QUERY_CHUNK) {
         const chunk = pending.slice(i, i + QUERY_CHUNK);
         const { rows } = await client.query<{ key: string; text_hash: string; dist: number }>(
+          // the query cast once, outside the scan, and each distance computed once (ORDER BY its alias)
           `SELECT q.key, c.text_hash, c.dist
-             FROM json_to_recordset($1::json) AS q(key text, v real[])
+             FROM (SELECT key, v::vector AS qv FROM json_to_recordset($1::json) AS x(key text, v real[])) q
              CROSS JOIN LATERAL (
-               SELECT text_hash, v <=> q.v::vector AS dist FROM assay_corpus ORDER BY v <=> q.v::vector, text_hash LIMIT $2
+               SELECT text_hash, v <=> q.qv AS dist FROM assay_corpus ORDER BY dist, text_hash LIMIT $2
              ) c`,
           [JSON.stringify(chunk.map((q) => ({ key: q.key, v: q.vector }))), limit],
         );
