@@ -40,7 +40,9 @@ export function decodeEmbedding(value: unknown, provider: string): number[] {
   if (typeof value === 'string') {
     const buf = Buffer.from(value, 'base64');
     if (buf.length % 4 !== 0) throw malformedError(provider, `a base64 embedding of ${buf.length} bytes is not a whole number of float32s`);
-    const floats = new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4);
+    // a copy: a Buffer's bytes may sit at an offset no Float32Array can start from
+    const floats = new Float32Array(new Uint8Array(buf).buffer);
+    if (!floats.every(Number.isFinite)) throw malformedError(provider, 'a base64 embedding holds NaN or infinity');
     return Array.from(floats);
   }
   if (Array.isArray(value) && value.every((x) => typeof x === 'number' && Number.isFinite(x))) return value as number[];
