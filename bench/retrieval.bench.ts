@@ -125,9 +125,9 @@ export async function bench(): Promise<void> {
 
     const note = `${DOCS} docs × ${QUERIES} queries, 256 dims, k=${K}; 2 shared cores under load`;
     reportFigure({ name: 'retrieval: embed corpus + queries via fake (server)', value: embedServer.wallMs / 1000, unit: 's', note: `${embedServer.value.calls} calls; +${embedServer.peakRssMb.toFixed(0)} MB RSS` });
-    reportFigure({ name: 'retrieval: search exact (PostgreSQL server)', value: exactServer.wallMs / 1000, unit: 's', note: `${note}; +${exactServer.peakRssMb.toFixed(0)} MB RSS` });
-    reportFigure({ name: 'retrieval: search pgvector (PGlite)', value: pgv.wallMs / 1000, unit: 's', note: `${note}; +${pgv.peakRssMb.toFixed(0)} MB RSS` });
-    reportFigure({ name: 'retrieval: search exact (PGlite)', value: exactLite.wallMs / 1000, unit: 's', note: `${note}; +${exactLite.peakRssMb.toFixed(0)} MB RSS` });
+    reportFigure({ name: 'retrieval: search exact (PostgreSQL server)', value: exactServer.wallMs / 1000, unit: 's', note: `${note}; ${(exactServer.cpuMs / 1000).toFixed(1)} s CPU; +${exactServer.peakRssMb.toFixed(0)} MB RSS` });
+    reportFigure({ name: 'retrieval: search pgvector (PGlite)', value: pgv.wallMs / 1000, unit: 's', note: `${note}; ${(pgv.cpuMs / 1000).toFixed(1)} s CPU (PGlite in process); +${pgv.peakRssMb.toFixed(0)} MB RSS` });
+    reportFigure({ name: 'retrieval: search exact (PGlite)', value: exactLite.wallMs / 1000, unit: 's', note: `${note}; ${(exactLite.cpuMs / 1000).toFixed(1)} s CPU; +${exactLite.peakRssMb.toFixed(0)} MB RSS` });
     reportFigure({ name: 'retrieval: exact in SQL ÷ exact in JS (server)', value: (sqlMs * QUERIES) / exactServer.wallMs, unit: '×', note: `SQL over real[] extrapolated from ${SQL_SAMPLE} queries` });
     reportTarget({ name: 'retrieval: queries ranked differently (exact vs pgvector vs PGlite exact)', value: differ, unit: 'queries', atMost: 0 });
   } finally {

@@ -96,6 +96,17 @@ describe(`vector store (${engine})`, () => {
       expect(differ).toBeGreaterThan(0);
     });
 
+    it.runIf(engine === 'pglite')('runs concurrent pgvector searches side by side (PGlite’s connections share one session)', async () => {
+      const some = queries.slice(0, 6);
+      const [a, b] = await Promise.all([0, 1].map(() => nearest(t.db, { modelId: model, corpusHashes: docs.map((d) => d.textHash), queries: some, k: 5, method: 'pgvector' })));
+      for (const q of some) {
+        expect(a![q.key]).toEqual(reference(docs, Float32Array.from(q.vector), 5));
+        expect(b![q.key]).toEqual(a![q.key]);
+      }
+      const left = await poolOf(t.db).query("SELECT count(*)::int AS n FROM pg_class WHERE relname LIKE 'assay_corpus_%'");
+      expect(left.rows[0].n).toBe(0); // each search dropped its table
+    });
+
     it('searches only the corpus given (duplicates once), and skips hashes with no stored vector', async () => {
       const some = [docs[3]!.textHash, docs[3]!.textHash, docs[4]!.textHash, textHash('never stored')];
       for (const method of methods) {
