@@ -5,12 +5,13 @@
  */
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { migrate, readMigrations } from './migrate';
 import { PgliteServer } from './pglite-server';
-import { createDb, type Db } from './client';
+import { createDb, poolOf, type Db } from './client';
 
 export type TestEngine = 'postgres' | 'pglite';
 
@@ -42,6 +43,8 @@ export async function freshDatabase(engine: TestEngine = testEngine()): Promise<
       db,
       async close() {
         await db.$disconnect();
+        const pool = poolOf(db); // see the server branch: Prisma disposes it only if it connected
+        if (!pool.ending) await pool.end();
         await embedded.stop();
       },
     };
@@ -60,6 +63,17 @@ export async function freshDatabase(engine: TestEngine = testEngine()): Promise<
     db,
     async close() {
       await db.$disconnect();
+      // $disconnect disposes the pool only if Prisma itself ever connected (a file may use the
+      // pool alone: poolOf, the vector store); and pg-pool's end() resolves before its clients'
+      // sockets close, so DROP … FORCE could kill a closing client, whose FATAL error then has no
+      // listener: wait (briefly) until the database has no sessions left before dropping it.
+      const pool = poolOf(db);
+      if (!pool.ending) await pool.end();
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0]!.n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();
     },
@@ -88,7 +102,7 @@ async function migratedSnapshot(): Promise<Blob> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  const db = await PGlite.create('memory://');
+  const db = await PGlite.create({ dataDir: 'memory://', extensions: { vector } });
   const server = new PgliteServer(db, { password: 'snapshot' });
   const port = await server.listen(0);
   await migrate(`postgresql://postgres:snapshot@127.0.0.1:${port}/postgres`);
@@ -105,7 +119,7 @@ async function migratedSnapshot(): Promise<Blob> {
 
 /** As startPglite (lib/server/db/pglite.ts) serves a new in-memory PGlite, but from the migrated snapshot. */
 async function startMigratedPglite(): Promise<{ url: string; stop(): Promise<void> }> {
-  const db = await PGlite.create({ dataDir: 'memory://', loadDataDir: await migratedSnapshot() });
+  const db = await PGlite.create({ dataDir: 'memory://', loadDataDir: await migratedSnapshot(), extensions: { vector } });
   const password = randomBytes(24).toString('base64url');
   const server = new PgliteServer(db, { password });
   const port = await server.listen(0);
