@@ -11,7 +11,7 @@ import type { RunDeps } from './deps';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import { takeLease, type LeaseBusy } from './lease';
 import type { RunContext } from './run-context';
-import { finish, isSettled, pendingGroups, processGroup, start, type FinalStatus } from './steps';
+import { finish, isSettled, pendingGroupsWithWork, processGroup, start, type FinalStatus } from './steps';
 import { storableText } from '../db/storable-text';
 
 export interface RunProgress {
@@ -78,7 +78,7 @@ export async function executeRun(deps: RunDeps, runId: string, opts: ExecuteOpti
 async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions, execution: { leaseHolder: string; signal: AbortSignal }): Promise<ExecuteStatus> {
   // Per execution, never cached: the lease this worker holds and the deadline's signal.
   const ctx: RunContext = { ...(await start(deps, runId)), ...execution };
-  const groups = await pendingGroups(deps, ctx);
+  const groups = await pendingGroupsWithWork(deps, ctx);
   // One gate per model provider: groups waiting on a rate-limited provider (a 429 with a long
   // retry-after) hold only that provider's places, never those of the other providers' groups.
   const gates = new Map<string, LimitFunction>();
@@ -100,12 +100,12 @@ async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions,
 
   let defect: unknown = null;
   await Promise.all(
-    groups.map((group) =>
+    groups.map(({ group, work }) =>
       gateOf(group.provider)(async () => {
         // A stop seen in one group stops the groups not yet started; the others end their calls.
         if (budgetStop || leaseLost || defect) return;
         try {
-          await processGroup(deps, ctx, group, { onCell: () => report() });
+          await processGroup(deps, ctx, group, { onCell: () => report(), work });
         } catch (e) {
           if (e instanceof BudgetExceededError) budgetStop = e;
           else if (e instanceof LeaseLostError) leaseLost = e;
