@@ -28,7 +28,7 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --judges a,b        judge models (model or model#approach); default: ASSAY_JUDGES
   --repeats K         independent samples per prompt (overrides the blueprint's repeats)
   --fixtures FILE     fixed replies (Weval fixtures format) instead of calling the models
-  --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY)
+  --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY, else the per-provider table in docs/runs.md)
   --max-calls N       stop cleanly after N provider calls
   --max-cost USD      stop cleanly once the run has cost this much
   --no-cache          do not reuse cached responses (a fresh sample of every call)

@@ -84,8 +84,8 @@ export class AdaptiveLimit {
   rateLimited(epoch: number): void {
     if (epoch !== this.epoch) return;
     this.epoch++;
-    this.decreases++;
     this.successes = 0;
+    if (this.current > 1) this.decreases++;
     this.current = Math.max(1, Math.floor(this.current / 2));
   }
 

@@ -66,65 +66,97 @@ async function lookupBatch(db: Db, items: Lookup[]): Promise<(ChatResponse | nul
   return out;
 }
 
-async function reserveBatch(db: Db, items: Reservation[]): Promise<ReservationOutcome[]> {
-  const out: ReservationOutcome[] = items.map(() => 'budget');
-  for (const group of groupBy(items, (r) => `${r.runId}|${r.holder ?? ''}`).values()) {
-    const { runId, holder } = group[0]!.item;
-    // The row is locked first, so `granted` is computed from its latest committed values even
-    // when another worker reserved in between; the update then adds exactly that.
-    const { rows } = await poolOf(db).query<{ granted: number; leased: boolean }>(
-      `WITH cur AS (
-         SELECT id, lease_holder,
-                CASE WHEN ($2::text IS NOT NULL AND lease_holder IS DISTINCT FROM $2::text) OR (max_cost_usd IS NOT NULL AND cost_usd >= max_cost_usd) THEN 0
-                     WHEN max_calls IS NULL THEN $3::int
-                     ELSE GREATEST(LEAST($3::int, max_calls - provider_calls - reserved_calls), 0) END AS n
-         FROM runs WHERE id = $1 FOR UPDATE
+type LedgerOp = { reserve: Reservation } | { record: CallRecord };
+
+interface RunRow {
+  runId: string;
+  holder: string | null;
+  /** Reservations asked, and the batch positions asking. */
+  k: number;
+  asking: number[];
+  /** Calls recorded and their cost. */
+  n: number;
+  cost: number;
+}
+
+/**
+ * Reservations and records share one statement (and so one commit on the run's row, which
+ * every counter update of a run waits on): a batch's records are applied first, then its
+ * reservations are granted from the reconciled counters.
+ */
+async function ledgerBatch(db: Db, ops: LedgerOp[]): Promise<(ReservationOutcome | null)[]> {
+  const out: (ReservationOutcome | null)[] = ops.map(() => null);
+  // One cache row per key (two identical calls in one batch: the later answer is kept, as two
+  // statements in a row would leave it).
+  const cached = new Map<string, { modelId: string; response: string }>();
+  const rows: RunRow[] = [];
+  const rowFor = (runId: string, holder: string | null | undefined): RunRow => {
+    let row = rows.find((r) => r.runId === runId && (holder === undefined || r.holder === holder));
+    if (!row) rows.push((row = { runId, holder: holder ?? null, k: 0, asking: [], n: 0, cost: 0 }));
+    return row;
+  };
+  ops.forEach((op, at) => {
+    if ('reserve' in op) {
+      const row = rowFor(op.reserve.runId, op.reserve.holder);
+      row.k++;
+      row.asking.push(at);
+    } else {
+      const row = rowFor(op.record.runId, undefined);
+      row.n++;
+      row.cost += op.record.cost;
+      if (op.record.cache) cached.set(op.record.cache.key, { modelId: op.record.cache.modelId, response: JSON.stringify(op.record.cache.response) });
+    }
+  });
+  // A run's row is updated once per statement: a second lease holder of the same run in one
+  // batch (never, while leases hold) goes in a statement of its own.
+  const statements: RunRow[][] = [];
+  for (const r of rows) {
+    const free = statements.find((st) => !st.some((x) => x.runId === r.runId));
+    if (free) free.push(r);
+    else statements.push([r]);
+  }
+  for (const [i, st] of statements.entries()) {
+    const cache = i === 0 ? [...cached.entries()] : [];
+    const { rows: result } = await poolOf(db).query<{ id: string; holder: string | null; granted: number; leased: boolean }>(
+      `WITH stored AS (
+         INSERT INTO response_cache (key, model_id, response, created_at)
+         SELECT k, m, r::jsonb, now() FROM unnest($1::text[], $2::text[], $3::text[]) AS x(k, m, r)
+         ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
+         RETURNING 1
+       ), ask AS (
+         SELECT * FROM unnest($4::text[], $5::text[], $6::int[], $7::int[], $8::float8[]) AS a(id, holder, k, n, c)
+       ), cur AS (
+         -- locked first, so the grant is computed from the latest committed counters even when
+         -- another worker changed them in between
+         SELECT r.id, r.lease_holder, r.max_calls, r.max_cost_usd, ask.holder, ask.k,
+                r.provider_calls + ask.n AS calls, GREATEST(r.reserved_calls - ask.n, 0) AS reserved, r.cost_usd + ask.c AS cost
+         FROM runs r JOIN ask ON ask.id = r.id FOR UPDATE OF r
+       ), granted AS (
+         SELECT id, holder, calls, reserved, cost, (holder IS NULL OR lease_holder = holder) AS leased,
+                CASE WHEN k = 0 OR (holder IS NOT NULL AND lease_holder IS DISTINCT FROM holder) OR (max_cost_usd IS NOT NULL AND cost >= max_cost_usd) THEN 0
+                     WHEN max_calls IS NULL THEN k
+                     ELSE GREATEST(LEAST(k, max_calls - calls - reserved), 0) END AS g
+         FROM cur
        ), u AS (
-         UPDATE runs r SET reserved_calls = r.reserved_calls + cur.n FROM cur WHERE r.id = cur.id AND cur.n > 0 RETURNING 1
+         UPDATE runs r SET provider_calls = g.calls, reserved_calls = g.reserved + g.g, cost_usd = g.cost
+         FROM granted g WHERE r.id = g.id AND (SELECT count(*) FROM stored) >= 0 RETURNING 1
        )
-       SELECT n::int AS granted, ($2::text IS NULL OR lease_holder = $2::text) AS leased, (SELECT count(*) FROM u) AS updated FROM cur`,
-      [runId, holder, group.length],
+       SELECT id, holder, g::int AS granted, leased FROM granted WHERE (SELECT count(*) FROM u) >= 0`,
+      [cache.map(([k]) => k), cache.map(([, c]) => c.modelId), cache.map(([, c]) => c.response), st.map((r) => r.runId), st.map((r) => r.holder), st.map((r) => r.k), st.map((r) => r.n), st.map((r) => r.cost)],
     );
-    const row = rows[0];
-    const leased = row ? row.leased : holder === null;
-    const granted = row && leased ? row.granted : 0;
-    group.forEach((g, i) => (out[g.at] = !leased ? 'lease' : i < granted ? 'ok' : 'budget'));
+    for (const r of st) {
+      const row = result.find((x) => x.id === r.runId && x.holder === r.holder);
+      const leased = row ? row.leased : r.holder === null;
+      const granted = row && leased ? row.granted : 0;
+      r.asking.forEach((at, j) => (out[at] = !leased ? 'lease' : j < granted ? 'ok' : 'budget'));
+    }
   }
   return out;
 }
 
-async function recordBatch(db: Db, items: CallRecord[]): Promise<void[]> {
-  // One cache row per key (two identical calls in one batch: the later answer is kept, as two
-  // statements in a row would leave it).
-  const cached = new Map<string, { modelId: string; response: string }>();
-  for (const r of items) if (r.cache) cached.set(r.cache.key, { modelId: r.cache.modelId, response: JSON.stringify(r.cache.response) });
-  const perRun = new Map<string, { n: number; cost: number }>();
-  for (const r of items) {
-    const t = perRun.get(r.runId) ?? { n: 0, cost: 0 };
-    t.n++;
-    t.cost += r.cost;
-    perRun.set(r.runId, t);
-  }
-  const runs = [...perRun.entries()];
-  await poolOf(db).query(
-    `WITH stored AS (
-       INSERT INTO response_cache (key, model_id, response, created_at)
-       SELECT k, m, r::jsonb, now() FROM unnest($1::text[], $2::text[], $3::text[]) AS x(k, m, r)
-       ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
-       RETURNING 1
-     )
-     UPDATE runs r SET reserved_calls = GREATEST(r.reserved_calls - x.n, 0), provider_calls = r.provider_calls + x.n, cost_usd = r.cost_usd + x.c
-     FROM unnest($4::text[], $5::int[], $6::float8[]) AS x(id, n, c)
-     WHERE r.id = x.id AND (SELECT count(*) FROM stored) >= 0`,
-    [[...cached.keys()], [...cached.values()].map((c) => c.modelId), [...cached.values()].map((c) => c.response), runs.map(([id]) => id), runs.map(([, t]) => t.n), runs.map(([, t]) => t.cost)],
-  );
-  return items.map(() => undefined);
-}
-
 interface Ledger {
   lookups: GroupCommit<Lookup, ChatResponse | null>;
-  reservations: GroupCommit<Reservation, ReservationOutcome>;
-  records: GroupCommit<CallRecord, void>;
+  calls: GroupCommit<LedgerOp, ReservationOutcome | null>;
 }
 
 /** Keeps one statement's array parameters to a size PostgreSQL parses quickly. */
@@ -132,8 +164,7 @@ const MAX_BATCH = 500;
 
 const ledgerOf = perClient<Db, Ledger>((db) => ({
   lookups: new GroupCommit((items) => lookupBatch(db, items), { maxCost: MAX_BATCH }),
-  reservations: new GroupCommit((items) => reserveBatch(db, items), { maxCost: MAX_BATCH }),
-  records: new GroupCommit((items) => recordBatch(db, items), { maxCost: MAX_BATCH }),
+  calls: new GroupCommit((ops) => ledgerBatch(db, ops), { maxCost: MAX_BATCH }),
 }));
 
 /** A cached response for `key` (counted as a cache hit of the run), or null. */
@@ -142,11 +173,11 @@ export function lookupCached(db: Db, l: Lookup): Promise<ChatResponse | null> {
 }
 
 /** Reserves one call of the run's budget, if its lease is held (`holder`) and the budget has room. */
-export function reserveCall(db: Db, r: Reservation): Promise<ReservationOutcome> {
-  return ledgerOf(db).reservations.submit(r);
+export async function reserveCall(db: Db, r: Reservation): Promise<ReservationOutcome> {
+  return (await ledgerOf(db).calls.submit({ reserve: r })) ?? 'budget';
 }
 
 /** Records a made call: its reservation becomes a provider call, its cost is added, its response cached. */
-export function recordCall(db: Db, r: CallRecord): Promise<void> {
-  return ledgerOf(db).records.submit(r);
+export async function recordCall(db: Db, r: CallRecord): Promise<void> {
+  await ledgerOf(db).calls.submit({ record: r });
 }
