@@ -1,9 +1,12 @@
 /**
  * Every provider call of a run goes through here: the response cache (keyed by model,
  * messages, parameters and attempt), the run's budget and lease (checked atomically in the
- * database, so they hold across workers), a concurrency limit per provider (only the HTTP call
- * holds a slot: cache and database work happen outside it), per-provider timeouts, the run's
- * deadline, and retries with backoff honouring `retry-after`.
+ * database, so they hold across workers), a concurrency limit per provider (only the call and
+ * its reservation and record hold a slot: the cache lookup happens outside it) that halves on
+ * a 429 and grows back on success (adaptive-limit.ts; maxima from providers/concurrency.ts),
+ * per-provider timeouts, the run's deadline, and retries with backoff honouring `retry-after`.
+ * The three statements of a call are group-committed with those of concurrent calls
+ * (call-ledger.ts): a fraction of a round trip each instead of three.
  *
  * The budget counts calls actually made: each attempt reserves one call (`reserved_calls`)
  * just before it is sent, in the statement that checks the lease and the budget, and
