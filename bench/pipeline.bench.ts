@@ -189,8 +189,11 @@ async function writeRate(): Promise<void> {
       await clear();
       const limit = pLimit(64); // the in-process runner's default cells in flight
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await Promise.all(replyIds.map((id, i) => limit(() => write(id, i))));
       const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpu);
+      console.log(`  writer: ${seconds.toFixed(2)} s wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU in this process`);
       return (await t.db.verdict.count({ where: { runId: run.id } })) / seconds;
     };
     const key = (id: string, i: number) => ({ id, promptKey: `p${i % 50}`, modelId: `m${i % 100}` });
@@ -211,8 +214,11 @@ async function writeRate(): Promise<void> {
     const viaCopy = async () => {
       await clear();
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY verdicts (${columns.join(', ')}) FROM STDIN`)));
       const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpu);
+      console.log(`  plain COPY: ${seconds.toFixed(2)} s wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU in this process`);
       return Number((await client.query('SELECT count(*) FROM verdicts')).rows[0].count) / seconds;
     };
 

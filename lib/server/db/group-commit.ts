@@ -16,6 +16,11 @@ export interface GroupCommitOptions<I> {
   maxCost?: number;
   /** An item's cost towards `maxCost` (default 1 each). */
   cost?: (item: I) => number;
+  /**
+   * Batches written at once (default 1: in submission order). More lets one batch's commit
+   * overlap the next one's transfer, for writers whose batches do not depend on each other.
+   */
+  parallel?: number;
 }
 
 interface Pending<I, O> {
@@ -26,7 +31,7 @@ interface Pending<I, O> {
 
 export class GroupCommit<I, O> {
   private queue: Pending<I, O>[] = [];
-  private running = false;
+  private running = 0;
   /** Batches written and items in them, for benchmarks. */
   batches = 0;
   items = 0;
@@ -40,7 +45,7 @@ export class GroupCommit<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.running) void this.drain();
+      if (this.running < (this.opts.parallel ?? 1)) void this.drain();
     });
   }
 
@@ -59,7 +64,7 @@ export class GroupCommit<I, O> {
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
+    this.running++;
     try {
       for (let batch = this.take(); batch.length > 0; batch = this.take()) {
         this.batches++;
@@ -81,7 +86,7 @@ export class GroupCommit<I, O> {
         }
       }
     } finally {
-      this.running = false;
+      this.running--;
     }
   }
 }

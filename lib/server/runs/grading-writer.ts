@@ -103,11 +103,16 @@ function copyField(v: unknown): string {
   return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
 }
 
+/** Connections that have their staging table (a temporary table lives as long as its connection). */
+const staged = new WeakSet<pg.PoolClient>();
+
 async function writeByCopy(client: pg.PoolClient, items: readonly Grading[], rows: Prisma.VerdictCreateManyInput[]): Promise<void> {
-  await client.query('BEGIN');
+  // Per connection, emptied at every commit: concurrent writers on other connections never share
+  // it. Made once per connection (one simple query with the BEGIN: one round trip).
+  const create = staged.has(client) ? '' : 'CREATE TEMP TABLE IF NOT EXISTS verdicts_staging (LIKE verdicts INCLUDING DEFAULTS) ON COMMIT DELETE ROWS;';
+  await client.query(`BEGIN; ${create} SAVEPOINT staged`);
+  staged.add(client);
   try {
-    // Per connection, emptied at every commit: concurrent writers on other connections never share it.
-    await client.query('CREATE TEMP TABLE IF NOT EXISTS verdicts_staging (LIKE verdicts INCLUDING DEFAULTS) ON COMMIT DELETE ROWS');
     function* lines() {
       let chunk = '';
       for (const r of rows) {
@@ -119,13 +124,30 @@ async function writeByCopy(client: pg.PoolClient, items: readonly Grading[], row
       }
       if (chunk) yield chunk;
     }
-    await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY verdicts_staging (${NAMES}) FROM STDIN`)));
+    const stage = () => pipeline(Readable.from(lines()), client.query(copyFrom(`COPY verdicts_staging (${NAMES}) FROM STDIN`)));
+    await stage();
     const rest = attemptsAndCounters(items, 1);
-    await client.query(
-      `WITH v AS (INSERT INTO verdicts (${NAMES}) SELECT ${NAMES} FROM verdicts_staging ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status),
-       ${rest.sql}`,
-      rest.params,
-    );
+    // The common case, a batch none of whose rows is stored yet, takes a plain insert (ON
+    // CONFLICT's speculative insertion costs more per row than the COPY) and counts the staged
+    // rows. A retried step's rows make it fail on the unique key: then, back at the savepoint,
+    // the rows are staged again and the insert skips stored rows and counts only what it inserted.
+    try {
+      await client.query(
+        `WITH v0 AS (INSERT INTO verdicts (${NAMES}) SELECT ${NAMES} FROM verdicts_staging),
+         v AS (SELECT run_id, status FROM verdicts_staging),
+         ${rest.sql}`,
+        rest.params,
+      );
+    } catch (e) {
+      if ((e as { code?: string }).code !== '23505') throw e;
+      await client.query('ROLLBACK TO SAVEPOINT staged'); // the staged rows too: staged again (a retry's rare path)
+      await stage();
+      await client.query(
+        `WITH v AS (INSERT INTO verdicts (${NAMES}) SELECT ${NAMES} FROM verdicts_staging ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status),
+         ${rest.sql}`,
+        rest.params,
+      );
+    }
     await client.query('COMMIT');
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});
@@ -183,7 +205,9 @@ export class GradingWriter {
         await writeGradings(db, items, opts);
         return items.map(() => null);
       },
-      { maxCost: MAX_ROWS, cost: (g) => Math.max(1, g.rows.length) },
+      // Two batches at once: one's commit overlaps the next one's COPY (each batch is its own
+      // transaction; counters are added, never overwritten, so their order does not matter).
+      { maxCost: MAX_ROWS, cost: (g) => Math.max(1, g.rows.length), parallel: 2 },
     );
   }
 
