@@ -4,19 +4,14 @@
  * leaves a reply and its count both or neither, and a retried step (ON CONFLICT on the reply's
  * natural key) inserts and counts nothing. Each writer learns whether its own row went in.
  */
+import type { GenerationCell } from '@/lib/core';
 import { poolOf, type Db } from '../db/client';
 import { GroupCommit, perClient } from '../db/group-commit';
 
 /** One reply row, every value already storable (generate.ts builds it). */
-export interface ReplyRow {
+export interface ReplyRow extends Pick<GenerationCell, 'promptKey' | 'modelId' | 'systemIndex' | 'temperatureIndex' | 'temperature' | 'attempt'> {
   id: string;
   runId: string;
-  promptKey: string;
-  modelId: string;
-  systemIndex: number;
-  temperatureIndex: number;
-  temperature: number | null;
-  attempt: number;
   /** JSON text. */
   turns: string;
   content: string;
