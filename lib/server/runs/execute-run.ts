@@ -23,7 +23,7 @@ export interface RunProgress {
 }
 
 export interface ExecuteOptions {
-  /** Prompt × model groups in flight at once per model provider (default 16; each call holds a provider slot only while calling). */
+  /** Prompt × model groups in flight at once per model provider (default: twice the provider's slots, at least 16; each call holds a provider slot only while calling). */
   inFlight?: number;
   onProgress?: (p: RunProgress) => void;
   /** Told when another worker holds the run's lease (then nothing is done here). */
@@ -84,7 +84,10 @@ async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions,
   const gates = new Map<string, LimitFunction>();
   const gateOf = (provider: string) => {
     let g = gates.get(provider);
-    if (!g) gates.set(provider, (g = pLimit(opts.inFlight ?? DEFAULT_GROUPS_IN_FLIGHT)));
+    // Twice the provider's slots at least: a group between two calls (storing a reply, grading
+    // its deterministic points) holds no slot, and with only as many groups as slots those
+    // slots would idle meanwhile (16 groups for 20 slots kept 9–10 in flight).
+    if (!g) gates.set(provider, (g = pLimit(opts.inFlight ?? Math.max(DEFAULT_GROUPS_IN_FLIGHT, 2 * deps.gateway.maxSlots(provider)))));
     return g;
   };
   let budgetStop: BudgetExceededError | null = null;

@@ -71,6 +71,11 @@ export class LlmGateway {
     return l;
   }
 
+  /** The most calls this gateway keeps in flight on `provider` (its limit grows back to this). */
+  maxSlots(provider: string): number {
+    return this.limiter(provider).maximum;
+  }
+
   /** How each provider's slots were used since the last reset (benchmarks, tests). */
   slotStats(): Record<string, SlotStats> {
     return Object.fromEntries([...this.limiters].map(([p, l]) => [p, l.stats()]));
