@@ -123,8 +123,11 @@ export const EnvSchema = z.object({
   }),
   /** The default judge panel (comma-separated `model` or `model#approach`). */
   ASSAY_JUDGES: z.string().min(1).default('openai:gpt-4.1-mini,anthropic:claude-3-5-haiku-latest'),
-  /** Concurrent provider calls per provider in the in-process runner. */
-  ASSAY_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(8),
+  /**
+   * Concurrent provider calls per provider: a maximum for every provider. Unset: each provider's
+   * row of the default table (providers/concurrency.ts, docs/runs.md); a 429 lowers it for a while.
+   */
+  ASSAY_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(512).optional(),
   /** Total sandbox time (`$js`, sandboxed regexes) for grading one reply, and for one run, in seconds (each point also stops at 1 s). */
   ASSAY_SANDBOX_REPLY_SECONDS: z.coerce.number().positive().default(5),
   ASSAY_SANDBOX_RUN_SECONDS: z.coerce.number().positive().default(300),

@@ -23,6 +23,7 @@ import type { GitHubJobs } from './github/jobs';
 import { deferredJobs, inngestJobs } from './compose/github-jobs';
 import { inProcessJobs, type GitHubServices } from './github/services';
 import { reportPullRequestRun } from './github/pull-requests/report-pull-request-run';
+import { FALLBACK_CONCURRENCY } from './providers';
 import { requestRun } from './runs/request-run';
 import { requestRescore } from './runs/request-rescore';
 import type { RescorePorts, RunPorts } from './runs/contracts';
@@ -165,7 +166,7 @@ export async function reportFinishedRun(runId: string): Promise<void> {
 
 /** Every Inngest function: the run pipeline's and the GitHub side's. */
 export function inngestFunctions() {
-  return [...runFunctions(platformRunDeps, { providerConcurrency: env().ASSAY_RUN_CONCURRENCY }), ...githubFunctions()];
+  return [...runFunctions(platformRunDeps, { providerConcurrency: env().ASSAY_RUN_CONCURRENCY ?? FALLBACK_CONCURRENCY }), ...githubFunctions()];
 }
 
 /** Every Inngest function of the GitHub side. */

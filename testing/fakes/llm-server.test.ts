@@ -282,6 +282,19 @@ describe('fake LLM: counters', () => {
   });
 });
 
+describe('fake LLM: a concurrency limit (a rate-limited account)', () => {
+  it('answers 429 to a request arriving while maxConcurrent are being answered, and counts what it saw', async () => {
+    const f = await start({ maxConcurrent: 2, latencyMs: 80 });
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((c) => openai(f, user(c))));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 429, 429]);
+    expect(results.find((r) => r.status === 429)!.headers.get('retry-after')).toBe('0.05');
+    expect(f.concurrency()).toEqual({ inFlight: 0, peak: 2, refused: 2 });
+    f.setMaxConcurrent(null);
+    expect((await Promise.all(['e', 'f', 'g'].map((c) => openai(f, user(c))))).every((r) => r.status === 200)).toBe(true);
+    expect(f.concurrency().peak).toBe(3);
+  });
+});
+
 describe('fake LLM: remote control', () => {
   it('takes rules and faults as JSON, validates them, and reports stats', async () => {
     const f = await start({ rules: [{ reply: 'initial' }] });

@@ -71,6 +71,11 @@ export interface FakeLlmOptions {
   served?: ServedEntryInput[];
   /** Embedding models' dimensions and noise (default DEFAULT_EMBEDDING_MODELS; others get a fallback). */
   embeddingModels?: EmbeddingModel[];
+  /**
+   * A provider's concurrency limit: a chat request arriving while this many are already being
+   * answered gets a 429 (retry-after 0.05 s), as a rate-limited account does. Unset: no limit.
+   */
+  maxConcurrent?: number;
 }
 
 export interface FakeEmbeddingStats {
@@ -81,6 +86,15 @@ export interface FakeEmbeddingStats {
   byModel: Record<string, { calls: number; inputs: number }>;
   /** Most embedding requests open at once: what a concurrency limit allowed. */
   peakInFlight: number;
+}
+
+/** How many chat requests the fake answered at once, and how many it refused for the limit. */
+export interface FakeConcurrency {
+  inFlight: number;
+  /** Most requests being answered at once (refused ones not counted). */
+  peak: number;
+  /** Requests answered 429 because `maxConcurrent` were in flight. */
+  refused: number;
 }
 
 export interface RecordedRequest {
@@ -117,6 +131,9 @@ export interface FakeLlm {
   /** The most recent requests, normalised, with how each was answered. */
   requests(): RecordedRequest[];
   stats(): FakeStats;
+  concurrency(): FakeConcurrency;
+  /** Changes (or with null removes) the concurrency limit; see FakeLlmOptions.maxConcurrent. */
+  setMaxConcurrent(n: number | null): void;
   setRules(rules: RuleInput[]): void;
   setFaults(faults: FaultConfig | FaultConfig[] | null): void;
   setLatency(ms: number): void;
@@ -187,6 +204,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   let faults = initialFaults;
   let served = initialServed;
   let latencyMs = options.latencyMs ?? 0;
+  let maxConcurrent = options.maxConcurrent ?? null;
+  let inFlight = 0;
+  let peak = 0;
+  let refused = 0;
   let calls = 0;
   let seq = 0;
   let ruleUses = new Map<Rule, number>();
@@ -251,6 +272,25 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   }
 
   async function handleChat(dialect: Dialect, path: string, httpReq: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (maxConcurrent !== null && inFlight >= maxConcurrent) {
+      calls++;
+      refused++;
+      httpReq.resume();
+      return sendJson(res, 429, renderError(dialect, 429, `Too many concurrent requests (fake limit ${maxConcurrent})`), { 'retry-after': '0.05' });
+    }
+    inFlight++;
+    peak = Math.max(peak, inFlight);
+    let counted = true;
+    const leave = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    res.once('close', leave);
+    res.once('finish', leave);
+    return answerChat(dialect, path, httpReq, res);
+  }
+
+  async function answerChat(dialect: Dialect, path: string, httpReq: IncomingMessage, res: ServerResponse): Promise<void> {
     calls++;
     const mySeq = ++seq;
     let req: FakeRequest;
@@ -388,6 +428,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     callsByKey: () => new Map(completed),
     duplicateCompletedCalls: () => [...completed.values()].reduce((s, n) => s + Math.max(0, n - 1), 0),
     requests: () => [...log],
+    concurrency: () => ({ inFlight, peak, refused }),
+    setMaxConcurrent: (n) => {
+      maxConcurrent = n;
+    },
     stats: () => ({
       calls,
       completed: [...completed.values()].reduce((s, n) => s + n, 0),
@@ -413,6 +457,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       faults = initialFaults;
       served = initialServed;
       latencyMs = options.latencyMs ?? 0;
+      maxConcurrent = options.maxConcurrent ?? null;
+      peak = inFlight;
+      refused = 0;
       calls = 0;
       ruleUses = new Map();
       seen = new Map();

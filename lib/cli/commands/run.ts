@@ -30,7 +30,7 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --judge-mode MODE   per-point (one judge call per point) or batched (all points of a reply
                       in one call per judge); default: the blueprint's judge_mode, else per-point
   --fixtures FILE     fixed replies (Weval fixtures format) instead of calling the models
-  --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY)
+  --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY, else the per-provider table in docs/runs.md)
   --max-calls N       stop cleanly after N provider calls
   --max-cost USD      stop cleanly once the run has cost this much
   --no-cache          a fresh sample of every call: no cached response is reused, not

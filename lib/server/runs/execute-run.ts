@@ -11,7 +11,7 @@ import type { RunDeps } from './deps';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import { takeLease, type LeaseBusy } from './lease';
 import type { RunContext } from './run-context';
-import { finish, isSettled, pendingGroups, processGroup, start, type FinalStatus } from './steps';
+import { finish, isSettled, pendingGroupsWithWork, processGroup, start, type FinalStatus } from './steps';
 import { storableText } from '../db/storable-text';
 
 export interface RunProgress {
@@ -23,7 +23,7 @@ export interface RunProgress {
 }
 
 export interface ExecuteOptions {
-  /** Prompt × model groups in flight at once per model provider (default 16; each call holds a provider slot only while calling). */
+  /** Prompt × model groups in flight at once per model provider (default: twice the provider's slots, at least 16; each call holds a provider slot only while calling). */
   inFlight?: number;
   onProgress?: (p: RunProgress) => void;
   /** Told when another worker holds the run's lease (then nothing is done here). */
@@ -78,13 +78,16 @@ export async function executeRun(deps: RunDeps, runId: string, opts: ExecuteOpti
 async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions, execution: { leaseHolder: string; signal: AbortSignal }): Promise<ExecuteStatus> {
   // Per execution, never cached: the lease this worker holds and the deadline's signal.
   const ctx: RunContext = { ...(await start(deps, runId)), ...execution };
-  const groups = await pendingGroups(deps, ctx);
+  const groups = await pendingGroupsWithWork(deps, ctx);
   // One gate per model provider: groups waiting on a rate-limited provider (a 429 with a long
   // retry-after) hold only that provider's places, never those of the other providers' groups.
   const gates = new Map<string, LimitFunction>();
   const gateOf = (provider: string) => {
     let g = gates.get(provider);
-    if (!g) gates.set(provider, (g = pLimit(opts.inFlight ?? DEFAULT_GROUPS_IN_FLIGHT)));
+    // Twice the provider's slots at least: a group between two calls (storing a reply, grading
+    // its deterministic points) holds no slot, and with only as many groups as slots those
+    // slots would idle meanwhile (16 groups for 20 slots kept 9–10 in flight).
+    if (!g) gates.set(provider, (g = pLimit(opts.inFlight ?? Math.max(DEFAULT_GROUPS_IN_FLIGHT, 2 * deps.gateway.maxSlots(provider)))));
     return g;
   };
   let budgetStop: BudgetExceededError | null = null;
@@ -100,12 +103,12 @@ async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions,
 
   let defect: unknown = null;
   await Promise.all(
-    groups.map((group) =>
+    groups.map(({ group, work }) =>
       gateOf(group.provider)(async () => {
         // A stop seen in one group stops the groups not yet started; the others end their calls.
         if (budgetStop || leaseLost || defect) return;
         try {
-          await processGroup(deps, ctx, group, { onCell: () => report() });
+          await processGroup(deps, ctx, group, { onCell: () => report(), work });
         } catch (e) {
           if (e instanceof BudgetExceededError) budgetStop = e;
           else if (e instanceof LeaseLostError) leaseLost = e;

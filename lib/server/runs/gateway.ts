@@ -1,9 +1,12 @@
 /**
  * Every provider call of a run goes through here: the response cache (keyed by model,
  * messages, parameters and attempt), the run's budget and lease (checked atomically in the
- * database, so they hold across workers), a concurrency limit per provider (only the HTTP call
- * holds a slot: cache and database work happen outside it), per-provider timeouts, the run's
- * deadline, and retries with backoff honouring `retry-after`.
+ * database, so they hold across workers), a concurrency limit per provider (only the call and
+ * its reservation and record hold a slot: the cache lookup happens outside it) that halves on
+ * a 429 and grows back on success (adaptive-limit.ts; maxima from providers/concurrency.ts),
+ * per-provider timeouts, the run's deadline, and retries with backoff honouring `retry-after`.
+ * The three statements of a call are group-committed with those of concurrent calls
+ * (call-ledger.ts): a fraction of a round trip each instead of three.
  *
  * The budget counts calls actually made: each attempt reserves one call (`reserved_calls`)
  * just before it is sent, in the statement that checks the lease and the budget, and
@@ -12,19 +15,23 @@
  * (lease.ts); it used to leave every call queued behind a slot counted as made (248 counted,
  * 184 made).
  */
-import pLimit, { type LimitFunction } from 'p-limit';
 import { callCacheKey } from '@/lib/core';
-import { costUsd, providerTimeoutMs, resolveModel, withRetry, type ChatMessage, type ChatResponse, type ProviderConfig, type RetryOptions } from '../providers';
+import { costUsd, isProviderError, providerConcurrency, providerTimeoutMs, resolveModel, withRetry, type ChatMessage, type ChatResponse, type ProviderConfig, type RetryOptions } from '../providers';
 import type { Db } from '../db/client';
 import { storable } from '../db/storable-text';
+import { AdaptiveLimit, type SlotStats } from './adaptive-limit';
+import { lookupCached, recordCall, reserveCall } from './call-ledger';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import type { RunContext } from './run-context';
 
 export interface GatewayOptions {
   db: Db;
   providers: ProviderConfig;
-  /** Concurrent calls per provider (one limiter per provider prefix). */
-  concurrency: number;
+  /**
+   * Maximum concurrent calls per provider (one limiter per provider prefix) for every provider;
+   * absent: each provider's default (providers/concurrency.ts). Either way a 429 lowers it for a while.
+   */
+  concurrency?: number;
   retry?: RetryOptions;
   /** One timeout for every provider (tests); otherwise the per-provider table (providers/timeouts.ts). */
   timeoutMs?: number;
@@ -50,20 +57,34 @@ export interface CallResult {
 }
 
 export class LlmGateway {
-  private readonly limiters = new Map<string, LimitFunction>();
+  private readonly limiters = new Map<string, AdaptiveLimit>();
   /** Calls made through this gateway, for progress and benchmarks. */
   calls = 0;
   cacheHits = 0;
 
   constructor(private readonly opts: GatewayOptions) {}
 
-  private limiter(provider: string): LimitFunction {
+  private limiter(provider: string): AdaptiveLimit {
     let l = this.limiters.get(provider);
     if (!l) {
-      l = pLimit(this.opts.concurrency);
+      l = new AdaptiveLimit(providerConcurrency(provider, this.opts.concurrency));
       this.limiters.set(provider, l);
     }
     return l;
+  }
+
+  /** The most calls this gateway keeps in flight on `provider` (its limit grows back to this). */
+  maxSlots(provider: string): number {
+    return this.limiter(provider).maximum;
+  }
+
+  /** How each provider's slots were used since the last reset (benchmarks, tests). */
+  slotStats(): Record<string, SlotStats> {
+    return Object.fromEntries([...this.limiters].map(([p, l]) => [p, l.stats()]));
+  }
+
+  resetSlotStats(): void {
+    for (const l of this.limiters.values()) l.resetStats();
   }
 
   async call(run: RunContext, req: CallRequest): Promise<CallResult> {
@@ -79,17 +100,11 @@ export class LlmGateway {
     // `--no-cache` (the run's bypassCache) or the prompt's `noCache`: a fresh sample of every
     // call, so the cache is not read at all: an identical call earlier in this run is not reused either.
     const fresh = run.cacheNotBefore !== null || req.noCache === true;
-    // One round trip: a cache hit is counted and returned; a miss goes on to call the provider.
-    const [hit] = fresh ? [] : await db.$queryRaw<{ response: ChatResponse }[]>`
-      WITH hit AS (
-        SELECT response FROM response_cache WHERE key = ${key} AND (${run.cacheNotBefore}::timestamptz IS NULL OR created_at >= ${run.cacheNotBefore}::timestamptz)
-      ), u AS (
-        UPDATE runs SET cache_hits = cache_hits + 1 WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM hit) RETURNING 1
-      )
-      SELECT response FROM hit WHERE EXISTS (SELECT 1 FROM u)`;
-    if (hit?.response) {
+    // A cache hit is counted and returned; a miss goes on to call the provider.
+    const hit = fresh ? null : await lookupCached(db, { runId: run.runId, cacheNotBefore: run.cacheNotBefore, key });
+    if (hit) {
       this.cacheHits++;
-      return { response: hit.response, fromCache: true, costUsd: 0 };
+      return { response: hit, fromCache: true, costUsd: 0 };
     }
     const stopped = run.signal?.aborted ? run.signal.reason : null;
     if (stopped) throw stopped;
@@ -106,19 +121,11 @@ export class LlmGateway {
     // run repeats at most that many completed calls.
     const response = await withRetry(
       () =>
-        limit(async () => {
+        limit.run(async (epoch) => {
           // Reserve this attempt: the lease and the budget are checked in the same statement.
-          const [gate] = await db.$queryRaw<{ ok: boolean; leased: boolean }[]>`
-            WITH u AS (
-              UPDATE runs SET reserved_calls = reserved_calls + 1
-              WHERE id = ${run.runId} AND (${holder}::text IS NULL OR lease_holder = ${holder}::text)
-                AND (max_calls IS NULL OR provider_calls + reserved_calls < max_calls) AND (max_cost_usd IS NULL OR cost_usd < max_cost_usd)
-              RETURNING 1
-            )
-            SELECT EXISTS (SELECT 1 FROM u) AS ok,
-                   (${holder}::text IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ${run.runId} AND lease_holder = ${holder}::text)) AS leased`;
-          if (!gate?.leased) throw new LeaseLostError(run.runId);
-          if (!gate.ok) throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
+          const gate = await reserveCall(db, { runId: run.runId, holder });
+          if (gate === 'lease') throw new LeaseLostError(run.runId);
+          if (gate === 'budget') throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
           this.calls++;
           let r: ChatResponse;
           try {
@@ -133,24 +140,17 @@ export class LlmGateway {
               ...(run.signal ? { signal: run.signal } : {}),
             });
           } catch (e) {
+            if (isProviderError(e) && e.kind === 'rate_limited') limit.rateLimited(epoch);
             // Made, and failed (or cut short by the deadline): it counts, and costs nothing we know of.
-            await db.$executeRaw`UPDATE runs SET reserved_calls = GREATEST(reserved_calls - 1, 0), provider_calls = provider_calls + 1 WHERE id = ${run.runId}`;
+            await recordCall(db, { runId: run.runId, cache: null, cost: 0 });
             throw e;
           }
+          limit.succeeded();
           // What the cache, the reply and the judges see is what PostgreSQL can store (NUL, lone surrogates).
           r = storable(r);
           cost = costUsd(model, r.usage, r.costUsd);
-          // One round trip: remember the response, reconcile the reservation and add the cost.
-          await db.$executeRaw`
-            WITH stored AS (
-              INSERT INTO response_cache (key, model_id, response, created_at)
-              VALUES (${key}, ${req.modelId}, ${JSON.stringify(r)}::jsonb, now())
-              ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
-              RETURNING 1
-            )
-            UPDATE runs SET reserved_calls = GREATEST(reserved_calls - 1, 0), provider_calls = provider_calls + 1,
-                            cost_usd = cost_usd + ${cost ?? 0}
-            WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM stored)`;
+          // Remember the response, reconcile the reservation and add the cost (one statement).
+          await recordCall(db, { runId: run.runId, cache: { key, modelId: req.modelId, response: r }, cost: cost ?? 0 });
           return r;
         }),
       { ...this.opts.retry, ...(run.signal ? { signal: run.signal } : {}) },

@@ -21,6 +21,7 @@ import { isProviderError, ModelResolutionError, type ChatMessage, type ToolCall 
 import { isDataRefusal, storable, storableText } from '../db/storable-text';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
+import { writeReply } from './reply-writer';
 import type { RunContext } from './run-context';
 
 export interface StoredReply {
@@ -212,30 +213,32 @@ function errorText(e: unknown): string {
   return typeof meta === 'string' ? meta : e instanceof Error ? e.message : String(e);
 }
 
-/** Insert and count in one statement: a retried step finds the row and counts nothing. */
-function insertReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell, g: Generated | null, r: Reply): Promise<{ id: string }[]> {
-  const turns = JSON.stringify(r.turns);
-  const toolCalls = r.toolCalls ? JSON.stringify(r.toolCalls) : null;
-  const finishReason = g?.finishReason == null ? null : storableText(g.finishReason);
+/** Insert and count in one statement (group-committed, reply-writer.ts): a retried step finds the row and counts nothing. */
+async function insertReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell, g: Generated | null, r: Reply): Promise<{ id: string }[]> {
   const served = g?.served ?? null;
-  const servedModel = served?.model == null ? null : storableText(served.model);
-  const fingerprint = served?.fingerprint == null ? null : storableText(served.fingerprint);
-  const providerMeta = served ? JSON.stringify(storable(ProviderMetaSchema.parse(served.meta))) : null;
-  return deps.db.$queryRaw<{ id: string }[]>`
-    WITH ins AS (
-      INSERT INTO replies (id, run_id, prompt_key, model_id, system_index, temperature_index, temperature, attempt, turns, content,
-                           tool_calls, finish_reason, prompt_tokens, completion_tokens, latency_ms, cost_usd, error, error_kind, from_cache,
-                           served_model, system_fingerprint, provider_meta, created_at)
-      VALUES (${r.id}, ${ctx.runId}, ${cell.promptKey}, ${cell.modelId}, ${cell.systemIndex}, ${cell.temperatureIndex}, ${cell.temperature},
-              ${cell.attempt}, ${turns}::jsonb, ${r.content}, ${toolCalls}::jsonb, ${finishReason}, ${g?.promptTokens ?? null},
-              ${g?.completionTokens ?? null}, ${g ? Math.round(g.latencyMs) : null}, ${g?.costUsd ?? null}, ${r.error}, ${r.errorKind}, ${g?.fromCache ?? false},
-              ${servedModel}, ${fingerprint}, ${providerMeta}::jsonb, now())
-      ON CONFLICT (run_id, prompt_key, model_id, system_index, temperature_index, attempt) DO NOTHING
-      RETURNING id, error
-    ), counted AS (
-      UPDATE runs SET done_calls = done_calls + (SELECT count(*) FROM ins)::int,
-                      error_calls = error_calls + (SELECT count(*) FROM ins WHERE error IS NOT NULL)::int
-      WHERE id = ${ctx.runId}
-    )
-    SELECT id FROM ins`;
+  const inserted = await writeReply(deps.db, {
+    id: r.id,
+    runId: ctx.runId,
+    promptKey: cell.promptKey,
+    modelId: cell.modelId,
+    systemIndex: cell.systemIndex,
+    temperatureIndex: cell.temperatureIndex,
+    temperature: cell.temperature,
+    attempt: cell.attempt,
+    turns: JSON.stringify(r.turns),
+    content: r.content,
+    toolCalls: r.toolCalls ? JSON.stringify(r.toolCalls) : null,
+    finishReason: g?.finishReason == null ? null : storableText(g.finishReason),
+    promptTokens: g?.promptTokens ?? null,
+    completionTokens: g?.completionTokens ?? null,
+    latencyMs: g ? Math.round(g.latencyMs) : null,
+    costUsd: g?.costUsd ?? null,
+    error: r.error,
+    errorKind: r.errorKind,
+    fromCache: g?.fromCache ?? false,
+    servedModel: served?.model == null ? null : storableText(served.model),
+    systemFingerprint: served?.fingerprint == null ? null : storableText(served.fingerprint),
+    providerMeta: served ? JSON.stringify(storable(ProviderMetaSchema.parse(served.meta))) : null,
+  });
+  return inserted ? [{ id: r.id }] : [];
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
-import { GradingWriter, type Grading } from './grading-writer';
+import { COPY_MIN_ROWS, GradingWriter, writeGradings, type Grading } from './grading-writer';
 import { storeBlueprint } from './runs.testkit';
 
 let t: TestDatabase;
@@ -18,10 +18,11 @@ beforeAll(async () => {
   const { blueprintId } = await storeBlueprint(t.db, 'writer.yml', 'title: Writer\n---\n- id: p\n  prompt: q\n  should: [a]\n');
   const bp = await t.db.blueprint.findUniqueOrThrow({ where: { id: blueprintId }, select: { latestVersionId: true } });
   runId = (await t.db.run.create({ data: { identityHash: 'w', blueprintId, versionId: bp.latestVersionId!, trigger: 'cli', models: [], judges: [], config: {} } })).id;
-  for (let i = 0; i < 40; i++) {
-    const r = await t.db.reply.create({ data: { runId, promptKey: `p${i}`, modelId: 'm', turns: [], content: `reply ${i}` } });
-    replies.push({ id: r.id, promptKey: r.promptKey, modelId: r.modelId });
-  }
+  const made = await t.db.reply.createManyAndReturn({
+    data: Array.from({ length: 240 }, (_, i) => ({ runId, promptKey: `p${i}`, modelId: 'm', turns: [], content: `reply ${i}` })),
+    select: { id: true, promptKey: true, modelId: true },
+  });
+  replies.push(...made.sort((x, y) => Number(x.promptKey.slice(1)) - Number(y.promptKey.slice(1))));
 });
 afterAll(async () => t?.close());
 
@@ -72,5 +73,38 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     expect(results.slice(0, 5).every((r) => r.status === 'fulfilled')).toBe(true);
     expect(results[5]!.status).toBe('rejected');
     expect(await t.db.attemptScore.count({ where: { runId, promptKey: { in: ['p30', 'p31', 'p32', 'p33', 'p34'] } } })).toBe(5);
+  });
+
+  it('the bulk path (COPY into a staging table, server only) and the array path store the same rows, and a retried batch stores nothing twice', async () => {
+    // Two runs of the same replies' gradings, one through each path; compared column by column.
+    const bp = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { blueprintId: true, versionId: true } });
+    const other = (await t.db.run.create({ data: { identityHash: 'w2', ...bp, trigger: 'cli', models: [], judges: [], config: {} } })).id;
+    const tricky = { reasoning: 'tab\there, newline\nthere, back\\slash, nul \u0000 and \\N', detail: null };
+    const batch = (run: string) =>
+      replies.slice(40, 40 + 100).map((r, i) => {
+        const g = grading(r, i % 7 === 0 ? 'error' : 'pass');
+        return { ...g, runId: run, rows: g.rows.map((row) => ({ ...row, runId: run, ...tricky, judges: [{ judge: 'j', score: 0.5 }], distribution: { A: 0.25, E: 0.75 } })) };
+      });
+    expect(batch(runId).flatMap((g) => g.rows).length).toBeGreaterThanOrEqual(COPY_MIN_ROWS);
+    const copy = t.engine === 'postgres' ? 'copy' : 'arrays'; // PGlite's socket server does not survive COPY FROM STDIN
+    await writeGradings(t.db, batch(runId), { path: copy });
+    await writeGradings(t.db, batch(other), { path: 'arrays' });
+    // Retried: the same batch again inserts and counts nothing, on either path.
+    await writeGradings(t.db, batch(runId), { path: copy });
+    await writeGradings(t.db, batch(other), { path: 'arrays' });
+
+    const rowsOf = async (run: string) =>
+      (await t.db.verdict.findMany({ where: { runId: run, replyId: { in: replies.slice(40, 140).map((r) => r.id) } }, orderBy: [{ replyId: 'asc' }, { pointIndex: 'asc' }] })).map(
+        ({ id: _id, runId: _run, createdAt: _at, ...rest }) => rest,
+      );
+    const viaCopy = await rowsOf(runId);
+    expect(viaCopy).toHaveLength(300);
+    expect(viaCopy).toEqual(await rowsOf(other));
+    expect(viaCopy[0]!.reasoning).toBe(tricky.reasoning.replace('\u0000', '\u2400')); // NUL stored as ␀ (storable-text.ts)
+    const [a, b] = await Promise.all([runId, other].map((id) => t.db.run.findUniqueOrThrow({ where: { id } })));
+    expect(b!.doneVerdicts).toBe(300);
+    expect(b!.errorVerdicts).toBe(15);
+    expect(a!.doneVerdicts - 105).toBe(300); // 90 + 15 from the tests above
+    expect(await t.db.attemptScore.count({ where: { runId: other } })).toBe(100);
   });
 });

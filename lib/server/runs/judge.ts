@@ -26,14 +26,13 @@ import {
   type StoredJudgeRecord,
   type Verdict,
 } from '@/lib/core';
-import { randomUUID } from 'node:crypto';
 import { Prisma } from '@/generated/prisma/client';
 import { isProviderError, ModelResolutionError } from '../providers';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
-import { cellCurveJson, cellData } from './summarise';
+import { refreshCell } from './cell-writer';
 import { gradingWriter, type AttemptRow } from './grading-writer';
 import { judgePointsBatched } from './judge-batched';
 import { answeredJudge, askForJudgeOutputs, failedJudge, type JudgeResult } from './judge-call';
@@ -255,15 +254,7 @@ export function storeGrading(
   return gradingWriter(db).write({ runId, reply, rows, attempt });
 }
 
-/** Recomputes one heatmap cell (prompt × model) from its attempts: incremental, never the whole run. */
-export async function updateCell(deps: RunDeps, ctx: RunContext, promptKey: string, modelId: string): Promise<void> {
-  const attempts = await deps.db.attemptScore.findMany({ where: { runId: ctx.runId, promptKey, modelId }, select: { score: true, errorCount: true } });
-  const d = cellData(attempts, ctx.blueprint.pass_threshold);
-  const curve = cellCurveJson(d);
-  await deps.db.$executeRaw`
-    INSERT INTO run_cell_summaries (id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count, scored_attempts, passes, pass_curve)
-    VALUES (${randomUUID()}, ${ctx.runId}, ${promptKey}, ${modelId}, ${d.score}, ${d.passAtK}, ${d.passHatK}, ${d.attempts}, ${d.errorCount}, ${d.scoredAttempts}, ${d.passes}, ${curve}::jsonb)
-    ON CONFLICT (run_id, prompt_key, model_id) DO UPDATE SET score = EXCLUDED.score, pass_at_k = EXCLUDED.pass_at_k,
-      pass_hat_k = EXCLUDED.pass_hat_k, attempts = EXCLUDED.attempts, error_count = EXCLUDED.error_count,
-      scored_attempts = EXCLUDED.scored_attempts, passes = EXCLUDED.passes, pass_curve = EXCLUDED.pass_curve`;
+/** Recomputes one heatmap cell (prompt × model) from its attempts: incremental, never the whole run (cell-writer.ts). */
+export function updateCell(deps: RunDeps, ctx: RunContext, promptKey: string, modelId: string): Promise<void> {
+  return refreshCell(deps.db, { runId: ctx.runId, promptKey, modelId, passThreshold: ctx.blueprint.pass_threshold });
 }

@@ -108,7 +108,7 @@ export async function start(deps: RunDeps, runId: string): Promise<RunContext> {
 // ---------------------------------------------------------------------------------------------
 // what is pending: the one rule
 
-interface PendingWork {
+export interface PendingWork {
   /** Planned cells with no reply yet. */
   generate: GenerationCell[];
   /** Replies (the run's own, or a rescore's source run's) with no attempt score under this run. */
@@ -116,6 +116,34 @@ interface PendingWork {
 }
 
 type GroupKey = Pick<CellGroup, 'promptKey' | 'modelId'>;
+
+interface Plan {
+  cells: GenerationCell[];
+  byGroup: Map<string, GenerationCell[]>;
+}
+
+const groupKeyOf = (g: GroupKey) => `${g.promptKey}\u0000${g.modelId}`;
+
+/**
+ * The run's planned cells, made once per loaded run context (the settings object is the
+ * context's): planning the whole run again for each group made a run's planning O(groups²).
+ */
+const plans = new WeakMap<RunContext['settings'], Plan>();
+function planOf(ctx: RunContext): Plan {
+  let plan = plans.get(ctx.settings);
+  if (!plan) {
+    const cells = planGenerations(ctx.blueprint, ctx.settings);
+    const byGroup = new Map<string, GenerationCell[]>();
+    for (const c of cells) {
+      const k = groupKeyOf(c);
+      const list = byGroup.get(k);
+      if (list) list.push(c);
+      else byGroup.set(k, [c]);
+    }
+    plans.set(ctx.settings, (plan = { cells, byGroup }));
+  }
+  return plan;
+}
 
 /**
  * What is still to do, for the whole run or one group. The rule: a cell is done when its reply
@@ -132,7 +160,8 @@ async function pendingWork(deps: RunDeps, ctx: RunContext, group?: GroupKey): Pr
     });
     return { generate: [], judge: replies.filter((r) => ctx.prompts.has(r.promptKey)) };
   }
-  const cells = planGenerations(ctx.blueprint, ctx.settings).filter((c) => !group || (c.promptKey === group.promptKey && c.modelId === group.modelId));
+  const plan = planOf(ctx);
+  const cells = group ? (plan.byGroup.get(groupKeyOf(group)) ?? []) : plan.cells;
   const stored = await deps.db.reply.findMany({
     where: { runId: ctx.runId, ...inGroup },
     select: { id: true, promptKey: true, modelId: true, systemIndex: true, temperatureIndex: true, attempt: true, attemptScores: { where: { runId: ctx.runId }, select: { id: true }, take: 1 } },
@@ -149,13 +178,33 @@ async function pendingWork(deps: RunDeps, ctx: RunContext, group?: GroupKey): Pr
 
 /** The prompt × model groups of a run that still have work, in plan order. */
 export async function pendingGroups(deps: RunDeps, ctx: RunContext): Promise<CellGroup[]> {
+  return (await pendingGroupsWithWork(deps, ctx)).map((g) => g.group);
+}
+
+/** A group with the work found for it, for a scheduler that runs the groups where it found them. */
+export interface GroupWork {
+  group: CellGroup;
+  work: PendingWork;
+}
+
+/**
+ * pendingGroups with each group's pending work, from the one run-wide read: the in-process
+ * runner, which holds the run's lease, hands it to processGroup instead of reading each group
+ * again (a statement per group was a round trip per prompt × model). The writes still guard
+ * (natural keys), so work found stale costs nothing twice.
+ */
+export async function pendingGroupsWithWork(deps: RunDeps, ctx: RunContext): Promise<GroupWork[]> {
   const work = await pendingWork(deps, ctx);
   const judgeProviders = judgeProvidersOf(ctx);
-  const groups = new Map<string, CellGroup>();
-  for (const { promptKey, modelId } of [...work.generate, ...work.judge]) {
-    const k = `${promptKey}|${modelId}`;
-    if (!groups.has(k)) groups.set(k, { promptKey, modelId, provider: providerOf(modelId), judgeProviders });
-  }
+  const groups = new Map<string, GroupWork>();
+  const entry = ({ promptKey, modelId }: GroupKey) => {
+    const k = groupKeyOf({ promptKey, modelId });
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = { group: { promptKey, modelId, provider: providerOf(modelId), judgeProviders }, work: { generate: [], judge: [] } }));
+    return g.work;
+  };
+  for (const c of work.generate) entry(c).generate.push(c);
+  for (const r of work.judge) entry(r).judge.push(r);
   return [...groups.values()];
 }
 
@@ -165,6 +214,8 @@ export async function pendingGroups(deps: RunDeps, ctx: RunContext): Promise<Cel
 export interface GroupOptions {
   /** Told after each cell of the group is done (graded, or generated in the generate phase). */
   onCell?: () => void | Promise<void>;
+  /** The group's pending work as the scheduler found it (pendingGroupsWithWork); absent: read now. */
+  work?: PendingWork;
 }
 
 export interface GroupOutcome {
@@ -194,7 +245,7 @@ async function settleAll(tasks: (() => Promise<void>)[]): Promise<void> {
 }
 
 async function runGroup(deps: RunDeps, ctx: RunContext, group: GroupKey, phases: { generate: boolean; judge: boolean }, opts: GroupOptions): Promise<GroupOutcome> {
-  const work = await pendingWork(deps, ctx, group);
+  const work = opts.work ?? (await pendingWork(deps, ctx, group));
   const toJudge = phases.judge ? await loadReplies(deps, work.judge.map((r) => r.id)) : [];
   const generate = phases.generate ? work.generate : [];
   const done = async () => void (await opts.onCell?.());
