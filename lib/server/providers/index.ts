@@ -29,3 +29,4 @@ export { GoogleClient, type GoogleOptions } from './google';
 export { createCustomHttpClient, CUSTOM_PROVIDER, type CustomHttpContext } from './custom-http';
 export { parseCustomHttpSpec, CustomHttpSpecError, TEMPLATE_VARIABLES, type CustomHttpSpec } from './custom-http-spec';
 export { PROVIDER_TIMEOUTS_MS, FALLBACK_TIMEOUT_MS, providerTimeoutMs } from './timeouts';
+export { BATCH_PROVIDERS, BATCH_PRICE_FACTOR, type BatchApi, type BatchLine, type BatchLineResult, type BatchState } from './batch-types';
