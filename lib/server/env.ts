@@ -150,6 +150,8 @@ export const EnvSchema = z.object({
   ),
   /** A run stops (budget_exceeded, resumable) when one execution of it has taken this long. */
   ASSAY_RUN_DEADLINE_MINUTES: z.coerce.number().positive().default(360),
+  /** Batch mode (`assay run --batch`): seconds between polls of a provider batch (growing to 16× for a slow one). */
+  ASSAY_BATCH_POLL_SECONDS: z.coerce.number().positive().default(60),
   /** A run's lease (one worker at a time); a crashed holder's lease lapses after this long. */
   ASSAY_RUN_LEASE_SECONDS: z.coerce.number().positive().default(30),
   /** Services `$call`/`factcheck` may reach: JSON `{"name": "https://…"}`; nothing else is ever called. */

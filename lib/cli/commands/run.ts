@@ -32,6 +32,9 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --max-calls N       stop cleanly after N provider calls
   --max-cost USD      stop cleanly once the run has cost this much
   --no-cache          do not reuse cached responses (a fresh sample of every call)
+  --batch             batch mode: OpenAI and Anthropic calls go through their batch APIs
+                      (half the price, answered within 24 h; polled every
+                      ASSAY_BATCH_POLL_SECONDS); other providers are called live
   --json FILE         write {run, results} to FILE ('-' for standard output)
   --resume RUN_ID     continue an interrupted run
   --quiet             no progress bar
@@ -86,6 +89,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-calls': { type: 'string' },
       'max-cost': { type: 'string' },
       'no-cache': { type: 'boolean' },
+      batch: { type: 'boolean' },
       json: { type: 'string' },
       resume: { type: 'string' },
       quiet: { type: 'boolean' },
@@ -122,6 +126,7 @@ export async function runCommand(argv: string[]): Promise<number> {
           ...(int('repeats') ? { repeats: int('repeats')! } : {}),
           budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
           bypassCache: values['no-cache'] === true,
+          ...(values.batch === true ? { mode: 'batch' as const } : {}),
         },
         { dispatch: async () => {} },
         runDefaults(config),

@@ -5,6 +5,7 @@
  * tests pass spies.
  */
 import type { Db } from '../db/client';
+import type { RunMode } from './run-mode';
 
 export type RunTrigger = 'manual' | 'schedule' | 'pull_request' | 'cli' | 'rescore';
 
@@ -23,6 +24,8 @@ export interface RunRequest {
   budget?: { maxCalls?: number; maxCostUsd?: number; maxModels?: number; maxPrompts?: number; maxSandboxSeconds?: number };
   /** Scheduled re-runs bypass the response cache so drift is real. */
   bypassCache?: boolean;
+  /** `batch`: provider batch APIs where the provider has one (run-mode.ts); default live. */
+  mode?: RunMode;
   /** Skip when an identical run (same identity hash) already completed or is in progress. */
   skipIfIdentical?: boolean;
 }

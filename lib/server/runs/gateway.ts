@@ -47,6 +47,14 @@ export interface CallResult {
   costUsd: number | null;
 }
 
+/** The response-cache key of a call: one answer per request, whatever the run's mode (batch-gateway.ts). */
+export function callKeyOf(req: CallRequest): string {
+  return callCacheKey({ model: req.modelId, messages: req.messages, temperature: req.temperature, tools: req.tools ?? null, topLogprobs: req.topLogprobs ?? null, attempt: req.attempt });
+}
+
+/** What the steps call: the live gateway, or a batch round's in front of it (batch-gateway.ts). */
+export type CallGateway = Pick<LlmGateway, 'call' | 'providers'>;
+
 export class LlmGateway {
   private readonly limiters = new Map<string, LimitFunction>();
   /** Calls made through this gateway, for progress and benchmarks. */
@@ -54,6 +62,11 @@ export class LlmGateway {
   cacheHits = 0;
 
   constructor(private readonly opts: GatewayOptions) {}
+
+  /** The provider configuration calls resolve against (batch mode resolves the same clients' batch APIs). */
+  get providers(): ProviderConfig {
+    return this.opts.providers;
+  }
 
   private limiter(provider: string): LimitFunction {
     let l = this.limiters.get(provider);
@@ -66,14 +79,7 @@ export class LlmGateway {
 
   async call(run: RunContext, req: CallRequest): Promise<CallResult> {
     const { db } = this.opts;
-    const key = callCacheKey({
-      model: req.modelId,
-      messages: req.messages,
-      temperature: req.temperature,
-      tools: req.tools ?? null,
-      topLogprobs: req.topLogprobs ?? null,
-      attempt: req.attempt,
-    });
+    const key = callKeyOf(req);
     // One round trip: a cache hit is counted and returned; a miss goes on to call the provider.
     const [hit] = await db.$queryRaw<{ response: ChatResponse }[]>`
       WITH hit AS (

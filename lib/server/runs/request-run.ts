@@ -20,6 +20,7 @@ import type { Db } from '../db/client';
 import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
 import type { RunDispatcher, RunRequest, RequestedRun } from './contracts';
 import { RunConfigError } from './errors';
+import { RunModeSchema } from './run-mode';
 
 export interface RunDefaults {
   /** The platform's judge panel (ASSAY_JUDGES). */
@@ -113,7 +114,7 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
       trigger: req.trigger,
       models: settings.models,
       judges: settings.judges as unknown as Prisma.InputJsonValue,
-      config: { settings, bypassCache: req.bypassCache ?? false } as unknown as Prisma.InputJsonValue,
+      config: { settings, bypassCache: req.bypassCache ?? false, mode: RunModeSchema.parse(req.mode ?? 'live') } as unknown as Prisma.InputJsonValue,
       pullRequestId: req.pullRequestId ?? null,
       createdById: req.createdById ?? null,
       maxCalls: req.budget?.maxCalls ?? null,

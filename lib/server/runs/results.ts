@@ -5,6 +5,8 @@
  */
 import { replySourceOf, type Interval, type ModelPassCurve } from '@/lib/core';
 import type { Db } from '../db/client';
+import { batchSavings, type BatchSavings } from './batch-store';
+import { runModeOf } from './run-mode';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
 import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 
@@ -21,6 +23,8 @@ export interface RunResultsDocument {
     providerCalls: number;
     cacheHits: number;
     costUsd: number;
+    /** How the run called its providers, and what batch mode saved (batch-store.ts). */
+    batch: BatchSavings;
     startedAt: string | null;
     finishedAt: string | null;
     /** Why the run did not complete (null when it did). */
@@ -129,6 +133,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       providerCalls: run.providerCalls,
       cacheHits: run.cacheHits,
       costUsd: run.costUsd,
+      batch: await batchSavings(db, runId, runModeOf(run.config)),
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
       error: run.error,
