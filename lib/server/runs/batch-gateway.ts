@@ -62,10 +62,18 @@ async function cachedResponse(db: Db, run: RunContext, key: string): Promise<Cha
   return hit?.response ?? null;
 }
 
-export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState): CallGateway {
-  return {
-    providers: live.providers,
-    async call(run: RunContext, req: CallRequest): Promise<CallResult> {
+export interface RoundGateway extends CallGateway {
+  /**
+   * Resolves once every call started through this gateway has ended. A step stops at its first
+   * deferred call while its siblings (the other points and judges of a reply) are still asking:
+   * their requests belong in this round's batches, not the next round's.
+   */
+  drain(): Promise<void>;
+}
+
+export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState): RoundGateway {
+  const started = new Set<Promise<unknown>>();
+  const call = async (run: RunContext, req: CallRequest): Promise<CallResult> => {
       const key = callKeyOf(req);
       const line = state.imported.get(key);
       if (line?.response) return { response: line.response, fromCache: false, costUsd: line.costUsd };
@@ -98,6 +106,20 @@ export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState):
         },
       });
       throw new DeferredToBatch(key);
+  };
+  return {
+    providers: live.providers,
+    call(run, req) {
+      const p = call(run, req);
+      started.add(p);
+      void p.then(
+        () => started.delete(p),
+        () => started.delete(p),
+      );
+      return p;
+    },
+    async drain() {
+      while (started.size > 0) await Promise.allSettled([...started]);
     },
   };
 }

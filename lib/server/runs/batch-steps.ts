@@ -61,7 +61,8 @@ function retried<T>(deps: RunDeps, ctx: RunContext, fn: () => Promise<T>): Promi
 export async function collectBatchRound(deps: RunDeps, ctx: RunContext, opts: GroupOptions = {}): Promise<CollectOutcome> {
   const [imported, open] = await Promise.all([importedLines(deps.db, ctx.runId), openBatches(deps.db, ctx.runId)]);
   const state: RoundState = { imported, inFlight: new Set(open.flatMap((b) => Object.values(b.lines).map((l) => l.key))), pending: new Map() };
-  const roundDeps: RunDeps = { ...deps, gateway: batchRoundGateway(deps.db, deps.gateway, state) };
+  const gateway = batchRoundGateway(deps.db, deps.gateway, state);
+  const roundDeps: RunDeps = { ...deps, gateway };
   const limit = pLimit(GROUPS_IN_FLIGHT);
   let stop: unknown = null;
   await Promise.all(
@@ -77,6 +78,7 @@ export async function collectBatchRound(deps: RunDeps, ctx: RunContext, opts: Gr
       }),
     ),
   );
+  await gateway.drain();
   if (stop) throw stop;
 
   let submitted = 0;

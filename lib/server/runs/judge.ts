@@ -70,11 +70,10 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
         reading = readJudgeOutput(first.response.content, request, first.response.logprobs);
       } else {
         // No log-probabilities from this provider: estimate the distribution from samples.
-        const outputs = [first.response.content];
-        for (let s = 1; s < ctx.settings.judgeSamples; s++) {
-          const r = await deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 1, attempt: base + s });
-          outputs.push(r.response.content);
-        }
+        // Asked together (each its own attempt): a batch-mode run gets them all in one batch, not one per round.
+        const samples = Array.from({ length: Math.max(0, ctx.settings.judgeSamples - 1) }, (_, i) => base + 1 + i);
+        const rest = await Promise.all(samples.map((attempt) => deps.gateway.call(ctx, { modelId: judge.model, messages: request.messages, temperature: 1, attempt })));
+        const outputs = [first.response.content, ...rest.map((r) => r.response.content)];
         reading = outputs.length === 1 ? readJudgeOutput(outputs[0]!, request, null) : readJudgeSamples(outputs, request);
       }
       if (reading.ok) {
