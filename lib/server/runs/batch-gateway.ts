@@ -74,38 +74,38 @@ export interface RoundGateway extends CallGateway {
 export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState): RoundGateway {
   const started = new Set<Promise<unknown>>();
   const call = async (run: RunContext, req: CallRequest): Promise<CallResult> => {
-      const key = callKeyOf(req);
-      const line = state.imported.get(key);
-      if (line?.response) return { response: line.response, fromCache: false, costUsd: line.costUsd };
-      if (line) return live.call(run, req);
-      if (state.inFlight.has(key)) throw new DeferredToBatch(key);
-      if (run.settings.customModels[req.modelId]) return live.call(run, req);
-      let resolved;
-      try {
-        resolved = resolveModel(req.modelId, live.providers);
-      } catch {
-        return live.call(run, req); // fails there as in live mode, with the same error
-      }
-      if (!resolved.client.batch) return live.call(run, req);
-      const cached = await cachedResponse(db, run, key);
-      if (cached) return { response: cached, fromCache: true, costUsd: 0 };
-      const stopped = run.signal?.aborted ? run.signal.reason : null;
-      if (stopped) throw stopped;
-      state.pending.set(key, {
-        key,
-        customId: customIdOf(key, req.attempt),
-        modelId: req.modelId,
-        provider: resolved.client.provider,
+    const key = callKeyOf(req);
+    const line = state.imported.get(key);
+    if (line?.response) return { response: line.response, fromCache: false, costUsd: line.costUsd };
+    if (line) return live.call(run, req);
+    if (state.inFlight.has(key)) throw new DeferredToBatch(key);
+    if (run.settings.customModels[req.modelId]) return live.call(run, req);
+    let resolved;
+    try {
+      resolved = resolveModel(req.modelId, live.providers);
+    } catch {
+      return live.call(run, req); // fails there as in live mode, with the same error
+    }
+    if (!resolved.client.batch) return live.call(run, req);
+    const cached = await cachedResponse(db, run, key);
+    if (cached) return { response: cached, fromCache: true, costUsd: 0 };
+    const stopped = run.signal?.aborted ? run.signal.reason : null;
+    if (stopped) throw stopped;
+    state.pending.set(key, {
+      key,
+      customId: customIdOf(key, req.attempt),
+      modelId: req.modelId,
+      provider: resolved.client.provider,
+      model: resolved.model,
+      request: {
         model: resolved.model,
-        request: {
-          model: resolved.model,
-          messages: req.messages,
-          ...(req.temperature === null ? {} : { temperature: req.temperature }),
-          ...(req.tools?.length ? { tools: req.tools } : {}),
-          ...(req.topLogprobs ? { topLogprobs: req.topLogprobs } : {}),
-        },
-      });
-      throw new DeferredToBatch(key);
+        messages: req.messages,
+        ...(req.temperature === null ? {} : { temperature: req.temperature }),
+        ...(req.tools?.length ? { tools: req.tools } : {}),
+        ...(req.topLogprobs ? { topLogprobs: req.topLogprobs } : {}),
+      },
+    });
+    throw new DeferredToBatch(key);
   };
   return {
     providers: live.providers,

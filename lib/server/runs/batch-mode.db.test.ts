@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
-import { batchSavings } from './batch-store';
+import { batchSavings } from '../db/queries/batch-savings';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
-import type { RunMode } from './run-mode';
+import type { RunMode } from '@/lib/core';
 import { fakeDeps, noDispatch, spawnAssay, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 const PROMPTS = 6;
@@ -100,7 +100,7 @@ describe(`batch mode against the fake's batch APIs (${process.env.ASSAY_TEST_DB}
     expect(l.costUsd).toBeGreaterThan(0);
     expect(b.costUsd).toBeCloseTo(l.costUsd / 2, 12);
     expect(b.providerCalls).toBe(l.providerCalls);
-    const saved = await batchSavings(t.db, batchRunId, 'batch');
+    const saved = await batchSavings(t.db, batchRunId, { mode: 'batch' });
     expect(saved.lines).toBe(afterLive.liveCalls);
     expect(saved.savedUsd).toBeCloseTo(l.costUsd / 2, 12);
     const replies = await t.db.reply.findMany({ where: { runId: batchRunId }, select: { fromCache: true, error: true } });

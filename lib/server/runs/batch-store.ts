@@ -140,22 +140,3 @@ export async function importLines(db: Db, runId: string, batchId: string | null,
     SELECT (SELECT count(*) FROM ins)::int AS imported, (SELECT count(*) FROM cached)::int AS c, (SELECT count(*) FROM settled)::int AS s, (SELECT count(*) FROM marked)::int AS m`;
   return r?.imported ?? 0;
 }
-
-export interface BatchSavings {
-  mode: 'live' | 'batch';
-  /** Lines imported from provider batches (failed ones included). */
-  lines: number;
-  /** Batches submitted. */
-  batches: number;
-  /** What the batch lines cost against what the same calls cost live: the batch discount, USD; null when no line's price is known. */
-  savedUsd: number | null;
-}
-
-/** What batch mode saved a run: the run page and `assay run` show it. */
-export async function batchSavings(db: Db, runId: string, mode: 'live' | 'batch'): Promise<BatchSavings> {
-  const [agg, batches] = await Promise.all([
-    db.batchResult.aggregate({ where: { runId }, _count: { _all: true }, _sum: { discountUsd: true } }),
-    db.providerBatch.count({ where: { runId } }),
-  ]);
-  return { mode, lines: agg._count._all, batches, savedUsd: agg._sum.discountUsd ?? (agg._count._all > 0 ? null : 0) };
-}

@@ -5,7 +5,7 @@
  * tests pass spies.
  */
 import type { Db } from '../db/client';
-import type { RunMode } from './run-mode';
+import type { RunMode } from '@/lib/core';
 
 export type RunTrigger = 'manual' | 'schedule' | 'pull_request' | 'cli' | 'rescore';
 

@@ -11,6 +11,7 @@ import {
   judgePanel,
   planGenerations,
   promptsToRun,
+  RunModeSchema,
   runIdentity,
   type Blueprint,
   type RunSettings,
@@ -20,7 +21,6 @@ import type { Db } from '../db/client';
 import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
 import type { RunDispatcher, RunRequest, RequestedRun } from './contracts';
 import { RunConfigError } from './errors';
-import { RunModeSchema } from './run-mode';
 
 export interface RunDefaults {
   /** The platform's judge panel (ASSAY_JUDGES). */

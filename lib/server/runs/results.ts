@@ -5,8 +5,7 @@
  */
 import { replySourceOf, type Interval, type ModelPassCurve } from '@/lib/core';
 import type { Db } from '../db/client';
-import { batchSavings, type BatchSavings } from './batch-store';
-import { runModeOf } from './run-mode';
+import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
 import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 
@@ -133,7 +132,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       providerCalls: run.providerCalls,
       cacheHits: run.cacheHits,
       costUsd: run.costUsd,
-      batch: await batchSavings(db, runId, runModeOf(run.config)),
+      batch: await batchSavings(db, runId, run.config),
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
       error: run.error,

@@ -3,10 +3,9 @@
  * row, its blueprint (the stored normalised form, validated again with the schema), the
  * settings, and the prompts by key. A step never loads more than this plus its own rows.
  */
-import { BlueprintSchema, RunSettingsSchema, type Blueprint, type Prompt, replySourceOf, type RunSettings } from '@/lib/core';
+import { BlueprintSchema, RunSettingsSchema, runModeOf, type Blueprint, type Prompt, replySourceOf, type RunMode, type RunSettings } from '@/lib/core';
 import type { Db } from '../db/client';
 import { RunNotFoundError, RunConfigError } from './errors';
-import { runModeOf, type RunMode } from './run-mode';
 
 export interface RunContext {
   runId: string;

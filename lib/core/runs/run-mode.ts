@@ -1,8 +1,8 @@
 /**
  * How a run calls its providers: `live` (one HTTP call per request, answered at once) or
  * `batch` (the requests of providers with a batch API are written as batch files, submitted,
- * polled and imported: half the price, answered within 24 h; batch-*.ts). Stored in the run's
- * config by request-run.ts and read by run-context.ts through this one schema.
+ * polled and imported: half the price, answered within 24 h; lib/server/runs/batch-*.ts). Stored in the run's
+ * config by lib/server/runs/request-run.ts and read (run-context.ts, the run page) through this one schema.
  */
 import { z } from 'zod';
 
