@@ -96,6 +96,8 @@ export const EnvSchema = z.object({
   ASSAY_RERUN_CRON: z.string().min(9).default('0 3 * * *'),
   ASSAY_RERUN_MAX_AGE_DAYS: z.coerce.number().positive().default(7),
   ASSAY_RERUN_MAX_PER_TICK: z.coerce.number().int().positive().default(10),
+  /** How scheduled re-runs call providers: `batch` (provider batch APIs, half the price, within 24 h) or `live`. */
+  ASSAY_RERUN_MODE: z.enum(['live', 'batch']).default('live'),
   OPENAI_API_KEY: optionalString,
   OPENROUTER_API_KEY: optionalString,
   ANTHROPIC_API_KEY: optionalString,
