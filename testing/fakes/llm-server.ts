@@ -460,6 +460,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     };
     if (dialect) return done(handleChat(dialect, path, req, res));
     if (/\/v1\/(files|batches|messages\/batches)(\/|$)/.test(path)) {
+      const presented = presentedKey(req);
+      if (apiKeys && (!presented || !apiKeys.has(presented))) {
+        return sendJson(res, 401, renderError(path.includes('/messages/') ? 'anthropic' : 'openai', 401, `Incorrect API key provided: ${presented ?? '(none)'}`));
+      }
       return done(
         batchApis.handle(req.method ?? 'GET', path, req, res, async () => JSON.parse((await readBody(req)) || 'null') as unknown).then((handled) => {
           if (!handled) sendJson(res, 404, { error: { message: `The fake LLM has no route ${req.method} ${path}`, type: 'not_found_error' } });
