@@ -124,6 +124,19 @@ describe(`batch mode against the fake's batch APIs (${process.env.ASSAY_TEST_DB}
     }
   });
 
+  it('cuts a batch to the calls its budget has left, imports what it paid for, and stops budget_exceeded', { timeout: 120_000 }, async () => {
+    const before = fake.billing();
+    const deps = { ...(await fakeDeps(t.db, fake.url)), batchPollMs: 10 };
+    const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', judges: JUDGES, mode: 'batch', bypassCache: true, budget: { maxCalls: 5 } }, noDispatch, TEST_DEFAULTS);
+    expect(await executeRun(deps, runId)).toBe('budget_exceeded');
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.providerCalls).toBe(5);
+    expect(await t.db.providerBatch.findMany({ where: { runId }, select: { lineCount: true, state: true } })).toEqual([{ lineCount: 5, state: 'imported' }]);
+    expect(await t.db.reply.count({ where: { runId } })).toBe(5);
+    expect(fake.billing().batchLines - before.batchLines).toBe(5);
+    expect(fake.billing().liveCalls).toBe(before.liveCalls);
+  });
+
   it('after a kill while polling, the resumed run polls the same batches and imports nothing twice', { timeout: 240_000 }, async () => {
     fake.reset();
     fake.setBatch({ delayMs: 4000 });

@@ -179,16 +179,33 @@ export interface BatchModeOptions extends GroupOptions {
 }
 
 /**
+ * One collect step as both schedulers take it: a budget that refused a submission is a stop
+ * to report, not a failure, and the batches already submitted are still waited for and
+ * imported (their lines are paid for).
+ */
+export async function collectStep(deps: RunDeps, ctx: RunContext, opts: GroupOptions = {}): Promise<{ open: number; budgetStop: string | null }> {
+  try {
+    const c = await collectBatchRound(deps, ctx, opts);
+    return { open: c.open, budgetStop: c.budgetStop };
+  } catch (e) {
+    if (!(e instanceof BudgetExceededError)) throw e;
+    return { open: (await openBatches(deps.db, ctx.runId)).length, budgetStop: e.reason };
+  }
+}
+
+/**
  * The in-process scheduler of batch mode: collect, then poll until a batch ended, and again,
- * until a round defers nothing. Returns the budget stop, if one cut a batch; the live steps
- * then find nothing pending (or what the budget left) and the run finishes as usual.
+ * until a round defers nothing or none is open. Returns the budget stop, if the budget refused
+ * a submission; the live steps then find nothing pending (or what the budget left) and the
+ * run finishes as usual.
  */
 export async function runBatchMode(deps: RunDeps, ctx: RunContext, opts: BatchModeOptions = {}): Promise<string | null> {
   const base = deps.batchPollMs ?? DEFAULT_BATCH_POLL_MS;
+  let stopped: string | null = null;
   for (;;) {
-    const c = await collectBatchRound(deps, ctx, opts);
-    if (c.budgetStop) return c.budgetStop;
-    if (c.open === 0) return null;
+    const c = await collectStep(deps, ctx, opts);
+    stopped ??= c.budgetStop;
+    if (c.open === 0) return stopped;
     for (let n = 0; ; n++) {
       await sleep(pollDelayMs(base, n), opts.signal);
       const p = await pollBatches(deps, ctx);

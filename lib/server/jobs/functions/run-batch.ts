@@ -6,8 +6,7 @@
  * submitted again.
  */
 import type { RunDeps } from '../../runs/deps';
-import { collectBatchRound, DEFAULT_BATCH_POLL_MS, pollBatches, pollDelayMs } from '../../runs/batch-steps';
-import { BudgetExceededError } from '../../runs/errors';
+import { collectStep, DEFAULT_BATCH_POLL_MS, pollBatches, pollDelayMs } from '../../runs/batch-steps';
 import { loadRunContext } from '../../runs/run-context';
 
 /** The two step tools used here (Inngest's `step`, whose `run` returns the JSON of the result). */
@@ -24,19 +23,16 @@ interface Collected {
 /** Collect and poll until nothing waits for a batch; `budget` when the budget stopped a submission. */
 export async function batchRounds(step: BatchStepTools, deps: () => Promise<RunDeps>, runId: string): Promise<'done' | 'budget'> {
   const base = (await deps()).batchPollMs ?? DEFAULT_BATCH_POLL_MS;
+  let stopped = false;
   for (let round = 0; ; round++) {
     const c = (await step.run(`batch-collect:${runId}:${round}`, async (): Promise<Collected> => {
       const d = await deps();
-      try {
-        const r = await collectBatchRound(d, await loadRunContext(d.db, runId));
-        return { open: r.open, budget: r.budgetStop !== null };
-      } catch (e) {
-        if (e instanceof BudgetExceededError) return { open: 0, budget: true };
-        throw e;
-      }
+      const r = await collectStep(d, await loadRunContext(d.db, runId));
+      return { open: r.open, budget: r.budgetStop !== null };
     })) as Collected;
-    if (c.budget) return 'budget';
-    if (c.open === 0) return 'done';
+    stopped ||= c.budget;
+    // batches submitted before a budget stop are still waited for: their lines are paid for
+    if (c.open === 0) return stopped ? 'budget' : 'done';
     for (let n = 0; ; n++) {
       // Inngest's durable waits resolve to whole seconds.
       await step.sleep(`batch-wait:${runId}:${round}:${n}`, Math.max(1000, pollDelayMs(base, n)));
