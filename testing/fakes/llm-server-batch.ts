@@ -100,7 +100,8 @@ const now = () => Date.now();
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
 
-function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** A request's body, refused beyond `limit` bytes. */
+export function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -224,7 +225,7 @@ export function createBatchApis(host: BatchHost) {
   }
 
   async function uploadFile(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readRaw(req, MAX_UPLOAD);
+    const raw = await readBytes(req, MAX_UPLOAD);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     let form: FormData;

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
-import { BatchConfigSchema, createBatchApis, type BatchConfig, type BatchConfigInput, type BatchStats } from './llm-server-batch';
+import { BatchConfigSchema, createBatchApis, readBytes, type BatchConfig, type BatchConfigInput, type BatchStats } from './llm-server-batch';
 import { answerHeaders, BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
 import {
   countTokens,
@@ -130,18 +130,8 @@ export interface FakeLlm {
 
 const MAX_BODY = 5 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) reject(new BadRequest('body too large'));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req, MAX_BODY)).toString('utf8');
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -8,7 +8,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageBatch, MessageBatchIndividualResponse } from '@anthropic-ai/sdk/resources/messages/batches';
 import { fromAnthropicMessage, toAnthropicParams } from './anthropic';
 import type { BatchApi, BatchLine, BatchLineResult, BatchState } from './batch-types';
-import { classifySdkError, type SdkErrorKinds } from './classify';
+import { classifiedSdkCall, redact, type SdkErrorKinds } from './classify';
 import { ProviderError } from './types';
 
 export class AnthropicBatchApi implements BatchApi {
@@ -23,12 +23,8 @@ export class AnthropicBatchApi implements BatchApi {
     return { id: b.id, status: b.processing_status, ended: b.processing_status === 'ended' };
   }
 
-  async #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      throw classifySdkError(e, this.errors, this.provider, this.secrets);
-    }
+  #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
+    return classifiedSdkCall(fn, this.errors, this.provider, this.secrets);
   }
 
   async submit(lines: readonly BatchLine[], opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
@@ -67,7 +63,7 @@ export class AnthropicBatchApi implements BatchApi {
       const inner = r.error.error;
       // invalid_request_error will fail again; anything else (api_error, overloaded_error) may pass.
       const kind = inner.type === 'invalid_request_error' ? 'bad_request' : inner.type === 'rate_limit_error' ? 'rate_limited' : inner.type === 'authentication_error' || inner.type === 'permission_error' ? 'auth' : 'retryable';
-      return { customId, error: new ProviderError({ kind, provider: this.provider, message: `${this.provider}: batch line errored (${inner.type}): ${inner.message}` }) };
+      return { customId, error: new ProviderError({ kind, provider: this.provider, message: `${this.provider}: batch line errored (${inner.type}): ${redact(inner.message, this.secrets).slice(0, 500)}` }) };
     }
     return { customId, error: new ProviderError({ kind: 'retryable', provider: this.provider, message: `${this.provider}: batch line ${r.type} before it ran` }) };
   }

@@ -4,11 +4,11 @@
  * is created on it; once it is `completed` (or `expired`, `cancelled`, `failed`: all final),
  * its output file holds the answered lines and its error file the failed ones.
  */
-import OpenAI, { toFile } from 'openai';
+import { toFile, type OpenAI } from 'openai';
 import type { Batch } from 'openai/resources/batches';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { BatchApi, BatchLine, BatchLineResult, BatchState } from './batch-types';
-import { classifySdkError, httpError, malformedError, type SdkErrorKinds } from './classify';
+import { classifiedSdkCall, httpError, malformedError, redact, type SdkErrorKinds } from './classify';
 import { fromOpenAiCompletion, toOpenAiParams } from './openai-compatible';
 import { ProviderError } from './types';
 
@@ -32,12 +32,8 @@ export class OpenAiBatchApi implements BatchApi {
     return { id: b.id, status: b.status, ended: FINAL.has(b.status) };
   }
 
-  async #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      throw classifySdkError(e, this.errors, this.provider, this.secrets);
-    }
+  #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
+    return classifiedSdkCall(fn, this.errors, this.provider, this.secrets);
   }
 
   async submit(lines: readonly BatchLine[], opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
@@ -88,6 +84,6 @@ export class OpenAiBatchApi implements BatchApi {
     }
     // No response: expired or cancelled before it ran; another try may pass.
     const why = line.error?.message ?? line.error?.code ?? 'no response';
-    return { customId, error: new ProviderError({ kind: 'retryable', provider: this.provider, message: `${this.provider}: batch line not run (${line.error?.code ?? 'unknown'}): ${why}` }) };
+    return { customId, error: new ProviderError({ kind: 'retryable', provider: this.provider, message: `${this.provider}: batch line not run (${line.error?.code ?? 'unknown'}): ${redact(why, this.secrets).slice(0, 500)}` }) };
   }
 }

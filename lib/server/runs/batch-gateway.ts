@@ -13,10 +13,10 @@
  *     asks its next request in a later round.
  */
 import { createHash } from 'node:crypto';
-import { resolveModel, type BatchLine, type ChatResponse } from '../providers';
+import { resolveModel, type BatchLine } from '../providers';
 import type { Db } from '../db/client';
 import type { ImportedLine } from './batch-store';
-import { callKeyOf, type CallGateway, type CallRequest, type CallResult } from './gateway';
+import { cachedResponse, callKeyOf, type CallGateway, type CallRequest, type CallResult } from './gateway';
 import type { RunContext } from './run-context';
 
 /** A call waiting for its batch: thrown out of a step, which then stores nothing. */
@@ -49,17 +49,6 @@ export interface RoundState {
 /** Anthropic's custom_id rule (`^[a-zA-Z0-9_-]{1,64}$`) holds; the `-a<n>` suffix names the attempt. */
 export function customIdOf(key: string, attempt: number): string {
   return `c${createHash('sha256').update(key).digest('hex').slice(0, 40)}-a${attempt}`;
-}
-
-async function cachedResponse(db: Db, run: RunContext, key: string): Promise<ChatResponse | null> {
-  const [hit] = await db.$queryRaw<{ response: ChatResponse }[]>`
-    WITH hit AS (
-      SELECT response FROM response_cache WHERE key = ${key} AND (${run.cacheNotBefore}::timestamptz IS NULL OR created_at >= ${run.cacheNotBefore}::timestamptz)
-    ), u AS (
-      UPDATE runs SET cache_hits = cache_hits + 1 WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM hit) RETURNING 1
-    )
-    SELECT response FROM hit WHERE EXISTS (SELECT 1 FROM u)`;
-  return hit?.response ?? null;
 }
 
 export interface RoundGateway extends CallGateway {

@@ -52,6 +52,18 @@ export function callKeyOf(req: CallRequest): string {
   return callCacheKey({ model: req.modelId, messages: req.messages, temperature: req.temperature, tools: req.tools ?? null, topLogprobs: req.topLogprobs ?? null, attempt: req.attempt });
 }
 
+/** One round trip: a cache hit (not older than the run allows) is counted on the run and returned; null on a miss. */
+export async function cachedResponse(db: Db, run: RunContext, key: string): Promise<ChatResponse | null> {
+  const [hit] = await db.$queryRaw<{ response: ChatResponse }[]>`
+    WITH hit AS (
+      SELECT response FROM response_cache WHERE key = ${key} AND (${run.cacheNotBefore}::timestamptz IS NULL OR created_at >= ${run.cacheNotBefore}::timestamptz)
+    ), u AS (
+      UPDATE runs SET cache_hits = cache_hits + 1 WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM hit) RETURNING 1
+    )
+    SELECT response FROM hit WHERE EXISTS (SELECT 1 FROM u)`;
+  return hit?.response ?? null;
+}
+
 /** What the steps call: the live gateway, or a batch round's in front of it (batch-gateway.ts). */
 export type CallGateway = Pick<LlmGateway, 'call' | 'providers'>;
 
@@ -80,17 +92,10 @@ export class LlmGateway {
   async call(run: RunContext, req: CallRequest): Promise<CallResult> {
     const { db } = this.opts;
     const key = callKeyOf(req);
-    // One round trip: a cache hit is counted and returned; a miss goes on to call the provider.
-    const [hit] = await db.$queryRaw<{ response: ChatResponse }[]>`
-      WITH hit AS (
-        SELECT response FROM response_cache WHERE key = ${key} AND (${run.cacheNotBefore}::timestamptz IS NULL OR created_at >= ${run.cacheNotBefore}::timestamptz)
-      ), u AS (
-        UPDATE runs SET cache_hits = cache_hits + 1 WHERE id = ${run.runId} AND EXISTS (SELECT 1 FROM hit) RETURNING 1
-      )
-      SELECT response FROM hit WHERE EXISTS (SELECT 1 FROM u)`;
-    if (hit?.response) {
+    const hit = await cachedResponse(db, run, key);
+    if (hit) {
       this.cacheHits++;
-      return { response: hit.response, fromCache: true, costUsd: 0 };
+      return { response: hit, fromCache: true, costUsd: 0 };
     }
     const stopped = run.signal?.aborted ? run.signal.reason : null;
     if (stopped) throw stopped;
