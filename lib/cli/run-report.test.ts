@@ -12,6 +12,7 @@ const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
   run: {
     id: 'run1', blueprintId: 'bp', status: 'completed', identityHash: 'h', models: [], judges: [], error: null, rescoreOf: null,
     replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0,
+    batch: { mode: 'live', lines: 0, batches: 0, savedUsd: 0 },
     startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, ...run,
   },
   results: [],
@@ -19,6 +20,12 @@ const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
 const none = { replies: [], verdicts: [] };
 
 describe('the end-of-run report', () => {
+  it('says what batch mode saved, and nothing about batches for a live run', () => {
+    const batch = runReport(doc({ costUsd: 0.5, batch: { mode: 'batch', lines: 36, batches: 2, savedUsd: 0.5 } }), none, 'http://assay.example/');
+    expect(batch.lines).toContain('  batch mode: 36 calls in 2 provider batches, saved $0.50 against live prices');
+    expect(runReport(doc({}), none, 'http://assay.example/').lines.join('\n')).not.toMatch(/batch/);
+  });
+
   it('prints 0–100 scores with their interval and coverage, and the run’s page; exit 0', () => {
     const r = runReport(doc({}), none, 'http://assay.example/');
     expect(r.exitCode).toBe(0);

@@ -48,6 +48,10 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
   }
   lines.push(`  verdicts: ${r.verdicts.done} of ${r.verdicts.total} made (${r.verdicts.errors} errors)`);
   lines.push(`  provider calls: ${r.providerCalls} (${r.cacheHits} answered from the cache), cost ${formatUsd(r.costUsd)}`);
+  if (r.batch.mode === 'batch') {
+    const saved = r.batch.savedUsd === null ? 'an unknown amount (no price for these models)' : formatUsd(r.batch.savedUsd);
+    lines.push(`  batch mode: ${r.batch.lines} calls in ${r.batch.batches} provider batches, saved ${saved} against live prices`);
+  }
 
   const shown = (title: string, list: RunErrors['replies']) => {
     if (list.length === 0) return;

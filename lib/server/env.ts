@@ -96,6 +96,8 @@ export const EnvSchema = z.object({
   ASSAY_RERUN_CRON: z.string().min(9).default('0 3 * * *'),
   ASSAY_RERUN_MAX_AGE_DAYS: z.coerce.number().positive().default(7),
   ASSAY_RERUN_MAX_PER_TICK: z.coerce.number().int().positive().default(10),
+  /** How scheduled re-runs call providers: `batch` (provider batch APIs, half the price, within 24 h) or `live`. */
+  ASSAY_RERUN_MODE: z.enum(['live', 'batch']).default('live'),
   OPENAI_API_KEY: optionalString,
   OPENROUTER_API_KEY: optionalString,
   ANTHROPIC_API_KEY: optionalString,
@@ -153,6 +155,8 @@ export const EnvSchema = z.object({
   ),
   /** A run stops (budget_exceeded, resumable) when one execution of it has taken this long. */
   ASSAY_RUN_DEADLINE_MINUTES: z.coerce.number().positive().default(360),
+  /** Batch mode (`assay run --batch`): seconds between polls of a provider batch (growing to 16× for a slow one). */
+  ASSAY_BATCH_POLL_SECONDS: z.coerce.number().positive().default(60),
   /** A run's lease (one worker at a time); a crashed holder's lease lapses after this long. */
   ASSAY_RUN_LEASE_SECONDS: z.coerce.number().positive().default(30),
   /** Services `$call`/`factcheck` may reach: JSON `{"name": "https://…"}`; nothing else is ever called. */

@@ -150,7 +150,7 @@ export function requestClientAddress(request: Request): string {
 
 export function rerunPolicy(): RerunPolicy {
   const config = env();
-  return { maxAgeDays: config.ASSAY_RERUN_MAX_AGE_DAYS, maxPerTick: config.ASSAY_RERUN_MAX_PER_TICK };
+  return { maxAgeDays: config.ASSAY_RERUN_MAX_AGE_DAYS, maxPerTick: config.ASSAY_RERUN_MAX_PER_TICK, mode: config.ASSAY_RERUN_MODE };
 }
 
 /**

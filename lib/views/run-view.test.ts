@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { coverageText, judgePanelView } from './run-view';
+import { batchFacts, coverageText, judgePanelView } from './run-view';
 
 describe('the run header', () => {
+  it('shows a batch-mode run’s mode and batch discount, and nothing of the kind for a live run', () => {
+    expect(batchFacts({ mode: 'batch', lines: 48, batches: 3, savedUsd: 0.0042 })).toEqual([
+      { label: 'Mode', value: 'batch: 48 calls in 3 provider batches' },
+      { label: 'Batch discount', value: '$0.0042 saved' },
+    ]);
+    expect(batchFacts({ mode: 'batch', lines: 1, batches: 1, savedUsd: null })[1]).toEqual({ label: 'Batch discount', value: 'unknown (no price for these models)' });
+    expect(batchFacts({ mode: 'live', lines: 0, batches: 0, savedUsd: 0 })).toEqual([]);
+  });
+
   it('names the judge panel and flags a judge that is also a graded model', () => {
     const judges = [
       { model: 'openai:judge-a', approach: 'standard' },

@@ -77,6 +77,15 @@ export function judgePanelView(judges: unknown, models: unknown): RunHeaderView[
   return panel.data.map((j) => ({ label: `${j.model} (${j.approach})`, alsoGraded: graded.has(j.model) }));
 }
 
+/** A batch-mode run says so, and what the providers' batch discount saved it (a live run shows neither). */
+export function batchFacts(b: RunHeader['batch']): RunHeaderView['facts'] {
+  if (b.mode !== 'batch') return [];
+  return [
+    { label: 'Mode', value: `batch: ${plural(b.lines, 'call')} in ${plural(b.batches, 'provider batch', 'provider batches')}` },
+    { label: 'Batch discount', value: b.savedUsd === null ? 'unknown (no price for these models)' : `${formatUsd(b.savedUsd)} saved` },
+  ];
+}
+
 export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'other'): RunHeaderView {
   const s = runStatus(h.status);
   const src = h.blueprint.source;
@@ -93,6 +102,7 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
     { label: 'Coverage', value: coverageText(h.coverage) },
     { label: 'Cost', value: formatUsd(h.costUsd) },
+    ...batchFacts(h.batch),
   ];
   const judges = judgePanelView(h.judges, h.models);
   const tabs: RunTabView[] = [

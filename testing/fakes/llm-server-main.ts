@@ -23,14 +23,16 @@ const DEMO_RULES: RuleInput[] = [
 
 const port = Number(process.env.PORT ?? 4010);
 const latencyMs = Number(process.env.FAKE_LLM_LATENCY_MS ?? 0);
-const fake = await startFakeLlm({ port, rules: DEMO_RULES, latencyMs });
+// FAKE_LLM_BATCH_DELAY_MS: how long a batch takes to complete (so `assay run --batch` is seen polling)
+const fake = await startFakeLlm({ port, rules: DEMO_RULES, latencyMs, batch: { delayMs: Number(process.env.FAKE_LLM_BATCH_DELAY_MS ?? 0) } });
 
 console.log(`Fake LLM listening on ${fake.origin}`);
 console.log(`  OpenAI:    POST ${fake.url}/chat/completions   Anthropic: POST ${fake.url}/messages`);
 console.log(`  Custom:    POST ${fake.origin}/custom/chat       Models:    GET ${fake.url}/models`);
 console.log(`  Embeddings: POST ${fake.url}/embeddings, ${fake.origin}/v1beta/models/{model}:batchEmbedContents, ${fake.origin}/custom/embed`);
 console.log('              (fake-embed-large: 256 dims, fake-embed-small: 64 dims and noisier)');
-console.log(`  Admin:     GET ${fake.origin}/__fake/stats, POST ${fake.origin}/__fake/{rules,faults,served,reset}`);
+console.log(`  Batches:   POST ${fake.url}/files + ${fake.url}/batches (OpenAI)   POST ${fake.url}/messages/batches (Anthropic)`);
+console.log(`  Admin:     GET ${fake.origin}/__fake/{stats,billing}, POST ${fake.origin}/__fake/{rules,faults,served,batch,reset}`);
 console.log('');
 console.log('Point Assay at it (any key works; none is needed):');
 console.log(`  ASSAY_LLM_BASE_URL=${fake.url} npm run dev`);

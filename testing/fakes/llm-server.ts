@@ -1,12 +1,14 @@
 /**
  * The fake LLM provider: ONE real HTTP server used by the unit tests, the e2e suite and the
  * benchmarks (STYLE.md habit 8). It speaks OpenAI `POST /v1/chat/completions`, Anthropic
- * `POST /v1/messages`, a home-made `POST /custom/chat`, and `GET /v1/models`; embeddings as
+ * `POST /v1/messages`, a home-made `POST /custom/chat`, `GET /v1/models`, both batch APIs
+ * (OpenAI Files + Batches, Anthropic Message Batches: llm-server-batch.ts), and embeddings as
  * OpenAI `POST /v1/embeddings`, Gemini `POST /v1beta/models/{m}:batchEmbedContents` (and
  * `:embedContent`) and `POST /custom/embed` (llm-server-embeddings.ts); it is scripted
  * by rules (which also answer each question of a batched judge prompt, as they answer it asked
- * alone), injects seeded faults, and counts calls so a test can prove that no completed call
- * was made twice. `/__fake/*` lets another process (Playwright) script and inspect it.
+ * alone), injects seeded faults, counts calls so a test can prove that no completed call
+ * was made twice, and keeps a billing ledger (tokens × its price, batch lines at half price).
+ * `/__fake/*` lets another process (Playwright) script and inspect it.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -25,6 +27,7 @@ import {
   type EmbeddingDialect,
   type EmbeddingModel,
 } from './llm-server-embeddings';
+import { BatchConfigSchema, createBatchApis, readBytes, type BatchConfig, type BatchConfigInput, type BatchStats } from './llm-server-batch';
 import { answerHeaders, BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
 import {
   batchedJudgeAnswer,
@@ -35,6 +38,7 @@ import {
   FaultConfigSchema,
   GARBAGE,
   judgeAnswer,
+  lastUserText,
   pickFault,
   plainLogprobs,
   requestKey,
@@ -52,6 +56,24 @@ import {
 } from './llm-server-rules';
 
 export type { FaultConfig, Rule, RuleInput, Pattern, FakeRequest, FakeMessage, ServedEntryInput } from './llm-server-rules';
+export type { BatchConfigInput, BatchStats } from './llm-server-batch';
+
+/** The fake's price list, USD per 1M tokens (every model alike): what its billing ledger charges. */
+export interface FakePrice {
+  input: number;
+  output: number;
+}
+export const FAKE_PRICE_PER_MTOK: FakePrice = { input: 1, output: 2 };
+
+/** What the fake billed: live calls at its price, batch lines at half of it (as OpenAI and Anthropic do). */
+export interface FakeBilling {
+  liveUsd: number;
+  batchUsd: number;
+  totalUsd: number;
+  /** Billed calls (live) and lines (batch). */
+  liveCalls: number;
+  batchLines: number;
+}
 
 export interface FakeLlmOptions {
   /** 0 (default) picks a free port. */
@@ -76,6 +98,9 @@ export interface FakeLlmOptions {
    * answered gets a 429 (retry-after 0.05 s), as a rate-limited account does. Unset: no limit.
    */
   maxConcurrent?: number;
+  /** The batch APIs' behaviour: completion delay, lines answered as errored (see llm-server-batch.ts). */
+  batch?: BatchConfigInput;
+  price?: FakePrice;
 }
 
 export interface FakeEmbeddingStats {
@@ -142,6 +167,11 @@ export interface FakeLlm {
    * replies (a provider pointing an id at a new snapshot). `null` restores the defaults.
    */
   setServed(entries: ServedEntryInput[] | null): void;
+  /** How batches behave from now on (completion delay, failing lines); null restores the start options. */
+  setBatch(config: BatchConfigInput | null): void;
+  /** The billing ledger: what every completed call and batch line cost. */
+  billing(): FakeBilling;
+  batchStats(): BatchStats;
   /** Clears counters and the request log, and restores the rules and faults given at start. */
   reset(): void;
   close(): Promise<void>;
@@ -149,18 +179,8 @@ export interface FakeLlm {
 
 const MAX_BODY = 5 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) reject(new BadRequest('body too large'));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBytes(req, MAX_BODY)).toString('utf8');
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -203,6 +223,22 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   let rules = initialRules;
   let faults = initialFaults;
   let served = initialServed;
+  const initialBatch = BatchConfigSchema.parse(options.batch ?? {});
+  let batchConfig: BatchConfig = initialBatch;
+  const price = options.price ?? FAKE_PRICE_PER_MTOK;
+  let billing: FakeBilling = { liveUsd: 0, batchUsd: 0, totalUsd: 0, liveCalls: 0, batchLines: 0 };
+  // Billed as the providers bill: tokens × price, batch lines at `rate` 0.5.
+  const bill = (usage: { promptTokens: number; completionTokens: number }, rate: number): void => {
+    const usd = ((usage.promptTokens * price.input + usage.completionTokens * price.output) / 1_000_000) * rate;
+    if (rate === 1) {
+      billing.liveUsd += usd;
+      billing.liveCalls++;
+    } else {
+      billing.batchUsd += usd;
+      billing.batchLines++;
+    }
+    billing.totalUsd += usd;
+  };
   let latencyMs = options.latencyMs ?? 0;
   let maxConcurrent = options.maxConcurrent ?? null;
   let inFlight = 0;
@@ -363,7 +399,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const body = renderAnswer(dialect, req, answer, mySeq);
     entry.status = 200;
     // Counted once the response is actually handed over: a client that already gave up did not complete.
-    if (!malformed) res.on('finish', () => completed.set(key, (completed.get(key) ?? 0) + 1));
+    res.on('finish', () => {
+      bill(answer.usage, 1);
+      if (!malformed) completed.set(key, (completed.get(key) ?? 0) + 1);
+    });
     sendJson(res, 200, body, answerHeaders(dialect, answer, mySeq));
   }
 
@@ -417,6 +456,44 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     res.end(body);
   }
 
+  /** One batch line, answered by the rules and faults a live call of the same request meets. */
+  function answerLine(dialect: Dialect, body: unknown, attempt: string | undefined, rate: number) {
+    const mySeq = ++seq;
+    let req: FakeRequest;
+    try {
+      req = parseRequest(dialect, body, attempt === undefined ? {} : { 'x-assay-attempt': attempt });
+    } catch (e) {
+      return { ok: false as const, status: 400, body: { message: (e as Error).message } };
+    }
+    const key = requestKey(req);
+    record({ seq: mySeq, dialect, path: dialect === 'openai' ? '/v1/batches' : '/v1/messages/batches', key, request: req, status: 200 });
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    const fault = pickFault(faults, req, draw(seed, key, occurrence));
+    if (fault?.kind === 'rate_limited' || fault?.kind === 'server_error') return { ok: false as const, status: fault.kind === 'rate_limited' ? 429 : 500, body: { message: `${fault.kind} (fake)` } };
+    const rule = fault ? undefined : pickRule(req);
+    if (rule?.error) return { ok: false as const, status: rule.error.status, body: { message: rule.error.message ?? `scripted error ${rule.error.status}` } };
+    const malformed = fault?.kind === 'malformed';
+    const answer = answerFor(req, rule, malformed);
+    bill(answer.usage, rate);
+    if (!malformed) completed.set(key, (completed.get(key) ?? 0) + 1);
+    return { ok: true as const, body: renderAnswer(dialect, req, answer, mySeq), usage: answer.usage };
+  }
+
+  const batchApis = createBatchApis({
+    origin: () => origin,
+    answer: answerLine,
+    config: () => batchConfig,
+    lastUserAndSystem: (dialect, body) => {
+      try {
+        const req = parseRequest(dialect, body, {});
+        return { lastUser: lastUserText(req), system: req.system };
+      } catch {
+        return { lastUser: '', system: '' };
+      }
+    },
+  });
+
   function modelList(): unknown {
     const named = rules.flatMap((r) => (typeof r.model === 'string' && /^[\w./:-]+$/.test(r.model) ? [r.model] : []));
     const ids = [...new Set(['fake-model', 'fake-judge', ...embeddingModels.map((m) => m.model), ...named])];
@@ -452,6 +529,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     setServed: (next) => {
       served = (next ?? []).map((e) => ServedEntrySchema.parse(e));
     },
+    setBatch: (next) => {
+      batchConfig = next === null ? initialBatch : BatchConfigSchema.parse(next);
+    },
+    billing: () => ({ ...billing }),
+    batchStats: () => batchApis.stats(),
     reset: () => {
       rules = initialRules;
       faults = initialFaults;
@@ -460,6 +542,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       maxConcurrent = options.maxConcurrent ?? null;
       peak = inFlight;
       refused = 0;
+      batchConfig = initialBatch;
+      billing = { liveUsd: 0, batchUsd: 0, totalUsd: 0, liveCalls: 0, batchLines: 0 };
+      batchApis.reset();
       calls = 0;
       ruleUses = new Map();
       seen = new Map();
@@ -496,6 +581,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       api.setServed(parsed.data);
       return sendJson(res, 200, { ok: true, served: parsed.data?.length ?? 0 });
     }
+    if (path === '/__fake/billing' && req.method === 'GET') return sendJson(res, 200, { ...api.billing(), batches: api.batchStats() });
+    if (path === '/__fake/batch' && req.method === 'POST') {
+      const parsed = z.union([z.null(), BatchConfigSchema]).safeParse(json);
+      if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
+      api.setBatch(parsed.data);
+      return sendJson(res, 200, { ok: true });
+    }
     if (path === '/__fake/reset' && req.method === 'POST') {
       api.reset();
       return sendJson(res, 200, { ok: true });
@@ -512,6 +604,17 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (dialect) return done(handleChat(dialect, path, req, res));
     const embedding = embeddingDialectFor(req.method ?? 'GET', path);
     if (embedding) return done(handleEmbeddings(embedding, path, req, res));
+    if (/\/v1\/(files|batches|messages\/batches)(\/|$)/.test(path)) {
+      const presented = presentedKey(req);
+      if (apiKeys && (!presented || !apiKeys.has(presented))) {
+        return sendJson(res, 401, renderError(path.includes('/messages/') ? 'anthropic' : 'openai', 401, `Incorrect API key provided: ${presented ?? '(none)'}`));
+      }
+      return done(
+        batchApis.handle(req.method ?? 'GET', path, req, res, async () => JSON.parse((await readBody(req)) || 'null') as unknown).then((handled) => {
+          if (!handled) sendJson(res, 404, { error: { message: `The fake LLM has no route ${req.method} ${path}`, type: 'not_found_error' } });
+        }),
+      );
+    }
     if (req.method === 'GET' && path.endsWith('/models')) return sendJson(res, 200, modelList());
     if (path.startsWith('/__fake/')) return done(handleAdmin(path, req, res));
     sendJson(res, 404, { error: { message: `The fake LLM has no route ${req.method} ${path}`, type: 'not_found_error' } });

@@ -35,6 +35,9 @@ BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint
   --max-cost USD      stop cleanly once the run has cost this much
   --no-cache          a fresh sample of every call: no cached response is reused, not
                       even an identical call's from earlier in this run
+  --batch             batch mode: OpenAI and Anthropic calls go through their batch APIs
+                      (half the price, answered within 24 h; polled every
+                      ASSAY_BATCH_POLL_SECONDS); other providers are called live
   --json FILE         write {run, results} to FILE ('-' for standard output)
   --resume RUN_ID     continue an interrupted run
   --quiet             no progress bar
@@ -90,6 +93,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       'max-calls': { type: 'string' },
       'max-cost': { type: 'string' },
       'no-cache': { type: 'boolean' },
+      batch: { type: 'boolean' },
       json: { type: 'string' },
       resume: { type: 'string' },
       quiet: { type: 'boolean' },
@@ -130,6 +134,7 @@ export async function runCommand(argv: string[]): Promise<number> {
           ...(judgeMode?.success ? { judgeMode: judgeMode.data } : {}),
           budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
           bypassCache: values['no-cache'] === true,
+          ...(values.batch === true ? { mode: 'batch' as const } : {}),
         },
         { dispatch: async () => {} },
         runDefaults(config),

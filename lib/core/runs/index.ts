@@ -7,3 +7,4 @@ export * from './reply-source';
 export * from './sandbox-estimate';
 export * from './status';
 export * from './sorts';
+export * from './run-mode';

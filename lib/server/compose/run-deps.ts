@@ -46,6 +46,7 @@ export async function createRunDeps(
     external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,
     fixtures: opts.fixtures ?? null,
     runLimits: { leaseMs: env.ASSAY_RUN_LEASE_SECONDS * 1000, deadlineMs: env.ASSAY_RUN_DEADLINE_MINUTES * 60_000 },
+    batchPollMs: env.ASSAY_BATCH_POLL_SECONDS * 1000,
     ...(opts.onFinished ? { onFinished: opts.onFinished } : {}),
   };
 }

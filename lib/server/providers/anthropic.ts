@@ -6,7 +6,9 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { servedFrom } from '@/lib/core';
+import { AnthropicBatchApi } from './anthropic-batch';
 import { attemptHeaders } from './attempt-header';
+import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
@@ -111,6 +113,8 @@ export class AnthropicClient implements LlmClient {
   readonly #sdk: Anthropic;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
+  /** Message Batches over the same SDK object. */
+  readonly batch: BatchApi | undefined;
 
   constructor(opts: AnthropicOptions) {
     this.provider = opts.provider ?? 'anthropic';
@@ -124,6 +128,7 @@ export class AnthropicClient implements LlmClient {
       logLevel: 'off',
       openTelemetry: false,
     });
+    this.batch = BATCH_PROVIDERS.has(this.provider) ? new AnthropicBatchApi(this.provider, this.#sdk, ANTHROPIC_ERRORS, this.#secrets) : undefined;
   }
 
   chat(req: ChatRequest): Promise<ChatResponse> {

@@ -87,6 +87,15 @@ export function classifySdkError(e: unknown, sdk: SdkErrorKinds, provider: strin
   return unreadableReply(provider, e, secrets);
 }
 
+/** Runs one SDK call, its failure classified by `classifySdkError` (the batch adapters' calls). */
+export async function classifiedSdkCall<T>(fn: () => Promise<T>, sdk: SdkErrorKinds, provider: string, secrets: readonly (string | undefined)[] = []): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw classifySdkError(e, sdk, provider, secrets);
+  }
+}
+
 /** A network failure (refused, reset, DNS): the request may not have arrived, so try again. */
 export function networkError(provider: string, detail: string, secrets: readonly (string | undefined)[] = []): ProviderError {
   return new ProviderError({ kind: 'retryable', provider, message: `${provider}: network error: ${redact(detail, secrets)}` });

@@ -30,3 +30,4 @@ export { createCustomHttpClient, CUSTOM_PROVIDER, type CustomHttpContext } from 
 export { parseCustomHttpSpec, CustomHttpSpecError, TEMPLATE_VARIABLES, type CustomHttpSpec } from './custom-http-spec';
 export { PROVIDER_TIMEOUTS_MS, FALLBACK_TIMEOUT_MS, providerTimeoutMs } from './timeouts';
 export { PROVIDER_CONCURRENCY, FALLBACK_CONCURRENCY, providerConcurrency } from './concurrency';
+export { BATCH_PROVIDERS, BATCH_PRICE_FACTOR, type BatchApi, type BatchLine, type BatchLineResult, type BatchState } from './batch-types';

@@ -7,9 +7,11 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
-import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
+import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
+import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
+import { OpenAiBatchApi } from './openai-batch';
 import { normaliseToolCalls, stringifyArguments } from './tool-calls';
 import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type Usage } from './types';
 
@@ -95,12 +97,22 @@ export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider
   };
 }
 
+/** The OpenAI SDK's errors, for the shared SDK classifier (the batch adapter's calls). */
+const OPENAI_ERRORS: SdkErrorKinds = {
+  isAbort: (e) => e instanceof APIUserAbortError,
+  isTimeout: (e) => e instanceof APIConnectionTimeoutError,
+  isConnection: (e) => e instanceof APIConnectionError,
+  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message } : null),
+};
+
 export class OpenAiCompatibleClient implements LlmClient {
   readonly provider: string;
   // Private: the SDK object holds the key, and must not show up in logs or serialised state.
   readonly #sdk: OpenAI;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
+  /** OpenAI's Batch API over the same SDK object (only for providers that have it: batch-types.ts). */
+  readonly batch: BatchApi | undefined;
 
   constructor(opts: OpenAiCompatibleOptions) {
     this.provider = opts.provider;
@@ -116,6 +128,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
       ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
     });
+    this.batch = BATCH_PROVIDERS.has(this.provider) ? new OpenAiBatchApi(this.provider, this.#sdk, OPENAI_ERRORS, this.#secrets) : undefined;
   }
 
   chat(req: ChatRequest): Promise<ChatResponse> {

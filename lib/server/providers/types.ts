@@ -5,6 +5,7 @@
  */
 
 import type { Served, ToolCall } from '@/lib/core';
+import type { BatchApi } from './batch-types';
 
 /** The one tool-call shape (lib/core/evidence/tool-call.ts): a provider returns what a run stores. */
 export type { ToolCall };
@@ -82,6 +83,8 @@ export interface LlmClient {
    * `req.signal` rejects with the signal's reason (an AbortError), which is not retried.
    */
   chat(req: ChatRequest): Promise<ChatResponse>;
+  /** The provider's batch API (half price, answered within 24 h), when it has one and Assay speaks it. */
+  readonly batch?: BatchApi | undefined;
 }
 
 /** `transport`: a 200 that did not arrive whole (empty, truncated, an HTML page): retried. */

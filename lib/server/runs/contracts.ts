@@ -6,6 +6,7 @@
  */
 import type { JudgeMode } from '@/lib/core';
 import type { Db } from '../db/client';
+import type { RunMode } from '@/lib/core';
 
 export type RunTrigger = 'manual' | 'schedule' | 'pull_request' | 'cli' | 'rescore';
 
@@ -26,6 +27,8 @@ export interface RunRequest {
   budget?: { maxCalls?: number; maxCostUsd?: number; maxModels?: number; maxPrompts?: number; maxSandboxSeconds?: number };
   /** Scheduled re-runs bypass the response cache so drift is real. */
   bypassCache?: boolean;
+  /** `batch`: provider batch APIs where the provider has one (run-mode.ts); default live. */
+  mode?: RunMode;
   /** Skip when an identical run (same identity hash) already completed or is in progress. */
   skipIfIdentical?: boolean;
 }

@@ -1,12 +1,13 @@
 /** What the run steps need, wired once per process (lib/server/compose/run-deps.ts). */
 import type { ExternalCallPort, FixtureSet, SandboxBudgetLimits, SandboxPort } from '@/lib/core';
 import type { Db } from '../db/client';
-import type { LlmGateway } from './gateway';
+import type { CallGateway } from './gateway';
 import type { GradingPool } from './grading-pool';
 
 export interface RunDeps {
   db: Db;
-  gateway: LlmGateway;
+  /** Only `call` is used by the steps: batch mode hands them a round's gateway (batch-gateway.ts) with the live one behind it. */
+  gateway: CallGateway;
   /** For `$js` and string `tool_args_match`; null leaves those points as error verdicts. */
   sandbox: SandboxPort | null;
   /** Where points that may use the sandbox are graded, off this thread; null or absent: on it, with `sandbox`. */
@@ -20,4 +21,6 @@ export interface RunDeps {
   onFinished?: (runId: string) => Promise<void>;
   /** The in-process runner's lease length and per-execution deadline (env: ASSAY_RUN_LEASE_SECONDS, ASSAY_RUN_DEADLINE_MINUTES). */
   runLimits?: { leaseMs?: number; deadlineMs?: number };
+  /** Batch mode: how long to wait between polls of a provider batch (ASSAY_BATCH_POLL_SECONDS; default 60 s). */
+  batchPollMs?: number;
 }

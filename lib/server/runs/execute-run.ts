@@ -7,6 +7,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { runBatchMode } from './batch-steps';
 import type { RunDeps } from './deps';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import { takeLease, type LeaseBusy } from './lease';
@@ -78,7 +79,6 @@ export async function executeRun(deps: RunDeps, runId: string, opts: ExecuteOpti
 async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions, execution: { leaseHolder: string; signal: AbortSignal }): Promise<ExecuteStatus> {
   // Per execution, never cached: the lease this worker holds and the deadline's signal.
   const ctx: RunContext = { ...(await start(deps, runId)), ...execution };
-  const groups = await pendingGroupsWithWork(deps, ctx);
   // One gate per model provider: groups waiting on a rate-limited provider (a 429 with a long
   // retry-after) hold only that provider's places, never those of the other providers' groups.
   const gates = new Map<string, LimitFunction>();
@@ -102,6 +102,19 @@ async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions,
   };
 
   let defect: unknown = null;
+  // Batch mode: the batch rounds first (the same steps, calls answered by provider batches);
+  // what they leave (nothing, or what a budget stop left) goes on below as in live mode.
+  if (ctx.mode === 'batch') {
+    try {
+      const stop = await runBatchMode(deps, ctx, { onCell: () => report(), onPoll: () => report(), signal: execution.signal });
+      if (stop) budgetStop = new BudgetExceededError(runId, stop);
+    } catch (e) {
+      if (e instanceof BudgetExceededError) budgetStop = e;
+      else if (e instanceof LeaseLostError) leaseLost = e;
+      else defect = e;
+    }
+  }
+  const groups = budgetStop || leaseLost || defect ? [] : await pendingGroupsWithWork(deps, ctx);
   await Promise.all(
     groups.map(({ group, work }) =>
       gateOf(group.provider)(async () => {

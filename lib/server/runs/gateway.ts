@@ -56,6 +56,24 @@ export interface CallResult {
   costUsd: number | null;
 }
 
+/** The response-cache key of a call: one answer per request, whatever the run's mode (batch-gateway.ts). */
+export function callKeyOf(req: CallRequest): string {
+  return callCacheKey({ model: req.modelId, messages: req.messages, temperature: req.temperature, tools: req.tools ?? null, topLogprobs: req.topLogprobs ?? null, attempt: req.attempt });
+}
+
+/**
+ * A cache hit (not older than the run allows) counted on the run, or null on a miss. Under
+ * `--no-cache` (the run's bypassCache) or the prompt's `noCache` the cache is not read at all:
+ * every call is a fresh sample, so not even an identical call from earlier in this run is reused.
+ */
+export async function cachedResponse(db: Db, run: RunContext, key: string, req: Pick<CallRequest, 'noCache'>): Promise<ChatResponse | null> {
+  if (run.cacheNotBefore !== null || req.noCache === true) return null;
+  return lookupCached(db, { runId: run.runId, cacheNotBefore: run.cacheNotBefore, key });
+}
+
+/** What the steps call: the live gateway, or a batch round's in front of it (batch-gateway.ts). */
+export type CallGateway = Pick<LlmGateway, 'call' | 'providers'>;
+
 export class LlmGateway {
   private readonly limiters = new Map<string, AdaptiveLimit>();
   /** Calls made through this gateway, for progress and benchmarks. */
@@ -63,6 +81,11 @@ export class LlmGateway {
   cacheHits = 0;
 
   constructor(private readonly opts: GatewayOptions) {}
+
+  /** The provider configuration calls resolve against (batch mode resolves the same clients' batch APIs). */
+  get providers(): ProviderConfig {
+    return this.opts.providers;
+  }
 
   private limiter(provider: string): AdaptiveLimit {
     let l = this.limiters.get(provider);
@@ -89,19 +112,8 @@ export class LlmGateway {
 
   async call(run: RunContext, req: CallRequest): Promise<CallResult> {
     const { db } = this.opts;
-    const key = callCacheKey({
-      model: req.modelId,
-      messages: req.messages,
-      temperature: req.temperature,
-      tools: req.tools ?? null,
-      topLogprobs: req.topLogprobs ?? null,
-      attempt: req.attempt,
-    });
-    // `--no-cache` (the run's bypassCache) or the prompt's `noCache`: a fresh sample of every
-    // call, so the cache is not read at all: an identical call earlier in this run is not reused either.
-    const fresh = run.cacheNotBefore !== null || req.noCache === true;
-    // A cache hit is counted and returned; a miss goes on to call the provider.
-    const hit = fresh ? null : await lookupCached(db, { runId: run.runId, cacheNotBefore: run.cacheNotBefore, key });
+    const key = callKeyOf(req);
+    const hit = await cachedResponse(db, run, key, req);
     if (hit) {
       this.cacheHits++;
       return { response: hit, fromCache: true, costUsd: 0 };

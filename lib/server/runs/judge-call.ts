@@ -24,12 +24,11 @@ export type JudgeOutputs = { content: string; logprobs: readonly JudgeOutputToke
 export async function askForJudgeOutputs(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, messages: ChatMessage[], attempt: number, topLogprobs: number): Promise<JudgeOutputs> {
   const first = await deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 0, topLogprobs, attempt });
   if (first.response.logprobs?.length) return { content: first.response.content, logprobs: first.response.logprobs };
-  const samples = [first.response.content];
-  for (let s = 1; s < ctx.settings.judgeSamples; s++) {
-    const r = await deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: attempt + s });
-    samples.push(r.response.content);
-  }
-  return { samples };
+  // No log-probabilities: the rest of the samples, asked together (each its own attempt), so a
+  // batch-mode run gets them all in one batch rather than one per round.
+  const more = Array.from({ length: Math.max(0, ctx.settings.judgeSamples - 1) }, (_, i) => attempt + 1 + i);
+  const rest = await Promise.all(more.map((a) => deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: a })));
+  return { samples: [first.response.content, ...rest.map((r) => r.response.content)] };
 }
 
 /** One judge's answer on one point, as the verdict builder reads it and as `verdicts.judges[i]` stores it. */

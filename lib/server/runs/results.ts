@@ -5,6 +5,7 @@
  */
 import { replySourceOf, type Interval, type ModelPassCurve } from '@/lib/core';
 import type { Db } from '../db/client';
+import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
 import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 
@@ -21,6 +22,8 @@ export interface RunResultsDocument {
     providerCalls: number;
     cacheHits: number;
     costUsd: number;
+    /** How the run called its providers, and what batch mode saved (batch-store.ts). */
+    batch: BatchSavings;
     startedAt: string | null;
     finishedAt: string | null;
     /** Why the run did not complete (null when it did). */
@@ -129,6 +132,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       providerCalls: run.providerCalls,
       cacheHits: run.cacheHits,
       costUsd: run.costUsd,
+      batch: await batchSavings(db, runId, run.config),
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,
       error: run.error,

@@ -3,7 +3,7 @@
  * row, its blueprint (the stored normalised form, validated again with the schema), the
  * settings, and the prompts by key. A step never loads more than this plus its own rows.
  */
-import { BlueprintSchema, RunSettingsSchema, type Blueprint, type Prompt, replySourceOf, type RunSettings } from '@/lib/core';
+import { BlueprintSchema, RunSettingsSchema, runModeOf, type Blueprint, type Prompt, replySourceOf, type RunMode, type RunSettings } from '@/lib/core';
 import type { Db } from '../db/client';
 import { RunNotFoundError, RunConfigError } from './errors';
 
@@ -21,6 +21,8 @@ export interface RunContext {
   cacheNotBefore: Date | null;
   /** For a rescore: the run whose replies are graded. */
   replySourceRunId: string;
+  /** `batch`: calls go through the providers' batch APIs where they have one (batch-steps.ts). */
+  mode: RunMode;
   /**
    * Set by the in-process runner for one execution (never cached): the lease it holds, which
    * every provider call checks in the same statement that reserves the call, and the run's
@@ -54,6 +56,7 @@ export async function loadRunContext(db: Db, runId: string): Promise<RunContext>
     prompts: new Map(bp.data.prompts.map((p) => [p.id, p])),
     cacheNotBefore: config.bypassCache ? run.createdAt : null,
     replySourceRunId: replySourceOf(run),
+    mode: runModeOf(config),
   };
   cache.set(runId, ctx);
   return ctx;

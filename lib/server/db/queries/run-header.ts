@@ -2,10 +2,11 @@
  * The run every drill-down page starts from: does it exist (a 404 otherwise, decided before
  * streaming), its blueprint, version and state, and the other runs of the same blueprint
  * (the diff picker), its judge panel and graded models, its coverage (summed over its model
- * summaries), and its rescore links: the run it re-graded and the rescores of it. Small and
+ * summaries), what batch mode saved it (when it ran in batch mode), and its rescore links: the run it re-graded and the rescores of it. Small and
  * indexed: the pages' sections stream after it.
  */
 import type { Db } from '../client';
+import { batchSavings } from './batch-savings';
 import { runCountersSelect } from './run-select';
 import { redactStored, storedTextRedactor } from './redact-stored';
 
@@ -25,6 +26,7 @@ export async function getRunHeader(db: Db, runId: string) {
       parentRunId: true,
       models: true,
       judges: true,
+      config: true,
       parentRun: { select: { id: true, createdAt: true, status: true } },
       rescores: { orderBy: { createdAt: 'desc' }, take: 20, select: { id: true, createdAt: true, status: true } },
       blueprint: { select: { id: true, title: true, path: true, source: { select: { kind: true, owner: true, repo: true } } } },
@@ -37,6 +39,9 @@ export async function getRunHeader(db: Db, runId: string) {
     take: 20,
     select: { id: true, createdAt: true, sourceCommit: true },
   });
+  const { config, ...fields } = run;
+  // the mode and what batch mode saved (read from batch_results: a live run has none)
+  const batch = await batchSavings(db, runId, config);
   const c = await db.runModelSummary.aggregate({
     where: { runId },
     _sum: { judgedVerdicts: true, judgedScored: true, deterministicVerdicts: true, deterministicScored: true },
@@ -48,6 +53,6 @@ export async function getRunHeader(db: Db, runId: string) {
     deterministicScored: c._sum.deterministicScored ?? 0,
   };
   // a failure message stored before redaction existed may quote a key (redact-stored.ts)
-  return { ...run, error: redactStored(run.error, storedTextRedactor()), siblings, coverage };
+  return { ...fields, error: redactStored(run.error, storedTextRedactor()), siblings, coverage, batch };
 }
 export type RunHeader = NonNullable<Awaited<ReturnType<typeof getRunHeader>>>;

@@ -2,7 +2,9 @@
  * The run pipeline as Inngest functions: a thin scheduler over the run's steps (runs/steps.ts,
  * the same the in-process runner drives). What is pending and how a run ends are the steps';
  * these functions only say where each step runs and under which concurrency keys:
- *  - run-start: the run's start step, then one event per prompt × model with work;
+ *  - run-start: the run's start step, for a batch-mode run its batch rounds (run-batch.ts:
+ *    collect, then `step.sleep` and poll until imported), then one event per prompt × model
+ *    with work;
  *  - run-cell: generates one prompt × model, keyed by the model's provider, then asks for its
  *    grading;
  *  - run-judge: grades one prompt × model, keyed by the judge panel's providers (a judge on
@@ -19,6 +21,7 @@ import { rescoreRequested, runCellRequested, runCellsFinished, runJudgeRequested
 import type { RunDeps } from '../../runs/deps';
 import { BudgetExceededError } from '../../runs/errors';
 import { loadRunContext } from '../../runs/run-context';
+import { batchRounds } from './run-batch';
 import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroups, start, type CellGroup } from '../../runs/steps';
 
 export interface RunFunctionOptions {
@@ -64,12 +67,27 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
     { id: 'run-start', triggers: [runRequested, rescoreRequested] },
     async ({ event, step }) => {
       const { runId, execution } = event.data as { runId: string; execution?: string };
-      const groups = await step.run(`plan:${runId}`, async () => {
+      let groups = await step.run(`plan:${runId}`, async () => {
         const d = await deps();
         if (await isSettled(d, runId)) return null;
         return pendingGroups(d, await start(d, runId));
       });
       if (groups === null) return { runId, groups: 0, settled: true };
+      // Batch mode: the batch rounds first (run-batch.ts); what they leave fans out as in live mode.
+      const batch = await step.run(`batch-mode:${runId}`, async () => {
+        const d = await deps();
+        return (await loadRunContext(d.db, runId)).mode === 'batch';
+      });
+      if (batch) {
+        if ((await batchRounds(step, deps, runId)) === 'budget') {
+          await step.sendEvent('budget-stop', finished({ runId, execution }));
+          return { runId, groups: 0, budget: true };
+        }
+        groups = await step.run(`plan-after-batch:${runId}`, async () => {
+          const d = await deps();
+          return pendingGroups(d, await loadRunContext(d.db, runId));
+        });
+      }
       if (groups.length === 0) {
         await step.sendEvent('nothing-to-do', finished({ runId, execution }));
         return { runId, groups: 0 };

@@ -15,7 +15,7 @@ export function scheduleRerunsFunction(services: () => GitHubServices, schedule:
     let created = 0;
     for (const due of plan) {
       if (created >= policy.maxPerTick) break;
-      const r = await step.run(`request-run-${due.blueprintId}`, () => requestRerun(services().db, services().runs, due));
+      const r = await step.run(`request-run-${due.blueprintId}`, () => requestRerun(services().db, services().runs, due, policy.mode));
       if (!r.deduplicated) created++;
       results.push(r);
     }

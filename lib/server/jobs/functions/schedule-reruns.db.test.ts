@@ -47,6 +47,18 @@ describe(`scheduled re-runs (${process.env.ASSAY_TEST_DB})`, () => {
     expect(created(await scheduleReruns(t.db, services.runs, policy))).toEqual(['alpha', 'beta']);
   });
 
+  it('asks for batch-mode runs when the policy says so (ASSAY_RERUN_MODE=batch)', async () => {
+    await t.db.run.updateMany({ data: { createdAt: new Date(Date.now() - 30 * 86_400_000) } });
+    const results = await scheduleReruns(t.db, services.runs, { ...policy, mode: 'batch' });
+    expect(created(results)).toEqual(['alpha', 'beta']);
+    for (const [, req] of services.runs.requestRun.mock.calls) expect(req).toMatchObject({ trigger: 'schedule', mode: 'batch' });
+    const runs = await t.db.run.findMany({ where: { id: { in: results.map((r) => r.runId) } }, select: { config: true } });
+    expect(runs.map((r) => (r.config as { mode?: string }).mode)).toEqual(['batch', 'batch']);
+    // put back as the next tests expect: these runs are the latest, made now
+    await t.db.run.deleteMany({ where: { id: { in: results.map((r) => r.runId) } } });
+    await t.db.run.updateMany({ data: { createdAt: new Date() } });
+  });
+
   it('re-runs a changed blueprint once and skips the unchanged one', async () => {
     await fake.commit({ 'blueprints/alpha.yml': GOOD_BLUEPRINT.replace('Say hello', 'Say hello warmly') }, 'Change alpha');
     await sync();

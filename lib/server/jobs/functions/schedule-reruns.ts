@@ -15,12 +15,15 @@
  * on repeats.
  */
 import type { Db } from '../../db/client';
+import type { RunMode } from '@/lib/core';
 import type { RunPorts } from '../../runs/contracts';
 
 export interface RerunPolicy {
   maxAgeDays: number;
   /** New runs per tick at most, so a first tick over a large repository does not spend everything at once. */
   maxPerTick: number;
+  /** `batch`: scheduled runs go through the providers' batch APIs (ASSAY_RERUN_MODE; default live). */
+  mode?: RunMode;
 }
 
 export interface DueBlueprint {
@@ -59,11 +62,11 @@ export async function planReruns(db: Db, policy: Pick<RerunPolicy, 'maxAgeDays'>
     .sort((a, b) => (a.lastRunAt ?? '').localeCompare(b.lastRunAt ?? '') || a.blueprintId.localeCompare(b.blueprintId));
 }
 
-export async function requestRerun(db: Db, ports: RunPorts, due: DueBlueprint): Promise<RerunResult> {
+export async function requestRerun(db: Db, ports: RunPorts, due: DueBlueprint, mode: RunMode = 'live'): Promise<RerunResult> {
   const run = await ports.requestRun(
     db,
     // a stale blueprint repeats its identical run on purpose; otherwise only a changed identity runs
-    { blueprintId: due.blueprintId, trigger: 'schedule', bypassCache: true, skipIfIdentical: due.reason !== 'stale' },
+    { blueprintId: due.blueprintId, trigger: 'schedule', bypassCache: true, skipIfIdentical: due.reason !== 'stale', ...(mode === 'batch' ? { mode } : {}) },
     ports.dispatcher,
   );
   return { blueprintId: due.blueprintId, reason: due.reason, runId: run.runId, deduplicated: run.deduplicated };
@@ -75,7 +78,7 @@ export async function scheduleReruns(db: Db, ports: RunPorts, policy: RerunPolic
   let created = 0;
   for (const due of await planReruns(db, policy, now)) {
     if (created >= policy.maxPerTick) break;
-    const r = await requestRerun(db, ports, due);
+    const r = await requestRerun(db, ports, due, policy.mode);
     if (!r.deduplicated) created++;
     results.push(r);
   }
