@@ -98,6 +98,7 @@ export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState):
   };
   return {
     providers: live.providers,
+    maxSlots: (provider) => live.maxSlots(provider),
     call(run, req) {
       const p = call(run, req);
       started.add(p);

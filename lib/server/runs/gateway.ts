@@ -72,7 +72,7 @@ export async function cachedResponse(db: Db, run: RunContext, key: string, req: 
 }
 
 /** What the steps call: the live gateway, or a batch round's in front of it (batch-gateway.ts). */
-export type CallGateway = Pick<LlmGateway, 'call' | 'providers'>;
+export type CallGateway = Pick<LlmGateway, 'call' | 'providers' | 'maxSlots'>;
 
 export class LlmGateway {
   private readonly limiters = new Map<string, AdaptiveLimit>();

@@ -75,7 +75,7 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     expect(await t.db.attemptScore.count({ where: { runId, promptKey: { in: ['p30', 'p31', 'p32', 'p33', 'p34'] } } })).toBe(5);
   });
 
-  it('the bulk path (COPY into a staging table, server only) and the array path store the same rows, and a retried batch stores nothing twice', async () => {
+  it('the bulk path (COPY, server only) and the array path store the same rows, and a retried batch stores nothing twice', async () => {
     // Two runs of the same replies' gradings, one through each path; compared column by column.
     const bp = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { blueprintId: true, versionId: true } });
     const other = (await t.db.run.create({ data: { identityHash: 'w2', ...bp, trigger: 'cli', models: [], judges: [], config: {} } })).id;
