@@ -75,18 +75,17 @@ export interface TreeSampler {
   stop(): void;
 }
 
-/** Samples the tree under `root` every `everyMs`. `exclude`: pids (and their trees) not to count. */
-export function sampleTree(root: number, opts: { everyMs?: number; exclude?: () => number[] } = {}): TreeSampler {
+/** Samples the tree under `root` every `everyMs`; `countRoot: false` leaves the root out (npm, running a script). */
+export function sampleTree(root: number, opts: { everyMs?: number; countRoot?: boolean } = {}): TreeSampler {
   const seen = new Map<number, ProcessMemory>();
   let sumRss = 0;
   let sumHwm = 0;
   let current = 0;
   const sample = () => {
-    const excluded = new Set((opts.exclude?.() ?? []).flatMap((p) => processTree(p)));
     let rss = 0;
     let hwm = 0;
     for (const pid of processTree(root)) {
-      if (excluded.has(pid)) continue;
+      if (pid === root && opts.countRoot === false) continue;
       const m = processMemory(pid);
       if (!m) continue;
       seen.set(pid, m);
