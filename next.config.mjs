@@ -1,3 +1,5 @@
+import { PHASE_DEVELOPMENT_SERVER } from 'next/constants.js';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
@@ -23,4 +25,20 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+/**
+ * `next dev` on a newcomer's machine shares it with the embedded database and the runner
+ * (docs/limits.md, "Memory"): Turbopack drops its in-memory copy of whatever it has written to
+ * its persistent cache (.next/dev, reloaded on demand), and runs its PostCSS (Tailwind) loader
+ * in a worker thread of the dev server instead of a Node process of its own.
+ */
+const devMemory = {
+  experimental: {
+    turbopackMemoryEviction: 'full',
+    turbopackPluginRuntimeStrategy: 'workerThreads',
+  },
+};
+
+/** @param {string} phase */
+export default function config(phase) {
+  return phase === PHASE_DEVELOPMENT_SERVER ? { ...nextConfig, ...devMemory } : nextConfig;
+}

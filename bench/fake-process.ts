@@ -5,7 +5,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fakeLlmAdmin, type FakeLlmAdmin } from '@/testing/fakes/llm-server-admin';
 
-export async function startFakeProcess(opts: { port?: number; latencyMs?: number } = {}): Promise<{ url: string; admin: FakeLlmAdmin; stop: () => void }> {
+export interface FakeProcess {
+  pid: number;
+  /** The OpenAI-compatible base URL (`…/v1`). */
+  url: string;
+  admin: FakeLlmAdmin;
+  stop(): void;
+}
+
+export async function startFakeProcess(opts: { port?: number; latencyMs?: number } = {}): Promise<FakeProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'testing/fakes/llm-server-main.ts'], {
     env: { ...process.env, PORT: String(opts.port ?? 0), FAKE_LLM_LATENCY_MS: String(opts.latencyMs ?? 0) },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -17,5 +25,12 @@ export async function startFakeProcess(opts: { port?: number; latencyMs?: number
     });
     child.once('exit', (code) => reject(new Error(`fake LLM exited with ${code}`)));
   });
-  return { url: `${origin}/v1`, admin: fakeLlmAdmin(origin), stop: () => child.kill('SIGTERM') };
+  return { pid: child.pid!, url: `${origin}/v1`, admin: fakeLlmAdmin(origin), stop: () => child.kill('SIGTERM') };
+}
+
+/** The fake with judges answering D or E with equal weight (a fixed distribution every bench can check). */
+export async function startJudgedFake(latencyMs: number): Promise<FakeProcess> {
+  const fake = await startFakeProcess({ latencyMs });
+  await fake.admin.setRules([{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }]);
+  return fake;
 }

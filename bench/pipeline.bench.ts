@@ -19,7 +19,7 @@ import { Readable } from 'node:stream';
 import pLimit from 'p-limit';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { startFakeProcess } from './fake-process';
+import { startFakeProcess, startJudgedFake } from './fake-process';
 import { freshDatabase, type TestEngine } from '@/lib/server/db/db.testkit';
 import { resolveModel } from '@/lib/server/providers';
 import { executeRun } from '@/lib/server/runs/execute-run';
@@ -39,13 +39,6 @@ const CONCURRENCY = 20;
 function blueprint(): string {
   const prompts = Array.from({ length: PROMPTS }, (_, i) => `- id: p${i}\n  prompt: "Bench question ${i}: explain item ${i}."\n  should:\n    - "Explains item ${i} clearly"\n    - $contains: "Fake reply"`);
   return `title: Pipeline bench\n---\n${prompts.join('\n')}\n`;
-}
-
-/** The fake provider in its own process (bench/fake-process.ts), answering the judges. */
-async function startJudgedFake(latencyMs: number): Promise<Awaited<ReturnType<typeof startFakeProcess>>> {
-  const fake = await startFakeProcess({ latencyMs });
-  await fake.admin.setRules([{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }]);
-  return fake;
 }
 
 interface Timed {

@@ -6,6 +6,7 @@
  *   tsx scripts/launch.ts next dev [next args…]
  *   tsx scripts/launch.ts --migrate-only
  */
+import { leanHeap } from '../lib/server/lean-heap';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { env, EnvError } from '../lib/server/env';
@@ -14,15 +15,15 @@ import { createDb } from '../lib/server/db/client';
 import { localFolderReader } from '../lib/server/blueprints/local-folder-reader';
 import { syncSource } from '../lib/server/blueprints/sync-source';
 import { portFromArgs } from './launch-args';
-import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider } from '../lib/server/db/seed/seed-demo';
-import { startFakeLlm } from '../testing/fakes/llm-server';
+import type * as SeedDemo from '../lib/server/db/seed/seed-demo';
+import type { DemoProvider } from '../lib/server/db/seed/seed-demo';
 import type { Db } from '../lib/server/db/client';
 
 /** Resolves once the app answers HTTP at all (its start-up hooks, such as resuming runs, have run). */
-async function serving(port: number, child: { exitCode: number | null }): Promise<boolean> {
+async function serving(port: number, child: { exitCode: number | null }, path: string): Promise<boolean> {
   for (let i = 0; i < 1200; i++) {
     if (child.exitCode !== null) return false;
-    const res = await fetch(`http://127.0.0.1:${port}/api/runs/${DEMO_LIVE_RUN}/progress`).catch(() => null);
+    const res = await fetch(`http://127.0.0.1:${port}${path}`).catch(() => null);
     if (res) return true;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -34,6 +35,8 @@ import { createRedactor, knownSecrets, redactConsole } from '../lib/server/secre
 redactConsole(console as never, createRedactor(knownSecrets(process.env)));
 
 async function main(): Promise<number> {
+  // the launcher lives as long as the app: it holds the embedded database
+  leanHeap();
   const config = env();
   const database = await openDatabase(config);
   const where = database.mode === 'server' ? 'PostgreSQL server' : `embedded PGlite (${config.ASSAY_DATA_DIR})`;
@@ -59,16 +62,19 @@ async function main(): Promise<number> {
   }
   // The demo is made by the pipeline against the fake provider, which lives in this process
   // for as long as the app does (the live run keeps waiting on it).
-  let demo: { db: Db; provider: DemoProvider } | null = null;
+  let demo: { db: Db; provider: DemoProvider; live: typeof SeedDemo } | null = null;
   if (config.ASSAY_SEED_DEMO) {
+    // loaded only for the demo: the pipeline and the fake provider are not the launcher's to hold otherwise
+    const live = await import('../lib/server/db/seed/seed-demo');
+    const { startFakeLlm } = await import('../testing/fakes/llm-server');
     const fake = await startFakeLlm();
     const provider: DemoProvider = { url: fake.url, setRules: (rules) => fake.setRules(rules) };
     const db = createDb(database.url);
     const started = Date.now();
-    const seeded = await seedDemo(db, provider);
+    const seeded = await live.seedDemo(db, provider);
     const runs = Object.values(seeded).flatMap((b) => b.runIds);
     console.log(`assay: seeded the demo through the pipeline in ${((Date.now() - started) / 1000).toFixed(1)} s (${fake.calls()} calls to the fake provider): ${runs.join(', ')}`);
-    demo = { db, provider };
+    demo = { db, provider, live };
   }
   if (command !== 'next') throw new Error('usage: launch.ts next <dev|start> [args…] | --migrate-only');
   // Spawn next directly (not through npx: SIGTERM through npx left next-server running),
@@ -81,9 +87,9 @@ async function main(): Promise<number> {
   process.on('SIGINT', forward('SIGINT'));
   process.on('SIGTERM', forward('SIGTERM'));
   const exited = new Promise<number>((done) => child.on('exit', (c, s) => done(c ?? (s ? 1 : 0))));
-  if (demo && (await serving(port ?? config.PORT, child))) {
+  if (demo && (await serving(port ?? config.PORT, child, `/api/runs/${demo.live.DEMO_LIVE_RUN}/progress`))) {
     // Only now: a starting server resumes every run it finds running, and this one is ours.
-    await startDemoLiveRun(demo.db, demo.provider).then(
+    await demo.live.startDemoLiveRun(demo.db, demo.provider).then(
       (live) => console.log(`assay: demo run ${live.runId} is in progress (${live.waiting} replies waiting on a rate-limited provider)`),
       (e: unknown) => console.error('assay: could not start the demo live run:', e),
     );

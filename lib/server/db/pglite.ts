@@ -3,30 +3,97 @@
  * port, so that the same Prisma client, `pg` and migrations work with no server installed.
  * PGlite 0.4.x is pinned: 0.5.x (PostgreSQL 18) crashes Prisma 6.19's schema engine.
  * Each start has its own random password (in the URL, which the lock file shares with the CLI).
+ *
+ * PGlite runs in a worker thread (pglite-worker.ts): its queries run beside the process's own
+ * JavaScript rather than between it, and a new data directory is created by a worker of its
+ * own that exits afterwards, which gives back initdb's memory (a first start held ~900 MB for
+ * good when initdb ran in the process; docs/limits.md has the figures).
  */
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite/vector';
-import { PgliteServer } from './pglite-server';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
 }
 
+/** A worker running pglite-worker.ts, through tsx registered inside it (a worker's `--import tsx` is not applied on Node 20). */
+function startWorker(data: PgliteWorkerData): Worker {
+  const script = import.meta.url.replace(/pglite\.ts$/, 'pglite-worker.ts');
+  // PGlite's own JavaScript is small and short-lived (protocol buffers pass through it): a young
+  // generation of 8 MB instead of V8's default keeps its garbage from adding tens of MB
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, {
+    eval: true,
+    workerData: data,
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+  });
+}
+
+/** The worker's next message; its crash or exit before one is an error saying so. */
+function nextMessage(worker: Worker, what: string): Promise<PgliteWorkerMessage> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    const onMessage = (m: PgliteWorkerMessage) => {
+      done();
+      if (m.type === 'failed') reject(Object.assign(new Error(`${what}: ${m.message}`), { stack: m.stack }));
+      else resolve(m);
+    };
+    const onError = (e: Error) => {
+      done();
+      reject(new Error(`${what}: ${e.message}`, { cause: e }));
+    };
+    const onExit = (code: number) => {
+      done();
+      reject(new Error(`${what}: its worker exited (code ${code})`));
+    };
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+  });
+}
+
 export async function startPglite(opts: { dataDir: string; port?: number }): Promise<EmbeddedDatabase> {
-  if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
-  // pgvector loaded (not created: lib/server/db/vectors.ts creates the extension when a search first needs it)
-  const db = await PGlite.create({ dataDir: opts.dataDir, extensions: { vector } });
   const password = randomBytes(24).toString('base64url');
-  const server = new PgliteServer(db, { password });
-  const port = await server.listen(opts.port ?? 0);
+  const data = { dataDir: opts.dataDir, password, port: opts.port ?? 0 };
+  if (!opts.dataDir.startsWith('memory://')) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    if (!existsSync(join(opts.dataDir, 'PG_VERSION'))) {
+      const init = startWorker({ ...data, mode: 'init' });
+      await nextMessage(init, `creating the embedded database in ${opts.dataDir}`);
+      await init.terminate();
+    }
+  }
+  const worker = startWorker({ ...data, mode: 'serve' });
+  let ready: PgliteWorkerMessage;
+  try {
+    ready = await nextMessage(worker, `opening the embedded database in ${opts.dataDir}`);
+  } catch (e) {
+    await worker.terminate();
+    throw e;
+  }
+  const port = ready.type === 'ready' ? ready.port : 0;
+  let exited = false;
+  worker.once('exit', () => (exited = true));
+  worker.on('error', (e) => console.error(`assay: the embedded database (${opts.dataDir}) failed:`, e));
+  let stopping: Promise<void> | null = null;
   return {
     url: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
-    async stop() {
-      await server.close();
-      await db.close();
+    stop() {
+      stopping ??= (async () => {
+        if (exited) return;
+        const closed = nextMessage(worker, 'closing the embedded database').catch(() => undefined);
+        worker.postMessage('close');
+        await closed;
+        await worker.terminate();
+      })();
+      return stopping;
     },
   };
 }

@@ -1,0 +1,47 @@
+/**
+ * The embedded database's worker thread (started by pglite.ts): opens PGlite in its data
+ * directory and serves it on a local TCP port, or, in `init` mode, only creates the data
+ * directory (PostgreSQL's initdb) and exits, so that initdb's second WebAssembly instance and
+ * its copies of the data directory go with this thread instead of staying in the process.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createPglite } from './pglite-instance';
+import { PgliteServer } from './pglite-server';
+
+export interface PgliteWorkerData {
+  mode: 'init' | 'serve';
+  dataDir: string;
+  password: string;
+  port: number;
+}
+
+/** What the worker tells its host: started (with its port), closed, or why it could not start. */
+export type PgliteWorkerMessage = { type: 'ready'; port: number } | { type: 'closed' } | { type: 'failed'; message: string; stack?: string };
+
+const port = parentPort!;
+const post = (m: PgliteWorkerMessage) => port.postMessage(m);
+
+async function main({ mode, dataDir, password, port: tcpPort }: PgliteWorkerData): Promise<void> {
+  const db = await createPglite(dataDir);
+  if (mode === 'init') {
+    await db.close();
+    post({ type: 'closed' });
+    return;
+  }
+  const server = new PgliteServer(db, { password });
+  const listening = await server.listen(tcpPort);
+  port.once('message', () => {
+    void (async () => {
+      await server.close();
+      await db.close();
+      post({ type: 'closed' });
+      port.close();
+    })();
+  });
+  post({ type: 'ready', port: listening });
+}
+
+main(workerData as PgliteWorkerData).catch((e: unknown) => {
+  const err = e instanceof Error ? e : new Error(String(e));
+  post({ type: 'failed', message: err.message, stack: err.stack });
+});
