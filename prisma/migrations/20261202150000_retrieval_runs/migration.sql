@@ -41,6 +41,7 @@ CREATE TABLE "retrieval_batches" (
     "calls" INTEGER NOT NULL,
     "cached" INTEGER NOT NULL,
     "cost_usd" DOUBLE PRECISION NOT NULL DEFAULT 0,
+    "error" TEXT,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "retrieval_batches_pkey" PRIMARY KEY ("id")

@@ -1,0 +1,31 @@
+/** Retrieval runs: the plan (depth, batches, identity) and the results (metric intervals over queries, ladder, stored shapes, the end). */
+export {
+  batchRange,
+  EmbedKindSchema,
+  FULL_RANKING_DEPTH,
+  MIN_SEARCH_DEPTH,
+  planEmbedUnits,
+  RETRIEVAL_BATCH_TEXTS,
+  RetrievalRunSettingsSchema,
+  retrievalRunIdentity,
+  searchDepth,
+  type EmbedKind,
+  type EmbedUnit,
+  type RetrievalRunSettings,
+} from './plan';
+export {
+  LadderSchema,
+  metricResults,
+  MetricResultSchema,
+  modelLadder,
+  retrievalFinalStatus,
+  StoredQueryMetricsSchema,
+  StoredRankingSchema,
+  StoredRetrievalDataSchema,
+  type Ladder,
+  type MetricResult,
+  type RetrievalOutcome,
+  type StoredQueryMetrics,
+  type StoredRanking,
+  type StoredRetrievalData,
+} from './results';
