@@ -10,3 +10,4 @@ export * from './points';
 export * from './runs';
 export * from './evidence';
 export * from './search';
+export * from './retrieval';

@@ -8,6 +8,7 @@ import { closest } from '../points/suggest';
 import type { Issues } from './errors';
 import { optionalString, stringList } from './case-fields';
 import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
+import { RETRIEVAL_KEYS, retrievalBlockOf } from './retrieval-field';
 import { RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
 
 export type Header = Omit<Blueprint, 'prompts' | 'title'> & {
@@ -23,7 +24,7 @@ const RENDER_AS = RenderAsSchema.options;
 export const READ_KEYS = [
   'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
   'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
-  'noCache', 'concurrency', 'pass_threshold', 'prompts',
+  'noCache', 'concurrency', 'pass_threshold', 'prompts', ...RETRIEVAL_KEYS,
 ];
 /** Weval header fields that Assay keeps but does not interpret. */
 export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
@@ -31,7 +32,7 @@ export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices'
 export function emptyHeader(): Header {
   return {
     id: null, title: null, description: null, author: null, references: [], tags: [], models: [], system: null, systems: [], temperature: null,
-    temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null, pass_threshold: null,
+    temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null, pass_threshold: null, retrieval: null,
     extensions: {}, headerKeys: [], defNodes: new Map(),
   };
 }
@@ -58,6 +59,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   header.tools = toolsOf(get(map, 'tools'), issues);
   header.toolUse = toolUseOf(get(map, 'toolUse'), issues);
   header.evaluationConfig = nullable(get(map, 'evaluationConfig'));
+  header.retrieval = retrievalBlockOf(map, header.models, issues);
 
   const defs = get(map, 'point_defs') ?? get(map, 'defs');
   if (defs && !(defs.kind === 'scalar' && defs.value === null)) {

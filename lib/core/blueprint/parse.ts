@@ -55,6 +55,12 @@ export function parseBlueprint(text: string, options: ParseOptions): ParseResult
     if (draft) drafts.push(draft);
   }
   const prompts = assignIds(drafts, issues);
+  if (header.retrieval && prompts.length > 0) {
+    // One blueprint is one kind of run: replies graded per prompt, or a corpus ranked per
+    // embedding model. Mixing them would give one leaderboard entry two meanings.
+    const first = prompts[0]!;
+    issues.error(first.loc, 'schema', `a blueprint with a \`retrieval\` block scores embedding models over a corpus and has no prompts; this file also has ${prompts.length.toLocaleString('en-US')} prompt${prompts.length === 1 ? '' : 's'}`, 'Move the prompts into a blueprint of their own, or remove the `retrieval` block.');
+  }
 
   const { defNodes: _defNodes, title, ...fields } = header;
   const blueprint = { ...fields, title: title ?? header.id ?? titleFromFile(options.file), prompts };

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { CorrectNodeSchema } from '../correct/schema';
 import { JudgeQuestionSchema } from '../judging/questions';
+import { RetrievalBlockSchema } from '../retrieval/block';
 
 /** Where a value was written, 1-based, for error messages and deep links into source. */
 export const SourceLocSchema = z.object({ line: z.number().int(), col: z.number().int() });
@@ -204,6 +205,12 @@ export const BlueprintSchema = z.object({
    * field existed read as null.
    */
   pass_threshold: z.number().min(0).max(1).nullable().default(null),
+  /**
+   * The `retrieval:` block (`retrieval_config`): a retrieval blueprint scores embedding models
+   * over a corpus instead of grading replies, and has no prompts. Null for every other
+   * blueprint, and for versions stored before the field existed.
+   */
+  retrieval: RetrievalBlockSchema.nullable().default(null),
   /** Header fields Assay keeps verbatim without interpreting them (Weval passes every header field through). */
   extensions: z.record(z.string(), z.unknown()),
   /** The header's keys as written, in order: which spelling was used (`system` vs `systems`…), for export and diagnostics. */

@@ -1,0 +1,34 @@
+/**
+ * The threshold ladder of seed 002: below `min` fails, within [min, min + warn_margin) warns,
+ * otherwise passes. A metric with no threshold, or no value (unscored), has no status: unscored
+ * is not a failure.
+ */
+import type { RetrievalThresholds } from './block';
+
+export type LadderStatus = 'pass' | 'warn' | 'fail';
+
+export function ladderStatus(value: number | null | undefined, metricLabel: string, thresholds: RetrievalThresholds | null): LadderStatus | null {
+  const min = thresholds?.min[metricLabel];
+  if (min === undefined || value === null || value === undefined || !Number.isFinite(value)) return null;
+  if (value < min) return 'fail';
+  if (value < min + thresholds!.warnMargin) return 'warn';
+  return 'pass';
+}
+
+/**
+ * The status of a model over every thresholded metric: the worst of them (one failing metric
+ * fails the model), null when no metric has both a threshold and a value.
+ */
+export function overallLadder(overall: Record<string, number>, thresholds: RetrievalThresholds | null): { status: LadderStatus | null; metrics: Record<string, LadderStatus> } {
+  const metrics: Record<string, LadderStatus> = {};
+  if (!thresholds) return { status: null, metrics };
+  const rank: Record<LadderStatus, number> = { pass: 0, warn: 1, fail: 2 };
+  let status: LadderStatus | null = null;
+  for (const label of Object.keys(thresholds.min)) {
+    const s = ladderStatus(overall[label], label, thresholds);
+    if (!s) continue;
+    metrics[label] = s;
+    if (status === null || rank[s] > rank[status]) status = s;
+  }
+  return { status, metrics };
+}
