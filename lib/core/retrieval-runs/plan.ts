@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { sha256Hex, stableStringify } from '../blueprint/ids';
+import { SEALED_SPLIT } from '../blueprint/sealed';
 
 /** Texts per scheduled unit of work (embedTexts splits it further into the provider's requests). */
 export const RETRIEVAL_BATCH_TEXTS = 128;
@@ -87,4 +88,12 @@ export function retrievalRunIdentity(input: { contentHash: string; dataHash: str
       depth: input.depth,
     }) ?? '',
   );
+}
+
+/**
+ * A retrieval blueprint is sealed by `split: test` in its header (as a prompt is by its own):
+ * it is run and scored, but its queries and documents are never shown, only the figures.
+ */
+export function isSealedRetrieval(bp: { extensions: Record<string, unknown> }): boolean {
+  return bp.extensions.split === SEALED_SPLIT;
 }

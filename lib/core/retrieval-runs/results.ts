@@ -8,23 +8,11 @@
 import { xoroshiro128plus } from 'pure-rand';
 import { z } from 'zod';
 import { bcaInterval, DEFAULT_LEVEL, DEFAULT_RESAMPLES, hashSeed, IntervalSchema } from '../scoring';
-import { ladderStatus, type RetrievalBlock, type RetrievalScores } from '../retrieval';
+import { ladderStatus, type LadderStatus, type RetrievalBlock, type RetrievalScores } from '../retrieval';
 import type { FinalStatus } from '../runs/status';
 
-/**
- * A retrieval blueprint's data as stored (`retrieval_datasets.data`): the parsed corpus, queries
- * and qrels. Written by the sync and the CLI from `parseRetrievalFiles`, read by the run steps
- * and the pages.
- */
-export const StoredRetrievalDataSchema = z.object({
-  corpus: z.array(z.object({ id: z.string(), text: z.string() })),
-  queries: z.array(z.object({ id: z.string(), text: z.string() })),
-  qrels: z.array(z.object({ queryId: z.string(), docId: z.string(), relevance: z.number() })),
-});
-export type StoredRetrievalData = z.infer<typeof StoredRetrievalDataSchema>;
-
-export const LadderSchema = z.enum(['pass', 'warn', 'fail']);
-export type Ladder = z.infer<typeof LadderSchema>;
+/** A stored ladder status (`retrieval_metric_results.status`), read back with this schema. */
+export const LadderSchema = z.enum(['pass', 'warn', 'fail']) satisfies z.ZodType<LadderStatus>;
 
 /** A query's retrieved documents, best first, as far as the run's search depth (`retrieval_query_results.ranking`). */
 export const StoredRankingSchema = z.array(z.object({ docId: z.string(), score: z.number() }));
@@ -70,15 +58,8 @@ export function metricResults(scores: RetrievalScores, block: Pick<RetrievalBloc
         : null;
     const threshold = block.thresholds?.min[label] ?? null;
     const status = value === null ? null : ladderStatus(value, label, block.thresholds);
-    return { metric: label, value, interval, status: status ?? null, threshold, primary: label === block.primaryMetric, queryCount: values.length };
+    return { metric: label, value, interval, status, threshold, primary: label === block.primaryMetric, queryCount: values.length };
   });
-}
-
-/** A model's ladder over its metrics: fail if any fails, warn if any warns, pass if any passed; null when no metric has a minimum. */
-export function modelLadder(statuses: readonly (Ladder | null)[]): Ladder | null {
-  if (statuses.includes('fail')) return 'fail';
-  if (statuses.includes('warn')) return 'warn';
-  return statuses.includes('pass') ? 'pass' : null;
 }
 
 export interface RetrievalOutcome {

@@ -3,7 +3,7 @@
  * run-context.ts does for chat runs): the block (from the stored normalised blueprint), the
  * run's models and retrieval settings, and the dataset with its qrels.
  */
-import { BlueprintSchema, RetrievalRunSettingsSchema, RunSettingsSchema, type RetrievalBlock, type RetrievalRunSettings, type StoredRetrievalData } from '@/lib/core';
+import { BlueprintSchema, RetrievalRunSettingsSchema, RunSettingsSchema, type RetrievalBlock, type RetrievalRunSettings, type RetrievalData } from '@/lib/core';
 import type { Db } from '../../db/client';
 import { RunConfigError, RunNotFoundError } from '../errors';
 import { loadDataset } from './datasets';
@@ -15,7 +15,7 @@ export interface RetrievalContext {
   block: RetrievalBlock;
   models: string[];
   settings: RetrievalRunSettings;
-  data: StoredRetrievalData;
+  data: RetrievalData;
   /** Set by the in-process runner for one execution (never cached): its lease and its deadline's signal. */
   leaseHolder?: string;
   signal?: AbortSignal;

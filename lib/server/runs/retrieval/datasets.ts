@@ -4,7 +4,7 @@
  * hash) and linked to the blueprint version that read them (`retrieval_version_data`). The
  * sync, `assay run` and the demo seed store them here; a run request reads the link.
  */
-import { formatIssue, StoredRetrievalDataSchema, type BlueprintIssue, type RetrievalBlock, type StoredRetrievalData } from '@/lib/core';
+import { formatIssue, RetrievalDataSchema, type BlueprintIssue, type RetrievalBlock, type RetrievalData } from '@/lib/core';
 import type { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../../db/client';
 import { retryOnUniqueViolation } from '../../db/unique-retry';
@@ -34,13 +34,13 @@ export async function linkRetrievalData(db: Db, versionId: string, loaded: Retri
     await db.retrievalVersionData.upsert({ where: { versionId }, create: { versionId, datasetId: null, issues }, update: { datasetId: null, issues } });
     return issues;
   }
-  const datasetId = await storeDataset(db, loaded.contentHash, StoredRetrievalDataSchema.parse(loaded.data));
+  const datasetId = await storeDataset(db, loaded.contentHash, RetrievalDataSchema.parse(loaded.data));
   await db.retrievalVersionData.upsert({ where: { versionId }, create: { versionId, datasetId, issues: [] }, update: { datasetId, issues: [] } });
   return [];
 }
 
 /** One row per content: two syncs (or two `assay run`) storing the same files share it. */
-async function storeDataset(db: Db, contentHash: string, data: StoredRetrievalData): Promise<string> {
+async function storeDataset(db: Db, contentHash: string, data: RetrievalData): Promise<string> {
   const found = await db.retrievalDataset.findUnique({ where: { contentHash }, select: { id: true } });
   if (found) return found.id;
   const row = await retryOnUniqueViolation(() =>
@@ -67,7 +67,7 @@ export async function versionRetrievalData(db: Db, versionId: string): Promise<{
 }
 
 /** A stored dataset, parsed with its schema. */
-export async function loadDataset(db: Db, datasetId: string): Promise<StoredRetrievalData> {
+export async function loadDataset(db: Db, datasetId: string): Promise<RetrievalData> {
   const row = await db.retrievalDataset.findUniqueOrThrow({ where: { id: datasetId }, select: { data: true } });
-  return StoredRetrievalDataSchema.parse(row.data);
+  return RetrievalDataSchema.parse(row.data);
 }

@@ -14,6 +14,7 @@ import {
   batchRange,
   metricResults,
   planEmbedUnits,
+  rankDocuments,
   retrievalFinalStatus,
   scoreRankings,
   StoredQueryMetricsSchema,
@@ -181,7 +182,7 @@ export async function scoreModel(deps: Pick<RunDeps, 'db'>, ctx: RetrievalContex
     modelId,
     queryId: q.id,
     // stored in the order the metrics read it (score, then trec_eval's tie rule), cut at the depth
-    ranking: StoredRankingSchema.parse(orderedTop(rankings[q.id] ?? [], ctx.settings.depth)) as unknown as Prisma.InputJsonValue,
+    ranking: StoredRankingSchema.parse(rankDocuments(rankings[q.id] ?? []).slice(0, ctx.settings.depth)) as unknown as Prisma.InputJsonValue,
     metrics: StoredQueryMetricsSchema.parse(scores.queries[q.id] ?? {}) as unknown as Prisma.InputJsonValue,
   }));
   try {
@@ -230,9 +231,4 @@ export async function finishRetrieval(deps: RunDeps, runId: string, opts: { budg
   forgetRetrievalContext(runId);
   await deps.onFinished?.(runId);
   return decision.status;
-}
-
-/** The stored top of a ranking: by score, best first; equal scores by document id, as the scorer orders them. */
-function orderedTop(ranking: RankedDoc[], depth: number): RankedDoc[] {
-  return [...ranking].sort((a, b) => b.score - a.score || (a.docId < b.docId ? 1 : a.docId > b.docId ? -1 : 0)).slice(0, depth);
 }
