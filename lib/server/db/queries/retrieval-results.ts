@@ -1,0 +1,82 @@
+/**
+ * A retrieval run's results, per model: every metric with its interval and ladder status, the
+ * model's ladder over its thresholded metrics, its embedding cost and calls, and why it was not
+ * scored when it was not. What the run page shows and what `assay run --json` writes, read with
+ * the schemas the writer used (retrieval/steps.ts).
+ */
+import { BlueprintSchema, LadderSchema, overallLadder, type Interval, type LadderStatus } from '@/lib/core';
+import type { Db } from '../client';
+import { storedInterval } from '../stored-interval';
+
+export interface RetrievalMetricView {
+  metric: string;
+  value: number | null;
+  interval: Interval | null;
+  status: LadderStatus | null;
+  threshold: number | null;
+  primary: boolean;
+  queryCount: number;
+}
+
+export interface RetrievalModelResults {
+  modelId: string;
+  metrics: RetrievalMetricView[];
+  /** The worst status over the thresholded metrics (overallLadder); null without thresholds or scores. */
+  ladder: LadderStatus | null;
+  costUsd: number;
+  /** Provider calls its batches made, and texts found in the vector store. */
+  calls: number;
+  cached: number;
+  texts: number;
+  /** Why it has no scores (a batch's provider error); null when it was scored or is still running. */
+  error: string | null;
+}
+
+export interface RetrievalRunResults {
+  runId: string;
+  blueprintId: string;
+  status: string;
+  primaryMetric: string;
+  metricLabels: string[];
+  thresholds: { min: Record<string, number>; warnMargin: number } | null;
+  models: RetrievalModelResults[];
+}
+
+/** Null when the run is not a retrieval run (or does not exist). */
+export async function getRetrievalRunResults(db: Db, runId: string): Promise<RetrievalRunResults | null> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, status: true, blueprintId: true, models: true, version: { select: { normalized: true } } } });
+  if (!run || run.kind !== 'retrieval') return null;
+  const block = BlueprintSchema.parse(run.version.normalized).retrieval;
+  if (!block) return null;
+  const [metrics, batches] = await Promise.all([
+    db.retrievalMetricResult.findMany({ where: { runId } }),
+    db.retrievalBatch.groupBy({ by: ['modelId'], where: { runId }, _sum: { costUsd: true, calls: true, cached: true, texts: true } }),
+  ]);
+  const errors = await db.retrievalBatch.findMany({ where: { runId, error: { not: null } }, distinct: ['modelId'], orderBy: { modelId: 'asc' }, select: { modelId: true, error: true } });
+  const order = new Map(block.metrics.map((m, i) => [m.label, i]));
+  const models = (Array.isArray(run.models) ? run.models.map(String) : []).map((modelId): RetrievalModelResults => {
+    const rows = metrics.filter((m) => m.modelId === modelId).sort((a, b) => (order.get(a.metric) ?? 0) - (order.get(b.metric) ?? 0));
+    const views = rows.map((r) => ({
+      metric: r.metric,
+      value: r.value,
+      interval: storedInterval(r),
+      status: r.status === null ? null : LadderSchema.parse(r.status),
+      threshold: r.threshold,
+      primary: r.primary,
+      queryCount: r.queryCount,
+    }));
+    const values = Object.fromEntries(views.flatMap((v) => (v.value === null ? [] : [[v.metric, v.value] as const])));
+    const sums = batches.find((b) => b.modelId === modelId)?._sum;
+    return {
+      modelId,
+      metrics: views,
+      ladder: overallLadder(values, block.thresholds).status,
+      costUsd: sums?.costUsd ?? 0,
+      calls: sums?.calls ?? 0,
+      cached: sums?.cached ?? 0,
+      texts: sums?.texts ?? 0,
+      error: views.length ? null : (errors.find((e) => e.modelId === modelId)?.error ?? null),
+    };
+  });
+  return { runId, blueprintId: run.blueprintId, status: run.status, primaryMetric: block.primaryMetric, metricLabels: block.metrics.map((m) => m.label), thresholds: block.thresholds, models };
+}
