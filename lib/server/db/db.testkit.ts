@@ -5,6 +5,7 @@
  */
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,7 +89,7 @@ async function migratedSnapshot(): Promise<Blob> {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  const db = await PGlite.create('memory://');
+  const db = await PGlite.create({ dataDir: 'memory://', extensions: { vector } });
   const server = new PgliteServer(db, { password: 'snapshot' });
   const port = await server.listen(0);
   await migrate(`postgresql://postgres:snapshot@127.0.0.1:${port}/postgres`);
@@ -105,7 +106,7 @@ async function migratedSnapshot(): Promise<Blob> {
 
 /** As startPglite (lib/server/db/pglite.ts) serves a new in-memory PGlite, but from the migrated snapshot. */
 async function startMigratedPglite(): Promise<{ url: string; stop(): Promise<void> }> {
-  const db = await PGlite.create({ dataDir: 'memory://', loadDataDir: await migratedSnapshot() });
+  const db = await PGlite.create({ dataDir: 'memory://', loadDataDir: await migratedSnapshot(), extensions: { vector } });
   const password = randomBytes(24).toString('base64url');
   const server = new PgliteServer(db, { password });
   const port = await server.listen(0);

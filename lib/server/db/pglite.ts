@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite/vector';
 import { PgliteServer } from './pglite-server';
 import { mkdirSync } from 'node:fs';
 
@@ -16,7 +17,8 @@ export interface EmbeddedDatabase {
 
 export async function startPglite(opts: { dataDir: string; port?: number }): Promise<EmbeddedDatabase> {
   if (!opts.dataDir.startsWith('memory://')) mkdirSync(opts.dataDir, { recursive: true });
-  const db = await PGlite.create(opts.dataDir);
+  // pgvector loaded (not created: lib/server/db/vectors.ts creates the extension when a search first needs it)
+  const db = await PGlite.create({ dataDir: opts.dataDir, extensions: { vector } });
   const password = randomBytes(24).toString('base64url');
   const server = new PgliteServer(db, { password });
   const port = await server.listen(opts.port ?? 0);

@@ -41,7 +41,7 @@ function originOf(url: string): string | null {
   }
 }
 
-function checkOrigin(id: string, url: string, allowed: readonly string[]): void {
+export function checkOrigin(id: string, url: string, allowed: readonly string[]): void {
   const origin = originOf(url);
   const ok = allowed.map(originOf).filter((o): o is string => o !== null);
   if (origin && ok.includes(origin)) return;
@@ -51,7 +51,7 @@ function checkOrigin(id: string, url: string, allowed: readonly string[]): void 
   );
 }
 
-function resolveHeaders(id: string, spec: CustomHttpSpec, env: CustomHttpContext['env']): { headers: Record<string, string>; secrets: string[] } {
+export function resolveHeaders(id: string, spec: Pick<CustomHttpSpec, 'url' | 'headers'>, env: CustomHttpContext['env']): { headers: Record<string, string>; secrets: string[] } {
   const headers: Record<string, string> = {};
   const secrets: string[] = [];
   const origin = originOf(spec.url);
