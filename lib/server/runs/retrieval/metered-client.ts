@@ -4,7 +4,7 @@
  * they hold across workers), and is reconciled into `provider_calls` with its cost when it
  * returns or fails. embedTexts' retries go through it too, so a retry is a call.
  */
-import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from '../../providers/embeddings/types';
+import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from '../../providers/embeddings';
 import type { Db } from '../../db/client';
 import { BudgetExceededError, LeaseLostError } from '../errors';
 
@@ -12,7 +12,9 @@ export function meteredClient(db: Db, run: { runId: string; leaseHolder?: string
   const holder = run.leaseHolder ?? null;
   return {
     provider: client.provider,
+    model: client.model,
     maxBatch: client.maxBatch,
+    concurrencyKey: client.concurrencyKey,
     async embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
       const stopped = run.signal?.aborted ? (run.signal.reason as unknown) : null;
       if (stopped) throw stopped;

@@ -24,7 +24,7 @@ import {
   type RankedDoc,
 } from '@/lib/core';
 import type { Prisma } from '@/generated/prisma/client';
-import { isProviderError } from '../../providers';
+import { isProviderError, ModelResolutionError } from '../../providers';
 import { intervalColumns } from '../../db/stored-interval';
 import { storableText } from '../../db/storable-text';
 import { isUniqueViolation } from '../../db/unique-retry';
@@ -94,9 +94,9 @@ export async function pendingRetrieval(deps: Pick<RunDeps, 'db'>, ctx: Retrieval
 // ---------------------------------------------------------------------------------------------
 // embedding
 
-function clientFor(deps: RunDeps, ctx: RetrievalContext, modelId: string) {
-  if (!deps.embeddingClient) throw new RunConfigError('no embedding providers are wired into this worker (RunDeps.embeddingClient)');
-  return meteredClient(deps.db, ctx, deps.embeddingClient(modelId));
+function embeddingsOf(deps: RunDeps) {
+  if (!deps.embeddings) throw new RunConfigError('no embedding providers are wired into this worker (RunDeps.embeddings)');
+  return deps.embeddings;
 }
 
 /** The texts of a unit: its slice of the corpus or of the queries. */
@@ -118,10 +118,15 @@ export async function embedBatch(deps: RunDeps, ctx: RetrievalContext, unit: Emb
   if (exists) return { texts: texts.length, calls: 0 };
   let outcome: { calls: number; cached: number; costUsd: number; error: string | null };
   try {
-    const r = await embedTexts({ db: deps.db, client: clientFor(deps, ctx, unit.modelId), ...(ctx.signal ? { signal: ctx.signal } : {}) }, { modelId: unit.modelId, texts, kind: unit.kind });
+    const e = embeddingsOf(deps);
+    const client = meteredClient(deps.db, ctx, e.client(unit.modelId));
+    const r = await embedTexts(
+      { db: deps.db, client, ...(ctx.signal ? { signal: ctx.signal } : {}), ...(e.limiters ? { limiters: e.limiters } : {}), ...(e.retry ? { retry: e.retry } : {}) },
+      { modelId: unit.modelId, texts, kind: unit.kind },
+    );
     outcome = { calls: r.calls, cached: r.cached, costUsd: r.costUsd, error: null };
   } catch (e) {
-    if (e instanceof BudgetExceededError || e instanceof LeaseLostError || !isProviderError(e)) throw e;
+    if (e instanceof BudgetExceededError || e instanceof LeaseLostError || !(isProviderError(e) || e instanceof ModelResolutionError)) throw e;
     outcome = { calls: 0, cached: 0, costUsd: 0, error: storableText((e as Error).message) };
   }
   const failed = outcome.error === null ? 0 : texts.length;
@@ -149,10 +154,10 @@ export async function embedBatch(deps: RunDeps, ctx: RetrievalContext, unit: Emb
 export async function rankQueries(deps: Pick<RunDeps, 'db'>, ctx: RetrievalContext, modelId: string): Promise<Record<string, RankedDoc[]>> {
   const docsByHash = new Map<string, string[]>();
   for (const d of ctx.data.corpus) {
-    const h = textHash(d.text);
+    const h = textHash(d.text, 'document');
     docsByHash.set(h, [...(docsByHash.get(h) ?? []), d.id]);
   }
-  const queryHashes = ctx.data.queries.map((q) => textHash(q.text));
+  const queryHashes = ctx.data.queries.map((q) => textHash(q.text, 'query'));
   const vectors = await loadVectors(deps.db, modelId, [...new Set(queryHashes)]);
   const queries = ctx.data.queries.map((q, i) => {
     const vector = vectors.get(queryHashes[i]!);
