@@ -5,6 +5,7 @@
  * interrupted run: nothing completed is called or stored again.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
@@ -14,6 +15,7 @@ import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
 import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { RunConfigError } from '@/lib/server/runs/errors';
+import { syncRetrievalFiles } from '@/lib/server/runs/retrieval/datasets';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';
@@ -68,8 +70,22 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
     db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
   );
   const id = blueprintIdFromPath(path);
-  await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
+  const version = await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
+  if (parsed.blueprint.retrieval) {
+    // the corpus, queries and qrels beside it, read now: a change of any of them is a new run identity
+    const { root, path: inRoot } = localRoot(arg);
+    const issues = await syncRetrievalFiles(db, version.versionId, parsed.blueprint.retrieval, inRoot, (p) => readFile(join(root, p), 'utf8'));
+    if (issues.length) throw new RunConfigError(`${arg}: its retrieval files do not load:\n${issues.join('\n')}`);
+  }
   return id;
+}
+
+/** The folder a blueprint's data paths may reach: the working directory when the file is inside it, else the file's own folder. */
+function localRoot(file: string): { root: string; path: string } {
+  const abs = resolve(file);
+  const inCwd = relative(process.cwd(), abs);
+  const root = inCwd.startsWith('..') || isAbsolute(inCwd) ? dirname(abs) : process.cwd();
+  return { root, path: relative(root, abs).split(sep).join('/') };
 }
 
 const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
