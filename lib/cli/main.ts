@@ -21,6 +21,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     summary: 're-grade a stored run with other judges or a changed rubric, calling no model (a new, linked run)',
   },
   sync: { run: async (args) => (await import('./commands/sync')).syncCommand(args), summary: 'store the blueprints of the configured source in the database' },
+  retrieval: {
+    run: async (args) => (await import('./commands/retrieval')).retrievalCommand(args),
+    summary: 'score a TREC run file against qrels with trec_eval\'s metrics (retrieval score --qrels FILE --run FILE)',
+  },
   plan: {
     run: async (args) => (await import('./commands/plan')).planCommand(args),
     summary: 'the sample-size planner: a blueprint’s minimum detectable difference, and the prompts a chosen one needs',

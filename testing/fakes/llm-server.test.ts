@@ -100,7 +100,7 @@ describe('fake LLM: scripted replies', () => {
   it('lists models, and rejects what the real APIs reject', async () => {
     const f = await start({ rules: [{ model: 'special-model', reply: 'x' }] });
     const models = (await (await fetch(`${f.url}/models`)).json()) as Json;
-    expect(models.data.map((m: Json) => m.id)).toEqual(['fake-model', 'fake-judge', 'special-model']);
+    expect(models.data.map((m: Json) => m.id)).toEqual(['fake-model', 'fake-judge', 'fake-embed-large', 'fake-embed-small', 'special-model']);
     expect((await post(`${f.url}/messages`, user('hi'))).json).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } });
     expect((await anthropic(f, { model: 'm', messages: [{ role: 'system', content: 'x' }] })).status).toBe(400);
     expect((await openai(f, { messages: [] })).json.error.message).toBe("'model' is required");
@@ -268,7 +268,7 @@ describe('fake LLM: counters', () => {
     expect(f.stats()).toMatchObject({ calls: 6, completed: 5, duplicateCompletedCalls: 2 });
 
     f.reset();
-    expect(f.stats()).toEqual({ calls: 0, completed: 0, duplicateCompletedCalls: 0, byKey: {} });
+    expect(f.stats()).toEqual({ calls: 0, completed: 0, duplicateCompletedCalls: 0, byKey: {}, embeddings: { calls: 0, inputs: 0, byModel: {} } });
     expect(f.requests()).toEqual([]);
   });
 

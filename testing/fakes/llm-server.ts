@@ -1,13 +1,29 @@
 /**
  * The fake LLM provider: ONE real HTTP server used by the unit tests, the e2e suite and the
  * benchmarks (STYLE.md habit 8). It speaks OpenAI `POST /v1/chat/completions`, Anthropic
- * `POST /v1/messages`, a home-made `POST /custom/chat`, and `GET /v1/models`; it is scripted
+ * `POST /v1/messages`, a home-made `POST /custom/chat`, and `GET /v1/models`; embeddings as
+ * OpenAI `POST /v1/embeddings`, Gemini `POST /v1beta/models/{m}:batchEmbedContents` (and
+ * `:embedContent`) and `POST /custom/embed` (llm-server-embeddings.ts); it is scripted
  * by rules, injects seeded faults, and counts calls so a test can prove that no completed call
  * was made twice. `/__fake/*` lets another process (Playwright) script and inspect it.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { z } from 'zod';
+import {
+  DEFAULT_EMBEDDING_MODELS,
+  EmbeddingBadRequest,
+  embeddingDialectFor,
+  embeddingModelFor,
+  EmbeddingModelSchema,
+  fakeEmbedding,
+  parseEmbeddingRequest,
+  renderEmbeddingError,
+  renderEmbeddings,
+  type EmbeddingDialect,
+  type EmbeddingModel,
+} from './llm-server-embeddings';
 import { answerHeaders, BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
 import {
   countTokens,
@@ -50,6 +66,16 @@ export interface FakeLlmOptions {
   keepRequests?: number;
   /** What each model says it is (`model` field, `system_fingerprint`); see setServed. */
   served?: ServedEntryInput[];
+  /** Embedding models' dimensions and noise (default DEFAULT_EMBEDDING_MODELS; others get a fallback). */
+  embeddingModels?: EmbeddingModel[];
+}
+
+export interface FakeEmbeddingStats {
+  /** Embedding requests received, whatever their outcome. */
+  calls: number;
+  /** Texts in requests that were answered with vectors. */
+  inputs: number;
+  byModel: Record<string, { calls: number; inputs: number }>;
 }
 
 export interface RecordedRequest {
@@ -68,6 +94,7 @@ export interface FakeStats {
   completed: number;
   duplicateCompletedCalls: number;
   byKey: Record<string, number>;
+  embeddings: FakeEmbeddingStats;
 }
 
 export interface FakeLlm {
@@ -76,7 +103,7 @@ export interface FakeLlm {
   /** Scheme, host and port only, e.g. http://127.0.0.1:4010. */
   origin: string;
   port: number;
-  /** Every chat request received, whatever its outcome. */
+  /** Every chat request received, whatever its outcome (embedding requests are counted in stats().embeddings). */
   calls(): number;
   /** Completed (200, well-formed) responses per request key. */
   callsByKey(): Map<string, number>;
@@ -136,7 +163,7 @@ function dialectFor(method: string, path: string): Dialect | null {
 function presentedKey(req: IncomingMessage): string | undefined {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length);
-  const x = req.headers['x-api-key'];
+  const x = req.headers['x-api-key'] ?? req.headers['x-goog-api-key'];
   return Array.isArray(x) ? x[0] : x;
 }
 
@@ -162,6 +189,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   let completed = new Map<string, number>();
   let log: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
+  const embeddingModels = (options.embeddingModels ?? DEFAULT_EMBEDDING_MODELS).map((m) => EmbeddingModelSchema.parse(m));
+  let embeddingStats: FakeEmbeddingStats = { calls: 0, inputs: 0, byModel: {} };
 
   const record = (r: RecordedRequest): void => {
     log.push(r);
@@ -273,9 +302,56 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     sendJson(res, 200, body, answerHeaders(dialect, answer, mySeq));
   }
 
+  async function handleEmbeddings(dialect: EmbeddingDialect, path: string, httpReq: IncomingMessage, res: ServerResponse): Promise<void> {
+    embeddingStats.calls++;
+    let req;
+    try {
+      req = parseEmbeddingRequest(dialect, path, JSON.parse(await readBody(httpReq)) as unknown);
+    } catch (e) {
+      const message = e instanceof EmbeddingBadRequest || e instanceof BadRequest ? e.message : `invalid JSON body: ${(e as Error).message}`;
+      return sendJson(res, 400, renderEmbeddingError(dialect, 400, message));
+    }
+    const presented = presentedKey(httpReq);
+    if (apiKeys && (!presented || !apiKeys.has(presented))) {
+      return sendJson(res, 401, renderEmbeddingError(dialect, 401, `Incorrect API key provided: ${presented ?? '(none)'}`));
+    }
+    // the same seeded fault draws as chat: a retry of the same batch is a fresh draw
+    const key = `embed:${createHash('sha256').update(JSON.stringify([req.model, req.inputs])).digest('hex').slice(0, 16)}`;
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    const fault = pickFault(faults, { model: req.model } as FakeRequest, draw(seed, key, occurrence));
+    if (fault?.kind === 'hang') return;
+    if (latencyMs > 0) {
+      await new Promise((r) => setTimeout(r, latencyMs));
+      if (clientGone(res)) return;
+    }
+    if (fault?.kind === 'rate_limited') {
+      return sendJson(res, 429, renderEmbeddingError(dialect, 429, 'Rate limit reached (fake)'), { 'retry-after': fault.config.retryAfter ?? '0.05' });
+    }
+    if (fault?.kind === 'server_error') return sendJson(res, 500, renderEmbeddingError(dialect, 500, 'The server had an error (fake)'));
+    const spec = embeddingModelFor(req.model, embeddingModels);
+    const dims = req.dims ?? spec.dims;
+    const vectors = req.inputs.map((t) => fakeEmbedding(t, req.model, { dims, noise: spec.noise }));
+    const body = JSON.stringify(renderEmbeddings(req, vectors, path, fault?.kind === 'malformed'));
+    if (fault?.kind === 'truncated' || fault?.kind === 'empty' || fault?.kind === 'html') {
+      if (res.destroyed || res.headersSent) return;
+      res.writeHead(200, { 'content-type': fault.kind === 'html' ? 'text/html' : 'application/json' });
+      return void res.end(fault.kind === 'html' ? '<html><body><h1>502 Bad Gateway</h1></body></html>' : fault.kind === 'empty' ? '' : body.slice(0, Math.floor(body.length / 2)));
+    }
+    if (!fault) {
+      embeddingStats.inputs += req.inputs.length;
+      const m = (embeddingStats.byModel[req.model] ??= { calls: 0, inputs: 0 });
+      m.calls++;
+      m.inputs += req.inputs.length;
+    }
+    if (res.destroyed || res.headersSent) return;
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_fake_embed_${embeddingStats.calls}` });
+    res.end(body);
+  }
+
   function modelList(): unknown {
     const named = rules.flatMap((r) => (typeof r.model === 'string' && /^[\w./:-]+$/.test(r.model) ? [r.model] : []));
-    const ids = [...new Set(['fake-model', 'fake-judge', ...named])];
+    const ids = [...new Set(['fake-model', 'fake-judge', ...embeddingModels.map((m) => m.model), ...named])];
     return { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'assay-fake' })) };
   }
 
@@ -289,6 +365,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       completed: [...completed.values()].reduce((s, n) => s + n, 0),
       duplicateCompletedCalls: api.duplicateCompletedCalls(),
       byKey: Object.fromEntries(completed),
+      embeddings: structuredClone(embeddingStats),
     }),
     setRules: (next) => {
       rules = next.map((r) => RuleSchema.parse(r));
@@ -313,6 +390,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       seen = new Map();
       completed = new Map();
       log = [];
+      embeddingStats = { calls: 0, inputs: 0, byModel: {} };
     },
   };
 
@@ -357,6 +435,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       p.catch((e: unknown) => sendJson(res, 500, { error: `fake server bug: ${(e as Error).message}` }));
     };
     if (dialect) return done(handleChat(dialect, path, req, res));
+    const embedding = embeddingDialectFor(req.method ?? 'GET', path);
+    if (embedding) return done(handleEmbeddings(embedding, path, req, res));
     if (req.method === 'GET' && path.endsWith('/models')) return sendJson(res, 200, modelList());
     if (path.startsWith('/__fake/')) return done(handleAdmin(path, req, res));
     sendJson(res, 404, { error: { message: `The fake LLM has no route ${req.method} ${path}`, type: 'not_found_error' } });

@@ -281,10 +281,13 @@ async function pgvectorCandidates(pool: pg.Pool, modelId: string, hashes: string
         }
         for (const q of chunk) {
           const list = byKey.get(q.key) ?? [];
-          const kth = list[Math.min(k, list.length) - 1]?.d ?? Number.POSITIVE_INFINITY;
-          const last = list.at(-1)?.d ?? Number.POSITIVE_INFINITY;
-          if (list.length === limit && limit < hashes.length && last <= kth + RESCORE_MARGIN) again.push(q);
-          else out.set(q.key, [...list.filter((c) => c.d <= kth + RESCORE_MARGIN).map((c) => c.h), ...zero]);
+          // NaN (zero vectors) sorts last: once one is fetched, every real distance is in
+          const finite = list.filter((c) => Number.isFinite(c.d));
+          const kth = finite[Math.min(k, finite.length) - 1]?.d ?? Number.POSITIVE_INFINITY;
+          const last = finite.at(-1)?.d ?? Number.POSITIVE_INFINITY;
+          const more = finite.length === limit && limit < hashes.length;
+          if (more && last <= kth + RESCORE_MARGIN) again.push(q);
+          else out.set(q.key, [...finite.filter((c) => c.d <= kth + RESCORE_MARGIN).map((c) => c.h), ...zero]);
         }
       }
       pending = again;
