@@ -12,6 +12,8 @@ export interface RetrievalContext {
   runId: string;
   blueprintId: string;
   versionId: string;
+  /** The run's identity: the seed of its intervals, so identical runs give identical intervals. */
+  identityHash: string;
   block: RetrievalBlock;
   models: string[];
   settings: RetrievalRunSettings;
@@ -33,7 +35,7 @@ export async function isRetrievalRun(db: Db, runId: string): Promise<boolean> {
 export async function loadRetrievalContext(db: Db, runId: string): Promise<RetrievalContext> {
   const hit = cache.get(runId);
   if (hit) return hit;
-  const run = await db.run.findUnique({ where: { id: runId }, select: { blueprintId: true, versionId: true, config: true, version: { select: { normalized: true } } } });
+  const run = await db.run.findUnique({ where: { id: runId }, select: { blueprintId: true, versionId: true, identityHash: true, config: true, version: { select: { normalized: true } } } });
   if (!run) throw new RunNotFoundError(runId);
   const bp = BlueprintSchema.safeParse(run.version.normalized);
   if (!bp.success || !bp.data.retrieval) throw new RunConfigError(`run ${runId}: its blueprint version is not a valid retrieval blueprint`);
@@ -45,6 +47,7 @@ export async function loadRetrievalContext(db: Db, runId: string): Promise<Retri
     runId,
     blueprintId: run.blueprintId,
     versionId: run.versionId,
+    identityHash: run.identityHash,
     block: bp.data.retrieval,
     models: settings.data.models,
     settings: retrieval.data,

@@ -4,7 +4,7 @@
  * hash) and linked to the blueprint version that read them (`retrieval_version_data`). The
  * sync, `assay run` and the demo seed store them here; a run request reads the link.
  */
-import { formatIssue, RetrievalDataSchema, type BlueprintIssue, type RetrievalBlock, type RetrievalData } from '@/lib/core';
+import { formatIssue, RetrievalDataSchema, type RetrievalBlock, type RetrievalData } from '@/lib/core';
 import type { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../../db/client';
 import { retryOnUniqueViolation } from '../../db/unique-retry';
@@ -18,14 +18,8 @@ export type RetrievalFilesResult = Awaited<ReturnType<typeof loadRetrievalFiles>
  * Returns the problems as `file:line:col: message` (empty when the files loaded).
  */
 export async function syncRetrievalFiles(db: Db, versionId: string, block: RetrievalBlock, blueprintPath: string, readText: (path: string) => Promise<string>): Promise<string[]> {
-  let loaded: RetrievalFilesResult;
-  try {
-    loaded = await loadRetrievalFiles(block, blueprintPath, readText);
-  } catch (e) {
-    // a file the source does not have (or cannot serve): said against the blueprint, where the path is written
-    loaded = { ok: false, issues: [{ file: blueprintPath, line: 1, col: 1, message: `retrieval files could not be read: ${(e as Error).message}` } as BlueprintIssue] };
-  }
-  return linkRetrievalData(db, versionId, loaded);
+  // a file the source cannot serve is one of the issues (said against the blueprint, where the path is written)
+  return linkRetrievalData(db, versionId, await loadRetrievalFiles(block, blueprintPath, readText));
 }
 
 export async function linkRetrievalData(db: Db, versionId: string, loaded: RetrievalFilesResult): Promise<string[]> {

@@ -181,7 +181,7 @@ export async function scoreModel(deps: Pick<RunDeps, 'db'>, ctx: RetrievalContex
   if ((await deps.db.retrievalMetricResult.count({ where: { runId: ctx.runId, modelId } })) > 0) return { queries: 0 };
   const rankings = await rankQueries(deps, ctx, modelId);
   const scores = scoreRankings(ctx.data.qrels, rankings, ctx.block.metrics);
-  const results = metricResults(scores, ctx.block, `${ctx.runId}|${modelId}`);
+  const results = metricResults(scores, ctx.block, `${ctx.identityHash}|${modelId}`);
   const queryRows = ctx.data.queries.map((q) => ({
     runId: ctx.runId,
     modelId,

@@ -1,0 +1,119 @@
+/**
+ * A retrieval run end to end through the real steps, the in-process runner, the vector store
+ * and the fake provider's embeddings (the only double, at the network boundary), on whichever
+ * engine the project chose: the PostgreSQL server (exact search, no pgvector) or PGlite
+ * (pgvector). The stored rankings are compared with one file both projects share, so the two
+ * engines are held to the same rankings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoredRankingSchema } from '@/lib/core';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
+import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
+import { hasPgvector } from '../../db/vectors';
+import { resolveEmbeddingClient } from '../../providers/embeddings';
+import type { RunDeps } from '../deps';
+import { executeRun } from '../execute-run';
+import { requestRun } from '../request-run';
+import { fakeDeps, noDispatch, TEST_DEFAULTS } from '../runs.testkit';
+import { getRetrievalRunResults } from '../../db/queries/retrieval-results';
+import { RETRIEVAL_MODELS, RETRIEVAL_SIZES, retrievalFiles, storeRetrievalBlueprint } from './retrieval.testkit';
+
+let t: TestDatabase;
+let fake: FakeLlm;
+let deps: RunDeps;
+
+export function retrievalDeps(base: RunDeps, fakeUrl: string): RunDeps {
+  return { ...base, embeddings: { client: (id) => resolveEmbeddingClient(id, { keys: {}, baseUrlOverride: fakeUrl }), retry: { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 50 } } };
+}
+
+beforeAll(async () => {
+  t = await freshDatabase();
+  fake = await startFakeLlm({ keepRequests: 100 });
+  deps = retrievalDeps(await fakeDeps(t.db, fake.url, { sandbox: false, gradingPool: null }), fake.url);
+});
+afterAll(async () => {
+  await fake?.close();
+  await t?.close();
+});
+
+const engine = process.env.ASSAY_TEST_DB;
+
+describe(`retrieval run (${engine})`, () => {
+  let runId: string;
+  let blueprintId: string;
+
+  it('runs the blueprint: every text embedded once per model, every query ranked and scored, the run completed', async () => {
+    ({ blueprintId } = await storeRetrievalBlueprint(t.db));
+    ({ runId } = await requestRun(t.db, { blueprintId, trigger: 'cli' }, noDispatch, TEST_DEFAULTS));
+    expect(await executeRun(deps, runId)).toBe('completed');
+    const texts = RETRIEVAL_SIZES.documents + RETRIEVAL_SIZES.queries;
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run).toMatchObject({ kind: 'retrieval', status: 'completed', error: null, totalCalls: 2 * texts, doneCalls: 2 * texts, errorCalls: 0, doneVerdicts: 2 * RETRIEVAL_SIZES.queries, reservedCalls: 0 });
+    expect(run.costUsd).toBeGreaterThan(0);
+    expect(fake.stats().embeddings.byModel['fake-embed-large']?.inputs).toBe(texts);
+    expect(fake.stats().embeddings.byModel['fake-embed-small']?.inputs).toBe(texts);
+    expect(run.providerCalls).toBe(fake.stats().embeddings.calls);
+  });
+
+  it('stores per model every metric with a bootstrap interval over queries around it and the ladder, the better model first on the primary metric', async () => {
+    const r = (await getRetrievalRunResults(t.db, runId))!;
+    expect(r.models.map((m) => m.modelId).sort()).toEqual([...RETRIEVAL_MODELS].sort());
+    for (const m of r.models) {
+      expect(m.metrics.map((x) => x.metric)).toEqual(['ndcg@10', 'recall@5', 'mrr', 'map']);
+      for (const x of m.metrics) {
+        expect(x.queryCount).toBe(RETRIEVAL_SIZES.queries);
+        expect(x.interval).toMatchObject({ method: 'bca-bootstrap', clusters: RETRIEVAL_SIZES.queries, resamples: 1000 });
+        expect(x.interval!.low).toBeLessThanOrEqual(x.value!);
+        expect(x.interval!.high).toBeGreaterThanOrEqual(x.value!);
+      }
+      const ndcg = m.metrics[0]!;
+      expect(ndcg.primary).toBe(true);
+      expect(ndcg.status).toBe(ndcg.value! < 0.5 ? 'fail' : ndcg.value! < 0.6 ? 'warn' : 'pass');
+      expect(m.metrics[2]!.status).toBeNull(); // mrr has no minimum
+      expect(m.costUsd).toBeGreaterThan(0);
+    }
+    const ndcgOf = (id: string) => r.models.find((m) => m.modelId === id)!.metrics[0]!.value!;
+    expect(ndcgOf('openai:fake-embed-large')).toBeGreaterThan(ndcgOf('openai:fake-embed-small'));
+  });
+
+  it('stores each query’s ranking, the mean of its per-query metrics being the stored metric', async () => {
+    const rows = await t.db.retrievalQueryResult.findMany({ where: { runId }, orderBy: [{ modelId: 'asc' }, { queryId: 'asc' }] });
+    expect(rows).toHaveLength(2 * RETRIEVAL_SIZES.queries);
+    const r = (await getRetrievalRunResults(t.db, runId))!;
+    for (const m of r.models) {
+      const mine = rows.filter((q) => q.modelId === m.modelId);
+      const mean = mine.reduce((s, q) => s + (q.metrics as Record<string, number>)['ndcg@10']!, 0) / mine.length;
+      expect(mean).toBeCloseTo(m.metrics[0]!.value!, 12);
+      for (const q of mine) expect(StoredRankingSchema.parse(q.ranking)).toHaveLength(RETRIEVAL_SIZES.documents); // map reads the whole (small) corpus
+    }
+  });
+
+  it('gives the same rankings on the PostgreSQL server (exact) and on PGlite (pgvector): one file both projects check', async () => {
+    expect(await hasPgvector(t.db)).toBe(engine === 'pglite');
+    const rows = await t.db.retrievalQueryResult.findMany({ where: { runId }, orderBy: [{ modelId: 'asc' }, { queryId: 'asc' }], select: { modelId: true, queryId: true, ranking: true } });
+    // scores to 6 decimals: float4 vectors, cosine in float8 on both paths (vectors.ts)
+    const rankings = rows.map((q) => ({ model: q.modelId, query: q.queryId, ranking: StoredRankingSchema.parse(q.ranking).map((d) => `${d.docId} ${d.score.toFixed(6)}`) }));
+    await expect(`${JSON.stringify(rankings, null, 1)}\n`).toMatchFileSnapshot('./__snapshots__/retrieval-rankings.json');
+  });
+
+  it('a second run of the same files finds every vector stored: no call is made, the same results', async () => {
+    const before = fake.stats().embeddings.calls;
+    const { runId: again, identityHash } = await requestRun(t.db, { blueprintId, trigger: 'cli' }, noDispatch, TEST_DEFAULTS);
+    expect(identityHash).toBe((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).identityHash);
+    expect(await executeRun(deps, again)).toBe('completed');
+    expect(fake.stats().embeddings.calls).toBe(before);
+    const a = await t.db.retrievalMetricResult.findMany({ where: { runId }, orderBy: [{ modelId: 'asc' }, { metric: 'asc' }], select: { modelId: true, metric: true, value: true, ciLow: true, ciHigh: true } });
+    const b = await t.db.retrievalMetricResult.findMany({ where: { runId: again }, orderBy: [{ modelId: 'asc' }, { metric: 'asc' }], select: { modelId: true, metric: true, value: true, ciLow: true, ciHigh: true } });
+    expect(b).toEqual(a);
+  });
+
+  it('a changed qrels file is a new identity', async () => {
+    const files = retrievalFiles();
+    const qrels = files['retrieval/data/qrels.jsonl']!.replace('"doc_id":"d02","relevance":1', '"doc_id":"d02","relevance":2');
+    expect(qrels).not.toBe(files['retrieval/data/qrels.jsonl']);
+    const before = (await t.db.run.findUniqueOrThrow({ where: { id: runId } })).identityHash;
+    await storeRetrievalBlueprint(t.db, { ...files, 'retrieval/data/qrels.jsonl': qrels });
+    const { identityHash } = await requestRun(t.db, { blueprintId, trigger: 'cli' }, noDispatch, TEST_DEFAULTS);
+    expect(identityHash).not.toBe(before);
+  });
+});
