@@ -4,7 +4,8 @@
  * scored when it was not. What the run page shows and what `assay run --json` writes, read with
  * the schemas the writer used (retrieval/steps.ts).
  */
-import { BlueprintSchema, LadderSchema, overallLadder, type Interval, type LadderStatus } from '@/lib/core';
+import { BlueprintSchema, isSealedRetrieval, LadderSchema, overallLadder, RetrievalRunSettingsSchema, StoredQueryMetricsSchema, type Interval, type LadderStatus } from '@/lib/core';
+import { loadDataset } from '../../runs/retrieval/datasets';
 import type { Db } from '../client';
 import { storedInterval } from '../stored-interval';
 
@@ -40,14 +41,25 @@ export interface RetrievalRunResults {
   metricLabels: string[];
   thresholds: { min: Record<string, number>; warnMargin: number } | null;
   models: RetrievalModelResults[];
+  /** The blueprint is sealed (`split: test`): its queries are not listed, only the figures shown. */
+  sealed: boolean;
+  /** The first queries of the data with each model's primary metric on them (none when sealed). */
+  queries: { id: string; text: string; primary: Record<string, number | null> }[];
+  queryCount: number;
 }
+
+/** Queries listed on the run page; the drill-down moves between all of them. */
+export const LISTED_QUERIES = 50;
 
 /** Null when the run is not a retrieval run (or does not exist). */
 export async function getRetrievalRunResults(db: Db, runId: string): Promise<RetrievalRunResults | null> {
-  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, status: true, blueprintId: true, models: true, version: { select: { normalized: true } } } });
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, kind: true, status: true, blueprintId: true, models: true, config: true, version: { select: { normalized: true } } } });
   if (!run || run.kind !== 'retrieval') return null;
-  const block = BlueprintSchema.parse(run.version.normalized).retrieval;
-  if (!block) return null;
+  const bp = BlueprintSchema.parse(run.version.normalized);
+  const block = bp.retrieval;
+  const settings = RetrievalRunSettingsSchema.safeParse((run.config as { retrieval?: unknown }).retrieval);
+  if (!block || !settings.success) return null;
+  const sealed = isSealedRetrieval(bp);
   const [metrics, batches] = await Promise.all([
     db.retrievalMetricResult.findMany({ where: { runId } }),
     db.retrievalBatch.groupBy({ by: ['modelId'], where: { runId }, _sum: { costUsd: true, calls: true, cached: true, texts: true } }),
@@ -78,5 +90,20 @@ export async function getRetrievalRunResults(db: Db, runId: string): Promise<Ret
       error: views.length ? null : (errors.find((e) => e.modelId === modelId)?.error ?? null),
     };
   });
-  return { runId, blueprintId: run.blueprintId, status: run.status, primaryMetric: block.primaryMetric, metricLabels: block.metrics.map((m) => m.label), thresholds: block.thresholds, models };
+  const data = await loadDataset(db, settings.data.datasetId);
+  const listed = sealed ? [] : data.queries.slice(0, LISTED_QUERIES);
+  const perQuery = listed.length
+    ? await db.retrievalQueryResult.findMany({ where: { runId, queryId: { in: listed.map((q) => q.id) } }, select: { queryId: true, modelId: true, metrics: true } })
+    : [];
+  const queries = listed.map((q) => ({
+    id: q.id,
+    text: q.text,
+    primary: Object.fromEntries(
+      models.map((m) => {
+        const row = perQuery.find((p) => p.queryId === q.id && p.modelId === m.modelId);
+        return [m.modelId, row ? (StoredQueryMetricsSchema.parse(row.metrics)[block.primaryMetric] ?? null) : null];
+      }),
+    ),
+  }));
+  return { runId, blueprintId: run.blueprintId, status: run.status, primaryMetric: block.primaryMetric, metricLabels: block.metrics.map((m) => m.label), thresholds: block.thresholds, models, sealed, queries, queryCount: data.queries.length };
 }
