@@ -1,6 +1,6 @@
 /** Expands CLI path arguments (files or folders, recursively) into blueprint files. */
 import { readdir, stat } from 'node:fs/promises';
-import { join, relative, resolve, sep, basename } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 const BLUEPRINT_FILE = /\.(ya?ml|json)$/i;
 
@@ -37,4 +37,17 @@ export function repoRelativePath(file: string): string {
 export function displayPath(file: string): string {
   const rel = relative(process.cwd(), resolve(file));
   return rel.startsWith('..') ? file : rel;
+}
+
+/**
+ * The repository a file belongs to: the nearest folder above it holding `.git` (a folder, or a
+ * file in a worktree), else the file's own folder. A retrieval blueprint's data paths may not
+ * leave it, as they may not leave a synced repository.
+ */
+export async function repositoryRoot(file: string): Promise<string> {
+  const start = dirname(resolve(file));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (await stat(join(dir, '.git')).then(() => true, () => false)) return dir;
+    if (dirname(dir) === dir) return start;
+  }
 }

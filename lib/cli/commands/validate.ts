@@ -2,11 +2,15 @@
  * `assay validate PATH…`: loads every blueprint under the paths (folders recursively) exactly as
  * a sync or a run would, and reports each file: `file: ok (N prompts, M points)` or its
  * problems as `file:line:col: message` (the form editors and CI annotate), hints indented.
- * `--json` prints one object per file per line, with the normalised blueprint.
+ * A retrieval blueprint's corpus, queries and qrels are read and checked too, their problems
+ * reported at the data file's own path:line:col. `--json` prints one object per file per
+ * line, with the normalised blueprint.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { BLUEPRINT_LIMITS, blueprintIdFromPath, parseBlueprint, type BlueprintIssue } from '@/lib/core';
-import { displayPath, expandPaths, repoRelativePath } from '../files';
+import { join, relative } from 'node:path';
+import { BLUEPRINT_LIMITS, blueprintIdFromPath, parseBlueprint, type BlueprintIssue, type RetrievalBlock } from '@/lib/core';
+import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
+import { displayPath, expandPaths, repositoryRoot, repoRelativePath } from '../files';
 import { blueprintJson, type BlueprintJson } from './blueprint-json';
 import { parseCommandArgs, usageError } from './usage';
 
@@ -18,6 +22,8 @@ Checks blueprint files (.yml, .yaml, .json; folders are searched recursively).
 Exit status: 0 when every file is valid, 1 when any is invalid or missing, 2 on usage errors.`;
 
 interface IssueJson {
+  /** Set when the problem is in another file than the blueprint (a retrieval data file). */
+  file?: string;
   line: number;
   col: number;
   message: string;
@@ -32,6 +38,8 @@ interface FileReport {
   errors: IssueJson[];
   warnings: IssueJson[];
   blueprint: BlueprintJson | null;
+  /** A retrieval blueprint's data, counted (null for other blueprints and when the files are broken). */
+  retrieval?: { documents: number; queries: number; judgements: number; contentHash: string } | null;
 }
 
 export async function validateCommand(argv: string[]): Promise<number> {
@@ -70,9 +78,30 @@ async function validateFile(path: string, strict: boolean): Promise<FileReport> 
   // Weval stores a blueprint under the id of its path; a header `id` names it explicitly.
   const id = result.blueprint.id ?? blueprintIdFromPath(repoRelativePath(path));
   const blueprint = blueprintJson(result.blueprint, id);
+  let retrieval: FileReport['retrieval'];
+  if (result.blueprint.retrieval) {
+    const data = await checkRetrievalFiles(path, result.blueprint.retrieval);
+    if (!data.ok) return { file, ok: false, errors: data.errors, warnings, blueprint: null, retrieval: null };
+    warnings.push(...data.warnings);
+    retrieval = data.counts;
+  }
   // Under --strict the warnings are what fails the file, so they are reported as its errors.
-  if (strict && warnings.length > 0) return { file, ok: false, errors: warnings, warnings: [], blueprint };
-  return { file, ok: true, errors: [], warnings, blueprint };
+  if (strict && warnings.length > 0) return { file, ok: false, errors: warnings, warnings: [], blueprint, ...(retrieval ? { retrieval } : {}) };
+  return { file, ok: true, errors: [], warnings, blueprint, ...(retrieval ? { retrieval } : {}) };
+}
+
+/**
+ * The data files as a sync would read them: paths relative to the blueprint, kept inside the
+ * repository (the folder holding `.git` above the blueprint, else the blueprint's own folder).
+ */
+async function checkRetrievalFiles(path: string, block: RetrievalBlock): Promise<{ ok: true; warnings: IssueJson[]; counts: NonNullable<FileReport['retrieval']> } | { ok: false; errors: IssueJson[] }> {
+  const root = await repositoryRoot(path);
+  const inRepo = relative(root, path).split('\\').join('/');
+  const shown = (issue: BlueprintIssue): IssueJson => ({ ...issueJson(issue), file: issue.file === inRepo ? displayPath(path) : displayPath(join(root, issue.file)) });
+  const loaded = await loadRetrievalFiles(block, inRepo, (p) => readFile(join(root, p), 'utf8'));
+  if (!loaded.ok) return { ok: false, errors: loaded.issues.map(shown) };
+  const { corpus, queries, qrels } = loaded.data;
+  return { ok: true, warnings: loaded.warnings.map(shown), counts: { documents: corpus.length, queries: queries.length, judgements: qrels.length, contentHash: loaded.contentHash } };
 }
 
 function issueJson(issue: BlueprintIssue): IssueJson {
@@ -94,10 +123,14 @@ function humanReport(report: FileReport): string {
     const label = issue.severity === 'warning' ? 'warning: ' : '';
     // A file that cannot be read has no position to point at.
     const at = issue.code === 'not_found' ? '' : `:${issue.line}:${issue.col}`;
-    lines.push(`${report.file}${at}: ${label}${issue.message}`);
+    lines.push(`${issue.file ?? report.file}${at}: ${label}${issue.message}`);
     if (issue.hint) lines.push(`  hint: ${issue.hint.replace(/\n/g, '\n        ')}`);
   }
-  if (report.ok && report.blueprint) {
+  if (report.ok && report.blueprint?.retrieval && report.retrieval) {
+    const { documents, queries, judgements } = report.retrieval;
+    const models = report.blueprint.retrieval.models.length;
+    lines.unshift(`${report.file}: ok (retrieval: ${documents} documents, ${queries} queries, ${judgements} judgements; ${report.blueprint.retrieval.metrics.map((m) => m.label).join(', ')}; ${models} model${models === 1 ? '' : 's'})`);
+  } else if (report.ok && report.blueprint) {
     const prompts = report.blueprint.prompts;
     const points = prompts.reduce((n, p) => n + p.points.length, 0);
     lines.unshift(`${report.file}: ok (${prompts.length} prompt${prompts.length === 1 ? '' : 's'}, ${points} point${points === 1 ? '' : 's'})`);

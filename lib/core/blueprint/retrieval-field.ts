@@ -22,7 +22,7 @@
 import { METRIC_NAMES, parseMetric, type MetricSpec, type RetrievalBlock, type RetrievalModelRef, type RetrievalThresholds } from '../retrieval/block';
 import type { Issues } from './errors';
 import { describe, entry, get, getFirst, isNull, str, type YMap, type YNode } from './positions';
-import type { ModelRef } from './schema';
+import type { ModelRef, SourceLoc } from './schema';
 import { closest } from '../points/suggest';
 
 export const RETRIEVAL_KEYS = ['retrieval', 'retrieval_config'] as const;
@@ -48,22 +48,26 @@ export function retrievalBlockOf(header: YMap, headerModels: readonly ModelRef[]
     const near = closest(e.key, [...BLOCK_KEYS, 'warn_margin']);
     issues.error(e.keyNode.loc, 'schema', `unknown field \`${e.key}\` in \`${found.key}\`${near.length ? `; did you mean \`${near[0]}\`?` : ''}`, `The fields are ${BLOCK_KEYS.join(', ')}.`);
   }
-  const corpus = pathOf(node, 'corpus', found.key, issues);
-  const queries = pathOf(node, 'queries', found.key, issues);
-  const qrels = pathOf(node, 'qrels', found.key, issues);
-  const metrics = metricsOf(node, found.key, issues);
-  const models = modelsOf(node, headerModels, found.key, issues);
+  // A missing field is reported at the block's key, where the author reads the block from.
+  const at = entry(header, found.key)!.keyNode.loc;
+  const corpus = pathOf(node, 'corpus', found.key, at, issues);
+  const queries = pathOf(node, 'queries', found.key, at, issues);
+  const qrels = pathOf(node, 'qrels', found.key, at, issues);
+  // The metrics that did parse are still checked against the thresholds and primary_metric,
+  // so one run of `assay validate` shows every mistake; a broken list still rejects the block.
+  const metrics = metricsOf(node, found.key, at, issues);
+  const models = modelsOf(node, headerModels, found.key, at, issues);
   const thresholds = thresholdsOf(get(node, 'thresholds'), metrics, issues);
   const primaryMetric = primaryOf(get(node, 'primary_metric'), metrics, issues);
   if (issues.errorCount > before || !corpus || !queries || !qrels || !metrics || primaryMetric === null) return null;
   return { corpus, queries, qrels, metrics, models, thresholds, primaryMetric };
 }
 
-function pathOf(block: YMap, key: 'corpus' | 'queries' | 'qrels', blockKey: string, issues: Issues): string | null {
+function pathOf(block: YMap, key: 'corpus' | 'queries' | 'qrels', blockKey: string, at: SourceLoc, issues: Issues): string | null {
   const node = get(block, key);
   const example = { corpus: 'corpus.jsonl', queries: 'queries.jsonl', qrels: 'qrels.jsonl' }[key];
   if (isNull(node)) {
-    issues.error((node ?? block).loc, 'schema', `\`${blockKey}\` needs \`${key}\`: the path of the ${key === 'corpus' ? 'corpus (JSONL `{id, text}`)' : key === 'queries' ? 'queries (JSONL `{id, text}`)' : 'relevance judgements (JSONL `{query_id, doc_id, relevance}` or TREC qrels)'}, relative to this file`, `Add \`${key}: ${example}\`.`);
+    issues.error(node?.loc ?? at, 'schema', `\`${blockKey}\` needs \`${key}\`: the path of the ${key === 'corpus' ? 'corpus (JSONL `{id, text}`)' : key === 'queries' ? 'queries (JSONL `{id, text}`)' : 'relevance judgements (JSONL `{query_id, doc_id, relevance}` or TREC qrels)'}, relative to this file`, `Add \`${key}: ${example}\`.`);
     return null;
   }
   const value = str(node)?.trim();
@@ -78,10 +82,10 @@ function pathOf(block: YMap, key: 'corpus' | 'queries' | 'qrels', blockKey: stri
   return value;
 }
 
-function metricsOf(block: YMap, blockKey: string, issues: Issues): MetricSpec[] | null {
+function metricsOf(block: YMap, blockKey: string, at: SourceLoc, issues: Issues): MetricSpec[] | null {
   const node = get(block, 'metrics');
   if (isNull(node)) {
-    issues.error((node ?? block).loc, 'schema', `\`${blockKey}\` needs \`metrics\`: the list of metrics to compute`, 'Add e.g. `metrics: [ndcg@10, recall@10, mrr]`.');
+    issues.error(node?.loc ?? at, 'schema', `\`${blockKey}\` needs \`metrics\`: the list of metrics to compute`, 'Add e.g. `metrics: [ndcg@10, recall@10, mrr]`.');
     return null;
   }
   const items = node!.kind === 'seq' ? node!.items : [node!];
@@ -90,7 +94,7 @@ function metricsOf(block: YMap, blockKey: string, issues: Issues): MetricSpec[] 
     return null;
   }
   const out: MetricSpec[] = [];
-  const at = new Map<string, YNode>();
+  const written = new Map<string, YNode>();
   for (const item of items) {
     const text = item.kind === 'scalar' && item.value !== null && typeof item.value !== 'boolean' ? String(item.value) : undefined;
     if (text === undefined) {
@@ -102,15 +106,15 @@ function metricsOf(block: YMap, blockKey: string, issues: Issues): MetricSpec[] 
       issues.error(item.loc, 'schema', parsed.error, parsed.hint);
       continue;
     }
-    const first = at.get(parsed.metric.label);
+    const first = written.get(parsed.metric.label);
     if (first) {
       issues.error(item.loc, 'schema', `\`${parsed.metric.label}\` is listed twice (first at line ${first.loc.line}:${first.loc.col})`, 'List each metric once.');
       continue;
     }
-    at.set(parsed.metric.label, item);
+    written.set(parsed.metric.label, item);
     out.push(parsed.metric);
   }
-  return out.length === items.length ? out : null;
+  return out.length > 0 ? out : null;
 }
 
 function idModel(item: YNode, written: RetrievalModelRef['written'], issues: Issues): RetrievalModelRef | null {
@@ -149,7 +153,7 @@ function singleModel(node: YNode, issues: Issues): RetrievalModelRef | null {
   return null;
 }
 
-function modelsOf(block: YMap, headerModels: readonly ModelRef[], blockKey: string, issues: Issues): RetrievalModelRef[] {
+function modelsOf(block: YMap, headerModels: readonly ModelRef[], blockKey: string, at: SourceLoc, issues: Issues): RetrievalModelRef[] {
   const out: RetrievalModelRef[] = [];
   const list = get(block, 'models');
   if (!isNull(list)) {
@@ -166,7 +170,7 @@ function modelsOf(block: YMap, headerModels: readonly ModelRef[], blockKey: stri
   }
   if (isNull(list) && isNull(single)) {
     for (const m of headerModels) if (m.kind === 'id') out.push({ id: m.id, written: 'id' });
-    if (out.length === 0) issues.error(block.loc, 'schema', `\`${blockKey}\` names no embedding model`, 'Add `models: [openai:text-embedding-3-small]` (or the seed\'s `model: { registry_name: … }`).');
+    if (out.length === 0) issues.error(at, 'schema', `\`${blockKey}\` names no embedding model`, 'Add `models: [openai:text-embedding-3-small]` (or the seed\'s `model: { registry_name: … }`).');
   }
   const seen = new Set<string>();
   return out.filter((m) => (seen.has(m.id) ? false : (seen.add(m.id), true)));
@@ -213,7 +217,7 @@ function thresholdsOf(node: YNode | undefined, metrics: MetricSpec[] | null, iss
 }
 
 function primaryOf(node: YNode | undefined, metrics: MetricSpec[] | null, issues: Issues): string | null {
-  if (!metrics) return null;
+  if (!metrics) return isNull(node) ? null : str(node) ?? null;
   if (isNull(node)) return metrics[0]!.label;
   const text = node!.kind === 'scalar' && typeof node!.value === 'string' ? node!.value : undefined;
   const parsed = text === undefined ? null : parseMetric(text);

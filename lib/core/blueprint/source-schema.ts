@@ -123,6 +123,31 @@ const Tool = z.union([
   z.object({ function: z.object({ name: NonBlank }).loose() }).loose().describe('An OpenAI function tool: `type: function`, `function: { name, parameters }`.'),
 ]);
 
+/** The `retrieval:` block (lib/core/blueprint/retrieval-field.ts is the authority; this is its shape for editors). */
+const MetricLabel = z.string().regex(/^\s*[A-Za-z_]+\s*(@\s*\d+)?\s*$/).describe('`<metric>@<k>`: recall@k, precision@k, ndcg@k, mrr, mrr@k, map, map@k.');
+const RetrievalBlock = z
+  .object({
+    corpus: NonBlank.describe('JSONL `{id, text}`, relative to this blueprint.'),
+    queries: NonBlank.describe('JSONL `{id, text}`, relative to this blueprint.'),
+    qrels: NonBlank.describe('JSONL `{query_id, doc_id, relevance}` or TREC qrels text `qid 0 docid rel`, relative to this blueprint.'),
+    metrics: z.union([z.array(z.union([MetricLabel, z.number()])).min(1), MetricLabel]).describe('The metrics, computed as trec_eval does.'),
+    models: z.array(NonBlank).nullable().optional().describe('Embedding model ids, e.g. `openai:text-embedding-3-small`.'),
+    model: z
+      .union([NonBlank, z.object({ registry_name: NonBlank }).strict(), z.object({ path: NonBlank }).strict()])
+      .nullable()
+      .optional()
+      .describe('One model (seed 002): an id, `{ registry_name }` (a bare name is served OpenAI-compatibly) or `{ path }`.'),
+    thresholds: z
+      .object({ min: z.record(z.string(), z.number().min(0).max(1)), warn_margin: z.number().min(0).max(1).nullable().optional() })
+      .strict()
+      .nullable()
+      .optional()
+      .describe('Below `min` fails; within [min, min + warn_margin) warns.'),
+    primary_metric: MetricLabel.nullable().optional().describe('One of `metrics` (default: the first).'),
+  })
+  .strict()
+  .meta({ id: 'retrieval', description: 'Assay: score embedding models over a corpus (no prompts): corpus, queries, qrels, metrics, models, thresholds.' });
+
 /**
  * Built on first use, not at import: every `@/lib/core` importer would otherwise pay for a few
  * hundred schemas it never reads.
@@ -229,6 +254,8 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
     noCache: nullable(z.boolean(), 'Bypass the response cache for every prompt.'),
     concurrency: nullable(z.number().int().min(1), 'Generation concurrency asked for by the blueprint.'),
     pass_threshold: nullable(z.number().min(0).max(1), 'Assay: an attempt scoring at least this (0–1) passes; gives pass@k and pass^k over repeats.'),
+    retrieval: nullable(RetrievalBlock, 'Assay: a retrieval blueprint (embedding models scored over a corpus); it has no prompts.'),
+    retrieval_config: nullable(RetrievalBlock, 'Alias of `retrieval` (seed 002).'),
     // Weval header fields that are kept verbatim without being interpreted.
     embeddingModel: z.unknown().optional(),
     context: z.unknown().optional(),

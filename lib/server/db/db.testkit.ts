@@ -11,7 +11,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { migrate, readMigrations } from './migrate';
 import { PgliteServer } from './pglite-server';
-import { createDb, type Db } from './client';
+import { createDb, poolOf, type Db } from './client';
 
 export type TestEngine = 'postgres' | 'pglite';
 
@@ -43,6 +43,8 @@ export async function freshDatabase(engine: TestEngine = testEngine()): Promise<
       db,
       async close() {
         await db.$disconnect();
+        const pool = poolOf(db); // see the server branch: Prisma disposes it only if it connected
+        if (!pool.ending) await pool.end();
         await embedded.stop();
       },
     };
@@ -61,6 +63,17 @@ export async function freshDatabase(engine: TestEngine = testEngine()): Promise<
     db,
     async close() {
       await db.$disconnect();
+      // $disconnect disposes the pool only if Prisma itself ever connected (a file may use the
+      // pool alone: poolOf, the vector store); and pg-pool's end() resolves before its clients'
+      // sockets close, so DROP … FORCE could kill a closing client, whose FATAL error then has no
+      // listener: wait (briefly) until the database has no sessions left before dropping it.
+      const pool = poolOf(db);
+      if (!pool.ending) await pool.end();
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0]!.n === 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();
     },

@@ -78,20 +78,30 @@ export async function embedTexts(deps: EmbedTextsDeps, input: EmbedTextsInput): 
   let remaining = missing.length;
   let dims: number | null = known.size ? known.values().next().value!.length : null;
 
-  await Promise.all(
+  // After a batch fails for good, queued batches are not sent; those in flight finish and are
+  // stored (paid for, so kept), and only then does the first error surface.
+  let failed = false;
+  const settled = await Promise.allSettled(
     batches.map((batch) =>
       limit(async () => {
+        if (failed) return;
         deps.signal?.throwIfAborted();
         const res = await withRetry(
           () => client.embed({ model: client.model, inputs: batch.map(([, t]) => t), kind: input.kind, ...(deps.signal ? { signal: deps.signal } : {}) }),
           { ...deps.retry, ...(deps.signal ? { signal: deps.signal } : {}) },
-        );
+        ).catch((e: unknown) => {
+          failed = true;
+          throw e;
+        });
         calls++;
         if (res.costUsd === null) unpricedCalls++;
         else costUsd += res.costUsd;
         const width = res.vectors[0]!.length;
         // one model, one dimension: a mixed store would make every cosine throw later
-        if (dims !== null && width !== dims) throw malformedError(client.provider, `${input.modelId} returned ${width} dimensions, earlier ${dims}`);
+        if (dims !== null && width !== dims) {
+          failed = true;
+          throw malformedError(client.provider, `${input.modelId} returned ${width} dimensions, earlier ${dims}`);
+        }
         dims = width;
         const rows = batch.map(([h], i) => ({ textHash: h, vector: Float32Array.from(res.vectors[i]!) }));
         const inserted = await storeVectors(db, input.modelId, rows);
@@ -103,5 +113,7 @@ export async function embedTexts(deps: EmbedTextsDeps, input: EmbedTextsInput): 
       }),
     ),
   );
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
   return { vectors: textHashes.map((h) => known.get(h)!), textHashes, calls, cached, costUsd, unpricedCalls };
 }

@@ -71,7 +71,7 @@ export function runEmbeddingClientContract(name: string, makeClient: (ctx: Embed
       expect(res.vectors[0]).toHaveLength(256);
       expect(res.latencyMs).toBeGreaterThanOrEqual(0);
       const stats = fake.stats().embeddings;
-      expect(stats).toEqual({ calls: 1, inputs: 3, byModel: { [model]: { calls: 1, inputs: 3 } } });
+      expect(stats).toEqual({ calls: 1, inputs: 3, byModel: { [model]: { calls: 1, inputs: 3 } }, peakInFlight: 1 });
     });
 
     it(options.usage ? 'reports usage and the cost from the price table' : 'reports no usage and so no cost (unknown, not free)', async () => {
