@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
+import { blueprintIdFromPath, FixtureSetSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
@@ -15,7 +15,8 @@ import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
 import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { RunConfigError } from '@/lib/server/runs/errors';
-import { syncRetrievalFiles } from '@/lib/server/runs/retrieval/datasets';
+import { linkRetrievalData } from '@/lib/server/runs/retrieval/datasets';
+import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';
@@ -65,19 +66,24 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
   const path = repoRelativePath(arg);
   const parsed = parseBlueprint(text, { file: arg });
   if (!parsed.ok) throw new RunConfigError(`${arg} does not validate:\n${parsed.errors.map(formatIssue).join('\n')}`);
+  // the corpus, queries and qrels beside it, read first: bad files store nothing, and a change of any is a new run identity
+  const block = parsed.blueprint.retrieval;
+  const files = block ? await readLocalRetrievalFiles(arg, block) : null;
   // two `assay run` started at once on a fresh database both create this row: the loser retries
   const source = await retryOnUniqueViolation(() =>
     db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
   );
   const id = blueprintIdFromPath(path);
   const version = await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
-  if (parsed.blueprint.retrieval) {
-    // the corpus, queries and qrels beside it, read now: a change of any of them is a new run identity
-    const { root, path: inRoot } = localRoot(arg);
-    const issues = await syncRetrievalFiles(db, version.versionId, parsed.blueprint.retrieval, inRoot, (p) => readFile(join(root, p), 'utf8'));
-    if (issues.length) throw new RunConfigError(`${arg}: its retrieval files do not load:\n${issues.join('\n')}`);
-  }
+  if (files) await linkRetrievalData(db, version.versionId, files);
   return id;
+}
+
+async function readLocalRetrievalFiles(arg: string, block: RetrievalBlock) {
+  const { root, path } = localRoot(arg);
+  const files = await loadRetrievalFiles(block, path, (p) => readFile(join(root, p), 'utf8'));
+  if (!files.ok) throw new RunConfigError(`${arg}: its retrieval files do not load:\n${files.issues.map(formatIssue).join('\n')}`);
+  return files;
 }
 
 /** The folder a blueprint's data paths may reach: the working directory when the file is inside it, else the file's own folder. */
