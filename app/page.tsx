@@ -53,6 +53,8 @@ async function RetrievalLeaderboard({ tag }: { tag: string | null }) {
   const rows = await getRetrievalBoard(getDb());
   if (rows.length === 0) return null;
   const board = retrievalBoardView(rows, tag);
+  // a tag no retrieval blueprint carries: the chat board is the page
+  if (board.entries.length === 0) return null;
   return (
     <Section id="retrieval-board-h" title={board.title}>
       <TagChips tags={tagChips(rows, tag)} overallHref={href.home()} overallActive={tag === null} />

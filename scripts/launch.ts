@@ -15,6 +15,7 @@ import { localFolderReader } from '../lib/server/blueprints/local-folder-reader'
 import { syncSource } from '../lib/server/blueprints/sync-source';
 import { portFromArgs } from './launch-args';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider } from '../lib/server/db/seed/seed-demo';
+import { seedRetrievalDemo } from '../lib/server/db/seed/seed-retrieval-demo';
 import { startFakeLlm } from '../testing/fakes/llm-server';
 import type { Db } from '../lib/server/db/client';
 
@@ -66,7 +67,8 @@ async function main(): Promise<number> {
     const db = createDb(database.url);
     const started = Date.now();
     const seeded = await seedDemo(db, provider);
-    const runs = Object.values(seeded).flatMap((b) => b.runIds);
+    const retrieval = await seedRetrievalDemo(db, provider);
+    const runs = [...Object.values(seeded).flatMap((b) => b.runIds), retrieval.runId];
     console.log(`assay: seeded the demo through the pipeline in ${((Date.now() - started) / 1000).toFixed(1)} s (${fake.calls()} calls to the fake provider): ${runs.join(', ')}`);
     demo = { db, provider };
   }
