@@ -15,7 +15,7 @@ import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
 import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { RunConfigError } from '@/lib/server/runs/errors';
-import { linkRetrievalData } from '@/lib/server/runs/retrieval/datasets';
+import { linkRetrievalData } from '@/lib/server/db/commands/retrieval-data';
 import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';

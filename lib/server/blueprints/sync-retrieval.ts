@@ -5,10 +5,20 @@
  * are read on every sync that lists the source: they can change while the blueprint does not,
  * and a change gives new data (a new content hash, so a new run identity).
  */
-import { BlueprintSchema } from '@/lib/core';
+import { BlueprintSchema, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '../db/client';
-import { syncRetrievalFiles } from '../runs/retrieval/datasets';
+import { linkRetrievalData } from '../db/commands/retrieval-data';
+import { loadRetrievalFiles } from './retrieval-files';
 import type { SourceReader } from './sync-source';
+
+/**
+ * Reads the block's three files through `readText` (source paths) and links what came out to the
+ * version: the dataset when they loaded, their positioned problems otherwise (a file the source
+ * cannot serve is one of them). Returns the problems as `file:line:col: message`.
+ */
+export async function syncRetrievalFiles(db: Db, versionId: string, block: RetrievalBlock, blueprintPath: string, readText: (path: string) => Promise<string>): Promise<string[]> {
+  return linkRetrievalData(db, versionId, await loadRetrievalFiles(block, blueprintPath, readText));
+}
 
 /** Returns `file:line:col: message` for each problem with the files, by blueprint path. */
 export async function syncRetrievalData(db: Db, reader: SourceReader, revision: string | null, sourceId: string, blueprintIds: readonly string[]): Promise<Map<string, string[]>> {

@@ -7,7 +7,7 @@
  */
 import { BlueprintSchema, isSealedRetrieval, MIN_SEARCH_DEPTH, RetrievalRunSettingsSchema, StoredQueryMetricsSchema, StoredRankingSchema } from '@/lib/core';
 import type { Db } from '../client';
-import { loadDataset } from '../../runs/retrieval/datasets';
+import { loadDataset } from './retrieval-dataset';
 
 export interface RetrievedDoc {
   rank: number;

@@ -5,7 +5,7 @@
  * the schemas the writer used (retrieval/steps.ts).
  */
 import { BlueprintSchema, isSealedRetrieval, LadderSchema, overallLadder, RetrievalRunSettingsSchema, StoredQueryMetricsSchema, type Interval, type LadderStatus } from '@/lib/core';
-import { loadDataset } from '../../runs/retrieval/datasets';
+import { loadDataset } from './retrieval-dataset';
 import type { Db } from '../client';
 import { storedInterval } from '../stored-interval';
 

@@ -14,7 +14,7 @@ import type { RunDeps } from '../../runs/deps';
 import { executeRun } from '../../runs/execute-run';
 import { LlmGateway } from '../../runs/gateway';
 import { requestRun } from '../../runs/request-run';
-import { syncRetrievalFiles } from '../../runs/retrieval/datasets';
+import { syncRetrievalFiles } from '../../blueprints/sync-retrieval';
 
 export const DEMO_RETRIEVAL_RUN = 'kitchen-search-run-1';
 const PATH = 'demo/kitchen-search.yml';

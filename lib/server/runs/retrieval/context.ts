@@ -6,7 +6,7 @@
 import { BlueprintSchema, RetrievalRunSettingsSchema, RunSettingsSchema, type RetrievalBlock, type RetrievalRunSettings, type RetrievalData } from '@/lib/core';
 import type { Db } from '../../db/client';
 import { RunConfigError, RunNotFoundError } from '../errors';
-import { loadDataset } from './datasets';
+import { loadDataset } from '../../db/queries/retrieval-dataset';
 
 export interface RetrievalContext {
   runId: string;

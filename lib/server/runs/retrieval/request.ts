@@ -10,7 +10,7 @@ import type { Db } from '../../db/client';
 import { PARSER_VERSION } from '../../db/commands/store-blueprint-version';
 import type { RequestedRun, RunDispatcher, RunRequest } from '../contracts';
 import { RunConfigError } from '../errors';
-import { versionRetrievalData } from './datasets';
+import { versionRetrievalData } from '../../db/queries/retrieval-dataset';
 
 export interface RetrievalRunTarget {
   blueprintId: string;

@@ -7,7 +7,7 @@
 import { parseBlueprint, blueprintIdFromPath } from '@/lib/core';
 import type { Db } from '../../db/client';
 import { storeBlueprintVersion } from '../../db/commands/store-blueprint-version';
-import { syncRetrievalFiles } from './datasets';
+import { syncRetrievalFiles } from '../../blueprints/sync-retrieval';
 
 export const RETRIEVAL_MODELS = ['openai:fake-embed-large', 'openai:fake-embed-small'];
 
