@@ -16,7 +16,8 @@ import { executeRun } from '../execute-run';
 import { requestRun } from '../request-run';
 import { fakeDeps, noDispatch, TEST_DEFAULTS } from '../runs.testkit';
 import { getRetrievalRunResults } from '../../db/queries/retrieval-results';
-import { RETRIEVAL_MODELS, RETRIEVAL_SIZES, retrievalFiles, storeRetrievalBlueprint } from './retrieval.testkit';
+import { getRetrievalQuery } from '../../db/queries/retrieval-query';
+import { RETRIEVAL_BLUEPRINT, RETRIEVAL_MODELS, RETRIEVAL_SIZES, retrievalFiles, storeRetrievalBlueprint } from './retrieval.testkit';
 
 let t: TestDatabase;
 let fake: FakeLlm;
@@ -115,5 +116,27 @@ describe(`retrieval run (${engine})`, () => {
     await storeRetrievalBlueprint(t.db, { ...files, 'retrieval/data/qrels.jsonl': qrels });
     const { identityHash } = await requestRun(t.db, { blueprintId, trigger: 'cli' }, noDispatch, TEST_DEFAULTS);
     expect(identityHash).not.toBe(before);
+  });
+
+  it('the drill-down: the query, each model’s top documents with relevance, the relevant ones missed, each metric', async () => {
+    const q = (await getRetrievalQuery(t.db, runId, 'q1'))!;
+    expect(q).toMatchObject({ queryId: 'q1', queryText: 'how do plants use sunlight photosynthesis', shown: 10, queryIds: ['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7'] });
+    const large = q.models.find((m) => m.modelId === 'openai:fake-embed-large')!;
+    expect(large.ranking).toHaveLength(10);
+    expect(large.ranking.filter((d) => d.relevance !== null && d.relevance >= 1).map((d) => d.docId).sort()).toEqual(['d01', 'd02']);
+    expect(large.missed).toEqual([]);
+    expect(Object.keys(large.metrics).sort()).toEqual(['map', 'mrr', 'ndcg@10', 'recall@5']);
+    expect(await getRetrievalQuery(t.db, runId, 'no-such-query')).toBeNull();
+  });
+
+  it('a sealed retrieval blueprint (split: test) is run and scored, but lists no query and its query pages are not found', async () => {
+    const sealedText = RETRIEVAL_BLUEPRINT.replace('title: Retrieval suite', 'title: Sealed retrieval suite\nsplit: test');
+    const { blueprintId: sealed } = await storeRetrievalBlueprint(t.db, retrievalFiles(), sealedText, 'retrieval/sealed.yml');
+    const { runId: sealedRun } = await requestRun(t.db, { blueprintId: sealed, trigger: 'cli' }, noDispatch, TEST_DEFAULTS);
+    expect(await executeRun(deps, sealedRun)).toBe('completed');
+    const r = (await getRetrievalRunResults(t.db, sealedRun))!;
+    expect(r).toMatchObject({ sealed: true, queries: [], queryCount: RETRIEVAL_SIZES.queries });
+    expect(r.models.every((m) => m.metrics.length === 4)).toBe(true);
+    expect(await getRetrievalQuery(t.db, sealedRun, 'q1')).toBeNull();
   });
 });

@@ -78,8 +78,7 @@ export function retrievalFiles(over: Partial<Record<'corpus' | 'queries' | 'qrel
 export const RETRIEVAL_SIZES = { documents: DOCS.length, queries: QUERIES.length };
 
 /** Stores the blueprint (path `retrieval/suite.yml`) and links its files, as a sync does. */
-export async function storeRetrievalBlueprint(db: Db, files = retrievalFiles(), text = RETRIEVAL_BLUEPRINT): Promise<{ blueprintId: string; versionId: string }> {
-  const path = 'retrieval/suite.yml';
+export async function storeRetrievalBlueprint(db: Db, files = retrievalFiles(), text = RETRIEVAL_BLUEPRINT, path = 'retrieval/suite.yml'): Promise<{ blueprintId: string; versionId: string }> {
   const source = await db.blueprintSource.upsert({ where: { key: 'local:test' }, create: { key: 'local:test', kind: 'local', localPath: 'test' }, update: {} });
   const parsed = parseBlueprint(text, { file: path });
   if (!parsed.ok || !parsed.blueprint.retrieval) throw new Error(`test retrieval blueprint does not parse: ${parsed.ok ? 'no retrieval block' : parsed.errors.map((e) => e.message).join('; ')}`);
