@@ -89,6 +89,12 @@ test('a query’s page shows its text, each model’s top 10 with scores and rel
   await page.goto(`/runs/${RUN}/queries/q-pasta-time?model=${encodeURIComponent(SMALL)}`);
   await expect(page.getByTestId('query-model')).toHaveCount(1);
   await expect(page.getByTestId('query-model')).toContainText(SMALL);
+  // the query's one relevant note is either in the small model's top 10 or listed as missed, with its rank
+  const small = page.getByTestId('query-model');
+  const inTop = await small.getByTestId('retrieved-doc').filter({ hasText: 'pasta-boil' }).count();
+  const missed = small.getByTestId('missed-docs');
+  expect(inTop + (await missed.filter({ hasText: 'pasta-boil' }).count())).toBe(1);
+  if (inTop === 0) await expect(missed).toContainText(/pasta-boil \(relevant \(2\), (rank \d+|not retrieved)\)/);
   await page.getByRole('link', { name: 'Next query' }).click();
   await expect(page).toHaveURL(/\/queries\/q-tomato-sauce\?model=/);
   const res = await page.goto(`/runs/${RUN}/queries/no-such-query`);
