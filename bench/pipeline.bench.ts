@@ -14,8 +14,7 @@ import { Readable } from 'node:stream';
 import pLimit from 'p-limit';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fakeLlmAdmin } from '@/testing/fakes/llm-server-admin';
+import { startFakeProcess } from './fake-process';
 import { freshDatabase } from '@/lib/server/db/db.testkit';
 import { executeRun } from '@/lib/server/runs/execute-run';
 import { requestRun } from '@/lib/server/runs/request-run';
@@ -33,31 +32,16 @@ function blueprint(): string {
   return `title: Pipeline bench\n---\n${prompts.join('\n')}\n`;
 }
 
-/**
- * The fake provider runs in its own process, as a provider is on its own machine: the
- * runner's process does only the runner's work.
- */
-async function startFakeProcess(latencyMs: number): Promise<{ url: string; stop: () => void; admin: ReturnType<typeof fakeLlmAdmin> }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'testing/fakes/llm-server-main.ts'], {
-    env: { ...process.env, PORT: '0', FAKE_LLM_LATENCY_MS: String(latencyMs) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  // A free port, read back from what the fake prints.
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /listening on (http:\/\/\S+)/.exec(d.toString());
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`fake LLM exited with ${code}`)));
-  });
-  const admin = fakeLlmAdmin(origin);
-  await admin.setRules([{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }]);
-  return { url: `${origin}/v1`, admin, stop: () => child.kill('SIGTERM') };
+/** The fake provider in its own process, answering the judges. */
+async function startJudgedFake(latencyMs: number): Promise<Awaited<ReturnType<typeof startFakeProcess>>> {
+  const fake = await startFakeProcess({ latencyMs });
+  await fake.admin.setRules([{ model: 'judge', judge: { labels: { D: 0.5, E: 0.5 } } }]);
+  return fake;
 }
 
 async function timedRun(latencyMs: number, label: string): Promise<void> {
   const t = await freshDatabase('postgres');
-  const fake = await startFakeProcess(latencyMs);
+  const fake = await startJudgedFake(latencyMs);
   try {
     const { blueprintId } = await storeBlueprint(t.db, 'pipeline-bench.yml', blueprint());
     const deps = await fakeDeps(t.db, fake.url, { concurrency: CONCURRENCY });

@@ -10,12 +10,12 @@
  * PGlite runs inside this process (WebAssembly), so its work is in this process's CPU time and
  * RSS; the server's work is not (it is another process): compare wall times across engines.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { poolOf } from '@/lib/server/db/client';
 import { nearest, type Neighbour, type SearchMethod } from '@/lib/server/db/vectors';
 import { OpenAiEmbeddingClient } from '@/lib/server/providers/embeddings';
 import { embedTexts } from '@/lib/server/runs/embed-texts';
+import { startFakeProcess } from './fake-process';
 import { reportFigure, reportTarget } from './targets';
 
 const DOCS = 10_000;
@@ -37,21 +37,6 @@ function corpus(): { docs: string[]; queries: string[] } {
     return Array.from({ length: 6 }, () => words[Math.floor(next() * words.length)]!).join(' ');
   });
   return { docs, queries };
-}
-
-async function startFakeProcess(): Promise<{ url: string; stop: () => void }> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'testing/fakes/llm-server-main.ts'], {
-    env: { ...process.env, PORT: String(FAKE_PORT) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /listening on (http:\/\/\S+)/.exec(d.toString());
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`fake LLM exited with ${code}`)));
-  });
-  return { url: `${origin}/v1`, stop: () => child.kill('SIGTERM') };
 }
 
 interface Measured<T> {
@@ -116,7 +101,7 @@ async function sqlExactMsPerQuery(t: TestDatabase, e: Awaited<ReturnType<typeof 
 
 export async function bench(): Promise<void> {
   const { docs, queries } = corpus();
-  const fake = await startFakeProcess();
+  const fake = await startFakeProcess({ port: FAKE_PORT });
   const server = await freshDatabase('postgres');
   let lite: TestDatabase | null = null;
   try {
@@ -140,9 +125,9 @@ export async function bench(): Promise<void> {
 
     const note = `${DOCS} docs × ${QUERIES} queries, 256 dims, k=${K}; 2 shared cores under load`;
     reportFigure({ name: 'retrieval: embed corpus + queries via fake (server)', value: embedServer.wallMs / 1000, unit: 's', note: `${embedServer.value.calls} calls; +${embedServer.peakRssMb.toFixed(0)} MB RSS` });
-    reportFigure({ name: 'retrieval: search exact (PostgreSQL server)', value: exactServer.wallMs / 1000, unit: 's', note: `${note}; +${exactServer.peakRssMb.toFixed(0)} MB RSS` });
-    reportFigure({ name: 'retrieval: search pgvector (PGlite)', value: pgv.wallMs / 1000, unit: 's', note: `${note}; +${pgv.peakRssMb.toFixed(0)} MB RSS` });
-    reportFigure({ name: 'retrieval: search exact (PGlite)', value: exactLite.wallMs / 1000, unit: 's', note: `${note}; +${exactLite.peakRssMb.toFixed(0)} MB RSS` });
+    reportFigure({ name: 'retrieval: search exact (PostgreSQL server)', value: exactServer.wallMs / 1000, unit: 's', note: `${note}; ${(exactServer.cpuMs / 1000).toFixed(1)} s CPU; +${exactServer.peakRssMb.toFixed(0)} MB RSS` });
+    reportFigure({ name: 'retrieval: search pgvector (PGlite)', value: pgv.wallMs / 1000, unit: 's', note: `${note}; ${(pgv.cpuMs / 1000).toFixed(1)} s CPU (PGlite in process); +${pgv.peakRssMb.toFixed(0)} MB RSS` });
+    reportFigure({ name: 'retrieval: search exact (PGlite)', value: exactLite.wallMs / 1000, unit: 's', note: `${note}; ${(exactLite.cpuMs / 1000).toFixed(1)} s CPU; +${exactLite.peakRssMb.toFixed(0)} MB RSS` });
     reportFigure({ name: 'retrieval: exact in SQL ÷ exact in JS (server)', value: (sqlMs * QUERIES) / exactServer.wallMs, unit: '×', note: `SQL over real[] extrapolated from ${SQL_SAMPLE} queries` });
     reportTarget({ name: 'retrieval: queries ranked differently (exact vs pgvector vs PGlite exact)', value: differ, unit: 'queries', atMost: 0 });
   } finally {

@@ -86,7 +86,7 @@ describe('the fake’s embedding endpoints', () => {
     expect(Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, 8))).toEqual(floats.data[0]!.embedding);
     const wide = await post({ model: 'tiny', input: 'one', dimensions: 32 });
     expect(wide.data[0]!.embedding).toHaveLength(32);
-    expect(fake.stats().embeddings).toEqual({ calls: 3, inputs: 4, byModel: { tiny: { calls: 3, inputs: 4 } } });
+    expect(fake.stats().embeddings).toEqual({ calls: 3, inputs: 4, byModel: { tiny: { calls: 3, inputs: 4 } }, peakInFlight: 1 });
     expect((await fakeLlmAdmin(fake.origin).stats()).embeddings.inputs).toBe(4);
   });
 

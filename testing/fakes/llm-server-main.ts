@@ -28,6 +28,8 @@ const fake = await startFakeLlm({ port, rules: DEMO_RULES, latencyMs });
 console.log(`Fake LLM listening on ${fake.origin}`);
 console.log(`  OpenAI:    POST ${fake.url}/chat/completions   Anthropic: POST ${fake.url}/messages`);
 console.log(`  Custom:    POST ${fake.origin}/custom/chat       Models:    GET ${fake.url}/models`);
+console.log(`  Embeddings: POST ${fake.url}/embeddings, ${fake.origin}/v1beta/models/{model}:batchEmbedContents, ${fake.origin}/custom/embed`);
+console.log('              (fake-embed-large: 256 dims, fake-embed-small: 64 dims and noisier)');
 console.log(`  Admin:     GET ${fake.origin}/__fake/stats, POST ${fake.origin}/__fake/{rules,faults,served,reset}`);
 console.log('');
 console.log('Point Assay at it (any key works; none is needed):');

@@ -268,7 +268,7 @@ describe('fake LLM: counters', () => {
     expect(f.stats()).toMatchObject({ calls: 6, completed: 5, duplicateCompletedCalls: 2 });
 
     f.reset();
-    expect(f.stats()).toEqual({ calls: 0, completed: 0, duplicateCompletedCalls: 0, byKey: {}, embeddings: { calls: 0, inputs: 0, byModel: {} } });
+    expect(f.stats()).toEqual({ calls: 0, completed: 0, duplicateCompletedCalls: 0, byKey: {}, embeddings: { calls: 0, inputs: 0, byModel: {}, peakInFlight: 0 } });
     expect(f.requests()).toEqual([]);
   });
 

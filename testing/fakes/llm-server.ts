@@ -76,6 +76,8 @@ export interface FakeEmbeddingStats {
   /** Texts in requests that were answered with vectors. */
   inputs: number;
   byModel: Record<string, { calls: number; inputs: number }>;
+  /** Most embedding requests open at once: what a concurrency limit allowed. */
+  peakInFlight: number;
 }
 
 export interface RecordedRequest {
@@ -190,7 +192,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   let log: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const embeddingModels = (options.embeddingModels ?? DEFAULT_EMBEDDING_MODELS).map((m) => EmbeddingModelSchema.parse(m));
-  let embeddingStats: FakeEmbeddingStats = { calls: 0, inputs: 0, byModel: {} };
+  let embeddingStats: FakeEmbeddingStats = { calls: 0, inputs: 0, byModel: {}, peakInFlight: 0 };
+  let embeddingsInFlight = 0;
 
   const record = (r: RecordedRequest): void => {
     log.push(r);
@@ -304,6 +307,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
   async function handleEmbeddings(dialect: EmbeddingDialect, path: string, httpReq: IncomingMessage, res: ServerResponse): Promise<void> {
     embeddingStats.calls++;
+    embeddingsInFlight++;
+    embeddingStats.peakInFlight = Math.max(embeddingStats.peakInFlight, embeddingsInFlight);
+    res.on('close', () => embeddingsInFlight--);
     let req;
     try {
       req = parseEmbeddingRequest(dialect, path, JSON.parse(await readBody(httpReq)) as unknown);
@@ -390,7 +396,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       seen = new Map();
       completed = new Map();
       log = [];
-      embeddingStats = { calls: 0, inputs: 0, byModel: {} };
+      embeddingStats = { calls: 0, inputs: 0, byModel: {}, peakInFlight: 0 };
     },
   };
 

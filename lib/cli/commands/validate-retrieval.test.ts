@@ -12,6 +12,10 @@ retrieval:
   models: [openai:fake-embed-small]
 `;
 
+/** A folder with the blueprint and its three data files. */
+const dataset = (corpus: string, queries: string, qrels: string) => tempFiles({ 'r.yml': BLUEPRINT, 'data/corpus.jsonl': corpus, 'data/queries.jsonl': queries, 'data/qrels.txt': qrels });
+const TWO_QUERIES = '{"id": "q1", "text": "a"}\n{"id": "q2", "text": "b"}\n';
+
 describe('assay validate (retrieval blueprints)', () => {
   it('validates the shipped example with its data files', async () => {
     const result = await assay(['validate', 'blueprints/retrieval/kitchen-search.yml']);
@@ -24,28 +28,18 @@ describe('assay validate (retrieval blueprints)', () => {
   });
 
   it("reports the data files' problems at their own path:line:col; warnings for unjudged queries", async () => {
-    const dir = await tempFiles({
-      'r.yml': BLUEPRINT,
-      'data/corpus.jsonl': '{"id": "d1", "text": "one"}\n{"id": "d1", "text": "two"}\n{"id": "d2", "text": "three"\n',
-      'data/queries.jsonl': '{"id": "q1", "text": "a"}\n{"id": "q2", "text": "b"}\n',
-      'data/qrels.txt': 'q1 0 d1 1\nq1 0 d9 1\n',
-    });
+    const dir = await dataset('{"id": "d1", "text": "one"}\n{"id": "d1", "text": "two"}\n{"id": "d2", "text": "three"\n', TWO_QUERIES, 'q1 0 d1 1\nq1 0 d9 1\n');
     const broken = await assay(['validate', join(dir, 'r.yml')]);
     expect(broken.code).toBe(1);
     const out = broken.stdout;
     expect(out).toContain(`${join(dir, 'data/corpus.jsonl')}:2:8: the document id "d1" is already used at line 1`);
     expect(out).toContain(`${join(dir, 'data/corpus.jsonl')}:3:29: this line is not valid JSON`);
 
-    const fixed = await tempFiles({
-      'r.yml': BLUEPRINT,
-      'data/corpus.jsonl': '{"id": "d1", "text": "one"}\n',
-      'data/queries.jsonl': '{"id": "q1", "text": "a"}\n{"id": "q2", "text": "b"}\n',
-      'data/qrels.txt': 'q1 0 d1 1\nq1 0 d9 1\n',
-    });
+    const fixed = await dataset('{"id": "d1", "text": "one"}\n', TWO_QUERIES, 'q1 0 d1 1\nq1 0 d9 1\n');
     const unknown = await assay(['validate', join(fixed, 'r.yml')]);
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toContain(`${join(fixed, 'data/qrels.txt')}:2:6: the document "d9" is not in data/corpus.jsonl`);
-    const ok = await tempFiles({ 'r.yml': BLUEPRINT, 'data/corpus.jsonl': '{"id": "d1", "text": "one"}\n', 'data/queries.jsonl': '{"id": "q1", "text": "a"}\n{"id": "q2", "text": "b"}\n', 'data/qrels.txt': 'q1 0 d1 1\n' });
+    const ok = await dataset('{"id": "d1", "text": "one"}\n', TWO_QUERIES, 'q1 0 d1 1\n');
     const warned = await assay(['validate', join(ok, 'r.yml')]);
     expect(warned.code).toBe(0);
     expect(warned.stdout).toContain(`${join(ok, 'data/queries.jsonl')}:2:1: warning: the query "q2" has no judgement`);

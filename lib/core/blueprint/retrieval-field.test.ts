@@ -1,6 +1,8 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { BlueprintSchema } from './schema';
+import { parseBlueprint } from './parse';
+import { wevalBlueprint } from './weval';
 import { blueprintSourceSchema } from './source-schema';
 import { errorsOf, load, loadWithWarnings, where, yaml } from './blueprint.testkit';
 
@@ -20,7 +22,8 @@ const SEED = yaml`
 
 describe('the retrieval block (header `retrieval:` / `retrieval_config:`)', () => {
   it("reads seed 002's block as written: a retrieval blueprint with no prompts", () => {
-    const bp = load(SEED);
+    const { blueprint: bp, warnings } = loadWithWarnings(SEED);
+    expect(warnings.map((w) => `${w.line}:${w.col} ${w.message}`)).toEqual(['7:27 `bge-base-en` names no provider; it is run as `vllm:bge-base-en` (an OpenAI-compatible server at VLLM_BASE_URL)']);
     expect(bp.prompts).toEqual([]);
     expect(bp.retrieval).toEqual({
       corpus: 'Datasets/embedding/examples/corpus.jsonl',
@@ -31,7 +34,7 @@ describe('the retrieval block (header `retrieval:` / `retrieval_config:`)', () =
         { name: 'mrr', k: 10, label: 'mrr@10' },
         { name: 'ndcg', k: 10, label: 'ndcg@10' },
       ],
-      models: [{ id: 'openai:bge-base-en', written: 'registry_name' }],
+      models: [{ id: 'vllm:bge-base-en', written: 'registry_name' }],
       thresholds: { min: { 'ndcg@10': 0.3, 'recall@10': 0.4 }, warnMargin: 0.05 },
       primaryMetric: 'ndcg@10',
     });
@@ -114,5 +117,13 @@ describe('the retrieval block (header `retrieval:` / `retrieval_config:`)', () =
     expect(schema.safeParse({ retrieval: { corpus: 'c', queries: 'q', qrels: 'r', metrics: ['map'], model: 'openai:e' } }).success).toBe(true);
     expect(schema.safeParse({ retrieval: { corpus: 'c', queries: 'q', qrels: 'r', metrics: ['map'], primary: 'map' } }).success).toBe(false);
     expect(schema.safeParse({ retrieval: { corpus: 'c', queries: 'q', qrels: 'r', metrics: ['ndcg at 10'] } }).success).toBe(false);
+  });
+
+  it('survives an export in its written form, which loads back to the same block', () => {
+    const bp = load(SEED);
+    const exported = wevalBlueprint(bp);
+    expect(exported.retrieval_config).toEqual({ corpus: bp.retrieval!.corpus, queries: bp.retrieval!.queries, qrels: bp.retrieval!.qrels, metrics: ['recall@10', 'mrr@10', 'ndcg@10'], models: ['vllm:bge-base-en'], thresholds: { min: { 'ndcg@10': 0.3, 'recall@10': 0.4 }, warn_margin: 0.05 }, primary_metric: 'ndcg@10' });
+    const back = parseBlueprint(JSON.stringify(exported), { file: 'x.json' });
+    expect(back.ok && back.blueprint.retrieval).toEqual({ ...bp.retrieval, models: [{ id: 'vllm:bge-base-en', written: 'id' }] });
   });
 });

@@ -14,8 +14,8 @@
  *
  * Models: `models:` (a list of ids) and the seed's single `model:` (an id, `{ registry_name }`
  * or `{ path }`) may both be written; they are merged in that order. With neither, the header's
- * `models:` ids are used. A bare registry name (no `provider:`) reads as an OpenAI-compatible
- * model, `openai:<name>` (vLLM, Ollama, TEI… serve them under ASSAY_LLM_BASE_URL); a path
+ * `models:` ids are used. A bare registry name (no `provider:`) reads as `vllm:<name>` (a
+ * self-hosted OpenAI-compatible server), with a warning that says how to choose another; a path
  * reads as `custom:<path>`: Assay does not load model weights itself, so a warning says the
  * run needs an endpoint serving it.
  */
@@ -123,7 +123,12 @@ function idModel(item: YNode, written: RetrievalModelRef['written'], issues: Iss
     issues.error(item.loc, 'schema', `an embedding model must be an id such as \`openai:text-embedding-3-small\`, not ${describe(item)}`, 'Write e.g. `models: [openai:text-embedding-3-small]`.');
     return null;
   }
-  if (!id.includes(':')) return { id: `openai:${id}`, written };
+  if (!id.includes(':')) {
+    // Seed 002 names models from its own registry (`bge-base-en`); Assay has none, and such
+    // models are served self-hosted, so the name is run on the OpenAI-compatible vLLM provider.
+    issues.warn(item.loc, 'suspicious', `\`${id}\` names no provider; it is run as \`vllm:${id}\` (an OpenAI-compatible server at VLLM_BASE_URL)`, `Write the provider to choose another, e.g. \`openai:${id}\`, \`ollama:${id}\` or \`together:${id}\`.`);
+    return { id: `vllm:${id}`, written };
+  }
   return { id, written };
 }
 

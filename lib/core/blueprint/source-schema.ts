@@ -136,7 +136,7 @@ const RetrievalBlock = z
       .union([NonBlank, z.object({ registry_name: NonBlank }).strict(), z.object({ path: NonBlank }).strict()])
       .nullable()
       .optional()
-      .describe('One model (seed 002): an id, `{ registry_name }` (a bare name is served OpenAI-compatibly) or `{ path }`.'),
+      .describe('One model (seed 002): an id, `{ registry_name }` (without a provider: run on `vllm:`) or `{ path }`.'),
     thresholds: z
       .object({ min: z.record(z.string(), z.number().min(0).max(1)), warn_margin: z.number().min(0).max(1).nullable().optional() })
       .strict()

@@ -45,6 +45,17 @@ export function wevalBlueprint(bp: Blueprint): Json {
   if (bp.noCache !== null) out.noCache = bp.noCache;
   // Weval passes header fields it does not read through, so the threshold survives an export.
   if (bp.pass_threshold !== null) out.pass_threshold = bp.pass_threshold;
+  // …and so would the retrieval block, under the spelling used, in its written form.
+  if (bp.retrieval !== null) {
+    const { corpus, queries, qrels, metrics, models, thresholds, primaryMetric } = bp.retrieval;
+    out[keys.has('retrieval_config') ? 'retrieval_config' : 'retrieval'] = {
+      corpus, queries, qrels,
+      metrics: metrics.map((m) => m.label),
+      models: models.map((m) => m.id),
+      ...(thresholds ? { thresholds: { min: thresholds.min, warn_margin: thresholds.warnMargin } } : {}),
+      primary_metric: primaryMetric,
+    };
+  }
   out.prompts = bp.prompts.map((p) => wevalPrompt(p));
   return out;
 }

@@ -244,6 +244,17 @@ function parseTrecQrelLines(issues: Issues, limits: RetrievalLimits, lines: Line
   return out;
 }
 
+/** Remembers where each (query, document) pair was first written; returns that line for a repeat. */
+function pairLines(): (queryId: string, docId: string, line: number) => number | undefined {
+  const seen = new Map<string, number>();
+  return (queryId, docId, line) => {
+    const key = `${queryId}\u0000${docId}`;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, line);
+    return first;
+  };
+}
+
 /** Reads qrels in either format, reporting duplicates (trec_eval stops at them: "duplicate docs"). */
 function parseQrelsInto(file: SourceText, issues: Issues, limits: RetrievalLimits): PlacedQrel[] {
   if (!checkWholeFile(file, issues, limits)) return [];
@@ -254,16 +265,14 @@ function parseQrelsInto(file: SourceText, issues: Issues, limits: RetrievalLimit
   }
   const jsonl = lines[0]!.text.trimStart().startsWith('{');
   const placed = jsonl ? parseJsonlQrels(file, issues, limits, lines) : parseTrecQrelLines(issues, limits, lines);
-  const seen = new Map<string, number>();
+  const firstLine = pairLines();
   const out: PlacedQrel[] = [];
   for (const q of placed) {
-    const key = `${q.queryId}\u0000${q.docId}`;
-    const first = seen.get(key);
+    const first = firstLine(q.queryId, q.docId, q.line);
     if (first !== undefined) {
       issues.error({ line: q.line, col: q.docCol }, 'duplicate_id', `the query ${JSON.stringify(q.queryId)} judges the document ${JSON.stringify(q.docId)} twice (first at line ${first})`, 'Keep one judgement per query and document.');
       continue;
     }
-    seen.set(key, q.line);
     out.push(q);
   }
   return out;
@@ -291,7 +300,7 @@ export function parseTrecRun(text: string, path: string, limits: RetrievalLimits
   const issues = new Issues(path);
   const rankings: Record<string, RankedDoc[]> = Object.create(null) as Record<string, RankedDoc[]>;
   if (!checkWholeFile({ path, text }, issues, limits)) return { ok: false, issues: finish([issues]) };
-  const seen = new Map<string, number>();
+  const firstLine = pairLines();
   for (const l of linesOf(text)) {
     if (issues.full) break;
     if (l.text.trimStart().startsWith('#')) continue;
@@ -306,13 +315,11 @@ export function parseTrecRun(text: string, path: string, limits: RetrievalLimits
       issues.error({ line: l.line, col: scoreField.col }, 'schema', `the score must be a number, not ${JSON.stringify(scoreField.value)}`, 'The fifth field is the score (higher ranks first).');
       continue;
     }
-    const key = `${qid.value}\u0000${docid.value}`;
-    const first = seen.get(key);
+    const first = firstLine(qid.value, docid.value, l.line);
     if (first !== undefined) {
       issues.error({ line: l.line, col: docid.col }, 'duplicate_id', `the query ${JSON.stringify(qid.value)} retrieves the document ${JSON.stringify(docid.value)} twice (first at line ${first})`, 'List each document once per query.');
       continue;
     }
-    seen.set(key, l.line);
     (rankings[qid.value] ??= []).push({ docId: docid.value, score });
   }
   return issues.hasErrors() ? { ok: false, issues: finish([issues]) } : { ok: true, rankings: { ...rankings } };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseMetric, type MetricSpec } from './block';
 import type { Qrel } from './files';
-import { compareCodePoints, metricValue, rankDocuments, scoreRankings, type RankedDoc } from './metrics';
+import { compareCodePoints, metricValue, rankDocuments, rankingDepth, scoreRankings, type RankedDoc } from './metrics';
 
 const m = (label: string): MetricSpec => {
   const parsed = parseMetric(label);
@@ -35,6 +35,15 @@ describe('ranking as trec_eval ranks (form_res_rels.c)', () => {
     expect('\uFF5E' < '😀').toBe(false);
     expect(compareCodePoints('ab', 'a')).toBeGreaterThan(0);
     expect(compareCodePoints('a', 'a')).toBe(0);
+    // Against the bytes strcmp compares, over strings mixing ASCII, BMP and astral characters.
+    const alphabet = ['a', 'z', 'é', '\uE000', '\uFFFD', '😀', '𝄞', '中'];
+    let seed = 7;
+    const pick = () => alphabet[(seed = (seed * 1103515245 + 12345) % 2147483648) % alphabet.length]!;
+    for (let i = 0; i < 500; i++) {
+      const a = Array.from({ length: 1 + (i % 4) }, pick).join('');
+      const b = Array.from({ length: 1 + ((i >> 2) % 4) }, pick).join('');
+      expect(Math.sign(compareCodePoints(a, b)), `${a} vs ${b}`).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    }
   });
 });
 
@@ -110,5 +119,21 @@ describe('scoreRankings: which queries the mean is over (trec_eval without -c)',
 
   it('an empty ranking of a judged query is scored 0', () => {
     expect(scoreRankings(qrels, { q1: [] }, [m('map'), m('precision@3')]).overall).toEqual({ map: 0, 'precision@3': 0 });
+  });
+});
+
+describe('rankingDepth', () => {
+  it('is the largest cutoff, or null (the whole ranking) when a metric has none', () => {
+    expect(rankingDepth([m('ndcg@10'), m('recall@100'), m('mrr@5')])).toBe(100);
+    expect(rankingDepth([m('ndcg@10'), m('map')])).toBeNull();
+    expect(rankingDepth([m('mrr')])).toBeNull();
+  });
+
+  it('a ranking cut at that depth scores exactly as the full one', () => {
+    const q: Qrel[] = [{ queryId: 'q', docId: 'd7', relevance: 2 }, { queryId: 'q', docId: 'd2', relevance: 1 }];
+    const full = { q: Array.from({ length: 50 }, (_, i) => ({ docId: `d${i}`, score: (i * 7) % 13 })) };
+    const metrics = [m('ndcg@10'), m('recall@5'), m('mrr@3'), m('map@10')];
+    const cut = { q: rankDocuments(full.q).slice(0, rankingDepth(metrics)!) };
+    expect(scoreRankings(q, cut, metrics).overall).toEqual(scoreRankings(q, full, metrics).overall);
   });
 });

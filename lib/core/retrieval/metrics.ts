@@ -44,24 +44,44 @@ export interface RetrievalScores {
 /** trec_eval's relevance level: a document is relevant at relevance ≥ 1. */
 export const RELEVANCE_LEVEL = 1;
 
-/** `strcmp` order (UTF-8 bytes = code points), not JS's UTF-16 code-unit order. */
+/**
+ * `strcmp` order (UTF-8 bytes, i.e. code points), not JavaScript's UTF-16 code-unit order. The
+ * two differ only where a surrogate (U+D800–DFFF, half of a character above U+FFFF) meets a
+ * unit from U+E000–FFFF: the surrogate's character is the larger. Compared unit by unit with
+ * that one fix, so the common ASCII docno costs what `<` costs.
+ */
 export function compareCodePoints(a: string, b: string): number {
-  if (a === b) return 0;
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const ca = ia.next();
-    const cb = ib.next();
-    if (ca.done) return cb.done ? 0 : -1;
-    if (cb.done) return 1;
-    const d = ca.value.codePointAt(0)! - cb.value.codePointAt(0)!;
-    if (d !== 0) return d;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+      y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+    }
+    return x - y;
   }
+  return a.length - b.length;
 }
 
 /** trec_eval's order: score descending, then docno descending. A new array. */
 export function rankDocuments(docs: readonly RankedDoc[]): RankedDoc[] {
   return [...docs].sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : compareCodePoints(b.docId, a.docId)));
+}
+
+/**
+ * How deep a ranking must go for these metrics to be exact: the largest cutoff, or null when
+ * a metric reads the whole ranking (`mrr`, `map` without `@k`: trec_eval scores every retrieved
+ * document). A search that returns fewer documents than this changes the figures.
+ */
+export function rankingDepth(metrics: readonly MetricSpec[]): number | null {
+  let depth = 0;
+  for (const m of metrics) {
+    if (m.k === null) return null;
+    depth = Math.max(depth, m.k);
+  }
+  return depth;
 }
 
 /** One query's judgements: docId → relevance. */

@@ -17,7 +17,7 @@
  * from the same JS function over the same stored float4 values as the exact path: score =
  * cosine in float8, ordered by score descending, ties by text hash ascending (code-unit order).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { poolOf, type Db } from './client';
 
@@ -269,8 +269,12 @@ export async function nearest(db: Db, opts: NearestOptions): Promise<Record<stri
   return out;
 }
 
-/** Queries per statement: the LATERAL scan answers them all, in one round trip. */
-const QUERY_CHUNK = 200;
+/**
+ * Queries per statement (one round trip answers them all). Small enough that on PGlite, where
+ * every connection shares one backend that runs one statement at a time, other work waits a
+ * few seconds at most between two statements of a long search.
+ */
+const QUERY_CHUNK = 50;
 
 /**
  * Per query, the hashes of every document within RESCORE_MARGIN of the k-th best pgvector
@@ -279,16 +283,18 @@ const QUERY_CHUNK = 200;
  */
 async function pgvectorCandidates(pool: pg.Pool, modelId: string, hashes: string[], queries: readonly NearestQuery[], k: number): Promise<Map<string, string[]>> {
   const client = await pool.connect();
+  const table = `assay_corpus_${randomBytes(6).toString('hex')}`;
   const out = new Map<string, string[]>();
   try {
-    await client.query('BEGIN');
-    // cast once per search, not once per (query, document): the scan then reads vectors directly
-    await client.query('CREATE TEMP TABLE assay_corpus (text_hash text PRIMARY KEY, v vector) ON COMMIT DROP');
-    await client.query('INSERT INTO assay_corpus SELECT text_hash, vector::vector FROM embeddings WHERE model_id = $1 AND text_hash = ANY($2::text[])', [modelId, hashes]);
-    await client.query('ANALYZE assay_corpus');
+    // Cast once per search, not once per (query, document): the scan then reads vectors directly.
+    // No transaction around the search (on PGlite it would hold the one backend for all of it),
+    // so the table is named for this search: PGlite's connections share one session's temp tables.
+    await client.query(`CREATE TEMP TABLE ${table} (text_hash text PRIMARY KEY, v vector)`);
+    await client.query(`INSERT INTO ${table} SELECT text_hash, vector::vector FROM embeddings WHERE model_id = $1 AND text_hash = ANY($2::text[])`, [modelId, hashes]);
+    await client.query(`ANALYZE ${table}`);
     // pgvector's cosine distance to a zero vector is NaN (sorted last); ours is similarity 0, which
     // can rank: zero vectors are every query's candidates, and a zero query's candidates are all.
-    const zero = (await client.query<{ text_hash: string }>('SELECT text_hash FROM assay_corpus WHERE vector_norm(v) = 0')).rows.map((r) => r.text_hash);
+    const zero = (await client.query<{ text_hash: string }>(`SELECT text_hash FROM ${table} WHERE vector_norm(v) = 0`)).rows.map((r) => r.text_hash);
     let pending: { key: string; vector: number[] }[] = [];
     for (const q of queries) {
       if (norm(q.vector) === 0) out.set(q.key, hashes);
@@ -300,10 +306,11 @@ async function pgvectorCandidates(pool: pg.Pool, modelId: string, hashes: string
       for (let i = 0; i < pending.length; i += QUERY_CHUNK) {
         const chunk = pending.slice(i, i + QUERY_CHUNK);
         const { rows } = await client.query<{ key: string; text_hash: string; dist: number }>(
+          // the query cast once, outside the scan, and each distance computed once (ORDER BY its alias)
           `SELECT q.key, c.text_hash, c.dist
-             FROM json_to_recordset($1::json) AS q(key text, v real[])
+             FROM (SELECT key, v::vector AS qv FROM json_to_recordset($1::json) AS x(key text, v real[])) q
              CROSS JOIN LATERAL (
-               SELECT text_hash, v <=> q.v::vector AS dist FROM assay_corpus ORDER BY v <=> q.v::vector, text_hash LIMIT $2
+               SELECT text_hash, v <=> q.qv AS dist FROM ${table} ORDER BY dist, text_hash LIMIT $2
              ) c`,
           [JSON.stringify(chunk.map((q) => ({ key: q.key, v: q.vector }))), limit],
         );
@@ -327,11 +334,8 @@ async function pgvectorCandidates(pool: pg.Pool, modelId: string, hashes: string
       pending = again;
       limit = Math.min(limit * 2, hashes.length);
     }
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw e;
   } finally {
+    await client.query(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
     client.release();
   }
   return out;

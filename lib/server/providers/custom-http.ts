@@ -41,7 +41,7 @@ function originOf(url: string): string | null {
   }
 }
 
-export function checkOrigin(id: string, url: string, allowed: readonly string[]): void {
+function checkOrigin(id: string, url: string, allowed: readonly string[]): void {
   const origin = originOf(url);
   const ok = allowed.map(originOf).filter((o): o is string => o !== null);
   if (origin && ok.includes(origin)) return;
@@ -51,7 +51,7 @@ export function checkOrigin(id: string, url: string, allowed: readonly string[])
   );
 }
 
-export function resolveHeaders(id: string, spec: Pick<CustomHttpSpec, 'url' | 'headers'>, env: CustomHttpContext['env']): { headers: Record<string, string>; secrets: string[] } {
+function resolveHeaders(id: string, spec: Pick<CustomHttpSpec, 'url' | 'headers'>, env: CustomHttpContext['env']): { headers: Record<string, string>; secrets: string[] } {
   const headers: Record<string, string> = {};
   const secrets: string[] = [];
   const origin = originOf(spec.url);
@@ -128,6 +128,49 @@ export function templateVariables(req: ChatRequest): Record<string, unknown> {
   };
 }
 
+/**
+ * One JSON request to an HTTP model, classified like every provider's: a network failure is
+ * retryable, an HTTP error by its status, an empty, cut-off or HTML 200 a transport fault, any
+ * other unreadable body malformed. Redirects are not followed: the allow-list covers only the URL
+ * as written.
+ */
+export async function postJson(init: {
+  provider: string;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal;
+  secrets: readonly string[];
+}): Promise<{ json: unknown; headers: Headers }> {
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(init.url, {
+      method: init.method,
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...init.headers },
+      body: JSON.stringify(init.body),
+      signal: init.signal,
+      redirect: 'manual',
+    });
+    text = await res.text();
+  } catch (e) {
+    if (isAbortError(e) || e instanceof ProviderError) throw e;
+    throw networkError(init.provider, errorText(e), init.secrets);
+  }
+  if (!res.ok) throw httpError({ provider: init.provider, status: res.status, headers: res.headers, detail: text.slice(0, 300), secrets: init.secrets });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Empty, cut off or an HTML page: a transport fault (retried), as for every provider.
+    throw bodyFault(init.provider, text, init.secrets) ?? malformedError(init.provider, `not JSON: ${text.slice(0, 200)}`, init.secrets);
+  }
+  const fault = bodyFault(init.provider, json, init.secrets);
+  if (fault) throw fault;
+  return { json, headers: res.headers };
+}
+
 class CustomMappingClient implements LlmClient {
   readonly provider = CUSTOM_PROVIDER;
   readonly #spec: CustomMappingSpec;
@@ -148,33 +191,8 @@ class CustomMappingClient implements LlmClient {
     const spec = this.#spec;
     return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
       const body = renderTemplate(spec.body ?? DEFAULT_BODY, templateVariables(req));
-      let res: Response;
-      let text: string;
-      try {
-        res = await fetch(spec.url, {
-          method: spec.method,
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...this.#headers, ...attemptHeaders(req) },
-          body: JSON.stringify(body),
-          signal,
-          // A redirect could lead anywhere; the allow-list covers only the URL as written.
-          redirect: 'manual',
-        });
-        text = await res.text();
-      } catch (e) {
-        if (isAbortError(e) || e instanceof ProviderError) throw e;
-        throw networkError(this.provider, errorText(e), this.#secrets);
-      }
-      if (!res.ok) throw httpError({ provider: this.provider, status: res.status, headers: res.headers, detail: text.slice(0, 300), secrets: this.#secrets });
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        // Empty, cut off or an HTML page: a transport fault (retried), as for every provider.
-        throw bodyFault(this.provider, text, this.#secrets) ?? malformedError(this.provider, `not JSON: ${text.slice(0, 200)}`, this.#secrets);
-      }
-      const fault = bodyFault(this.provider, json, this.#secrets);
-      if (fault) throw fault;
-      return mapCustomResponse(json, spec.response, { provider: this.provider, model: req.model, latencyMs: performance.now() - started, headers: res.headers });
+      const { json, headers } = await postJson({ provider: this.provider, url: spec.url, method: spec.method, headers: { ...this.#headers, ...attemptHeaders(req) }, body, signal, secrets: this.#secrets });
+      return mapCustomResponse(json, spec.response, { provider: this.provider, model: req.model, latencyMs: performance.now() - started, headers });
     });
   }
 }
@@ -184,21 +202,33 @@ class CustomMappingClient implements LlmClient {
  * with the fix) for a bad spec, a host not on the allow-list, or a header variable that is not
  * exposed or not set.
  */
-export function createCustomHttpClient(id: string, rawSpec: unknown, ctx: CustomHttpContext): { client: LlmClient; model: string } {
-  const spec = parseCustomHttpSpec(rawSpec, id);
+/**
+ * What an HTTP model needs before any request (chat or embeddings): its origin allowed, its
+ * header variables resolved, its timeout and model name.
+ */
+export function customEndpoint(id: string, spec: Pick<CustomHttpSpec, 'url' | 'headers' | 'timeoutMs' | 'model'>, ctx: CustomHttpContext): { headers: Record<string, string>; secrets: string[]; timeoutMs: number; model: string } {
   checkOrigin(id, spec.url, ctx.allowedOrigins);
   const { headers, secrets } = resolveHeaders(id, spec, ctx.env);
-  const timeoutMs = spec.timeoutMs ?? ctx.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const model = spec.model ?? id;
+  return { headers, secrets, timeoutMs: spec.timeoutMs ?? ctx.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS, model: spec.model ?? id };
+}
+
+/** Headers for the OpenAI SDK at an HTTP model: the SDK's Authorization (a placeholder key) removed unless the spec sets one. */
+export function sdkHeaders(headers: Record<string, string>): Record<string, string | null> {
+  const hasAuth = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
+  return { ...headers, ...(hasAuth ? {} : { Authorization: null }) };
+}
+
+export function createCustomHttpClient(id: string, rawSpec: unknown, ctx: CustomHttpContext): { client: LlmClient; model: string } {
+  const spec = parseCustomHttpSpec(rawSpec, id);
+  const { headers, secrets, timeoutMs, model } = customEndpoint(id, spec, ctx);
   if (spec.format === 'openai') {
-    const hasAuth = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
     const client = new OpenAiCompatibleClient({
       provider: CUSTOM_PROVIDER,
       // The SDK appends /chat/completions itself.
       baseURL: spec.url.replace(/\/chat\/completions\/?$/, ''),
       // The SDK insists on a key; it is never sent (Authorization is removed unless the spec sets it).
       apiKey: 'assay-no-key',
-      defaultHeaders: { ...headers, ...(hasAuth ? {} : { Authorization: null }) },
+      defaultHeaders: sdkHeaders(headers),
       defaultTimeoutMs: timeoutMs,
       secrets,
       noRedirects: true,

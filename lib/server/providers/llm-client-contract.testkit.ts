@@ -40,7 +40,8 @@ const WEATHER_TOOL = {
   function: { name: 'get_weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
 };
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
+/** What a promise rejects with; fails the test when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
     await p;
   } catch (e) {

@@ -144,16 +144,21 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   #classify(e: unknown): unknown {
-    if (e instanceof APIUserAbortError) return e; // withDeadline says whether it was our timer or the caller
-    if (e instanceof APIConnectionTimeoutError) {
-      return new ProviderError({ kind: 'timeout', provider: this.provider, message: `${this.provider}: request timed out` });
-    }
-    // Say where: "fetch failed" alone does not tell a user which base URL could not be reached.
-    if (e instanceof APIConnectionError) return networkError(this.provider, `${errorText(e)} (${this.#sdk.baseURL})`, this.#secrets);
-    if (e instanceof APIError && typeof e.status === 'number') {
-      return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
-    }
-    if (e instanceof ProviderError) return e;
-    return unreadableReply(this.provider, e, this.#secrets);
+    return classifyOpenAiError(e, this.provider, this.#sdk.baseURL, this.#secrets);
   }
+}
+
+/** The OpenAI SDK's errors, classified (chat and embeddings alike); `baseURL` says where a connection failed. */
+export function classifyOpenAiError(e: unknown, provider: string, baseURL: string, secrets: readonly string[]): unknown {
+  if (e instanceof APIUserAbortError) return e; // withDeadline says whether it was our timer or the caller
+  if (e instanceof APIConnectionTimeoutError) {
+    return new ProviderError({ kind: 'timeout', provider, message: `${provider}: request timed out` });
+  }
+  // Say where: "fetch failed" alone does not tell a user which base URL could not be reached.
+  if (e instanceof APIConnectionError) return networkError(provider, `${errorText(e)} (${baseURL})`, secrets);
+  if (e instanceof APIError && typeof e.status === 'number') {
+    return httpError({ provider, status: e.status, headers: e.headers, detail: e.message, secrets });
+  }
+  if (e instanceof ProviderError) return e;
+  return unreadableReply(provider, e, secrets);
 }

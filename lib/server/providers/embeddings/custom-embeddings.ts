@@ -5,11 +5,10 @@
  */
 import { JSONPath } from 'jsonpath-plus';
 import { servedFrom } from '@/lib/core';
-import { bodyFault, errorText, httpError, malformedError, networkError } from '../classify';
-import { checkOrigin, CUSTOM_PROVIDER, resolveHeaders, type CustomHttpContext } from '../custom-http';
+import { malformedError } from '../classify';
+import { CUSTOM_PROVIDER, customEndpoint, postJson, sdkHeaders, type CustomHttpContext } from '../custom-http';
 import { parseEmbeddingEndpointSpec, renderTemplate, type EmbeddingEndpointSpec } from '../custom-http-spec';
-import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from '../deadline';
-import { ProviderError } from '../types';
+import { boundedEmbed } from './bounded-embed';
 import { decodeEmbedding, OpenAiEmbeddingClient } from './openai-embeddings';
 import { embeddingCostUsd } from './prices';
 import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from './types';
@@ -62,39 +61,11 @@ class CustomEmbeddingClient implements EmbeddingClient {
   }
 
   embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
-    if (req.inputs.length === 0 || req.inputs.length > this.maxBatch) {
-      return Promise.reject(new ProviderError({ kind: 'bad_request', provider: this.provider, message: `${this.provider}: ${req.inputs.length} inputs in one request (1…${this.maxBatch})` }));
-    }
-    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const started = performance.now();
     const spec = this.#spec;
-    return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
+    return boundedEmbed(this, req, this.#timeoutMs, async ({ signal, latencyMs }) => {
       const body = renderTemplate(spec.body ?? DEFAULT_BODY, { inputs: req.inputs, model: req.model, input_type: req.kind ?? 'document' });
-      let res: Response;
-      let text: string;
-      try {
-        res = await fetch(spec.url, {
-          method: spec.method,
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...this.#headers },
-          body: JSON.stringify(body),
-          signal,
-          redirect: 'manual', // the allow-list covers only the URL as written
-        });
-        text = await res.text();
-      } catch (e) {
-        if (isAbortError(e) || e instanceof ProviderError) throw e;
-        throw networkError(this.provider, errorText(e), this.#secrets);
-      }
-      if (!res.ok) throw httpError({ provider: this.provider, status: res.status, headers: res.headers, detail: text.slice(0, 300), secrets: this.#secrets });
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw bodyFault(this.provider, text, this.#secrets) ?? malformedError(this.provider, `not JSON: ${text.slice(0, 200)}`, this.#secrets);
-      }
-      const fault = bodyFault(this.provider, json, this.#secrets);
-      if (fault) throw fault;
-      return mapEmbeddingResponse(json, spec.response, { provider: this.provider, model: req.model, inputs: req.inputs.length, latencyMs: performance.now() - started, headers: res.headers });
+      const { json, headers } = await postJson({ provider: this.provider, url: spec.url, method: spec.method, headers: this.#headers, body, signal, secrets: this.#secrets });
+      return mapEmbeddingResponse(json, spec.response, { provider: this.provider, model: req.model, inputs: req.inputs.length, latencyMs: latencyMs(), headers });
     });
   }
 }
@@ -102,18 +73,14 @@ class CustomEmbeddingClient implements EmbeddingClient {
 /** Validates an embedding model object and builds its client; CustomHttpSpecError (with the fix) otherwise. */
 export function createCustomEmbeddingClient(id: string, rawSpec: unknown, ctx: CustomHttpContext): EmbeddingClient {
   const spec = parseEmbeddingEndpointSpec(rawSpec, id);
-  checkOrigin(id, spec.url, ctx.allowedOrigins);
-  const { headers, secrets } = resolveHeaders(id, spec, ctx.env);
-  const timeoutMs = spec.timeoutMs ?? ctx.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const model = spec.model ?? id;
+  const { headers, secrets, timeoutMs, model } = customEndpoint(id, spec, ctx);
   if (spec.format === 'openai') {
-    const hasAuth = Object.keys(headers).some((h) => h.toLowerCase() === 'authorization');
     return new OpenAiEmbeddingClient({
       provider: CUSTOM_PROVIDER,
       model,
       baseURL: spec.url.replace(/\/embeddings\/?$/, ''), // the SDK appends /embeddings itself
       apiKey: 'assay-no-key', // never sent: Authorization is removed unless the spec sets it
-      defaultHeaders: { ...headers, ...(hasAuth ? {} : { Authorization: null }) },
+      defaultHeaders: sdkHeaders(headers),
       defaultTimeoutMs: timeoutMs,
       secrets,
       noRedirects: true,

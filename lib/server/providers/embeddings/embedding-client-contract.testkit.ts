@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { DEFAULT_EMBEDDING_MODELS, embeddingModelFor, fakeEmbedding } from '@/testing/fakes/llm-server-embeddings';
 import { isAbortError } from '../deadline';
+import { rejection } from '../llm-client-contract.testkit';
 import { ProviderError } from '../types';
 import type { EmbeddingClient } from './types';
 
@@ -28,15 +29,6 @@ export interface EmbeddingContractOptions {
   usage: boolean;
   /** A 429's retry-after reaches the error (Gemini's SDK drops response headers on errors). */
   retryAfter: boolean;
-}
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to fail');
 }
 
 const TEXTS = ['Photosynthesis turns light into chemical energy.', 'The Treaty of Westphalia ended the Thirty Years War.', 'Mitochondria make ATP.'];

@@ -58,6 +58,8 @@ describe('OpenAI-compatible embeddings', () => {
     expect(decodeEmbedding([0.1, 0.2], 'openai')).toEqual([0.1, 0.2]);
     expect(() => decodeEmbedding('AAA', 'openai')).toThrow(/not a whole number of float32s/);
     expect(() => decodeEmbedding(['x'], 'openai')).toThrow(/neither base64 nor an array/);
+    expect(() => decodeEmbedding(Buffer.from(Float32Array.from([1, NaN]).buffer).toString('base64'), 'openai')).toThrow(/NaN or infinity/);
+    expect(() => decodeEmbedding([1, Infinity], 'openai')).toThrow(/neither base64 nor an array/);
   });
 
   describe('against the fake', () => {
@@ -93,13 +95,15 @@ describe('Gemini embeddings', () => {
 describe('custom HTTP embedding specs', () => {
   const ctx = { allowedOrigins: ['https://emb.example.org'], env: {} };
   const message = (fn: () => unknown): string => {
-    try {
-      fn();
-    } catch (e) {
-      expect(e).toBeInstanceOf(CustomHttpSpecError);
-      return (e as Error).message;
-    }
-    throw new Error('expected a CustomHttpSpecError');
+    expect(fn).toThrow(CustomHttpSpecError);
+    return (() => {
+      try {
+        fn();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    })();
   };
 
   it('needs a response mapping to the vectors for a custom format', () => {

@@ -7,9 +7,9 @@
 import { GoogleGenAI, type EmbedContentParameters, type EmbedContentResponse } from '@google/genai';
 import { servedFrom } from '@/lib/core';
 import { bodyFault, malformedError } from '../classify';
-import { DEFAULT_TIMEOUT_MS, withDeadline } from '../deadline';
+import { DEFAULT_TIMEOUT_MS } from '../deadline';
+import { boundedEmbed } from './bounded-embed';
 import { classifyGeminiError } from '../google';
-import { ProviderError } from '../types';
 import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from './types';
 
 /** batchEmbedContents accepts at most 100 requests (https://ai.google.dev/api/embeddings#method:-models.batchembedcontents). */
@@ -69,19 +69,14 @@ export class GeminiEmbeddingClient implements EmbeddingClient {
   }
 
   embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
-    if (req.inputs.length === 0 || req.inputs.length > this.maxBatch) {
-      return Promise.reject(new ProviderError({ kind: 'bad_request', provider: this.provider, message: `${this.provider}: ${req.inputs.length} inputs in one request (1…${this.maxBatch})` }));
-    }
-    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const started = performance.now();
-    return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
+    return boundedEmbed(this, req, this.#timeoutMs, async ({ signal, timeoutMs, latencyMs }) => {
       let res: EmbedContentResponse;
       try {
         res = await this.#sdk.models.embedContent(toGeminiEmbedParams(req, { signal, timeoutMs: timeoutMs + 1_000 }));
       } catch (e) {
         throw classifyGeminiError(e, this.provider, this.#secrets);
       }
-      return fromGeminiEmbeddings(res, { provider: this.provider, inputs: req.inputs.length, latencyMs: performance.now() - started });
+      return fromGeminiEmbeddings(res, { provider: this.provider, inputs: req.inputs.length, latencyMs: latencyMs() });
     });
   }
 }

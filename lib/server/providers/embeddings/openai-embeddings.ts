@@ -5,13 +5,14 @@
  * because several compatible servers ignore `encoding_format` and answer float arrays, which the
  * SDK's own implicit decoding would turn into garbage.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import OpenAI from 'openai';
 import type { CreateEmbeddingResponse } from 'openai/resources/embeddings';
 import { servedFrom } from '@/lib/core';
-import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from '../classify';
+import { bodyFault, malformedError } from '../classify';
+import { classifyOpenAiError } from '../openai-compatible';
+import { boundedEmbed } from './bounded-embed';
 import { embeddingCostUsd } from './prices';
-import { DEFAULT_TIMEOUT_MS, withDeadline } from '../deadline';
-import { ProviderError } from '../types';
+import { DEFAULT_TIMEOUT_MS } from '../deadline';
 import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from './types';
 
 /** OpenAI's documented limit of inputs per request (https://platform.openai.com/docs/api-reference/embeddings/create). */
@@ -39,7 +40,9 @@ export function decodeEmbedding(value: unknown, provider: string): number[] {
   if (typeof value === 'string') {
     const buf = Buffer.from(value, 'base64');
     if (buf.length % 4 !== 0) throw malformedError(provider, `a base64 embedding of ${buf.length} bytes is not a whole number of float32s`);
-    const floats = new Float32Array(buf.buffer, buf.byteOffset, buf.length / 4);
+    // a copy: a Buffer's bytes may sit at an offset no Float32Array can start from
+    const floats = new Float32Array(new Uint8Array(buf).buffer);
+    if (!floats.every(Number.isFinite)) throw malformedError(provider, 'a base64 embedding holds NaN or infinity');
     return Array.from(floats);
   }
   if (Array.isArray(value) && value.every((x) => typeof x === 'number' && Number.isFinite(x))) return value as number[];
@@ -101,12 +104,7 @@ export class OpenAiEmbeddingClient implements EmbeddingClient {
   }
 
   embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
-    if (req.inputs.length === 0 || req.inputs.length > this.maxBatch) {
-      return Promise.reject(new ProviderError({ kind: 'bad_request', provider: this.provider, message: `${this.provider}: ${req.inputs.length} inputs in one request (1…${this.maxBatch})` }));
-    }
-    const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const started = performance.now();
-    return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
+    return boundedEmbed(this, req, this.#timeoutMs, async ({ signal, timeoutMs, latencyMs }) => {
       let body: CreateEmbeddingResponse;
       let headers: Headers;
       try {
@@ -116,20 +114,9 @@ export class OpenAiEmbeddingClient implements EmbeddingClient {
         body = data;
         headers = response.headers;
       } catch (e) {
-        throw this.#classify(e);
+        throw classifyOpenAiError(e, this.provider, this.#sdk.baseURL, this.#secrets);
       }
-      return fromOpenAiEmbeddings(body, { provider: this.provider, model: req.model, inputs: req.inputs.length, latencyMs: performance.now() - started, headers });
+      return fromOpenAiEmbeddings(body, { provider: this.provider, model: req.model, inputs: req.inputs.length, latencyMs: latencyMs(), headers });
     });
-  }
-
-  #classify(e: unknown): unknown {
-    if (e instanceof APIUserAbortError) return e;
-    if (e instanceof APIConnectionTimeoutError) return new ProviderError({ kind: 'timeout', provider: this.provider, message: `${this.provider}: request timed out` });
-    if (e instanceof APIConnectionError) return networkError(this.provider, `${errorText(e)} (${this.#sdk.baseURL})`, this.#secrets);
-    if (e instanceof APIError && typeof e.status === 'number') {
-      return httpError({ provider: this.provider, status: e.status, headers: e.headers, detail: e.message, secrets: this.#secrets });
-    }
-    if (e instanceof ProviderError) return e;
-    return unreadableReply(this.provider, e, this.#secrets);
   }
 }
