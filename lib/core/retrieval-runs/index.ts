@@ -1,6 +1,7 @@
 /** Retrieval runs: the plan (depth, batches, identity) and the results (metric intervals over queries, ladder, stored shapes, the end). */
 export {
   batchRange,
+  displayDepth,
   EmbedKindSchema,
   FULL_RANKING_DEPTH,
   isSealedRetrieval,
@@ -20,9 +21,11 @@ export {
   MetricResultSchema,
   retrievalFinalStatus,
   StoredQueryMetricsSchema,
+  StoredRelevantRanksSchema,
   StoredRankingSchema,
   type MetricResult,
   type RetrievalOutcome,
   type StoredQueryMetrics,
+  type StoredRelevantRanks,
   type StoredRanking,
 } from './results';

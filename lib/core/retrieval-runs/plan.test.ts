@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { batchRange, isSealedRetrieval, planEmbedUnits, retrievalRunIdentity, searchDepth } from './plan';
+import type { MetricSpec } from '../retrieval';
+import { batchRange, displayDepth, isSealedRetrieval, planEmbedUnits, retrievalRunIdentity, searchDepth } from './plan';
+
+const ks = (...k: (number | null)[]): MetricSpec[] => k.map((x) => ({ name: x === null ? 'mrr' : 'recall', k: x, label: x === null ? 'mrr' : `recall@${x}` }));
 
 describe('searchDepth', () => {
   it('is the largest k, at least 10 for the drill-down, never more than the corpus', () => {
-    expect(searchDepth([{ k: 5 }, { k: 20 }], 500)).toBe(20);
-    expect(searchDepth([{ k: 3 }], 500)).toBe(10);
-    expect(searchDepth([{ k: 50 }], 30)).toBe(30);
+    expect(searchDepth(ks(5, 20), 500)).toBe(20);
+    expect(searchDepth(ks(3), 500)).toBe(10);
+    expect(searchDepth(ks(50), 30)).toBe(30);
+    expect([displayDepth(ks(3)), displayDepth(ks(5, 20, null))]).toEqual([10, 20]);
   });
   it('reads the full ranking (1,000 deep, as trec_eval’s run files) when a metric has no cut-off', () => {
-    expect(searchDepth([{ k: 10 }, { k: null }], 5000)).toBe(1000);
-    expect(searchDepth([{ k: null }], 14)).toBe(14);
+    expect(searchDepth(ks(10, null), 5000)).toBe(1000);
+    expect(searchDepth(ks(null), 14)).toBe(14);
   });
 });
 

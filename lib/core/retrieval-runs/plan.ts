@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { sha256Hex, stableStringify } from '../blueprint/ids';
 import { SEALED_SPLIT } from '../blueprint/sealed';
+import { rankingDepth, type MetricSpec } from '../retrieval';
 
 /** Texts per scheduled unit of work (embedTexts splits it further into the provider's requests). */
 export const RETRIEVAL_BATCH_TEXTS = 128;
@@ -24,13 +25,21 @@ export const EmbedKindSchema = z.enum(['document', 'query']);
 export type EmbedKind = z.infer<typeof EmbedKindSchema>;
 
 /**
- * How deep to search: the largest k of the metrics (at least MIN_SEARCH_DEPTH, for the
- * drill-down), the full ranking when a metric has no cut-off, never more than the corpus.
+ * How deep to search: as deep as the metrics read (`rankingDepth`), at least the drill-down's
+ * top, FULL_RANKING_DEPTH when a metric has no cut-off, never more than the corpus.
  */
-export function searchDepth(metrics: readonly { k: number | null }[], corpusSize: number): number {
-  const uncut = metrics.some((m) => m.k === null);
-  const deepest = Math.max(MIN_SEARCH_DEPTH, ...metrics.map((m) => m.k ?? 0), uncut ? FULL_RANKING_DEPTH : 0);
-  return Math.max(1, Math.min(deepest, corpusSize));
+export function searchDepth(metrics: readonly MetricSpec[], corpusSize: number): number {
+  const needed = rankingDepth(metrics);
+  return Math.max(1, Math.min(needed === null ? FULL_RANKING_DEPTH : Math.max(needed, displayDepth(metrics)), corpusSize));
+}
+
+/**
+ * How many retrieved documents of each query are stored and shown: the largest k of the
+ * metrics, at least MIN_SEARCH_DEPTH. (Deeper ranks are scored, not stored: a relevant document
+ * found below this keeps only its rank.)
+ */
+export function displayDepth(metrics: readonly MetricSpec[]): number {
+  return Math.max(MIN_SEARCH_DEPTH, ...metrics.map((m) => m.k ?? 0));
 }
 
 /** The retrieval part of a run's stored config (`runs.config.retrieval`): written by the request, read by every step. */

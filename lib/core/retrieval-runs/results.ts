@@ -14,9 +14,16 @@ import type { FinalStatus } from '../runs/status';
 /** A stored ladder status (`retrieval_metric_results.status`), read back with this schema. */
 export const LadderSchema = z.enum(['pass', 'warn', 'fail']) satisfies z.ZodType<LadderStatus>;
 
-/** A query's retrieved documents, best first, as far as the run's search depth (`retrieval_query_results.ranking`). */
+/** A query's top retrieved documents, best first, to the display depth (`retrieval_query_results.ranking`). */
 export const StoredRankingSchema = z.array(z.object({ docId: z.string(), score: z.number() }));
 export type StoredRanking = z.infer<typeof StoredRankingSchema>;
+
+/**
+ * The rank of each relevant document (relevance ≥ 1) retrieved below the stored top, within the
+ * search depth (`retrieval_query_results.relevant_ranks`): a missed document's rank for the drill-down.
+ */
+export const StoredRelevantRanksSchema = z.record(z.string(), z.number().int().positive());
+export type StoredRelevantRanks = z.infer<typeof StoredRelevantRanksSchema>;
 
 /** A query's value on each metric, by label (`retrieval_query_results.metrics`). */
 export const StoredQueryMetricsSchema = z.record(z.string(), z.number());

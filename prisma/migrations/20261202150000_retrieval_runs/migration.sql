@@ -76,6 +76,7 @@ CREATE TABLE "retrieval_query_results" (
     "model_id" TEXT NOT NULL,
     "query_id" TEXT NOT NULL,
     "ranking" JSONB NOT NULL,
+    "relevant_ranks" JSONB NOT NULL DEFAULT '{}',
     "metrics" JSONB NOT NULL,
 
     CONSTRAINT "retrieval_query_results_pkey" PRIMARY KEY ("id")

@@ -5,7 +5,7 @@
  * Null when the run is not a retrieval run, the query is not in its data, or the blueprint is
  * sealed (its queries and documents are never shown, as sealed prompts are not).
  */
-import { BlueprintSchema, isSealedRetrieval, MIN_SEARCH_DEPTH, RetrievalRunSettingsSchema, StoredQueryMetricsSchema, StoredRankingSchema } from '@/lib/core';
+import { BlueprintSchema, displayDepth, isSealedRetrieval, RetrievalRunSettingsSchema, StoredQueryMetricsSchema, StoredRankingSchema, StoredRelevantRanksSchema } from '@/lib/core';
 import type { Db } from '../client';
 import { loadDataset } from './retrieval-dataset';
 
@@ -21,7 +21,7 @@ export interface RetrievedDoc {
 export interface RetrievalQueryModel {
   modelId: string;
   ranking: RetrievedDoc[];
-  /** Relevant documents (relevance ≥ 1) below the shown top-k: their rank in the stored ranking, or null when not retrieved at all. */
+  /** Relevant documents (relevance ≥ 1) below the shown top-k: their rank within the search depth, or null when not retrieved that deep. */
   missed: { docId: string; text: string; relevance: number; rank: number | null }[];
   metrics: Record<string, number>;
 }
@@ -48,14 +48,14 @@ export async function getRetrievalQuery(db: Db, runId: string, queryId: string):
   if (!query) return null;
   const docs = new Map(data.corpus.map((d) => [d.id, d.text]));
   const judged = new Map(data.qrels.filter((q) => q.queryId === queryId).map((q) => [q.docId, q.relevance]));
-  const shown = Math.max(MIN_SEARCH_DEPTH, ...bp.retrieval.metrics.map((m) => m.k ?? 0));
-  const rows = await db.retrievalQueryResult.findMany({ where: { runId, queryId }, select: { modelId: true, ranking: true, metrics: true } });
+  const shown = displayDepth(bp.retrieval.metrics);
+  const rows = await db.retrievalQueryResult.findMany({ where: { runId, queryId }, select: { modelId: true, ranking: true, relevantRanks: true, metrics: true } });
   const order = Array.isArray(run.models) ? run.models.map(String) : [];
   const models = rows
     .sort((a, b) => order.indexOf(a.modelId) - order.indexOf(b.modelId))
     .map((r): RetrievalQueryModel => {
       const stored = StoredRankingSchema.parse(r.ranking);
-      const rankOf = new Map(stored.map((d, i) => [d.docId, i + 1]));
+      const rankOf = new Map([...stored.map((d, i): [string, number] => [d.docId, i + 1]), ...Object.entries(StoredRelevantRanksSchema.parse(r.relevantRanks))]);
       const ranking = stored.slice(0, shown).map((d, i) => ({ rank: i + 1, docId: d.docId, score: d.score, text: docs.get(d.docId) ?? '', relevance: judged.get(d.docId) ?? null }));
       const missed = [...judged]
         .filter(([docId, rel]) => rel >= 1 && (rankOf.get(docId) ?? Infinity) > shown)

@@ -85,15 +85,20 @@ describe(`retrieval run (${engine})`, () => {
       const mine = rows.filter((q) => q.modelId === m.modelId);
       const mean = mine.reduce((s, q) => s + (q.metrics as Record<string, number>)['ndcg@10']!, 0) / mine.length;
       expect(mean).toBeCloseTo(m.metrics[0]!.value!, 12);
-      for (const q of mine) expect(StoredRankingSchema.parse(q.ranking)).toHaveLength(RETRIEVAL_SIZES.documents); // map reads the whole (small) corpus
+      // the top 10 is stored (the largest k, at least 10); map reads the whole small corpus, and a
+      // relevant document below the top keeps its rank
+      for (const q of mine) {
+        expect(StoredRankingSchema.parse(q.ranking)).toHaveLength(10);
+        for (const rank of Object.values(q.relevantRanks as Record<string, number>)) expect(rank).toBeGreaterThan(10);
+      }
     }
   });
 
   it('gives the same rankings on the PostgreSQL server (exact) and on PGlite (pgvector): one file both projects check', async () => {
     expect(await hasPgvector(t.db)).toBe(engine === 'pglite');
-    const rows = await t.db.retrievalQueryResult.findMany({ where: { runId }, orderBy: [{ modelId: 'asc' }, { queryId: 'asc' }], select: { modelId: true, queryId: true, ranking: true } });
+    const rows = await t.db.retrievalQueryResult.findMany({ where: { runId }, orderBy: [{ modelId: 'asc' }, { queryId: 'asc' }], select: { modelId: true, queryId: true, ranking: true, relevantRanks: true, metrics: true } });
     // scores to 6 decimals: float4 vectors, cosine in float8 on both paths (vectors.ts)
-    const rankings = rows.map((q) => ({ model: q.modelId, query: q.queryId, ranking: StoredRankingSchema.parse(q.ranking).map((d) => `${d.docId} ${d.score.toFixed(6)}`) }));
+    const rankings = rows.map((q) => ({ model: q.modelId, query: q.queryId, ranking: StoredRankingSchema.parse(q.ranking).map((d) => `${d.docId} ${d.score.toFixed(6)}`), below: q.relevantRanks, metrics: q.metrics }));
     await expect(`${JSON.stringify(rankings, null, 1)}\n`).toMatchFileSnapshot('./__snapshots__/retrieval-rankings.json');
   });
 

@@ -12,6 +12,7 @@
  */
 import {
   batchRange,
+  displayDepth,
   metricResults,
   planEmbedUnits,
   rankDocuments,
@@ -19,6 +20,7 @@ import {
   scoreRankings,
   StoredQueryMetricsSchema,
   StoredRankingSchema,
+  StoredRelevantRanksSchema,
   type EmbedUnit,
   type FinalStatus,
   type RankedDoc,
@@ -182,14 +184,23 @@ export async function scoreModel(deps: Pick<RunDeps, 'db'>, ctx: RetrievalContex
   const rankings = await rankQueries(deps, ctx, modelId);
   const scores = scoreRankings(ctx.data.qrels, rankings, ctx.block.metrics);
   const results = metricResults(scores, ctx.block, `${ctx.identityHash}|${modelId}`);
-  const queryRows = ctx.data.queries.map((q) => ({
-    runId: ctx.runId,
-    modelId,
-    queryId: q.id,
-    // stored in the order the metrics read it (score, then trec_eval's tie rule), cut at the depth
-    ranking: StoredRankingSchema.parse(rankDocuments(rankings[q.id] ?? []).slice(0, ctx.settings.depth)) as unknown as Prisma.InputJsonValue,
-    metrics: StoredQueryMetricsSchema.parse(scores.queries[q.id] ?? {}) as unknown as Prisma.InputJsonValue,
-  }));
+  const shown = displayDepth(ctx.block.metrics);
+  const relevant = new Map<string, Set<string>>();
+  for (const r of ctx.data.qrels) if (r.relevance >= 1) relevant.set(r.queryId, (relevant.get(r.queryId) ?? new Set()).add(r.docId));
+  const queryRows = ctx.data.queries.map((q) => {
+    // in the order the metrics read it (score, then trec_eval's tie rule); only the top is stored
+    const ranked = rankDocuments(rankings[q.id] ?? []);
+    const mine = relevant.get(q.id);
+    const below = mine ? Object.fromEntries(ranked.flatMap((d, i) => (i >= shown && mine.has(d.docId) ? [[d.docId, i + 1]] : []))) : {};
+    return {
+      runId: ctx.runId,
+      modelId,
+      queryId: q.id,
+      ranking: StoredRankingSchema.parse(ranked.slice(0, shown)) as unknown as Prisma.InputJsonValue,
+      relevantRanks: StoredRelevantRanksSchema.parse(below) as unknown as Prisma.InputJsonValue,
+      metrics: StoredQueryMetricsSchema.parse(scores.queries[q.id] ?? {}) as unknown as Prisma.InputJsonValue,
+    };
+  });
   try {
     await deps.db.$transaction([
       deps.db.retrievalMetricResult.createMany({
