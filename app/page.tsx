@@ -5,6 +5,9 @@ import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
 import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getBoard, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
+import { getRetrievalBoard } from '@/lib/server/db/queries/retrieval-leaderboard';
+import { retrievalBoardView } from '@/lib/views/retrieval-view';
+import { RetrievalBoard } from '@/components/retrieval';
 import { blueprintCards } from '@/lib/views/blueprint-list-view';
 import { compareView } from '@/lib/views/compare-view';
 import { leaderboardView, tagChips } from '@/lib/views/leaderboard-view';
@@ -45,6 +48,21 @@ async function Leaderboards({ tag }: { tag: string | null }) {
   );
 }
 
+/** Embedding models on the retrieval blueprints: a board of its own, by each blueprint's primary metric. */
+async function RetrievalLeaderboard({ tag }: { tag: string | null }) {
+  const rows = await getRetrievalBoard(getDb());
+  if (rows.length === 0) return null;
+  const board = retrievalBoardView(rows, tag);
+  // a tag no retrieval blueprint carries: the chat board is the page
+  if (board.entries.length === 0) return null;
+  return (
+    <Section id="retrieval-board-h" title={board.title}>
+      <TagChips tags={tagChips(rows, tag)} overallHref={href.home()} overallActive={tag === null} />
+      <RetrievalBoard view={board} />
+    </Section>
+  );
+}
+
 async function Recent() {
   return <RecentRuns runs={recentRunsView(await listRecentRuns(getDb(), 8), new Date())} />;
 }
@@ -76,6 +94,11 @@ export default async function HomePage({ searchParams }: Props) {
       <SectionBoundary name="leaderboard">
         <Suspense fallback={<TableSkeleton label="leaderboard" rows={6} />}>
           <Leaderboards tag={tag ?? null} />
+        </Suspense>
+      </SectionBoundary>
+      <SectionBoundary name="retrieval leaderboard">
+        <Suspense fallback={<TableSkeleton label="retrieval leaderboard" rows={3} />}>
+          <RetrievalLeaderboard tag={tag ?? null} />
         </Suspense>
       </SectionBoundary>
       <Section id="recent-h" title="Recent runs">

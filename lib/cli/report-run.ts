@@ -6,18 +6,32 @@ import { runResults } from '@/lib/server/runs/results';
 import { runErrors } from '@/lib/server/runs/run-errors';
 import { createRedactor, processSecrets, redactDeep } from '@/lib/server/secret-redactor';
 import { runReport } from './run-report';
+import { retrievalResultsDocument } from '@/lib/server/runs/retrieval/results-document';
+import { retrievalReport } from './retrieval-report';
 
 export async function reportRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {
+  if ((await db.run.findUniqueOrThrow({ where: { id: runId }, select: { kind: true } })).kind === 'retrieval') return reportRetrievalRun(db, runId, publicUrl, json);
   const doc = await runResults(db, runId);
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true, parentRunId: true } });
   const errors = await runErrors(db, runId, { replyRunId: replySourceOf({ id: runId, ...run }) });
   const report = runReport(doc, errors, publicUrl);
   for (const line of report.lines) console.error(line);
-  if (json) {
-    // the console is redacted (main.ts), this bypasses it: each value redacted, so the JSON stays valid
-    const text = `${JSON.stringify(redactDeep(doc, createRedactor(processSecrets())), null, 2)}\n`;
-    if (json === '-') process.stdout.write(text);
-    else await writeFile(json, text);
-  }
+  await writeJson(doc, json);
   return report.exitCode;
+}
+
+async function reportRetrievalRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {
+  const doc = await retrievalResultsDocument(db, runId);
+  const report = retrievalReport(doc, publicUrl);
+  for (const line of report.lines) console.error(line);
+  await writeJson(doc, json);
+  return report.exitCode;
+}
+
+async function writeJson(doc: unknown, json: string | undefined): Promise<void> {
+  if (!json) return;
+  // the console is redacted (main.ts), this bypasses it: each value redacted, so the JSON stays valid
+  const text = `${JSON.stringify(redactDeep(doc, createRedactor(processSecrets())), null, 2)}\n`;
+  if (json === '-') process.stdout.write(text);
+  else await writeFile(json, text);
 }

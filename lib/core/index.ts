@@ -11,3 +11,4 @@ export * from './runs';
 export * from './evidence';
 export * from './search';
 export * from './retrieval';
+export * from './retrieval-runs';

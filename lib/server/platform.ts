@@ -39,6 +39,7 @@ import { pullRequestApproveFunction } from './jobs/functions/pull-request-approv
 import { scheduleRerunsFunction } from './jobs/functions/schedule-reruns-cron';
 import type { RerunPolicy } from './jobs/functions/schedule-reruns';
 import { runFunctions } from './jobs/functions/run-functions';
+import { retrievalFunctions } from './jobs/functions/retrieval-functions';
 
 export { databaseConfigured, getDb } from './compose/database';
 export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, secureCookies } from './compose/site';
@@ -164,9 +165,10 @@ export async function reportFinishedRun(runId: string): Promise<void> {
   if (run?.pullRequestId) await reportPullRequestRun(s.db, s.github.repo, runId, publicUrl());
 }
 
-/** Every Inngest function: the run pipeline's and the GitHub side's. */
+/** Every Inngest function: the run pipeline's (chat and retrieval) and the GitHub side's. */
 export function inngestFunctions() {
-  return [...runFunctions(platformRunDeps, { providerConcurrency: env().ASSAY_RUN_CONCURRENCY ?? FALLBACK_CONCURRENCY }), ...githubFunctions()];
+  const providerConcurrency = env().ASSAY_RUN_CONCURRENCY ?? FALLBACK_CONCURRENCY;
+  return [...runFunctions(platformRunDeps, { providerConcurrency }), ...retrievalFunctions(platformRunDeps, { providerConcurrency }), ...githubFunctions()];
 }
 
 /** Every Inngest function of the GitHub side. */

@@ -172,7 +172,7 @@ export function leaderboardEntries(
 }
 
 /** The tags of the blueprints that have results, most blueprints first. */
-export function tagChips(rows: readonly LeaderboardRow[], active: string | null): TagChipView[] {
+export function tagChips(rows: readonly Pick<LeaderboardRow, 'tags' | 'blueprintId'>[], active: string | null): TagChipView[] {
   const blueprintsByTag = new Map<string, Set<string>>();
   for (const r of rows) for (const t of r.tags) blueprintsByTag.set(t, (blueprintsByTag.get(t) ?? new Set()).add(r.blueprintId));
   return [...blueprintsByTag.entries()]

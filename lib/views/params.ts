@@ -10,6 +10,9 @@ const optionalString = z.string().min(1).max(500).optional().catch(undefined);
 
 export const HomeParams = z.object({ tag: optionalString });
 
+/** A retrieval query's page: one model's ranking (`?model=`), or every model's. */
+export const QueryParams = z.object({ model: optionalString });
+
 /** A model id picked in a comparison form (ids carry ':' and '/'; only a bounded string is accepted). */
 const modelId = z.string().min(1).max(300).optional().catch(undefined);
 

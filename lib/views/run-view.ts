@@ -91,24 +91,31 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
   const src = h.blueprint.source;
   const sha = shortSha(h.sourceCommit);
   const commitHref = src.kind === 'github' && src.owner && src.repo && h.sourceCommit ? `https://github.com/${src.owner}/${src.repo}/blob/${h.sourceCommit}/${h.blueprint.path}` : undefined;
+  const retrieval = h.kind === 'retrieval';
   const facts: RunHeaderView['facts'] = [
     { label: 'Started', value: formatDateTime(h.startedAt ?? h.createdAt) },
     ...(h.finishedAt && h.startedAt ? [{ label: 'Took', value: formatDuration(h.finishedAt.getTime() - h.startedAt.getTime()) }] : []),
     ...(sha ? [{ label: 'Commit', value: sha, ...(commitHref ? { href: commitHref } : {}) }] : []),
     { label: 'Trigger', value: h.trigger },
-    // a rescore calls no model: its replies are the parent run's, re-graded
-    { label: 'Replies', value: gradesStoredReplies(h) && h.parentRun ? `${formatCount(h.totalCalls)} stored, re-graded (no model called)` : `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
-    { label: 'Verdicts', value: formatCount(h.doneVerdicts) },
-    { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
-    { label: 'Coverage', value: coverageText(h.coverage) },
-    { label: 'Cost', value: formatUsd(h.costUsd) },
-    ...batchFacts(h.batch),
+    // a retrieval run embeds texts and scores queries: no replies, verdicts or judges
+    ...(retrieval
+      ? [
+          { label: 'Texts embedded', value: `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
+          { label: 'Queries scored', value: `${formatCount(h.doneVerdicts)} of ${formatCount(h.totalVerdicts)}` },
+          { label: 'Errors', value: plural(h.errorCalls, 'text not embedded', 'texts not embedded') },
+          { label: 'Cost', value: formatUsd(h.costUsd) },
+        ]
+      : chatFacts(h)),
   ];
   const judges = judgePanelView(h.judges, h.models);
   const tabs: RunTabView[] = [
-    { label: 'Heatmap', href: href.run(h.id), current: current === 'prompts' },
-    { label: 'Models', href: href.run(h.id, { view: 'models' }), current: current === 'models' },
-    { label: 'Points', href: href.run(h.id, { view: 'points' }), current: current === 'points' },
+    ...(retrieval
+      ? [{ label: 'Results', href: href.run(h.id), current: current === 'prompts' }]
+      : [
+          { label: 'Heatmap', href: href.run(h.id), current: current === 'prompts' },
+          { label: 'Models', href: href.run(h.id, { view: 'models' }), current: current === 'models' },
+          { label: 'Points', href: href.run(h.id, { view: 'points' }), current: current === 'points' },
+        ]),
     { label: 'Progress', href: href.progress(h.id), current: current === 'progress' },
   ];
   return {
@@ -122,18 +129,31 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     progressHref: href.progress(h.id),
     facts,
     tabs,
-    diffChoices: h.siblings.map((o) => ({ label: `Run of ${formatDateTime(o.createdAt)}${o.sourceCommit ? ` (${shortSha(o.sourceCommit)})` : ''}`, href: href.diff(h.id, o.id) })),
+    diffChoices: retrieval ? [] : h.siblings.map((o) => ({ label: `Run of ${formatDateTime(o.createdAt)}${o.sourceCommit ? ` (${shortSha(o.sourceCommit)})` : ''}`, href: href.diff(h.id, o.id) })),
     error: h.error,
     judges,
     warnings: [
       ...judges.filter((j) => j.alsoGraded).map((j) => `Judge ${j.label} is also a graded model in this run: it grades its own replies, which can favour them.`),
-      ...(s.working || h.status === 'failed' || !withheldReason(h.coverage)
+      ...(retrieval || s.working || h.status === 'failed' || !withheldReason(h.coverage)
         ? []
         : [`Coverage: ${withheldReason(h.coverage)}. ${COVERAGE_RULE} Withheld scores never reach the leaderboard (see Models).`]),
     ],
     parent: h.parentRun ? { label: `Rescore of the run of ${formatDateTime(h.parentRun.createdAt)}`, href: href.run(h.parentRun.id) } : null,
     rescores: h.rescores.map((r) => ({ label: `Run of ${formatDateTime(r.createdAt)} (${runStatus(r.status).label.toLowerCase()})`, href: href.run(r.id) })),
   };
+}
+
+/** A chat run's counts: replies, verdicts, errors, coverage and cost. */
+function chatFacts(h: RunHeader): RunHeaderView['facts'] {
+  return [
+    // a rescore calls no model: its replies are the parent run's, re-graded
+    { label: 'Replies', value: gradesStoredReplies(h) && h.parentRun ? `${formatCount(h.totalCalls)} stored, re-graded (no model called)` : `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
+    { label: 'Verdicts', value: formatCount(h.doneVerdicts) },
+    { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
+    { label: 'Coverage', value: coverageText(h.coverage) },
+    { label: 'Cost', value: formatUsd(h.costUsd) },
+    ...batchFacts(h.batch),
+  ];
 }
 
 export interface RankingEntryView {

@@ -57,6 +57,8 @@ export const href = {
     `/runs/${seg(runId)}/models/${modelPath(modelId)}${query({ sort: params.sort && params.sort !== DEFAULT_RUN_MODEL_SORT ? params.sort : null, page: params.page && params.page > 1 ? params.page : null })}`,
   diff: (runId: string, otherRunId: string) => `/runs/${seg(runId)}/diff/${seg(otherRunId)}`,
   progress: (runId: string) => `/runs/${seg(runId)}/progress`,
+  /** A retrieval run's drill-down of one query (every model's ranking of it, or one model's). */
+  retrievalQuery: (runId: string, queryId: string, params: { model?: string | null } = {}) => `/runs/${seg(runId)}/queries/${seg(queryId)}${query({ model: params.model })}`,
   progressApi: (runId: string) => `/api/runs/${seg(runId)}/progress`,
   model: (modelId: string) => `/models/${modelPath(modelId)}`,
   search: (q: string, params: { kind?: string; page?: number } = {}) =>

@@ -25,6 +25,7 @@ import { SectionBoundary } from '@/components/section-boundary';
 import { HeatmapSkeleton, TableSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
 import { loadRunHeader, loadRunJudges, loadRunRanking } from './load';
+import { RetrievalRunSections } from './retrieval-sections';
 
 export const dynamic = 'force-dynamic';
 
@@ -68,6 +69,15 @@ export default async function RunPage({ params, searchParams }: Props) {
   if (!header) notFound();
   const q = RunParams.parse(await searchParams);
   const run = { id: header.id, versionId: header.versionId };
+  // a retrieval run has results per model × metric and per query, not prompts × models
+  if (header.kind === 'retrieval') {
+    return (
+      <div className="space-y-8">
+        <RunHeader view={runHeaderView(header, 'prompts')} main />
+        <RetrievalRunSections runId={run.id} />
+      </div>
+    );
+  }
   return (
     <div className="space-y-8">
       <RunHeader view={runHeaderView(header, q.view)} main />

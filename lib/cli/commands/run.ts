@@ -5,8 +5,9 @@
  * interrupted run: nothing completed is called or stored again.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { blueprintIdFromPath, FixtureSetSchema, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet } from '@/lib/core';
+import { blueprintIdFromPath, FixtureSetSchema, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
@@ -14,6 +15,8 @@ import { requestRun } from '@/lib/server/runs/request-run';
 import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
 import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { RunConfigError } from '@/lib/server/runs/errors';
+import { linkRetrievalData } from '@/lib/server/db/commands/retrieval-data';
+import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { repoRelativePath } from '../files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';
@@ -69,13 +72,32 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
   const path = repoRelativePath(arg);
   const parsed = parseBlueprint(text, { file: arg });
   if (!parsed.ok) throw new RunConfigError(`${arg} does not validate:\n${parsed.errors.map(formatIssue).join('\n')}`);
+  // the corpus, queries and qrels beside it, read first: bad files store nothing, and a change of any is a new run identity
+  const block = parsed.blueprint.retrieval;
+  const files = block ? await readLocalRetrievalFiles(arg, block) : null;
   // two `assay run` started at once on a fresh database both create this row: the loser retries
   const source = await retryOnUniqueViolation(() =>
     db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
   );
   const id = blueprintIdFromPath(path);
-  await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
+  const version = await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
+  if (files) await linkRetrievalData(db, version.versionId, files);
   return id;
+}
+
+async function readLocalRetrievalFiles(arg: string, block: RetrievalBlock) {
+  const { root, path } = localRoot(arg);
+  const files = await loadRetrievalFiles(block, path, (p) => readFile(join(root, p), 'utf8'));
+  if (!files.ok) throw new RunConfigError(`${arg}: its retrieval files do not load:\n${files.issues.map(formatIssue).join('\n')}`);
+  return files;
+}
+
+/** The folder a blueprint's data paths may reach: the working directory when the file is inside it, else the file's own folder. */
+function localRoot(file: string): { root: string; path: string } {
+  const abs = resolve(file);
+  const inCwd = relative(process.cwd(), abs);
+  const root = inCwd.startsWith('..') || isAbsolute(inCwd) ? dirname(abs) : process.cwd();
+  return { root, path: relative(root, abs).split(sep).join('/') };
 }
 
 const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);

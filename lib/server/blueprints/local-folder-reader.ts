@@ -31,5 +31,7 @@ export function localFolderReader(folder: string, cwd = process.cwd()): SourceRe
         );
     },
     read: (file) => readFile(join(root, file.path), 'utf8'),
+    // loadRetrievalFiles refuses paths that leave the folder before asking
+    readPath: (path) => readFile(join(root, path), 'utf8'),
   };
 }

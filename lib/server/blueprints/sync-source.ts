@@ -22,6 +22,7 @@ import type { Db } from '../db/client';
 import { BLUEPRINT_LIMITS, parseBlueprint } from '@/lib/core';
 import { contentHash, storeBlueprintVersion } from '../db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '../db/unique-retry';
+import { syncRetrievalData } from './sync-retrieval';
 
 /** Which source a reader reads: its `blueprint_sources` key and the columns that locate it. */
 export type SourceIdentity =
@@ -50,6 +51,11 @@ export interface SourceReader {
   list(revision: string | null): Promise<SourceFile[]>;
   /** A listed file's text (UTF-8). */
   read(file: SourceFile): Promise<string>;
+  /**
+   * Any file's text at `revision` by its path in the source (a retrieval blueprint's corpus,
+   * queries and qrels, which are not listed as blueprints); absent: retrieval data is not synced.
+   */
+  readPath?(path: string, revision: string | null): Promise<string>;
 }
 
 export interface SyncDeps {
@@ -102,6 +108,7 @@ export async function syncSource({ db }: SyncDeps, reader: SourceReader, opts: S
     const problems = new Problems();
     const blueprints = files.filter((f) => f.kind === 'blueprint');
     await syncBlueprints(db, reader, source.id, revision, blueprints, summary, problems);
+    for (const [path, lines] of await syncRetrievalData(db, reader, revision, source.id, blueprints.map((f) => f.blueprintId))) problems.add(path, lines);
     await syncCollections(db, reader, source.id, revision, files.filter((f) => f.kind === 'collection'), summary, problems);
     summary.errors = problems.inPathOrder();
 

@@ -17,6 +17,8 @@ import type { RunDispatcher } from '../runs/contracts';
 import type { RunDeps } from '../runs/deps';
 import { executeRun } from '../runs/execute-run';
 import { LlmGateway } from '../runs/gateway';
+import { EmbeddingLimiters } from '../runs/embed-texts';
+import { resolveEmbeddingClient } from '../providers/embeddings';
 import { sharedGradingPool } from '../runs/grading-pool';
 import type { RunDefaults } from '../runs/request-run';
 
@@ -45,6 +47,7 @@ export async function createRunDeps(
     sandboxBudget: { perReplyMs: env.ASSAY_SANDBOX_REPLY_SECONDS * 1000, perRunMs: env.ASSAY_SANDBOX_RUN_SECONDS * 1000 },
     external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,
     fixtures: opts.fixtures ?? null,
+    embeddings: { client: (modelId) => resolveEmbeddingClient(modelId, providers), limiters: new EmbeddingLimiters(opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY) },
     runLimits: { leaseMs: env.ASSAY_RUN_LEASE_SECONDS * 1000, deadlineMs: env.ASSAY_RUN_DEADLINE_MINUTES * 60_000 },
     batchPollMs: env.ASSAY_BATCH_POLL_SECONDS * 1000,
     ...(opts.onFinished ? { onFinished: opts.onFinished } : {}),

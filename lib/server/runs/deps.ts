@@ -3,6 +3,9 @@ import type { ExternalCallPort, FixtureSet, SandboxBudgetLimits, SandboxPort } f
 import type { Db } from '../db/client';
 import type { CallGateway } from './gateway';
 import type { GradingPool } from './grading-pool';
+import type { RetryOptions } from '../providers';
+import type { EmbeddingClient } from '../providers/embeddings';
+import type { EmbeddingLimiters } from './embed-texts';
 
 export interface RunDeps {
   db: Db;
@@ -17,6 +20,12 @@ export interface RunDeps {
   external: ExternalCallPort | null;
   /** Fixed replies (`--fixtures`): used instead of the provider for the models they cover. */
   fixtures: FixtureSet | null;
+  /**
+   * Retrieval runs' embeddings: the client of a model id (resolveEmbeddingClient with the
+   * providers' configuration), the per-provider limits shared by the process, the retry policy.
+   * Absent: a worker that runs no retrieval blueprint (such a run fails saying so).
+   */
+  embeddings?: { client: (modelId: string) => EmbeddingClient; limiters?: EmbeddingLimiters; retry?: RetryOptions };
   /** Called once when a run reaches a final status (PR result comments, notifications). */
   onFinished?: (runId: string) => Promise<void>;
   /** The in-process runner's lease length and per-execution deadline (env: ASSAY_RUN_LEASE_SECONDS, ASSAY_RUN_DEADLINE_MINUTES). */

@@ -14,6 +14,8 @@ import { takeLease, type LeaseBusy } from './lease';
 import type { RunContext } from './run-context';
 import { finish, isSettled, pendingGroupsWithWork, processGroup, start, type FinalStatus } from './steps';
 import { storableText } from '../db/storable-text';
+import { isRetrievalRun } from './retrieval/context';
+import { executeRetrievalLeased } from './retrieval/execute';
 
 export interface RunProgress {
   runId: string;
@@ -77,6 +79,11 @@ export async function executeRun(deps: RunDeps, runId: string, opts: ExecuteOpti
 }
 
 async function executeLeased(deps: RunDeps, runId: string, opts: ExecuteOptions, execution: { leaseHolder: string; signal: AbortSignal }): Promise<ExecuteStatus> {
+  if (await isRetrievalRun(deps.db, runId)) {
+    // a retrieval run's own steps under the same lease and deadline (runs/retrieval/execute.ts)
+    const report = opts.onProgress ? async () => opts.onProgress!(await readProgress(deps, runId)) : undefined;
+    return executeRetrievalLeased(deps, runId, { ...(opts.inFlight ? { inFlight: opts.inFlight } : {}), ...(report ? { onUnit: report } : {}) }, execution);
+  }
   // Per execution, never cached: the lease this worker holds and the deadline's signal.
   const ctx: RunContext = { ...(await start(deps, runId)), ...execution };
   // One gate per model provider: groups waiting on a rate-limited provider (a 429 with a long

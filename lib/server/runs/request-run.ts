@@ -22,6 +22,7 @@ import type { Db } from '../db/client';
 import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
 import type { RunDispatcher, RunRequest, RequestedRun } from './contracts';
 import { RunConfigError } from './errors';
+import { requestRetrievalRun } from './retrieval/request';
 
 export interface RunDefaults {
   /** The platform's judge panel (ASSAY_JUDGES). */
@@ -81,6 +82,9 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
   if (!version || version.blueprintId !== blueprint.id) throw new RunConfigError(`version ${versionId} is not a version of "${req.blueprintId}"`);
   if (!version.valid) throw new RunConfigError(`blueprint "${req.blueprintId}" does not validate at this version: fix its errors first`);
   const bp = BlueprintSchema.parse(version.normalized);
+  if (bp.retrieval) {
+    return requestRetrievalRun(db, req, { blueprintId: blueprint.id, version, block: bp.retrieval }, dispatcher, defaults.judgeSamples);
+  }
 
   const { models, customModels } = await resolveModels(db, bp, blueprint.sourceId, req.models, defaults);
   const capped = req.budget?.maxModels ? models.slice(0, req.budget.maxModels) : models;

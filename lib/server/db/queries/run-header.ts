@@ -15,6 +15,7 @@ export async function getRunHeader(db: Db, runId: string) {
     where: { id: runId },
     select: {
       id: true,
+      kind: true,
       status: true,
       trigger: true,
       versionId: true,

@@ -22,6 +22,8 @@ import type { RunDeps } from '../../runs/deps';
 import { BudgetExceededError } from '../../runs/errors';
 import { loadRunContext } from '../../runs/run-context';
 import { batchRounds } from './run-batch';
+import { isRetrievalRun } from '../../runs/retrieval/context';
+import { retrievalExecutionEvent } from './retrieval-functions';
 import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroups, start, type CellGroup } from '../../runs/steps';
 
 export interface RunFunctionOptions {
@@ -67,6 +69,12 @@ export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOpti
     { id: 'run-start', triggers: [runRequested, rescoreRequested] },
     async ({ event, step }) => {
       const { runId, execution } = event.data as { runId: string; execution?: string };
+      // a retrieval run has its own functions (retrieval-functions.ts): handed over as it is
+      const retrieval = await step.run(`kind:${runId}`, async () => isRetrievalRun((await deps()).db, runId));
+      if (retrieval) {
+        await step.sendEvent('retrieval', retrievalExecutionEvent(runId, execution));
+        return { runId, retrieval: true };
+      }
       let groups = await step.run(`plan:${runId}`, async () => {
         const d = await deps();
         if (await isSettled(d, runId)) return null;
