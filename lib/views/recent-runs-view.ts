@@ -15,6 +15,12 @@ export interface RecentRunView {
   detail: string;
 }
 
+/** What a run's calls are: replies for a chat run; texts embedded for a retrieval run (its counters count texts). */
+function workDone(r: RecentRun, working: boolean): string {
+  const [one, many] = r.kind === 'retrieval' ? ['text embedded', 'texts embedded'] : ['reply', 'replies'];
+  return working ? `${r.doneCalls} of ${r.totalCalls} ${many}` : plural(r.totalCalls, one, many);
+}
+
 export function recentRunsView(runs: RecentRun[], now: Date): RecentRunView[] {
   return runs.map((r) => {
     const s = runStatus(r.status);
@@ -28,7 +34,7 @@ export function recentRunsView(runs: RecentRun[], now: Date): RecentRunView[] {
       statusLabel: s.label,
       statusTone: s.tone,
       when: formatAgo(r.createdAt, now),
-      detail: [plural(models, 'model'), s.working ? `${r.doneCalls} of ${r.totalCalls} replies` : plural(r.totalCalls, 'reply', 'replies'), ...(errors ? [plural(errors, 'error')] : [])].join(' · '),
+      detail: [plural(models, 'model'), workDone(r, s.working), ...(errors ? [plural(errors, 'error')] : [])].join(' · '),
     };
   });
 }

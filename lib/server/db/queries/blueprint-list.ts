@@ -7,6 +7,8 @@ export interface BlueprintListItem {
   description: string | null;
   tags: string[];
   promptCount: number;
+  /** A retrieval blueprint's data (queries and documents at the last sync); null for a chat blueprint or files that did not load. */
+  retrieval: { queries: number; documents: number } | null;
   valid: boolean;
   errorCount: number;
   updatedAt: Date;
@@ -24,7 +26,7 @@ export async function listBlueprints(db: Db, opts: { tag?: string; limit?: numbe
       tags: true,
       promptCount: true,
       updatedAt: true,
-      latestVersion: { select: { valid: true, validationErrors: true } },
+      latestVersion: { select: { valid: true, validationErrors: true, retrievalData: { select: { dataset: { select: { queryCount: true, docCount: true } } } } } },
     },
   });
   return rows.map((r) => ({
@@ -33,6 +35,7 @@ export async function listBlueprints(db: Db, opts: { tag?: string; limit?: numbe
     description: r.description,
     tags: r.tags,
     promptCount: r.promptCount,
+    retrieval: r.latestVersion?.retrievalData?.dataset ? { queries: r.latestVersion.retrievalData.dataset.queryCount, documents: r.latestVersion.retrievalData.dataset.docCount } : null,
     valid: r.latestVersion?.valid ?? false,
     errorCount: Array.isArray(r.latestVersion?.validationErrors) ? r.latestVersion.validationErrors.length : 0,
     updatedAt: r.updatedAt,

@@ -10,6 +10,7 @@ export async function listRecentRuns(db: Db, limit = 8) {
       id: true,
       status: true,
       trigger: true,
+      kind: true,
       ...runListRowSelect,
       models: true,
       blueprint: { select: { id: true, title: true } },
