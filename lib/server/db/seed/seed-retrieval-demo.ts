@@ -1,9 +1,11 @@
 /**
  * The demo's retrieval run (ASSAY_SEED_DEMO=1, after seedDemo): the example retrieval blueprint
- * (blueprints/retrieval/kitchen-search.yml and its three files) stored under the demo source as
- * `demo/kitchen-search.yml`, its files linked as a sync links them, then run with `requestRun` +
+ * (blueprints/retrieval/kitchen-search.yml and its three files), run with `requestRun` +
  * `executeRun` (what `assay run` does) against the fake provider's embeddings, under a fixed run
- * id. Every vector, ranking and metric is the pipeline's own.
+ * id. Every vector, ranking and metric is the pipeline's own. The blueprint is the one the start-up
+ * sync of `blueprints/` made, when it did (so the home page lists the example once, with its run);
+ * otherwise (a GitHub source) the demo stores it under the same id, its files linked as a sync
+ * links them.
  */
 import { readFile } from 'node:fs/promises';
 import { blueprintIdFromPath, parseBlueprint } from '@/lib/core';
@@ -17,9 +19,10 @@ import { requestRun } from '../../runs/request-run';
 import { syncRetrievalFiles } from '../../blueprints/sync-retrieval';
 
 export const DEMO_RETRIEVAL_RUN = 'kitchen-search-run-1';
-const PATH = 'demo/kitchen-search.yml';
+/** The example's own path in `blueprints/`: the id a local sync gives it. */
+const PATH = 'retrieval/kitchen-search.yml';
 export const demoRetrievalBlueprintId = blueprintIdFromPath(PATH);
-/** Where the example lives in the repository; `demo/` paths of the seed are read from here. */
+/** Where the example lives in the repository; the seed's `retrieval/` paths are read from here. */
 const EXAMPLE_DIR = new URL('../../../../blueprints/retrieval/', import.meta.url);
 
 export interface SeededRetrieval {
@@ -31,16 +34,20 @@ export interface SeededRetrieval {
 
 export async function seedRetrievalDemo(db: Db, provider: { url: string }, opts: { now?: Date } = {}): Promise<SeededRetrieval> {
   const now = opts.now ?? new Date();
-  const read = (demoPath: string) => readFile(new URL(demoPath.replace(/^demo\//, ''), EXAMPLE_DIR), 'utf8');
+  const read = (demoPath: string) => readFile(new URL(demoPath.replace(/^retrieval\//, ''), EXAMPLE_DIR), 'utf8');
   const rawText = await read(PATH);
   const parsed = parseBlueprint(rawText, { file: PATH });
   if (!parsed.ok || !parsed.blueprint.retrieval) throw new Error(`the example retrieval blueprint does not validate: ${parsed.ok ? 'no retrieval block' : parsed.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`);
-  const source = await db.blueprintSource.upsert({ where: { key: 'local:demo' }, create: { key: 'local:demo', kind: 'local', localPath: 'lib/server/db/seed' }, update: {} });
-  // a fresh demo each time: the old one's runs go with it (cascade)
-  await db.blueprint.deleteMany({ where: { id: demoRetrievalBlueprintId } });
-  const { versionId } = await storeBlueprintVersion(db, source.id, demoRetrievalBlueprintId, { path: PATH, rawText, sourceCommit: null, blobSha: null }, parsed);
-  const issues = await syncRetrievalFiles(db, versionId, parsed.blueprint.retrieval, PATH, read);
-  if (issues.length) throw new Error(`the example retrieval files do not load:\n${issues.join('\n')}`);
+  // a fresh demo run each time (its results go with it: cascade)
+  await db.run.deleteMany({ where: { id: DEMO_RETRIEVAL_RUN } });
+  const synced = await db.blueprint.findFirst({ where: { id: demoRetrievalBlueprintId, removedAt: null, latestVersion: { retrievalData: { datasetId: { not: null } } } }, select: { id: true } });
+  if (!synced) {
+    const source = await db.blueprintSource.upsert({ where: { key: 'local:demo' }, create: { key: 'local:demo', kind: 'local', localPath: 'lib/server/db/seed' }, update: {} });
+    await db.blueprint.deleteMany({ where: { id: demoRetrievalBlueprintId } });
+    const { versionId } = await storeBlueprintVersion(db, source.id, demoRetrievalBlueprintId, { path: PATH, rawText, sourceCommit: null, blobSha: null }, parsed);
+    const issues = await syncRetrievalFiles(db, versionId, parsed.blueprint.retrieval, PATH, read);
+    if (issues.length) throw new Error(`the example retrieval files do not load:\n${issues.join('\n')}`);
+  }
 
   const providers = { keys: {}, baseUrlOverride: provider.url };
   const deps: RunDeps = {
