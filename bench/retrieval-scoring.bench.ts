@@ -7,21 +7,13 @@
  */
 import { parseMetric, parseRetrievalFiles, scoreRankings, type MetricSpec, type RankedDoc } from '@/lib/core';
 import { reportTarget } from './targets';
+import { prng } from '@/testing/fakes/llm-server-embeddings';
 
 const DOCS = 10_000;
 const QUERIES = 1_000;
 
-/** A small seeded generator (mulberry32): the same corpus and scores on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (the fake's mulberry32): the same corpus and scores on every run. */
+const random = prng;
 
 function cpuSeconds<T>(f: () => T): { value: T; seconds: number } {
   const start = process.cpuUsage();

@@ -54,8 +54,8 @@ function fnv1a(text: string, seed = 0x811c9dc5): number {
   return h;
 }
 
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
+/** mulberry32: a tiny seeded PRNG, uniform in [0, 1) (also the retrieval benches' generator). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -6,7 +6,6 @@
  * complete or in progress is returned instead of a new one (schedules never repeat a run).
  */
 import {
-  ActiveRunStatusSchema,
   BlueprintSchema,
   judgeModeFor,
   judgePanel,
@@ -23,6 +22,7 @@ import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
 import type { RunDispatcher, RunRequest, RequestedRun } from './contracts';
 import { RunConfigError } from './errors';
 import { requestRetrievalRun } from './retrieval/request';
+import { identicalRun } from './identical-run';
 
 export interface RunDefaults {
   /** The platform's judge panel (ASSAY_JUDGES). */
@@ -100,12 +100,8 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
   const identityHash = runIdentity({ contentHash: version.contentHash, settings, parserVersion: PARSER_VERSION });
 
   if (req.skipIfIdentical) {
-    const same = await db.run.findFirst({
-      where: { identityHash, status: { in: [...ActiveRunStatusSchema.options, 'completed'] } },
-      orderBy: { createdAt: 'desc' },
-      select: { id: true },
-    });
-    if (same) return { runId: same.id, identityHash, deduplicated: true };
+    const same = await identicalRun(db, identityHash);
+    if (same) return { runId: same, identityHash, deduplicated: true };
   }
 
   const cells = planGenerations(bp, settings);

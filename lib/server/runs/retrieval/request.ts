@@ -4,13 +4,14 @@
  * blueprint's content, the files' content, the models and the search depth. Its counters are
  * texts to embed (calls: every document and query per model) and queries to score (verdicts).
  */
-import { ActiveRunStatusSchema, RETRIEVAL_BATCH_TEXTS, retrievalRunIdentity, searchDepth, type RetrievalBlock, type RetrievalRunSettings, type RunSettings } from '@/lib/core';
+import { RETRIEVAL_BATCH_TEXTS, retrievalRunIdentity, searchDepth, type RetrievalBlock, type RetrievalRunSettings, type RunSettings } from '@/lib/core';
 import type { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../../db/client';
 import { PARSER_VERSION } from '../../db/commands/store-blueprint-version';
 import type { RequestedRun, RunDispatcher, RunRequest } from '../contracts';
 import { RunConfigError } from '../errors';
 import { versionRetrievalData } from '../../db/queries/retrieval-dataset';
+import { identicalRun } from '../identical-run';
 
 export interface RetrievalRunTarget {
   blueprintId: string;
@@ -36,12 +37,8 @@ export async function requestRetrievalRun(db: Db, req: RunRequest, target: Retri
   const identityHash = retrievalRunIdentity({ contentHash: target.version.contentHash, dataHash: data.contentHash, models, depth: retrieval.depth, parserVersion: PARSER_VERSION });
 
   if (req.skipIfIdentical) {
-    const same = await db.run.findFirst({
-      where: { identityHash, status: { in: [...ActiveRunStatusSchema.options, 'completed'] } },
-      orderBy: { createdAt: 'desc' },
-      select: { id: true },
-    });
-    if (same) return { runId: same.id, identityHash, deduplicated: true };
+    const same = await identicalRun(db, identityHash);
+    if (same) return { runId: same, identityHash, deduplicated: true };
   }
 
   const run = await db.run.create({
