@@ -12,38 +12,48 @@ import { classifiedSdkCall, redact, type SdkErrorKinds } from './classify';
 import { ProviderError } from './types';
 
 export class AnthropicBatchApi implements BatchApi {
+  // ES private fields, not TypeScript's `private`: the SDK object holds the API key, and a
+  // logged, inspected or serialised adapter must never show it (resolve.test.ts).
+  readonly #sdk: Anthropic;
+  readonly #errors: SdkErrorKinds;
+  readonly #secrets: readonly string[];
+
   constructor(
     readonly provider: string,
-    private readonly sdk: Anthropic,
-    private readonly errors: SdkErrorKinds,
-    private readonly secrets: readonly string[],
-  ) {}
+    sdk: Anthropic,
+    errors: SdkErrorKinds,
+    secrets: readonly string[],
+  ) {
+    this.#sdk = sdk;
+    this.#errors = errors;
+    this.#secrets = secrets;
+  }
 
   #state(b: MessageBatch): BatchState {
     return { id: b.id, status: b.processing_status, ended: b.processing_status === 'ended' };
   }
 
   #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
-    return classifiedSdkCall(fn, this.errors, this.provider, this.secrets);
+    return classifiedSdkCall(fn, this.#errors, this.provider, this.#secrets);
   }
 
   async submit(lines: readonly BatchLine[], opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
     const requests = lines.map((l) => ({ custom_id: l.customId, params: toAnthropicParams(l.request) }));
-    return this.#state(await this.#sdkCall(() => this.sdk.messages.batches.create({ requests }, { signal: opts.signal })));
+    return this.#state(await this.#sdkCall(() => this.#sdk.messages.batches.create({ requests }, { signal: opts.signal })));
   }
 
   async retrieve(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.sdk.messages.batches.retrieve(id, {}, { signal: opts.signal })));
+    return this.#state(await this.#sdkCall(() => this.#sdk.messages.batches.retrieve(id, {}, { signal: opts.signal })));
   }
 
   async cancel(id: string): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.sdk.messages.batches.cancel(id)));
+    return this.#state(await this.#sdkCall(() => this.#sdk.messages.batches.cancel(id)));
   }
 
   async results(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchLineResult[]> {
     const out: BatchLineResult[] = [];
     await this.#sdkCall(async () => {
-      for await (const line of await this.sdk.messages.batches.results(id, {}, { signal: opts.signal })) out.push(this.#line(line));
+      for await (const line of await this.#sdk.messages.batches.results(id, {}, { signal: opts.signal })) out.push(this.#line(line));
     });
     return out;
   }
@@ -63,7 +73,7 @@ export class AnthropicBatchApi implements BatchApi {
       const inner = r.error.error;
       // invalid_request_error will fail again; anything else (api_error, overloaded_error) may pass.
       const kind = inner.type === 'invalid_request_error' ? 'bad_request' : inner.type === 'rate_limit_error' ? 'rate_limited' : inner.type === 'authentication_error' || inner.type === 'permission_error' ? 'auth' : 'retryable';
-      return { customId, error: new ProviderError({ kind, provider: this.provider, message: `${this.provider}: batch line errored (${inner.type}): ${redact(inner.message, this.secrets).slice(0, 500)}` }) };
+      return { customId, error: new ProviderError({ kind, provider: this.provider, message: `${this.provider}: batch line errored (${inner.type}): ${redact(inner.message, this.#secrets).slice(0, 500)}` }) };
     }
     return { customId, error: new ProviderError({ kind: 'retryable', provider: this.provider, message: `${this.provider}: batch line ${r.type} before it ran` }) };
   }

@@ -21,46 +21,56 @@ interface OutputLine {
 }
 
 export class OpenAiBatchApi implements BatchApi {
+  // ES private fields, not TypeScript's `private`: the SDK object holds the API key, and a
+  // logged, inspected or serialised adapter must never show it (resolve.test.ts).
+  readonly #sdk: OpenAI;
+  readonly #errors: SdkErrorKinds;
+  readonly #secrets: readonly string[];
+
   constructor(
     readonly provider: string,
-    private readonly sdk: OpenAI,
-    private readonly errors: SdkErrorKinds,
-    private readonly secrets: readonly string[],
-  ) {}
+    sdk: OpenAI,
+    errors: SdkErrorKinds,
+    secrets: readonly string[],
+  ) {
+    this.#sdk = sdk;
+    this.#errors = errors;
+    this.#secrets = secrets;
+  }
 
   #state(b: Batch): BatchState {
     return { id: b.id, status: b.status, ended: FINAL.has(b.status) };
   }
 
   #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
-    return classifiedSdkCall(fn, this.errors, this.provider, this.secrets);
+    return classifiedSdkCall(fn, this.#errors, this.provider, this.#secrets);
   }
 
   async submit(lines: readonly BatchLine[], opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
     const jsonl = lines.map((l) => JSON.stringify({ custom_id: l.customId, method: 'POST', url: '/v1/chat/completions', body: toOpenAiParams(l.request) })).join('\n') + '\n';
-    const file = await this.#sdkCall(async () => this.sdk.files.create({ file: await toFile(Buffer.from(jsonl), 'assay-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }, { signal: opts.signal }));
-    const batch = await this.#sdkCall(() => this.sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: opts.signal }));
+    const file = await this.#sdkCall(async () => this.#sdk.files.create({ file: await toFile(Buffer.from(jsonl), 'assay-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }, { signal: opts.signal }));
+    const batch = await this.#sdkCall(() => this.#sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: opts.signal }));
     return this.#state(batch);
   }
 
   async retrieve(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.sdk.batches.retrieve(id, { signal: opts.signal })));
+    return this.#state(await this.#sdkCall(() => this.#sdk.batches.retrieve(id, { signal: opts.signal })));
   }
 
   async cancel(id: string): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.sdk.batches.cancel(id)));
+    return this.#state(await this.#sdkCall(() => this.#sdk.batches.cancel(id)));
   }
 
   async results(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchLineResult[]> {
-    const batch = await this.#sdkCall(() => this.sdk.batches.retrieve(id, { signal: opts.signal }));
+    const batch = await this.#sdkCall(() => this.#sdk.batches.retrieve(id, { signal: opts.signal }));
     const out: BatchLineResult[] = [];
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
-      const text = await this.#sdkCall(async () => (await this.sdk.files.content(fileId, { signal: opts.signal })).text());
+      const text = await this.#sdkCall(async () => (await this.#sdk.files.content(fileId, { signal: opts.signal })).text());
       for (const raw of text.split('\n')) {
         if (raw.trim() === '') continue;
         const line = JSON.parse(raw) as OutputLine;
-        if (typeof line.custom_id !== 'string') throw malformedError(this.provider, `a line of batch ${id}'s results has no custom_id`, this.secrets);
+        if (typeof line.custom_id !== 'string') throw malformedError(this.provider, `a line of batch ${id}'s results has no custom_id`, this.#secrets);
         out.push(this.#line(line.custom_id, line));
       }
     }
@@ -80,10 +90,10 @@ export class OpenAiBatchApi implements BatchApi {
     }
     if (line.response && typeof status === 'number') {
       const detail = (line.response.body as { error?: { message?: string } } | undefined)?.error?.message;
-      return { customId, error: httpError({ provider: this.provider, status, ...(detail ? { detail } : {}), secrets: this.secrets }) };
+      return { customId, error: httpError({ provider: this.provider, status, ...(detail ? { detail } : {}), secrets: this.#secrets }) };
     }
     // No response: expired or cancelled before it ran; another try may pass.
     const why = line.error?.message ?? line.error?.code ?? 'no response';
-    return { customId, error: new ProviderError({ kind: 'retryable', provider: this.provider, message: `${this.provider}: batch line not run (${line.error?.code ?? 'unknown'}): ${redact(why, this.secrets).slice(0, 500)}` }) };
+    return { customId, error: new ProviderError({ kind: 'retryable', provider: this.provider, message: `${this.provider}: batch line not run (${line.error?.code ?? 'unknown'}): ${redact(why, this.#secrets).slice(0, 500)}` }) };
   }
 }
