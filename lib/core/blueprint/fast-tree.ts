@@ -95,7 +95,7 @@ class TreeBuilder {
     private readonly limits: BlueprintLimits,
   ) {
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
-    this.escapes = /\\[0xuU]/.test(text);
+    this.escapes = text.includes('\\') && /\\[0xuU]/.test(text);
   }
 
   on(event: 'open' | 'close', state: LoaderState): void {
