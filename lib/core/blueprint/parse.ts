@@ -6,6 +6,7 @@
  *        ─ header.ts ────→ header fields, point_defs
  *        ─ prompts.ts ───→ prompts (points.ts, functions.ts, question-points.ts, correct-block.ts, case-fields.ts)
  *        ─ assignIds ────→ explicit ids, Weval hash ids, duplicates reported and renamed
+ *        ─ contract.ts ──→ checked against BlueprintSchema (compiled), a failure is a parser bug
  */
 import { checkBlueprint } from './contract';
 import { byPosition, Issues, type BlueprintIssue } from './errors';
