@@ -14,12 +14,20 @@ import { BlueprintSchema, CorrectPointSchema, PointSchema, PromptSchema, type Bl
 // Every point kind of PointSchema, so a kind added there is checked here too.
 const POINT_KINDS = PointSchema.options.map((kind) => (kind === CorrectPointSchema ? CorrectPointSchema.extend({ check: z.unknown() }) : kind)) as unknown as typeof PointSchema.options;
 
-const AcyclicBlueprintSchema = z.compile(BlueprintSchema.extend({ prompts: z.array(PromptSchema.extend({ points: z.array(z.discriminatedUnion('kind', POINT_KINDS)) })) }));
+const AcyclicBlueprintSchema = BlueprintSchema.extend({ prompts: z.array(PromptSchema.extend({ points: z.array(z.discriminatedUnion('kind', POINT_KINDS)) })) });
+
+/**
+ * Compiled at the first check, not at import: code that imports lib/core without loading a
+ * blueprint (a page, a client bundle under a CSP without 'unsafe-eval') never generates it.
+ * Where `new Function` is refused, `z.compile` returns the schema as it is (the runtime parser).
+ */
+let compiled: typeof AcyclicBlueprintSchema | undefined;
 
 export type ContractCheck = { success: true; data: Blueprint } | { success: false; path: string; message: string };
 
 export function checkBlueprint(blueprint: unknown): ContractCheck {
-  const checked = AcyclicBlueprintSchema.safeParse(blueprint);
+  compiled ??= z.compile(AcyclicBlueprintSchema);
+  const checked = compiled.safeParse(blueprint);
   if (!checked.success) return failure(checked.error.issues[0], []);
   const data = checked.data as Blueprint;
   for (const [p, prompt] of data.prompts.entries()) {
