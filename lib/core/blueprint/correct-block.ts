@@ -10,7 +10,7 @@
  *       - assertions:
  *           - { type: jsonpath_equals, path: "$.tool_calls[0].name", value: useTools }
  */
-import { compilePattern } from '../points/text/regex';
+import { checkPattern } from '../points/text/regex';
 import { CorrectNodeSchema, type CorrectNode } from '../correct/schema';
 import type { Issues } from './errors';
 import { describe, nodeAt, toJS, type YNode } from './positions';
@@ -87,7 +87,7 @@ function checkRegexes(tree: CorrectNode, node: YNode, path: PropertyKey[], issue
   }
   if (here.not && typeof here.not === 'object') ok = checkRegexes(here.not as CorrectNode, node, [...path, 'not'], issues) && ok;
   if ((here.type === 'regex' || here.type === 'jsonpath_regex') && typeof here.pattern === 'string') {
-    const compiled = compilePattern(here.pattern, false, typeof here.flags === 'string' ? here.flags : '');
+    const compiled = checkPattern(here.pattern, false, typeof here.flags === 'string' ? here.flags : '');
     if (!compiled.ok) {
       issues.error(nodeAt(node, [...path, 'pattern']).loc, 'invalid_regex', compiled.message, 'Fix the regular expression (JavaScript syntax; a leading (?i) or the `flags` field sets flags).');
       ok = false;

@@ -46,11 +46,6 @@ interface Built {
   key: boolean;
 }
 
-interface Frame {
-  open: number;
-  /** Allocated at the first child: most nodes are scalars, which have none. */
-  children: Built[] | null;
-}
 
 const NONE: readonly Built[] = [];
 
@@ -82,7 +77,13 @@ export function readYamlFast(text: string, limits: BlueprintLimits): YNode[] | n
 
 class TreeBuilder {
   readonly roots: Built[] = [];
-  private readonly stack: Frame[] = [];
+  /**
+   * The open nodes, as two parallel stacks (no object per node): where each one's parse
+   * opened, and its children so far (an array allocated at the first child: most nodes are
+   * scalars, which have none).
+   */
+  private readonly opens: number[] = [];
+  private readonly kids: (Built[] | null)[] = [];
   private readonly lineStarts: number[] = [0];
   private count = 0;
   /** Only the escapes `\0`, `\x`, `\u` and `\U` can make a NUL or a lone surrogate (the text itself has none). */
@@ -95,41 +96,41 @@ class TreeBuilder {
     private readonly limits: BlueprintLimits,
   ) {
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
-    this.escapes = /\\[0xuU]/.test(text);
+    this.escapes = text.includes('\\') && /\\[0xuU]/.test(text);
   }
 
   on(event: 'open' | 'close', state: LoaderState): void {
     if (event === 'open') {
-      this.stack.push({ open: state.position, children: null });
+      this.opens.push(state.position);
+      this.kids.push(null);
       return;
     }
-    const frame = this.stack.pop()!;
-    const built = this.close(frame, state);
+    const built = this.close(this.opens.pop()!, this.kids.pop() ?? NONE, state);
     // Every node closes at least once here; the exact path also counts an empty value js-yaml
     // may not compose (one per key at most), so it counts at most twice this: within half the
     // limit, it is within the limit there too.
     if (++this.count * 2 > this.limits.maxNodes) throw new GiveUp();
-    const parent = this.stack[this.stack.length - 1];
-    if (parent) {
-      if (parent.children) parent.children.push(built);
-      else parent.children = [built];
+    const depth = this.kids.length;
+    if (depth > 0) {
+      const siblings = this.kids[depth - 1];
+      if (siblings) siblings.push(built);
+      else this.kids[depth - 1] = [built];
     } else if (this.roots.push(built) * 2 > this.limits.maxDocuments) {
       // Each document closes one root: past the margin, stop before parsing the rest (200,000 `---`).
       throw new GiveUp();
     }
   }
 
-  private close(frame: Frame, state: LoaderState): Built {
+  private close(open: number, children: readonly Built[], state: LoaderState): Built {
     if (state.anchor !== null || (state.tag !== null && state.tag !== '?')) throw new GiveUp();
     const raw = state.result;
     const end = state.position;
     // `"x"#c`, `[x]#c`: js-yaml takes a comment right after a token, `yaml` wants a space before it.
     if (this.text.charCodeAt(end) === 0x23 && !isBreakOrSpace(this.text.charCodeAt(end - 1))) throw new GiveUp();
-    const children = frame.children ?? NONE;
     // js-yaml reads a value as a candidate key first, and keeps it when no `:` follows: the same node, one level in.
     if (children.length === 1 && raw !== null && children[0]!.raw === raw && (typeof raw === 'object' || state.kind === 'scalar')) {
       const inner = children[0]!;
-      if (inner.start < 0 || this.contentStart(frame.open) !== inner.start) throw new GiveUp();
+      if (inner.start < 0 || this.contentStart(open) !== inner.start) throw new GiveUp();
       inner.end = end;
       inner.key = state.kind === 'scalar' && this.followedByColon(end);
       return inner;
@@ -138,7 +139,7 @@ class TreeBuilder {
       if (raw !== null || !allEmpty(children)) throw new GiveUp();
       return { node: { kind: 'scalar', value: null, quoted: false, loc: UNPLACED }, raw, start: -1, end, key: false };
     }
-    const start = this.contentStart(frame.open);
+    const start = this.contentStart(open);
     const loc = this.locAt(start);
     if (state.kind === 'scalar') {
       if (typeof raw !== 'string' || !allEmpty(children)) throw new GiveUp();

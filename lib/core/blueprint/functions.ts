@@ -5,7 +5,7 @@
  * the function's own schema and stored parsed, and regular expressions are compiled now.
  */
 import { resolvePointFunction, type Resolution } from '../points/registry';
-import { compilePattern } from '../points/text/regex';
+import { checkPattern } from '../points/text/regex';
 import type { Issues } from './errors';
 import { describe, nodeAt, type YNode } from './positions';
 import type { FunctionPoint, SourceLoc } from './schema';
@@ -72,7 +72,7 @@ function unknownHint(suggestions: string[]): string {
 /** Functions whose arguments are regular expressions: `matches`, `imatches` and their list forms. */
 const PATTERN_FUNCTION = /^(i?)matches(?:_any_of|_all_of|_at_least_n_of)?$/;
 
-/** Compiles every pattern now, so a bad regex is a load-time error at its own position. */
+/** Checks every pattern now (as `compilePattern` would judge it), so a bad regex is a load-time error at its own position. */
 function checkPatterns(canonical: string, args: unknown, call: FunctionCall, issues: Issues): boolean {
   const m = PATTERN_FUNCTION.exec(canonical);
   if (!m) return true;
@@ -89,7 +89,7 @@ function checkPatterns(canonical: string, args: unknown, call: FunctionCall, iss
   }
   let ok = true;
   for (const { pattern, path } of located) {
-    const compiled = compilePattern(pattern, caseInsensitive);
+    const compiled = checkPattern(pattern, caseInsensitive);
     if (compiled.ok) continue;
     ok = false;
     const at = call.argsNode ? nodeAt(call.argsNode, path) : null;

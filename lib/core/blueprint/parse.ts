@@ -6,7 +6,9 @@
  *        ─ header.ts ────→ header fields, point_defs
  *        ─ prompts.ts ───→ prompts (points.ts, functions.ts, question-points.ts, correct-block.ts, case-fields.ts)
  *        ─ assignIds ────→ explicit ids, Weval hash ids, duplicates reported and renamed
+ *        ─ contract.ts ──→ checked against BlueprintSchema (compiled), a failure is a parser bug
  */
+import { checkBlueprint } from './contract';
 import { byPosition, Issues, type BlueprintIssue } from './errors';
 import { readDocuments, splitLayout, formatFromFile, type BlueprintFormat } from './documents';
 import { UNPLACED } from './fast-tree';
@@ -16,7 +18,7 @@ import { promptHashId } from './ids';
 import { BLUEPRINT_LIMITS, limitHint, type BlueprintLimits } from './limits';
 import { definitionPoint, type PointDefs, type PointsContext } from './points';
 import { normalizePrompt, type DraftPrompt } from './prompts';
-import { BlueprintSchema, type Blueprint, type Prompt } from './schema';
+import { type Blueprint, type Prompt } from './schema';
 import { wevalPrompt } from './weval';
 
 export interface ParseOptions {
@@ -99,9 +101,9 @@ function result(issues: Issues, blueprint: Blueprint | null): ParseResult {
   const warnings = [...issues.warnings.sort(byPosition), ...moreWarnings];
   if (issues.hasErrors() || !blueprint) return { ok: false, errors: [...issues.errors.sort(byPosition), ...moreErrors], warnings };
   // The schema is the contract: a blueprint that fails it is a parser bug, reported rather than passed on.
-  const checked = BlueprintSchema.safeParse(blueprint);
+  const checked = checkBlueprint(blueprint);
   if (!checked.success) {
-    issues.error(null, 'schema', `internal error: the normalised blueprint does not match its schema (${checked.error.issues[0]?.path.join('.')}: ${checked.error.issues[0]?.message})`, 'Please report this with the blueprint attached.');
+    issues.error(null, 'schema', `internal error: the normalised blueprint does not match its schema (${checked.path}: ${checked.message})`, 'Please report this with the blueprint attached.');
     return { ok: false, errors: issues.errors, warnings };
   }
   return { ok: true, blueprint: checked.data, warnings };

@@ -201,7 +201,10 @@ export function toJS(node: YNode): unknown {
 }
 
 export function entry(map: YMap, key: string): YEntry | undefined {
-  return map.entries.find((e) => e.key === key);
+  // A loop, not `find`: the normaliser asks this dozens of times per prompt.
+  const entries = map.entries;
+  for (let i = 0; i < entries.length; i++) if (entries[i]!.key === key) return entries[i];
+  return undefined;
 }
 
 export function get(map: YMap, key: string): YNode | undefined {

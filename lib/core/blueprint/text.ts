@@ -15,8 +15,13 @@ const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 // eslint-disable-next-line no-control-regex -- as above
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 
+/** `String.prototype.isWellFormed` (ES2024, Node ≥ 20): no unpaired surrogate. Native, and O(1) on a one-byte string. */
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
 /** The offset of the first character PostgreSQL would refuse, or -1. */
 export function unstorableOffset(text: string): number {
+  // The usual answer, from two native scans (the loader asks this of every file, ~3% of a load by regex).
+  if (isWellFormed && text.indexOf('\u0000') < 0 && isWellFormed.call(text)) return -1;
   const suspect = SUSPECT.exec(text);
   if (!suspect) return -1;
   UNSTORABLE_ALL.lastIndex = suspect.index;

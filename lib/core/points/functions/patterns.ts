@@ -1,6 +1,6 @@
 /**
- * Regex checks. The loader (lib/core/blueprint/functions.ts) compiles every pattern with
- * `compilePattern` and reports a bad one at its position; evaluation compiles again and turns
+ * Regex checks. The loader (lib/core/blueprint/functions.ts) checks every pattern with
+ * `checkPattern` and reports a bad one at its position; evaluation compiles it and turns
  * a bad pattern into an `{error}` outcome (unscored, not failed) for arguments that did not
  * come through the loader. `(?i)` at the start is accepted as the `i` flag. Matching runs on
  * RE2 (linear time), or in the sandbox for lookaround and backreferences (text/regex.ts).

@@ -52,7 +52,7 @@ const JS_FLAGS = new Set(['i', 'm', 's', 'u']);
  * `extraFlags` are JS flags written beside the pattern (a `correct:` assertion's `flags`).
  */
 export function compilePattern(pattern: string, caseInsensitive: boolean, extraFlags = ''): Compiled {
-  const key = `${caseInsensitive ? 'i' : '-'}${extraFlags}\u0000${pattern}`;
+  const key = cacheKey(pattern, caseInsensitive, extraFlags);
   const hit = cache.get(key);
   if (hit) return hit;
   const compiled = compileUncached(pattern, caseInsensitive, extraFlags);
@@ -69,7 +69,15 @@ export function compilePattern(pattern: string, caseInsensitive: boolean, extraF
 const CACHE_SIZE = 2_000;
 const cache = new Map<string, Compiled>();
 
-function compileUncached(pattern: string, caseInsensitive: boolean, extraFlags: string): Compiled {
+/**
+ * Whether a pattern compiles, and with what: the flag checks and the `new RegExp` tries that
+ * decide `ok`, without the RE2 translation and compilation (which never make a pattern
+ * invalid: what RE2 refuses goes to the sandbox). The loader only needs this verdict, so it
+ * does not pay for RE2 on every load (`checkPattern`).
+ */
+type Prepared = { ok: true; source: string; flags: Set<string>; jsFlags: string; ci: boolean } | { ok: false; message: string };
+
+function prepare(pattern: string, caseInsensitive: boolean, extraFlags: string): Prepared {
   let source = nfc(pattern);
   const flags = new Set([...extraFlags].filter((f) => f !== 'u' && f !== 'g' && f !== 'y'));
   for (const f of flags) {
@@ -89,18 +97,38 @@ function compileUncached(pattern: string, caseInsensitive: boolean, extraFlags: 
   const ci = flags.has('i');
   const base = [...flags].sort().join('');
   // Constructing a RegExp only parses it (linear); it is never executed here.
-  let jsFlags: string;
   try {
     new RegExp(source, `${base}u`);
-    jsFlags = `${base}u`;
+    return { ok: true, source, flags, jsFlags: `${base}u`, ci };
   } catch {
     try {
       new RegExp(source, base);
-      jsFlags = base;
+      return { ok: true, source, flags, jsFlags: base, ci };
     } catch (error) {
       return { ok: false, message: `invalid regex ${JSON.stringify(pattern)}: ${(error as Error).message}` };
     }
   }
+}
+
+/**
+ * What `compilePattern(...).ok` would say, and its message, at a fraction of the cost: the
+ * loader's check that a blueprint's pattern is valid (RE2 compiles it at evaluation, cached).
+ */
+export function checkPattern(pattern: string, caseInsensitive: boolean, extraFlags = ''): { ok: true } | { ok: false; message: string } {
+  const hit = cache.get(cacheKey(pattern, caseInsensitive, extraFlags));
+  if (hit) return hit.ok ? { ok: true } : hit;
+  const prepared = prepare(pattern, caseInsensitive, extraFlags);
+  return prepared.ok ? { ok: true } : prepared;
+}
+
+function cacheKey(pattern: string, caseInsensitive: boolean, extraFlags: string): string {
+  return `${caseInsensitive ? 'i' : '-'}${extraFlags}\u0000${pattern}`;
+}
+
+function compileUncached(pattern: string, caseInsensitive: boolean, extraFlags: string): Compiled {
+  const prepared = prepare(pattern, caseInsensitive, extraFlags);
+  if (!prepared.ok) return prepared;
+  const { source, flags, jsFlags, ci } = prepared;
   const compiled: CompiledPattern = { pattern, caseInsensitive: ci, source, flags: jsFlags, re2: null, needsJs: null, jsOnlyText: null };
   const translated = translateToRe2(source, { unicode: jsFlags.includes('u'), ignoreCase: ci, multiline: flags.has('m'), dotAll: flags.has('s') });
   if (!translated.ok) return { ok: true, ...compiled, needsJs: translated.reason };
