@@ -3,14 +3,14 @@
  * the example kitchen-search blueprint run by the pipeline against the fake's embeddings): the
  * leaderboard of embedding models on the home page and per tag, the run page's results, and a
  * query's drill-down. Each figure is read on two pages and must agree; screenshots go to
- * /work/screens (the integrator's) and the report.
+ * test-results/ (or ASSAY_SCREENS_DIR) and the report.
  */
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 
 const RUN = 'kitchen-search-run-1';
 const LARGE = 'openai:fake-embed-large';
 const SMALL = 'openai:fake-embed-small';
-const SCREENS = process.env.ASSAY_SCREENS_DIR ?? '/work/screens';
+const SCREENS = process.env.ASSAY_SCREENS_DIR ?? 'test-results';
 
 async function shot(page: Page, info: TestInfo, name: string) {
   const path = `${SCREENS}/retrieval-${name}.png`;
