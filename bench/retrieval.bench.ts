@@ -123,7 +123,7 @@ export async function bench(): Promise<void> {
     const differ = mismatches(exactServer.value, pgv.value) + mismatches(exactServer.value, exactLite.value);
     console.log(`queries whose top ${K} differ between the three searches: ${differ}`);
 
-    const note = `${DOCS} docs × ${QUERIES} queries, 256 dims, k=${K}; 2 shared cores under load`;
+    const note = `${DOCS} docs × ${QUERIES} queries, 256 dims, k=${K}`;
     reportFigure({ name: 'retrieval: embed corpus + queries via fake (server)', value: embedServer.wallMs / 1000, unit: 's', note: `${embedServer.value.calls} calls; +${embedServer.peakRssMb.toFixed(0)} MB RSS` });
     reportFigure({ name: 'retrieval: search exact (PostgreSQL server)', value: exactServer.wallMs / 1000, unit: 's', note: `${note}; ${(exactServer.cpuMs / 1000).toFixed(1)} s CPU; +${exactServer.peakRssMb.toFixed(0)} MB RSS` });
     reportFigure({ name: 'retrieval: search pgvector (PGlite)', value: pgv.wallMs / 1000, unit: 's', note: `${note}; ${(pgv.cpuMs / 1000).toFixed(1)} s CPU (PGlite in process); +${pgv.peakRssMb.toFixed(0)} MB RSS` });

@@ -41,7 +41,8 @@ export function recordedTargets(): readonly Target[] {
 export function formatTargets(targets: readonly Target[]): string {
   if (targets.length === 0) return '';
   const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
-  const rows = targets.map((t) => [t.met ? 'met' : 'MISSED', t.name, `${fmt(t.value)} ${t.unit}`.trim(), t.goal, t.note ?? '']);
+  // a figure without a goal has no verdict: its status column stays blank
+  const rows = targets.map((t) => [t.goal === '—' ? '' : t.met ? 'met' : 'MISSED', t.name, `${fmt(t.value)} ${t.unit}`.trim(), t.goal, t.note ?? '']);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) => r.map((c, i) => (i < 4 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd());
   return ['Targets:', ...lines.map((l) => `  ${l}`)].join('\n');
