@@ -31,6 +31,10 @@ export function AuthorWorkspace({ initialYaml, initialName, examples, login }: A
         ))}
       </nav>
       <textarea aria-label="Blueprint YAML" value={yaml} onChange={(e) => setYaml(e.target.value)} rows={24} className="w-full font-mono text-sm" />
+      {/* The current text, for specs and assistive tooling: stays whatever the editor becomes. */}
+      <pre data-testid="author-yaml" hidden>
+        {yaml}
+      </pre>
       <FormView yaml={yaml} onChange={setYaml} />
       <CheckPanel yaml={yaml} />
       <TryItPanel yaml={yaml} name={initialName} login={login} />
