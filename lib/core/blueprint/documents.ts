@@ -34,7 +34,8 @@ const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as
 const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expects', 'expectations', 'correct'] as const;
 
 export function looksLikePrompt(map: YMap): boolean {
-  return [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS].some((key) => truthy(get(map, key)));
+  // `messages:` as a mapping (key → fixed text) is the header's soev messages; a prompt's is a list.
+  return [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS].some((key) => truthy(get(map, key)) && !(key === 'messages' && get(map, key)!.kind === 'map'));
 }
 
 export function formatFromFile(file: string): BlueprintFormat {

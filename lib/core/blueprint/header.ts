@@ -7,6 +7,7 @@
 import { closest } from '../points/suggest';
 import type { Issues } from './errors';
 import { optionalString, stringList } from './case-fields';
+import { citationReadingOf, corpusOf, CRITERIA_HEADER_KEYS, isCitationReading, messagesOf } from './criteria-header';
 import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
 import { RETRIEVAL_KEYS, retrievalBlockOf } from './retrieval-field';
 import { JudgeModeSchema, RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
@@ -16,6 +17,8 @@ export type Header = Omit<Blueprint, 'prompts' | 'title'> & {
   title: string | null;
   /** `point_defs` (alias `defs`) as nodes, for `$ref` expansion. */
   defNodes: Map<string, YNode>;
+  /** `defaults:` as written (soev's suite defaults), read into points with the points context (parse.ts). */
+  defaultsNode: YNode | null;
 };
 
 const RENDER_AS = RenderAsSchema.options;
@@ -24,7 +27,7 @@ const RENDER_AS = RenderAsSchema.options;
 export const READ_KEYS = [
   'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
   'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
-  'noCache', 'concurrency', 'pass_threshold', 'judge_mode', 'prompts', ...RETRIEVAL_KEYS,
+  'noCache', 'concurrency', 'pass_threshold', 'judge_mode', 'prompts', ...RETRIEVAL_KEYS, ...CRITERIA_HEADER_KEYS,
 ];
 /** Weval header fields that Assay keeps but does not interpret. */
 export const PASSTHROUGH_KEYS = ['embeddingModel', 'context', 'externalServices', 'judges'];
@@ -33,8 +36,8 @@ export function emptyHeader(): Header {
   return {
     id: null, title: null, description: null, author: null, references: [], tags: [], models: [], system: null, systems: [], temperature: null,
     temperatures: null, render_as: null, tools: null, toolUse: null, evaluationConfig: null, point_defs: null, concurrency: null, noCache: null, pass_threshold: null, judge_mode: null,
-    retrieval: null,
-    extensions: {}, headerKeys: [], defNodes: new Map(),
+    retrieval: null, citation_reading: null, messages: {}, corpus: null,
+    extensions: {}, headerKeys: [], defNodes: new Map(), defaultsNode: null,
   };
 }
 
@@ -62,6 +65,12 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   header.evaluationConfig = nullable(get(map, 'evaluationConfig'));
   header.judge_mode = judgeModeOf(map, issues);
   header.retrieval = retrievalBlockOf(map, header.models, issues);
+  const citations = get(map, 'citations');
+  header.citation_reading = isCitationReading(citations) ? citationReadingOf(citations, issues) : null;
+  header.messages = messagesOf(get(map, 'messages'), issues);
+  header.corpus = corpusOf(get(map, 'corpus'), issues);
+  const defaults = get(map, 'defaults');
+  header.defaultsNode = defaults && !(defaults.kind === 'scalar' && defaults.value === null) ? defaults : null;
 
   const defs = get(map, 'point_defs') ?? get(map, 'defs');
   if (defs && !(defs.kind === 'scalar' && defs.value === null)) {
@@ -126,7 +135,8 @@ function authorOf(node: YNode | undefined, issues: Issues): Blueprint['author'] 
 
 /** `reference`/`citation`/`references`/`citations` (first truthy, Weval's order): strings or `{title|name, url}`. */
 function referencesOf(map: YMap, issues: Issues): Reference[] {
-  const node = firstTruthy(map, ['reference', 'citation', 'references', 'citations']);
+  // `citations:` written as a reading rule (criteria-header.ts) is not a reference.
+  const node = firstTruthy(map, ['reference', 'citation', 'references', 'citations'].filter((k) => !isCitationReading(get(map, k))));
   if (!node) return [];
   const items = node.kind === 'seq' ? node.items : [node];
   const out: Reference[] = [];

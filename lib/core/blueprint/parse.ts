@@ -16,7 +16,7 @@ import { defaultResolver, type ResolvePointFunction } from './functions';
 import { normalizeHeader, type Header } from './header';
 import { promptHashId } from './ids';
 import { BLUEPRINT_LIMITS, limitHint, type BlueprintLimits } from './limits';
-import { definitionPoint, type PointDefs, type PointsContext } from './points';
+import { definitionPoint, normalizeBlock, type PointDefs, type PointsContext } from './points';
 import { normalizePrompt, type DraftPrompt } from './prompts';
 import { type Blueprint, type Prompt } from './schema';
 import { wevalPrompt } from './weval';
@@ -83,7 +83,9 @@ function parseWith(text: string, options: ParseOptions, fast: boolean): ParseRes
     const draft = normalizePrompt(node, header, ctx);
     if (draft) drafts.push(draft);
   }
-  const prompts = assignIds(drafts, issues);
+  // soev's `defaults:` come before each prompt's own points; added after the ids, so a prompt's hash id does not change with them.
+  const defaults = header.defaultsNode ? normalizeBlock(header.defaultsNode, 'should', 'defaults', ctx) : [];
+  const prompts = assignIds(drafts, issues).map((p) => (defaults.length > 0 ? { ...p, points: [...defaults, ...p.points] } : p));
   if (header.retrieval && prompts.length > 0) {
     // One blueprint is one kind of run: replies graded per prompt, or a corpus ranked per
     // embedding model. Mixing them would give one leaderboard entry two meanings.
@@ -91,7 +93,7 @@ function parseWith(text: string, options: ParseOptions, fast: boolean): ParseRes
     issues.error(first.loc, 'schema', `a blueprint with a \`retrieval\` block scores embedding models over a corpus and has no prompts; this file also has ${prompts.length.toLocaleString('en-US')} prompt${prompts.length === 1 ? '' : 's'}`, 'Move the prompts into a blueprint of their own, or remove the `retrieval` block.');
   }
 
-  const { defNodes: _defNodes, title, ...fields } = header;
+  const { defNodes: _defNodes, defaultsNode: _defaultsNode, title, ...fields } = header;
   const blueprint = { ...fields, title: title ?? header.id ?? titleFromFile(options.file), prompts };
   return result(issues, blueprint);
 }

@@ -5,7 +5,8 @@
  * `"criterion": "citation"` pair, `$fn: arg`, `$fn` alone, full `{point|text|fn, arg|fnArgs,
  * weight|multiplier, citation}` objects, `$ref` to `point_defs`, and nested lists as
  * alternative paths (OR: the best path counts). Assay adds `gate: true` on any point and the
- * judge-question forms `noul:`/`score:`/`choice:` (question-points.ts).
+ * judge-question forms `noul:`/`score:`/`choice:` (question-points.ts), and soev's criteria
+ * `- kind: …` (criterion-points.ts).
  *
  * Where Weval's parser was defective, this one does the right thing (docs/compatibility.md, "Blueprint parser"):
  * a quoted `"$fn: arg"` is that function (1), also inside an alternative path (2), names resolve
@@ -17,6 +18,7 @@ import type { Issues } from './errors';
 import { buildFunctionPoint, type FunctionCall, type ResolvePointFunction } from './functions';
 import { parseFnString } from './fn-strings';
 import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
+import { criterionPoint, isCriterionEntry } from './criterion-points';
 import { buildQuestion, questionKeyOf, QUESTION_KEYS } from './question-points';
 import type { Point, SourceLoc } from './schema';
 
@@ -145,6 +147,9 @@ function mappingPoint(map: YMap, where: Where, ctx: PointsContext): Point | null
   const { issues } = ctx;
   const dollarKeys = map.entries.filter((e) => e.key.startsWith('$'));
   const question = questionKeyOf(map);
+
+  // `- kind: reply.language`: a soev criterion of the criterion registry (criterion-points.ts).
+  if (dollarKeys.length === 0 && isCriterionEntry(map)) return criterionPoint(map, { path: where.path, source: where.block }, issues);
 
   if (dollarKeys.length > 0) {
     if (dollarKeys.length > 1) {

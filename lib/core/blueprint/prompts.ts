@@ -6,6 +6,7 @@
  */
 import { caseFields, CASE_KEYS, expectOf, isSoevExpect } from './case-fields';
 import { correctPoint } from './correct-block';
+import { criteriaList } from './criterion-points';
 import type { Issues } from './errors';
 import { booleanOf, renderAsOf, type Header } from './header';
 import { closest } from '../points/suggest';
@@ -26,7 +27,7 @@ const POINT_KEYS = ['should', 'points', 'expect', 'expects', 'expectations'] as 
 
 export const PROMPT_KEYS = [
   'id', 'prompt', 'promptText', 'messages', 'ideal', 'idealResponse', 'system', 'description', 'citation', 'reference', 'weight', 'importance',
-  'multiplier', ...POINT_KEYS, 'should_not', 'render_as', 'noCache', 'correct', ...CASE_KEYS,
+  'multiplier', ...POINT_KEYS, 'should_not', 'criteria', 'render_as', 'noCache', 'correct', ...CASE_KEYS,
 ];
 
 const ROLES = ['user', 'assistant', 'system', 'ai'] as const;
@@ -157,7 +158,8 @@ function pointsOf(node: YMap, ctx: PointsContext): Point[] {
     return truthy(value) && !(key === 'expect' && value && isSoevExpect(value));
   });
   const shouldNot = get(node, 'should_not');
-  const blocks = [...(written.length > 0 ? [get(node, written[0]!)!] : []), ...(truthy(shouldNot) ? [shouldNot!] : [])];
+  const criteria = get(node, 'criteria');
+  const blocks = [...(written.length > 0 ? [get(node, written[0]!)!] : []), ...(truthy(shouldNot) ? [shouldNot!] : []), ...(truthy(criteria) ? [criteria!] : [])];
   if (tooManyPoints(blocks, ctx)) return [];
   const points: Point[] = [];
   if (written.length > 0) {
@@ -169,6 +171,8 @@ function pointsOf(node: YMap, ctx: PointsContext): Point[] {
     for (const point of normalizeBlock(get(node, key)!, 'should', key, ctx)) points.push(point);
   }
   if (truthy(shouldNot)) for (const point of normalizeBlock(shouldNot!, 'should_not', 'should_not', ctx)) points.push(point);
+  // soev's case `criteria:` (only `- kind:` entries), after the prompt's should points.
+  if (truthy(criteria)) for (const point of criteriaList(criteria!, 'criteria', ctx.issues)) points.push(point);
   return points;
 }
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { CorrectNodeSchema } from '../correct/schema';
 import { JudgeQuestionSchema } from '../judging/questions';
 import { RetrievalBlockSchema } from '../retrieval/block';
+import { CitationsConfigSchema } from '../criteria/citations/config';
 
 /** Where a value was written, 1-based, for error messages and deep links into source. */
 export const SourceLocSchema = z.object({ line: z.number().int(), col: z.number().int() });
@@ -62,17 +63,33 @@ export const CorrectPointSchema = z.object({
   check: CorrectNodeSchema,
 });
 
+/**
+ * A soev criterion (`- kind: reply.language` in `should`, a prompt's `criteria:` or the header's
+ * `defaults:`): a kind of the criterion registry (lib/core/criteria) with its parameters, already
+ * validated by the kind's schema. Graded pass/fail (its share, where the kind has one, is kept
+ * as the verdict's raw score), as soev scores it.
+ */
+export const CriterionPointSchema = z.object({
+  kind: z.literal('criterion'),
+  ...PointCommon,
+  /** The kind's registry name, e.g. `reply.language`. */
+  criterion: z.string(),
+  params: z.unknown(),
+});
+
 export const PointSchema = z.discriminatedUnion('kind', [
   TextPointSchema,
   FunctionPointSchema,
   QuestionPointSchema,
   CorrectPointSchema,
+  CriterionPointSchema,
 ]);
 export type Point = z.infer<typeof PointSchema>;
 export type TextPoint = z.infer<typeof TextPointSchema>;
 export type FunctionPoint = z.infer<typeof FunctionPointSchema>;
 export type QuestionPoint = z.infer<typeof QuestionPointSchema>;
 export type CorrectPoint = z.infer<typeof CorrectPointSchema>;
+export type CriterionPoint = z.infer<typeof CriterionPointSchema>;
 
 /** A reference (`references`/`citations` in the header, an object `citation` on a prompt). */
 export const ReferenceSchema = z.object({ title: z.string(), url: z.string().optional() });
@@ -224,6 +241,22 @@ export const BlueprintSchema = z.object({
    * blueprint, and for versions stored before the field existed.
    */
   retrieval: RetrievalBlockSchema.nullable().default(null),
+  /**
+   * `citations:` written as a reading rule (soev's CitationMapping, or a pattern over plain
+   * replies): how the run reads cited source ids from each reply. Null when the header has none
+   * (a `citations:` list is Weval's references, above).
+   */
+  citation_reading: CitationsConfigSchema.nullable().default(null),
+  /** `messages:` in the header: the system's fixed messages by key (soev `Project.messages`), for behaviour.message and refusal.code. */
+  messages: z.record(z.string(), z.string()).default({}),
+  /**
+   * `corpus:` (soev's corpus lookup): a JSONL file of `{id, text}` lines, its path relative to the
+   * blueprint file (read by the server when a run starts), and other names of each law by law id.
+   */
+  corpus: z
+    .object({ path: z.string().min(1), law_names: z.record(z.string(), z.array(z.string())) })
+    .nullable()
+    .default(null),
   /** Header fields Assay keeps verbatim without interpreting them (Weval passes every header field through). */
   extensions: z.record(z.string(), z.unknown()),
   /** The header's keys as written, in order: which spelling was used (`system` vs `systems`…), for export and diagnostics. */

@@ -116,7 +116,8 @@ export function wevalPoint(point: Point): Json {
     out.fn = point.source === 'should_not' ? flipNegation(point.fn) : point.fn;
     if (point.args !== undefined) out.fnArgs = point.args;
   } else if (point.kind === 'question') out.question = point.question;
-  else out.correct = point.check;
+  else if (point.kind === 'correct') out.correct = point.check;
+  else out.criterion = { kind: point.criterion, params: point.params };
   out.multiplier = point.weight;
   if (point.citation !== null) out.citation = point.citation;
   if (point.gate) out.gate = true;

@@ -1,7 +1,10 @@
 /**
  * The registry of criterion kinds, beside the point functions' registry (lib/core/points).
- * Each helper list is filled by its own module; a name registered twice is a bug.
+ * Each helper list is filled by its own module; a name registered twice is a bug. An unknown
+ * name resolves to an error with "did you mean" suggestions (the same `closest` as `$fn` names),
+ * so the parser reports it at load time.
  */
+import { closest } from '../points/suggest';
 import { DETERMINISTIC_KINDS } from './deterministic';
 import { JUDGED_KINDS } from './judged';
 import type { CriterionKindDef } from './types';
@@ -17,3 +20,19 @@ export function criterionKind(name: string): CriterionKindDef<unknown> | undefin
 }
 
 export const criterionKindNames: readonly string[] = [...kinds.keys()].sort();
+
+export type KindResolution = { ok: true; def: CriterionKindDef<unknown> } | { ok: false; message: string; suggestions: string[] };
+
+/** A kind by its name as written (`reply.language`), or why not, with the closest names. */
+export function resolveCriterionKind(written: string): KindResolution {
+  const name = written.trim();
+  const def = kinds.get(name);
+  if (def) return { ok: true, def };
+  const suggestions = closest(name, criterionKindNames);
+  const didYouMean = suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : '';
+  return { ok: false, message: `unknown criterion kind "${written}"${didYouMean}`, suggestions };
+}
+
+export function listCriterionKinds(): CriterionKindDef<unknown>[] {
+  return criterionKindNames.map((name) => kinds.get(name)!);
+}

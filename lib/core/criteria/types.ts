@@ -68,6 +68,8 @@ export interface CriterionServices {
   corpus?: CorpusPort;
   /** The project's fixed messages by key (`behaviour.message`, `refusal.code`). */
   messages?: Record<string, string>;
+  /** How cited ids are compared with `expect.sources` (the header's `citations: { match }`); default hierarchical. Added by **kinds**. */
+  citationMatch?: 'hierarchical' | 'exact';
 }
 
 export interface CriterionKindDef<P = unknown> {

@@ -11,12 +11,20 @@ import { resolvePointFunction, type Resolution } from '../points/registry';
 import { runPointFunction } from '../points/evaluate';
 import type { PointContext, ToolCall } from '../points/types';
 import { verdictFromOutcome, type Verdict } from './verdict';
+import { evaluateCriterionPoint } from '../criteria/evaluate';
+import type { CriterionEvidence, CriterionServices } from '../criteria/types';
 
 export interface DeterministicContext extends PointContext {
   /** Index of the point in its prompt (stored on the verdict); default 0. */
   pointIndex?: number;
   /** The registry lookup (injectable for tests); default `resolvePointFunction`. */
   resolve?: (written: string) => Resolution;
+  /**
+   * For criterion points: what the run read beyond the reply text (citations, the structured
+   * body, the case's expect, variants) and the services (judge, corpus, messages). Without it a
+   * criterion sees the reply alone, and a kind that needs more says so (`not_applicable`/`error`).
+   */
+  criterion?: { evidence?: Partial<CriterionEvidence>; services?: CriterionServices };
 }
 
 /** The reply: its text, or its text with the provider's tool calls. */
@@ -31,6 +39,19 @@ export async function evaluateDeterministicPoint(point: Point, response: ReplyIn
     case 'text':
     case 'question':
       return 'needs-judge';
+
+    case 'criterion': {
+      const evidence: CriterionEvidence = {
+        messages: ctx.messages ?? [],
+        reply: text,
+        citations: [],
+        promptId: ctx.promptId ?? '',
+        variants: {},
+        expect: null,
+        ...ctx.criterion?.evidence,
+      };
+      return evaluateCriterionPoint(point, index, evidence, ctx.criterion?.services ?? {});
+    }
 
     case 'correct': {
       const view = buildResponseView({ content: reply.content, toolCalls: reply.toolCalls ?? ctx.toolCalls ?? null });

@@ -26,6 +26,12 @@ export const VerdictSpecSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('correct'), check: CorrectNodeSchema }),
   z.object({
+    kind: z.literal('criterion'),
+    /** The kind's registry name (`reply.language`) and its validated parameters. */
+    criterion: z.string(),
+    params: z.unknown(),
+  }),
+  z.object({
     kind: z.literal('judge'),
     /** Plain-string points are `score` questions over the judge class scale. */
     question: JudgeQuestionSchema,
@@ -74,7 +80,7 @@ export const VerdictSchema = z
   .object({
     /** Index of the point in its prompt's flat `points` list. */
     pointIndex: z.number().int().nonnegative(),
-    kind: z.enum(['text', 'function', 'question', 'correct']),
+    kind: z.enum(['text', 'function', 'question', 'correct', 'criterion']),
     /** The point as written, for display. */
     text: z.string(),
     status: VerdictStatusSchema,
@@ -97,6 +103,8 @@ export const VerdictSchema = z
     spec: VerdictSpecSchema,
     /** For regex points: `re2` (linear-time engine) or `sandbox` (JS engine, for lookaround and backreferences). */
     regexEngine: RegexEngineSchema.nullable().optional(),
+    /** A criterion's facts behind the verdict (matched ids, sentences not in the language…), JSON. */
+    data: z.unknown().optional(),
   })
   .superRefine((v, ctx) => {
     const scored = v.status === 'pass' || v.status === 'fail';
@@ -137,6 +145,8 @@ export function specFromPoint(point: Point, opts: { negated?: boolean; judges?: 
       return { kind: 'judge', question: point.question, ...(opts.judges ? { judges: opts.judges } : {}) };
     case 'text':
       return { kind: 'judge', question: judgeScaleQuestion(point.text), ...(opts.judges ? { judges: opts.judges } : {}) };
+    case 'criterion':
+      return { kind: 'criterion', criterion: point.criterion, params: point.params };
   }
 }
 

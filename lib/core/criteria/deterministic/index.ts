@@ -1,4 +1,16 @@
 /** The kinds that need no judge (issue 12, "kinds" helper): reply.*, citations.*. */
 import type { CriterionKindDef } from '../types';
+import { citationsForbidden, citationsMentionsInCorpus, citationsRequired, citationsUnseen } from './citations';
+import { replyLanguage } from './language';
+import { contains, maxLength, regex } from './reply';
 
-export const DETERMINISTIC_KINDS: CriterionKindDef<never>[] = [];
+export const DETERMINISTIC_KINDS: CriterionKindDef<never>[] = [
+  replyLanguage,
+  maxLength,
+  contains,
+  regex,
+  citationsRequired,
+  citationsForbidden,
+  citationsUnseen,
+  citationsMentionsInCorpus,
+];
