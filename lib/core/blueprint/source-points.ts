@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { ChoiceQuestionSchema, ScoreQuestionSchema } from '../judging/questions';
 import { acceptedNames, resolvePointFunction } from '../points/registry';
+import { listCriterionKinds } from '../criteria/registry';
 import type { PointFunctionDef } from '../points/types';
 
 type Block = 'should' | 'should_not';
@@ -194,13 +195,38 @@ const questions: z.ZodType[] = [
 ];
 
 /** Keys that make a mapping some other point form, so they cannot be a `"criterion": "citation"` pair. */
-const RESERVED_KEYS = ['text', 'point', 'fn', 'fnArgs', 'arg', 'weight', 'multiplier', 'citation', 'gate', 'noul', 'score', 'choice'];
+const RESERVED_KEYS = ['text', 'point', 'fn', 'fnArgs', 'arg', 'weight', 'multiplier', 'citation', 'gate', 'noul', 'score', 'choice', 'kind'];
 
 /** `- "Mentions the deadline": "Source of the rule"`: a criterion with its citation. */
 const criterionWithCitation = z
   .record(z.string().regex(new RegExp(`^(?!\\$|(?:${RESERVED_KEYS.join('|')})$)[\\s\\S]*\\S`)), z.string())
   .refine((o) => Object.keys(o).length === 1, 'a "criterion": "citation" point has exactly one key')
   .meta({ id: 'point.criterionCitation', minProperties: 1, maxProperties: 1, description: 'A criterion as the key, its citation as the value.' });
+
+const CriterionWeight = z.number().positive().meta({ id: 'criterionWeight', description: "The criterion's weight in the attempt's score (default 1): passed weight ÷ passed and failed weight." });
+
+/**
+ * soev criteria (`- kind: reply.language`), one form per kind of the criterion registry: the
+ * parameters beside `kind` (their schema IS the kind's), or under `params:`.
+ */
+export function criterionSchemas(): z.ZodType[] {
+  return (criterionForms ??= listCriterionKinds().flatMap((def) => {
+    const shape = def.params instanceof z.ZodObject ? (def.params.shape as z.ZodRawShape) : {};
+    const common = { kind: z.literal(def.name), weight: CriterionWeight.optional(), gate: Gate.optional() };
+    return [
+      z.strictObject({ ...common, ...shape }).meta({ id: `criterion.${def.name}`, description: `soev criterion: ${def.summary}` }),
+      // under `params:`, where a key beside `kind` replaces the same key under `params` (so both may be written)
+      z.strictObject({ ...common, ...z.object(shape).partial().shape, params: z.object(shape).partial().strict() }).meta({ id: `criterion.${def.name}.params`, description: `soev criterion, parameters under \`params\`: ${def.summary}` }),
+    ];
+  }));
+}
+let criterionForms: z.ZodType[] | undefined;
+
+/** A prompt's `criteria:` or the header's `defaults:`: a list of `- kind:` entries. */
+export function criteriaBlock(): z.ZodType {
+  return (criteriaList ??= z.array(z.union(criterionSchemas() as [z.ZodType, ...z.ZodType[]])).meta({ id: 'criteria', description: 'soev criteria: `- kind: …` with its parameters, `weight` and `gate`.' }));
+}
+let criteriaList: z.ZodType | undefined;
 
 const pointSchemas = new Map<string, z.ZodType>();
 
@@ -210,7 +236,7 @@ export function pointSchema(block: Block, definition = false): z.ZodType {
   let schema = pointSchemas.get(key);
   if (!schema) {
     const functions = acceptedNames.filter((name) => allowedIn(infoOf(name), block)).map((name) => dollarFunction(name, infoOf(name)));
-    const mappings = [...textObjects, ...questions, ...functions, ...objectFunctions(block), ...(definition ? [] : refForms), criterionWithCitation];
+    const mappings = [...textObjects, ...questions, ...functions, ...objectFunctions(block), ...(definition ? [] : refForms), ...(block === 'should' ? criterionSchemas() : []), criterionWithCitation];
     schema = z.union([...(definition ? [] : [stringPoint(block)]), ...mappings] as [z.ZodType, ...z.ZodType[]]).meta({
       id: definition ? 'pointDefinitionMapping' : block === 'should' ? 'point' : 'point.should_not',
       description: 'One criterion: a string for the judge, `$function: argument`, `{ point|text|fn, arg|fnArgs, weight, citation, gate }`, `$ref`, or a judge question (`noul`, `score`, `choice`).',

@@ -12,7 +12,8 @@
 import { z } from 'zod';
 import { CorrectNodeSchema } from '../correct/schema';
 import { JudgeModeSchema, RenderAsSchema } from './schema';
-import { NonBlank, pointDefinition, pointsBlock } from './source-points';
+import { CitationMatchSchema } from '../criteria/citations/config';
+import { criteriaBlock, NonBlank, pointDefinition, pointsBlock } from './source-points';
 
 /** Strings and numbers both read as text where the loader uses `String(value)`. */
 const Text = z.union([z.string(), z.number()]);
@@ -91,6 +92,14 @@ const Variant = z.union([VariantTurn, z.array(VariantTurn)]);
 const Reference = z.union([z.string(), CitationObject]);
 const References = z.union([Reference, z.array(Reference)]);
 const Url = NonBlank;
+
+/** `citations:` as a reading rule (lib/core/criteria/citations/config.ts is the authority). */
+const CitationReading = z
+  .union([
+    z.object({ mapping: z.object({ path: NonBlank, regex: z.string().nullable().optional() }).strict(), match: CitationMatchSchema.optional() }).strict(),
+    z.object({ pattern: NonBlank.describe('A regex over plain replies; its first group is the source id.'), match: CitationMatchSchema.optional() }).strict(),
+  ])
+  .meta({ id: 'citationReading', description: 'How cited source ids are read: `mapping: { path, regex }` over an HTTP system\'s JSON reply, or `pattern` over plain replies; `match: hierarchical` (default) or `exact`.' });
 
 /** Model entries: an id, a collection name, or a custom model object (Weval's, or an HTTP system under test). */
 const Model = z
@@ -192,6 +201,7 @@ function promptSchema(): z.ZodType {
     expects: nullable(pointsBlock('should'), 'Alias of `should`.'),
     expectations: nullable(pointsBlock('should'), 'Alias of `should`.'),
     should_not: nullable(pointsBlock('should_not'), 'What a good reply does not do (deprecated; prefer `$not_…` functions or positive criteria).'),
+    criteria: nullable(criteriaBlock(), 'soev: this case\'s criteria (`- kind: …`), after its `should` points.'),
     render_as: nullable(RenderAsSchema, 'How replies are shown: markdown (default), html or plaintext.'),
     noCache: nullable(z.boolean(), 'Bypass the response cache for this prompt.'),
     correct: nullable(correctBlock(), 'Assay structured check over the reply and its tool calls.'),
@@ -227,7 +237,16 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
     reference: nullable(References, 'Alias of `references`.'),
     references: nullable(References, 'Sources: strings or `{ title, url }`.'),
     citation: nullable(References, 'Alias of `references`.'),
-    citations: nullable(References, 'Alias of `references`.'),
+    citations: nullable(
+      z.union([References, CitationReading]),
+      'Alias of `references`; or, as `{ mapping | pattern, match }`, how cited source ids are read from each reply (soev CitationMapping).',
+    ),
+    defaults: nullable(criteriaBlock(), 'soev: criteria graded on every prompt, before its own.'),
+    messages: nullable(z.record(z.string(), NonBlank), "soev: the system's fixed messages by key (behaviour.message, refusal.code)."),
+    corpus: nullable(
+      z.object({ path: NonBlank.describe('JSONL of `{id, text}` lines, relative to this blueprint.'), law_names: z.record(z.string(), z.array(NonBlank)).nullable().optional() }).strict(),
+      'soev: the corpus lookup of citations.mentions_in_corpus.',
+    ),
     tags: nullable(TextList, 'Tags for leaderboards.'),
     models: nullable(z.array(Model), 'Models to evaluate; default: the platform\'s set.'),
     system: nullable(z.union([z.string(), z.array(z.string().nullable())]), 'The system prompt of every prompt; a list is a set of variants (null = none).'),

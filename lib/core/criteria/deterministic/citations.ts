@@ -5,7 +5,7 @@
  * `citations: { match: exact }`): `law/1` ↔ `law/1/2`.
  */
 import { z } from 'zod';
-import { idsMatch, matchesAny } from '../citations/match';
+import { matchesAny } from '../citations/match';
 import { defineKind, errorVerdict, expectOf, fail, judged, notApplicable, pass } from '../define';
 import type { CriterionEvidence, CriterionServices } from '../types';
 
@@ -76,15 +76,17 @@ function articleMentions(text: string, name: string): string[] {
 export const citationsMentionsInCorpus = defineKind({
   name: 'citations.mentions_in_corpus',
   params: noParams,
-  summary: 'Every source the reply cites or mentions by name (a law of `corpus.law_names`, `artikel N <law>`) exists in the corpus.',
+  summary: 'Every source the reply cites or mentions by name (a law of `corpus.law_names`, `artikel N <law>`) exists in the corpus (the id, or a unit below it).',
   example: '- kind: citations.mentions_in_corpus',
   needs: ['corpus'],
   async evaluate(evidence, _params, services) {
     const corpus = services.corpus;
     if (!corpus) return errorVerdict('needs the corpus: add `corpus: { path: units.jsonl }` to the blueprint header (a JSONL file of {id, text})');
+    // In the corpus: the id itself, or (hierarchical) a unit below it: `law/awb/4` exists when
+    // `law/awb/4/13` does. Not a unit above it: that would let `law/awb/99` pass for `law/awb`.
     const mode = modeOf(services);
     const ids = [...corpus.ids()];
-    const inCorpus = (id: string) => corpus.has(id) || (mode === 'hierarchical' && ids.some((c) => idsMatch(id, c, mode)));
+    const inCorpus = (id: string) => corpus.has(id) || (mode === 'hierarchical' && ids.some((c) => c.startsWith(`${id}/`)));
     const mentions = new Map<string, string>();
     for (const id of citedIds(evidence)) mentions.set(id, `cited ${id}`);
     // lawNames: a name as written → the canonical law id (from law_names: id → names)
