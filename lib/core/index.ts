@@ -6,6 +6,7 @@ export * from './blueprint';
 export * from './judging';
 export * from './correct';
 export * from './scoring';
+export * from './criteria';
 export * from './points';
 export * from './runs';
 export * from './evidence';

@@ -66,6 +66,8 @@ export function pointLabel(point: StoredPoint): string {
       if (name === 'js') return '$js check (JavaScript over the reply)';
       return point.args === undefined ? `$${name}` : `$${name}: ${argText(point.args)}`;
     }
+    case 'criterion':
+      return point.text;
   }
 }
 

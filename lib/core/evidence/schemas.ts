@@ -7,7 +7,7 @@
  * never a silent blank: see `parseStored`.
  */
 import { z } from 'zod';
-import { CorrectPointSchema, FunctionPointSchema, MessageSchema, QuestionPointSchema, TextPointSchema } from '../blueprint/schema';
+import { CorrectPointSchema, CriterionPointSchema, FunctionPointSchema, MessageSchema, QuestionPointSchema, TextPointSchema } from '../blueprint/schema';
 import { DistributionMethodSchema } from '../judging/distribution';
 import { ToolCallSchema } from './tool-call';
 
@@ -79,7 +79,7 @@ export type StoredTurn = z.infer<typeof MessageSchema>;
  * otherwise come back sorted by length.
  */
 export const StoredQuestionPointSchema = QuestionPointSchema.extend({ labels: z.array(z.string()).optional() });
-export const StoredPointSchema = z.discriminatedUnion('kind', [TextPointSchema, FunctionPointSchema, StoredQuestionPointSchema, CorrectPointSchema]);
+export const StoredPointSchema = z.discriminatedUnion('kind', [TextPointSchema, FunctionPointSchema, StoredQuestionPointSchema, CorrectPointSchema, CriterionPointSchema]);
 export type StoredPoint = z.infer<typeof StoredPointSchema>;
 export const StoredPointsSchema = z.array(StoredPointSchema);
 

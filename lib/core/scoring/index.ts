@@ -21,6 +21,7 @@ export {
 export { evaluateDeterministicPoint, type DeterministicContext, type ReplyInput } from './deterministic';
 export { outcomeFromJudges, type JudgeAnswer } from './judged';
 export { attemptScore, AttemptScoreSchema, pathOf, weightedMean, type AttemptScore, type ScoredVerdict } from './attempt';
+export { criteriaAttemptScore, isCriteriaOnly, type CriteriaAttempt } from './criteria-attempt';
 export { promptScore, PromptScoreSchema, type AttemptLike, type PromptScore } from './prompt';
 export { modelScore, ModelScoreSchema, type ModelScore, type PromptResult } from './model';
 export {

@@ -73,6 +73,8 @@ export interface ChatResponse {
    * allow-list of headers (built with `servedFrom`, which drops every other header).
    */
   served: Served;
+  /** An HTTP system's parsed JSON body (custom mapping), kept for the criteria that read citations from it. */
+  structured?: unknown;
 }
 
 export interface LlmClient {

@@ -26,6 +26,12 @@ export interface RunDeps {
    * Absent: a worker that runs no retrieval blueprint (such a run fails saying so).
    */
   embeddings?: { client: (modelId: string) => EmbeddingClient; limiters?: EmbeddingLimiters; retry?: RetryOptions };
+  /**
+   * Reads a file named by a blueprint (its `corpus:`), `relative` to the blueprint file at
+   * `blueprintPath` in its source. Absent: such files cannot be read, and the criteria that need
+   * them give `error` verdicts saying so.
+   */
+  readBesideBlueprint?: (blueprintPath: string, relative: string) => Promise<string>;
   /** Called once when a run reaches a final status (PR result comments, notifications). */
   onFinished?: (runId: string) => Promise<void>;
   /** The in-process runner's lease length and per-execution deadline (env: ASSAY_RUN_LEASE_SECONDS, ASSAY_RUN_DEADLINE_MINUTES). */

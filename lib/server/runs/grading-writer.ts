@@ -30,6 +30,8 @@ export interface AttemptRow {
   errorCount: number;
   gateFailed: boolean;
   noApplicable: boolean;
+  /** soev's per-attempt pass, for a prompt with criteria; null (or absent) otherwise. */
+  passed?: boolean | null;
 }
 
 export interface Grading {
@@ -73,6 +75,7 @@ const COLUMNS: readonly [string, string, (r: Prisma.VerdictCreateManyInput) => u
   ['alpha', 'float8', (r) => r.alpha ?? null],
   ['disagreement', 'boolean', (r) => r.disagreement ?? false],
   ['regex_engine', 'text', (r) => r.regexEngine ?? null],
+  ['data', 'jsonb', (r) => json(r.data)],
 ];
 const NAMES = COLUMNS.map(([n]) => n).join(', ');
 
@@ -82,8 +85,8 @@ function attemptsAndCounters(items: readonly Grading[], first: number): { sql: s
   const p = (i: number) => `$${first + i}`;
   return {
     sql: `a AS (
-       INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable)
-       SELECT * FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::float8[], ${p(6)}::int[], ${p(7)}::boolean[], ${p(8)}::boolean[])
+       INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable, passed)
+       SELECT * FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::float8[], ${p(6)}::int[], ${p(7)}::boolean[], ${p(8)}::boolean[], ${p(9)}::boolean[])
        ON CONFLICT (run_id, reply_id) DO NOTHING RETURNING 1
      )
      UPDATE runs r SET done_verdicts = r.done_verdicts + x.n, error_verdicts = r.error_verdicts + x.e
@@ -91,7 +94,7 @@ function attemptsAndCounters(items: readonly Grading[], first: number): { sql: s
      WHERE r.id = x.run_id AND (SELECT count(*) FROM a) >= 0`,
     params: [
       col(() => randomUUID()), col((g) => g.runId), col((g) => g.reply.id), col((g) => g.reply.promptKey), col((g) => g.reply.modelId),
-      col((g) => g.attempt.score), col((g) => g.attempt.errorCount), col((g) => g.attempt.gateFailed), col((g) => g.attempt.noApplicable),
+      col((g) => g.attempt.score), col((g) => g.attempt.errorCount), col((g) => g.attempt.gateFailed), col((g) => g.attempt.noApplicable), col((g) => g.attempt.passed ?? null),
     ],
   };
 }

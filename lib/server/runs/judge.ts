@@ -6,6 +6,8 @@
  */
 import {
   attemptScore,
+  criteriaAttemptScore,
+  isCriteriaOnly,
   buildJudgeRequest,
   evaluateDeterministicPoint,
   judgeScaleQuestion,
@@ -38,6 +40,7 @@ import { judgePointsBatched } from './judge-batched';
 import { answeredJudge, askForJudgeOutputs, failedJudge, type JudgeResult } from './judge-call';
 import type { GradingPool } from './grading-pool';
 import { replySandbox, withReplyBudgets } from './sandbox-budget';
+import { criterionEvidence, criterionServices } from './criterion-services';
 
 /** Judge output without a well-formed answer is asked again this many times before it is an error. */
 const JUDGE_TRIES = 3;
@@ -133,6 +136,8 @@ async function gradeSandboxPointsInWorker(pool: GradingPool, deps: RunDeps, ctx:
 async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Graded[]> {
   const inWorker = deps.sandbox && deps.gradingPool ? await gradeSandboxPointsInWorker(deps.gradingPool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>();
   const bounded = deps.gradingPool ? null : await replySandbox(deps, ctx);
+  // criterion points (soev kinds): the reply's citations, the case's expect, the run's services
+  const criterion = prompt.points.some((p) => p.kind === 'criterion') ? { evidence: criterionEvidence(ctx, reply, prompt), services: await criterionServices(deps, ctx) } : undefined;
   const graded: Array<Graded | null> = [];
   try {
     for (const [pointIndex, point] of prompt.points.entries()) {
@@ -149,6 +154,7 @@ async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, p
             promptId: prompt.id,
             ...(bounded ? { sandbox: bounded.sandbox } : {}),
             ...(deps.external ? { external: deps.external } : {}),
+            ...(criterion ? { criterion } : {}),
           },
         ));
       graded.push(d === 'needs-judge' ? null : { verdict: d, judges: null });
@@ -166,7 +172,8 @@ async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, p
 
 function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: number | null): Prisma.VerdictCreateManyInput {
   const v = g.verdict;
-  const fn = v.spec.kind === 'function' ? v.spec : null;
+  // a criterion is stored by its kind and parameters in the same columns as a function's name and arguments
+  const fn = v.spec.kind === 'function' ? v.spec : v.spec.kind === 'criterion' ? { fn: v.spec.criterion, args: v.spec.params } : null;
   return {
     runId: ctx.runId,
     replyId: reply.id,
@@ -185,7 +192,7 @@ function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: numbe
     source: v.source,
     // built through the schemas the pages parse them with (lib/core/evidence)
     distribution: v.distribution ? StoredDistributionSchema.parse(v.distribution.probs) : Prisma.DbNull,
-    method: v.method ?? (v.kind === 'function' ? 'function' : v.kind === 'correct' ? 'check' : null),
+    method: v.method ?? (v.kind === 'function' ? 'function' : v.kind === 'correct' ? 'check' : v.kind === 'criterion' ? 'criterion' : null),
     detail: StoredDetailSchema.parse(v.detail),
     reasoning: v.reasoning,
     judges: g.judges ? (StoredJudgesSchema.parse(g.judges) as Prisma.InputJsonValue) : Prisma.DbNull,
@@ -193,6 +200,7 @@ function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: numbe
     alpha: g.judges ? alpha : null,
     disagreement: v.panel?.disagree ?? false,
     regexEngine: v.regexEngine ?? null,
+    data: v.data === undefined ? Prisma.DbNull : (v.data as Prisma.InputJsonValue),
   };
 }
 
@@ -221,20 +229,29 @@ export async function judgeReply(deps: RunDeps, ctx: RunContext, reply: StoredRe
   let errorCount: number;
   let gateFailed = false;
   let noApplicable = false;
+  let passed: boolean | null = null;
   if (reply.error) {
     // The model gave no reply: the attempt is unscored (never a 0), every point counted as an error.
     errorCount = prompt.points.length;
+    if (prompt.points.some((p) => p.kind === 'criterion')) passed = false;
   } else {
     graded = await gradePoints(deps, ctx, reply, prompt);
-    const a = attemptScore(graded.map((g) => g.verdict));
+    const verdicts = graded.map((g) => g.verdict);
+    const a = attemptScore(verdicts);
     score = a.score;
     errorCount = a.errors;
     gateFailed = a.gateFailed;
     noApplicable = a.noApplicable;
+    if (prompt.points.some((p) => p.kind === 'criterion')) {
+      // soev's per-attempt pass; a prompt of criteria alone is scored as soev scores it (criteria-attempt.ts)
+      const soev = criteriaAttemptScore(verdicts);
+      passed = soev.passed;
+      if (isCriteriaOnly(prompt.points)) score = soev.score;
+    }
   }
   const alpha = panelAlpha(graded);
   const rows = graded.map((g) => verdictRow(ctx, reply, g, alpha));
-  await storeGrading(deps.db, ctx.runId, reply, rows, { score, errorCount, gateFailed, noApplicable });
+  await storeGrading(deps.db, ctx.runId, reply, rows, { score, errorCount, gateFailed, noApplicable, passed });
   await updateCell(deps, ctx, reply.promptKey, reply.modelId);
   return { score, verdicts: rows.length };
 }

@@ -12,6 +12,8 @@ export interface RunContext {
   blueprintId: string;
   versionId: string;
   blueprint: Blueprint;
+  /** The blueprint file's path in its source (files it names, such as a `corpus:`, are beside it). */
+  blueprintPath: string;
   settings: RunSettings;
   prompts: Map<string, Prompt>;
   /**
@@ -39,7 +41,7 @@ export async function loadRunContext(db: Db, runId: string): Promise<RunContext>
   if (hit) return hit;
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { id: true, blueprintId: true, versionId: true, config: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { normalized: true } } },
+    select: { id: true, blueprintId: true, versionId: true, config: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { normalized: true, path: true } } },
   });
   if (!run) throw new RunNotFoundError(runId);
   const bp = BlueprintSchema.safeParse(run.version.normalized);
@@ -52,6 +54,7 @@ export async function loadRunContext(db: Db, runId: string): Promise<RunContext>
     blueprintId: run.blueprintId,
     versionId: run.versionId,
     blueprint: bp.data,
+    blueprintPath: run.version.path,
     settings: settings.data,
     prompts: new Map(bp.data.prompts.map((p) => [p.id, p])),
     cacheNotBefore: config.bypassCache ? run.createdAt : null,

@@ -92,7 +92,8 @@ export const citationsMentionsInCorpus = defineKind({
     // lawNames: a name as written → the canonical law id (from law_names: id → names)
     for (const [name, law] of Object.entries(corpus.lawNames ?? {})) {
       const articles = articleMentions(evidence.reply, name);
-      for (const article of articles) mentions.set(`${law}/${article}`, `"artikel ${article} ${name}"`);
+      // `artikel 6:7 Awb` is the unit law/awb/6/7 (chapter:article, as ids write it with slashes)
+      for (const article of articles) mentions.set(`${law}/${article.replace(':', '/')}`, `"artikel ${article} ${name}"`);
       if (articles.length === 0 && new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'iu').test(evidence.reply)) mentions.set(law, `"${name}"`);
     }
     if (mentions.size === 0) return notApplicable('the reply cites and names no source');
