@@ -93,3 +93,17 @@ describe('assay check', () => {
     expect(r.stderr).toMatch(/--jsonl reads everything from standard input; drop --point/);
   });
 });
+
+describe('assay check with a soev criterion', () => {
+  it('grades a - kind: entry like a $fn point, with the citations and expect it is given', async () => {
+    const [language, required, badParam] = await Promise.all([
+      assay(['check', '--point', '{kind: reply.language, language: nl}', '--response', 'De termijn voor bezwaar is zes weken. The deadline is six weeks.', '--json']),
+      assay(['check', '--point', '{kind: citations.required}', '--response', '…', '--citations', '["law/awb/6/7"]', '--expect', '{"sources": {"required": {"awb": ["law/awb/6"], "wmo": ["law/wmo"]}}}', '--json']),
+      assay(['check', '--point', '{kind: reply.max_length, maxx: 3}', '--response', 'x']),
+    ]);
+    expect(JSON.parse(language.stdout)).toEqual({ status: 'fail', score: 0, detail: expect.stringMatching(/^1 of 2 sentences not in nl/) });
+    expect(JSON.parse(required.stdout)).toEqual({ status: 'fail', score: 0, detail: '1 of 2 required groups cited; missing: wmo' });
+    expect(badParam.code).toBe(2);
+    expect(badParam.stderr).toContain('--point:1:26: reply.max_length has no parameter `maxx`');
+  });
+});

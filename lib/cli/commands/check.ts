@@ -11,7 +11,7 @@
  */
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import { createQuickJsSandbox, evaluateDeterministicPoint, mayUseSandbox, MessageSchema, parsePointSource, type BlueprintIssue, type Point, type QuickJsSandbox } from '@/lib/core';
+import { createQuickJsSandbox, evaluateDeterministicPoint, ExpectSchema, mayUseSandbox, MessageSchema, parsePointSource, type BlueprintIssue, type Point, type QuickJsSandbox } from '@/lib/core';
 import { parseCommandArgs, usageError } from './usage';
 
 const USAGE = `usage: assay check --point POINT --response TEXT [--messages JSON] [--tool-calls JSON] [--model ID] [--json]
@@ -23,11 +23,14 @@ Grades one point, written as in a blueprint's should: list, against one reply.
   --messages JSON     the conversation before the reply: [{"role": "user", "content": "…"}]
   --tool-calls JSON   the reply's tool calls: [{"name": "search", "arguments": {…}}]
   --model ID          the model id, for $js (context.modelId) and $call
+  --citations JSON    for a criterion (- kind: citations.*): the ids the reply cites, ["law/awb/6/7", …]
+  --expect JSON       for a criterion: the case's expect, {"sources": {"required": {"awb": ["law/awb/6"]}, "forbidden": […]}}
   --json              print the verdict as one JSON line {status, score, detail}
   --jsonl             read {"point", "response", "messages"?, "tool_calls"?, "model"?} lines from
                       standard input ("point" a YAML string or a JSON value) and write one
                       {status, score, detail} line per input line, in order
-LLM-judged points (plain criteria, noul/score/choice) are not judged here: status error, "needs a judge".
+A soev criterion is written as in a blueprint: '{kind: reply.language, language: nl}'.
+LLM-judged points (plain criteria, noul/score/choice, judged kinds) are not judged here: status error, "needs a judge".
 Exit status: 0 when the check ran (whatever the verdict), 2 on usage errors or an invalid point.`;
 
 export interface CheckOutcome {
@@ -41,10 +44,26 @@ interface Reply {
   messages?: z.infer<typeof MessageSchema>[];
   toolCalls?: unknown[] | null;
   model?: string;
+  citations?: string[];
+  expect?: z.infer<typeof ExpectSchema>;
 }
 
 const MessagesSchema = z.array(MessageSchema);
 const ToolCallsSchema = z.array(z.unknown()).nullable();
+const CitationsSchema = z.array(z.string().min(1));
+/** soev's expect as written, every field optional (the blueprint's own defaults). */
+const CheckExpectSchema = z
+  .object({
+    behaviour: ExpectSchema.shape.behaviour.default('answer'),
+    message: z.string().nullable().default(null),
+    answer: z.string().nullable().default(null),
+    nuggets: ExpectSchema.shape.nuggets.default([]),
+    sources: z
+      .object({ required: z.record(z.string(), z.array(z.string())).default({}), supporting: z.array(z.string()).default([]), forbidden: z.array(z.string()).default([]) })
+      .strict()
+      .default({ required: {}, supporting: [], forbidden: [] }),
+  })
+  .strict();
 
 const LineSchema = z.object({
   point: z.unknown().refine((value) => value !== undefined && value !== null, 'required: the point, as written in a blueprint'),
@@ -52,9 +71,11 @@ const LineSchema = z.object({
   messages: MessagesSchema.optional(),
   tool_calls: ToolCallsSchema.optional(),
   model: z.string().optional(),
+  citations: CitationsSchema.optional(),
+  expect: CheckExpectSchema.optional(),
 });
 
-type Options = { point?: string; response?: string; messages?: string; 'tool-calls'?: string; model?: string; json?: boolean; jsonl?: boolean; help?: boolean };
+type Options = { point?: string; response?: string; messages?: string; 'tool-calls'?: string; model?: string; citations?: string; expect?: string; json?: boolean; jsonl?: boolean; help?: boolean };
 
 export async function checkCommand(argv: string[]): Promise<number> {
   const parsed = parseCommandArgs('check', USAGE, argv, {
@@ -64,6 +85,8 @@ export async function checkCommand(argv: string[]): Promise<number> {
       messages: { type: 'string' },
       'tool-calls': { type: 'string' },
       model: { type: 'string' },
+      citations: { type: 'string' },
+      expect: { type: 'string' },
       json: { type: 'boolean' },
       jsonl: { type: 'boolean' },
     },
@@ -85,6 +108,10 @@ async function checkOne(values: Options, sandbox: LazySandbox): Promise<number> 
   if ('error' in messages) return usageError('check', messages.error, USAGE);
   const toolCalls = parseJsonOption('--tool-calls', values['tool-calls'], ToolCallsSchema);
   if ('error' in toolCalls) return usageError('check', toolCalls.error, USAGE);
+  const citations = parseJsonOption('--citations', values.citations, CitationsSchema);
+  if ('error' in citations) return usageError('check', citations.error, USAGE);
+  const expect = parseJsonOption('--expect', values.expect, CheckExpectSchema);
+  if ('error' in expect) return usageError('check', expect.error, USAGE);
 
   const read = readPoint(values.point, '--point');
   for (const warning of read.warnings) console.error(`${warning.file}:${warning.line}:${warning.col}: warning: ${warning.message}`);
@@ -92,13 +119,13 @@ async function checkOne(values: Options, sandbox: LazySandbox): Promise<number> 
     console.error(read.error);
     return 2;
   }
-  const outcome = await grade(read.point, { response: values.response, messages: messages.value, toolCalls: toolCalls.value, model: values.model }, sandbox);
+  const outcome = await grade(read.point, { response: values.response, messages: messages.value, toolCalls: toolCalls.value, model: values.model, citations: citations.value, expect: expect.value }, sandbox);
   console.log(values.json ? JSON.stringify(outcome) : `status: ${outcome.status}\nscore: ${outcome.score ?? 'null'}\ndetail: ${outcome.detail}`);
   return 0;
 }
 
 async function checkLines(values: Options, sandbox: LazySandbox): Promise<number> {
-  const conflicting = (['point', 'response', 'messages', 'tool-calls', 'model', 'json'] as const).filter((key) => values[key] !== undefined);
+  const conflicting = (['point', 'response', 'messages', 'tool-calls', 'model', 'citations', 'expect', 'json'] as const).filter((key) => values[key] !== undefined);
   if (conflicting.length) return usageError('check', `--jsonl reads everything from standard input; drop ${conflicting.map((k) => `--${k}`).join(', ')}`, USAGE);
   let n = 0;
   for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
@@ -123,11 +150,11 @@ async function checkLine(line: string, n: number, sandbox: LazySandbox): Promise
     const issue = input.error.issues[0]!;
     return failed(`${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`);
   }
-  const { point, response, messages, tool_calls, model } = input.data;
+  const { point, response, messages, tool_calls, model, citations, expect } = input.data;
   // A string is the point's YAML source, like --point; any other JSON value is the point itself (JSON is YAML).
   const read = readPoint(typeof point === 'string' ? point : JSON.stringify(point), 'point');
   if ('error' in read) return failed(read.error);
-  return grade(read.point, { response, messages, toolCalls: tool_calls, model }, sandbox);
+  return grade(read.point, { response, messages, toolCalls: tool_calls, model, citations, expect }, sandbox);
 }
 
 type ReadPoint = { point: Point; warnings: BlueprintIssue[] } | { error: string; warnings: BlueprintIssue[] };
@@ -148,7 +175,13 @@ async function grade(point: Point, reply: Reply, sandbox: LazySandbox): Promise<
   const verdict = await evaluateDeterministicPoint(
     point,
     { content: reply.response, toolCalls: reply.toolCalls ?? null },
-    { messages: reply.messages, modelId: reply.model, sandbox: mayUseSandbox(point) ? await sandbox.get() : undefined },
+    {
+      messages: reply.messages,
+      modelId: reply.model,
+      sandbox: mayUseSandbox(point) ? await sandbox.get() : undefined,
+      // a criterion sees the citations and expect it is given; no corpus and no judge here (those kinds answer error)
+      criterion: { evidence: { citations: (reply.citations ?? []).map((id) => ({ id, raw: id })), expect: reply.expect ?? null } },
+    },
   );
   if (verdict === 'needs-judge') {
     return { status: 'error', score: null, detail: `needs a judge: ${JSON.stringify(point.text)} is graded by an LLM judge; assay check runs function points only` };

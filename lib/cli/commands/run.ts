@@ -100,6 +100,14 @@ function localRoot(file: string): { root: string; path: string } {
   return { root, path: relative(root, abs).split(sep).join('/') };
 }
 
+/** The folder a blueprint file's stored path is relative to (repoRelativePath), for the files it names (`corpus:`). */
+function blueprintRootOf(arg: string | undefined): { blueprintRoot?: string } {
+  if (!arg || !/\.(ya?ml|json)$/i.test(arg)) return {};
+  const abs = resolve(arg);
+  const path = repoRelativePath(arg);
+  return { blueprintRoot: abs.slice(0, abs.length - path.length) };
+}
+
 const list = (v: string | undefined) => v?.split(',').map((s) => s.trim()).filter(Boolean);
 
 export async function runCommand(argv: string[]): Promise<number> {
@@ -139,7 +147,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   return withRunDatabase('run', async (db, config) => {
     const fixtures = values.fixtures ? await loadFixtures(values.fixtures as string) : null;
-    const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY });
+    const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY, ...blueprintRootOf(positionals[0]) });
     let runId = resume;
     if (!runId) {
       const blueprintId = await blueprintFromArgument(db, positionals[0]!);

@@ -6,6 +6,8 @@
  * CLI (`assay run`, `assay rescore`) both build the pipeline with these functions.
  */
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
 import type { Env } from '../env';
 import type { Db } from '../db/client';
@@ -20,6 +22,7 @@ import { LlmGateway } from '../runs/gateway';
 import { EmbeddingLimiters } from '../runs/embed-texts';
 import { resolveEmbeddingClient } from '../providers/embeddings';
 import { sharedGradingPool } from '../runs/grading-pool';
+import { resolveRetrievalPath } from '../blueprints/retrieval-files';
 import type { RunDefaults } from '../runs/request-run';
 
 export function runDefaults(env: Env): RunDefaults {
@@ -33,7 +36,14 @@ export function runDefaults(env: Env): RunDefaults {
 export async function createRunDeps(
   db: Db,
   env: Env,
-  opts: { fixtures?: FixtureSet | null; concurrency?: number; processEnv?: Record<string, string | undefined>; onFinished?: (runId: string) => Promise<void> } = {},
+  opts: {
+    fixtures?: FixtureSet | null;
+    concurrency?: number;
+    processEnv?: Record<string, string | undefined>;
+    onFinished?: (runId: string) => Promise<void>;
+    /** The folder blueprint paths are relative to, for the files they name (`corpus:`); default ASSAY_BLUEPRINTS_DIR. */
+    blueprintRoot?: string;
+  } = {},
 ): Promise<RunDeps> {
   const providers = providerConfigFromEnv(opts.processEnv ?? process.env);
   const gradingPool = sharedGradingPool({ size: env.ASSAY_GRADING_WORKERS });
@@ -50,7 +60,21 @@ export async function createRunDeps(
     embeddings: { client: (modelId) => resolveEmbeddingClient(modelId, providers), limiters: new EmbeddingLimiters(opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY) },
     runLimits: { leaseMs: env.ASSAY_RUN_LEASE_SECONDS * 1000, deadlineMs: env.ASSAY_RUN_DEADLINE_MINUTES * 60_000 },
     batchPollMs: env.ASSAY_BATCH_POLL_SECONDS * 1000,
+    readBesideBlueprint: besideBlueprint(opts.blueprintRoot ?? env.ASSAY_BLUEPRINTS_DIR),
     ...(opts.onFinished ? { onFinished: opts.onFinished } : {}),
+  };
+}
+
+/**
+ * A file a blueprint names, beside it in the local folder (the same resolution as a retrieval
+ * blueprint's data files: never outside the root). A blueprint synced from GitHub is read from
+ * the local folder too: reading it through the GitHub source is not built yet.
+ */
+export function besideBlueprint(root: string): (blueprintPath: string, relative: string) => Promise<string> {
+  return async (blueprintPath, relative) => {
+    const path = resolveRetrievalPath(blueprintPath, relative);
+    if (path === null) throw new Error(`${relative} leaves the blueprint folder; write a path relative to ${blueprintPath}, inside the folder`);
+    return readFile(join(root, path), 'utf8');
   };
 }
 
