@@ -8,7 +8,7 @@
  * As soev's `CitationMapping.source_id`: a missing or empty field, or a regex that does not
  * match, gives no citation (never an empty id).
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { compilePattern } from '../../points/text/regex';
 import type { Citation } from '../types';
 import type { CitationsConfig } from './config';

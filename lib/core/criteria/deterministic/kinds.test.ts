@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Expect } from '../../blueprint/schema';
 import { criterionKind } from '../registry';
+import { DETECTABLE_LANGUAGES } from './language';
 import type { Citation, CorpusPort, CriterionEvidence, CriterionServices } from '../types';
 
 function evidence(reply: string, over: { citations?: string[]; expect?: Partial<Expect> | null } = {}): CriterionEvidence {
@@ -42,6 +43,11 @@ describe('reply.language', () => {
     expect((await grade('reply.language', evidence('Ja. OK! `const x = 1`'), { language: 'nl' })).status).toBe('not_applicable');
     const v = await grade('reply.language', evidence('Ja.\n```\nconst answer = computeTheValue();\n```\nDe termijn voor bezwaar is zes weken.'), { language: 'nl' });
     expect(v).toMatchObject({ status: 'pass', detail: 'all 1 sentences in nl' });
+  });
+
+  it('knows exactly the languages eld knows', async () => {
+    const { eld } = await import('eld/medium');
+    expect([...DETECTABLE_LANGUAGES]).toEqual(Object.values(eld.info().Languages).sort());
   });
 
   it('refuses a language the detector does not know', () => {

@@ -10,14 +10,22 @@
  * is too short to tell and is skipped; a reply with no sentence left is `not_applicable`. A
  * sentence the detector cannot place is an `error` (soev's LanguageDetectionError), never a fail.
  */
-import { eld } from 'eld/medium';
 import { z } from 'zod';
 import { defineKind, errorVerdict, judged, notApplicable } from '../define';
 
 export const MIN_LETTERS = 12;
 
-/** The ISO 639-1 codes eld knows, for the parameter check at load. */
-export const DETECTABLE_LANGUAGES: readonly string[] = Object.values(eld.info().Languages).sort();
+/**
+ * The ISO 639-1 codes eld knows, for the parameter check at load without loading its 2 MB of
+ * n-grams (a test holds this list to `eld.info()`); the detector itself is imported on first use.
+ */
+export const DETECTABLE_LANGUAGES: readonly string[] = [
+  'am', 'ar', 'az', 'be', 'bg', 'bn', 'ca', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'eu', 'fa', 'fi', 'fr', 'gu', 'he', 'hi', 'hr', 'hu', 'hy',
+  'is', 'it', 'ja', 'ka', 'kn', 'ko', 'ku', 'lo', 'lt', 'lv', 'ml', 'mr', 'ms', 'nl', 'no', 'or', 'pa', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sq',
+  'sr', 'sv', 'ta', 'te', 'th', 'tl', 'tr', 'uk', 'ur', 'vi', 'yo', 'zh',
+];
+
+let detector: Promise<(sentence: string) => string> | undefined;
 
 export function sentencesOf(reply: string): string[] {
   const prose = reply
@@ -35,8 +43,10 @@ export function sentencesOf(reply: string): string[] {
 
 const letters = (s: string) => s.match(/\p{L}/gu)?.length ?? 0;
 
-export function detectLanguage(sentence: string): string {
-  return eld.detect(sentence).language;
+/** The sentence's ISO 639-1 code, or '' when eld cannot tell. */
+export async function detectLanguage(sentence: string): Promise<string> {
+  detector ??= import('eld/medium').then(({ eld }) => (s: string) => eld.detect(s).language);
+  return (await detector)(sentence);
 }
 
 export const replyLanguage = defineKind({
@@ -53,7 +63,7 @@ export const replyLanguage = defineKind({
   async evaluate(evidence, params) {
     const checked = sentencesOf(evidence.reply).filter((s) => letters(s) >= MIN_LETTERS);
     if (checked.length === 0) return notApplicable(`no sentence of ${MIN_LETTERS} letters or more to check`);
-    const found = checked.map((sentence) => ({ sentence, language: detectLanguage(sentence) }));
+    const found = await Promise.all(checked.map(async (sentence) => ({ sentence, language: await detectLanguage(sentence) })));
     const unknown = found.find((f) => f.language === '');
     if (unknown) return errorVerdict(`the detector cannot tell the language of the sentence ${JSON.stringify(unknown.sentence.slice(0, 80))}`);
     const other = found.filter((f) => f.language !== params.language);
