@@ -76,7 +76,7 @@ export interface PromptPageView {
   compareModelIds: string[];
 }
 
-const KIND: Record<string, string> = { text: 'judged', question: 'judge question', function: 'function', correct: 'structured check' };
+const KIND: Record<string, string> = { text: 'judged', question: 'judge question', function: 'function', correct: 'structured check', criterion: 'criterion' };
 const ROLE: Record<StoredTurn['role'], string> = { user: 'User', assistant: 'Assistant', system: 'System' };
 
 /** The prompt's points as headers: readable labels, "must not", citations and the path each belongs to. */

@@ -106,12 +106,13 @@ export function judgeViews(stored: readonly StoredJudgeRecord[] | null, labels: 
   });
 }
 
-const KIND_LABEL: Record<string, string> = { text: 'Judged', question: 'Judge question', function: 'Function', correct: 'Structured check' };
+const KIND_LABEL: Record<string, string> = { text: 'Judged', question: 'Judge question', function: 'Function', correct: 'Structured check', criterion: 'Criterion' };
 const METHOD_LABEL: Record<string, string> = {
   logprobs: 'from token log-probabilities',
   samples: 'estimated from sampled answers',
   function: 'computed by a function',
   check: 'structured check',
+  criterion: 'graded by its criterion kind',
 };
 
 export type VerdictInput = Omit<VerdictDetail, 'args'> & { args?: unknown };
