@@ -34,14 +34,11 @@ import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { refreshCell } from './cell-writer';
 import { gradingWriter, type AttemptRow } from './grading-writer';
+import { criterionContextFor } from './criterion-judge';
 import { judgePointsBatched } from './judge-batched';
-import { answeredJudge, askForJudgeOutputs, failedJudge, type JudgeResult } from './judge-call';
+import { answeredJudge, askForJudgeOutputs, failedJudge, JUDGE_TRIES, judgeId, TOP_LOGPROBS, type JudgeResult } from './judge-call';
 import type { GradingPool } from './grading-pool';
 import { replySandbox, withReplyBudgets } from './sandbox-budget';
-
-/** Judge output without a well-formed answer is asked again this many times before it is an error. */
-const JUDGE_TRIES = 3;
-const TOP_LOGPROBS = 5;
 
 /** One judge's answer as stored in `verdicts.judges` (the schema the pages read it with). */
 type JudgeRecord = StoredJudgeRecord;
@@ -49,10 +46,6 @@ type JudgeRecord = StoredJudgeRecord;
 interface Graded {
   verdict: Verdict;
   judges: JudgeRecord[] | null;
-}
-
-export function judgeId(j: JudgeSpec): string {
-  return `${j.model}#${j.approach}`;
 }
 
 async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, question: JudgeQuestion, input: { reply: string; conversation: StoredReply['turns']; others: string[] }): Promise<JudgeResult> {
@@ -134,23 +127,21 @@ async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, p
   const inWorker = deps.sandbox && deps.gradingPool ? await gradeSandboxPointsInWorker(deps.gradingPool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>();
   const bounded = deps.gradingPool ? null : await replySandbox(deps, ctx);
   const graded: Array<Graded | null> = [];
+  // Criterion points (`- kind:`) get the prompt's expect, its variants' replies and the run's judge.
+  const criterion = await criterionContextFor(deps, ctx, reply, prompt);
   try {
     for (const [pointIndex, point] of prompt.points.entries()) {
       if (bounded && mayUseSandbox(point)) await nextTurn();
-      const d =
-        inWorker.get(pointIndex) ??
-        (await evaluateDeterministicPoint(
-          point,
-          { content: reply.content, toolCalls: reply.toolCalls },
-          {
-            pointIndex,
-            messages: reply.turns,
-            modelId: reply.modelId,
-            promptId: prompt.id,
-            ...(bounded ? { sandbox: bounded.sandbox } : {}),
-            ...(deps.external ? { external: deps.external } : {}),
-          },
-        ));
+      const pointCtx = {
+        pointIndex,
+        messages: reply.turns,
+        modelId: reply.modelId,
+        promptId: prompt.id,
+        criterion,
+        ...(bounded ? { sandbox: bounded.sandbox } : {}),
+        ...(deps.external ? { external: deps.external } : {}),
+      };
+      const d = inWorker.get(pointIndex) ?? (await evaluateDeterministicPoint(point, { content: reply.content, toolCalls: reply.toolCalls }, pointCtx));
       graded.push(d === 'needs-judge' ? null : { verdict: d, judges: null });
     }
   } finally {
