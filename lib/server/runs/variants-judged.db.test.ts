@@ -104,6 +104,8 @@ describe(`variants and judged kinds in a run (${process.env.ASSAY_TEST_DB})`, ()
     const modelCalls = fake.requests().filter((r) => r.request.model === 'model-a');
     // deadline: 2 attempts × (1 + informal 1 + formal 2), plain 1 — attempt 1 differs from attempt 0 in the cache key.
     expect(modelCalls.length).toBe(2 * 4 + 1);
+    // The run's call ledger counts the variants' calls (its budget covers them).
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).providerCalls).toBe(9);
     const variantCalls = modelCalls.filter((r) => r.request.messages.some((m) => /how long|statutory|received a decision/.test(m.content)));
     expect(variantCalls.length).toBe(2 * 3);
     expect(variantCalls.some((r) => r.request.messages.some((m) => m.content.includes('objection deadline')))).toBe(false);
@@ -130,9 +132,10 @@ describe(`variants and judged kinds in a run (${process.env.ASSAY_TEST_DB})`, ()
     const judgeCalls = fake.requests().filter((r) => /judge-/.test(r.request.model));
     expect(judgeCalls.length).toBe(2 * 5);
     expect(new Set(judgeCalls.map((r) => r.rule))).toEqual(new Set(['same', 'different', 'nugget-1', 'nugget-2', 'behaviour']));
-    // …so asking again is answered from the response cache.
+    // …so asking again is answered from the response cache; the ledger counted the 10 judge calls.
     await kind('compare.substance').evaluate(evidence, {}, c.services);
     expect(fake.requests().filter((r) => /judge-/.test(r.request.model)).length).toBe(2 * 5);
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).providerCalls).toBe(9 + 10);
     forgetRunContext(runId);
   });
 
@@ -160,6 +163,30 @@ describe(`variants and judged kinds in a run (${process.env.ASSAY_TEST_DB})`, ()
     expect(v.status).toBe('error');
     expect(v.detail).toMatch(/^the judge could not answer: openai:judge-a#standard: .*; openai:judge-b#prompt-aware: /);
     forgetRunContext(judged.runId);
+    fake.setRules([...JUDGE_RULES, ...MODEL_RULES]);
+  });
+
+  it("stores a failed variant as that variant's error: the reply and the run are fine, compare.* says which variant failed", async () => {
+    // model-b: none of its calls is in the response cache yet.
+    const modelB = MODEL_RULES.map((r) => ({ ...r, model: 'model-b' }));
+    fake.setRules([{ model: 'model-b', lastUser: 'statutory period', error: { status: 400, message: 'context too long' } }, ...JUDGE_RULES, ...modelB]);
+    const deps = await fakeDeps(t.db, fake.url);
+    const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', models: ['openai:model-b'] }, noDispatch, TEST_DEFAULTS);
+    expect(await executeRun(deps, runId)).toBe('completed');
+    expect(await t.db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ doneCalls: 3, errorCalls: 0 });
+    const formal = await t.db.variantReply.findMany({ where: { runId, name: 'formal' }, select: { content: true, error: true, errorKind: true } });
+    expect(formal).toHaveLength(2);
+    expect(formal.every((f) => f.content === '' && f.error !== null && /context too long/.test(f.error))).toBe(true);
+    const ctx = await loadRunContext(t.db, runId);
+    const reply = toStored(await t.db.reply.findFirstOrThrow({ where: { runId, promptKey: 'deadline', attempt: 0 } }));
+    expect(reply.error).toBeNull();
+    const c = await criterionContextFor(deps, ctx, reply, ctx.prompts.get('deadline')!);
+    const evidence = { messages: reply.turns, reply: reply.content, citations: [], promptId: 'deadline', variants: {}, expect: null, ...c.evidence };
+    const v = await kind('compare.substance').evaluate(evidence, {}, c.services);
+    expect(v).toMatchObject({ status: 'error', detail: expect.stringMatching(/^compare\.substance: variant "formal" failed: .*context too long/) });
+    // Only the working variant, by name: graded as usual.
+    expect(await kind('compare.substance').evaluate(evidence, { variants: ['informal'] }, c.services)).toMatchObject({ status: 'pass', score: 1 });
+    forgetRunContext(runId);
     fake.setRules([...JUDGE_RULES, ...MODEL_RULES]);
   });
 });
