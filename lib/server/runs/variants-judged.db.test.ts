@@ -45,7 +45,9 @@ const JUDGE_RULES: RuleInput[] = [
   { name: 'different', model: 'judge', lastUser: /<SECOND>\nFour weeks/, judge: { labels: { A: 0.8, B: 0.2 } } },
   { name: 'nugget-1', model: 'judge', lastUser: /<FACT>\nThe period is six weeks/, judge: { labels: { B: 1 } } },
   { name: 'nugget-2', model: 'judge', lastUser: /<FACT>\nIt starts the day after/, judge: { labels: { A: 0.7, B: 0.3 } } },
-  { name: 'behaviour', model: 'judge', lastUser: /What does the assistant do/, judge: { labels: { A: 0.8, B: 0.1, C: 0.1 } } },
+  // The two judges differ here: the panel's answer is their mean, answer = (0.8 + 0.6) / 2 = 0.7.
+  { name: 'behaviour', model: 'judge-a', lastUser: /What does the assistant do/, judge: { labels: { A: 0.8, B: 0.1, C: 0.1 } } },
+  { name: 'behaviour', model: 'judge-b', lastUser: /What does the assistant do/, judge: { labels: { A: 0.6, B: 0.3, C: 0.1 } } },
 ];
 const MODEL_RULES: RuleInput[] = [
   { model: 'model-a', lastUser: 'objection deadline', reply: 'Six weeks.' },
@@ -125,7 +127,7 @@ describe(`variants and judged kinds in a run (${process.env.ASSAY_TEST_DB})`, ()
     const nuggets = await kind('nuggets.coverage').evaluate(evidence, {}, c.services);
     expect(nuggets).toMatchObject({ status: 'fail', score: 0.5, detail: '1 of 2 vital nuggets covered (50%; needs 100%)' });
     const behaviour = await kind('behaviour.expected').evaluate(evidence, {}, c.services);
-    expect(behaviour).toMatchObject({ status: 'pass', data: { expected: 'answer', distribution: { answer: expect.closeTo(0.8, 6) } } });
+    expect(behaviour).toMatchObject({ status: 'pass', data: { expected: 'answer', distribution: { answer: expect.closeTo(0.7, 6), refuse: expect.closeTo(0.2, 6), abstain: expect.closeTo(0.1, 6) } } });
     expect((await kind('compare.structured').evaluate(evidence, {}, c.services)).status).toBe('error');
 
     // Both judges were asked each question (2 compare + 2 nuggets + 1 behaviour), with log-probabilities, through the gateway…
