@@ -67,11 +67,11 @@ export interface CorpusPort {
 /** What a kind may need; a missing service gives `error` with the reason, never a 0. */
 export interface CriterionServices {
   judge?: JudgePort;
+  /** Rubric texts by the name or path a `rubric.judge` criterion gives (soev's rubric files). (judged helper) */
+  rubrics?: Record<string, string>;
   corpus?: CorpusPort;
   /** The project's fixed messages by key (`behaviour.message`, `refusal.code`). */
   messages?: Record<string, string>;
-  /** Rubric texts by the name or path a `rubric.judge` criterion gives (soev's rubric files). (judged helper) */
-  rubrics?: Record<string, string>;
 }
 
 export interface CriterionKindDef<P = unknown> {
