@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { JUDGED_KINDS, type CriterionKindDef } from '@/lib/core';
 import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import { getPromptReplies } from '../db/queries/run-prompt';
 import { criterionContextFor } from './criterion-judge';
 import { executeRun } from './execute-run';
 import { toStored } from './generate';
@@ -186,6 +187,13 @@ describe(`variants and judged kinds in a run (${process.env.ASSAY_TEST_DB})`, ()
     const evidence = { messages: reply.turns, reply: reply.content, citations: [], promptId: 'deadline', variants: {}, expect: null, ...c.evidence };
     const v = await kind('compare.substance').evaluate(evidence, {}, c.services);
     expect(v).toMatchObject({ status: 'error', detail: expect.stringMatching(/^compare\.substance: variant "formal" failed: .*context too long/) });
+    // The prompt page's query shows each attempt's variants, the failed one with its error.
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { id: true, versionId: true } });
+    const shown = await getPromptReplies(t.db, run, 'deadline', ['openai:model-b']);
+    expect(shown.map((r) => r.variants.map((v) => [v.name, v.content, v.error !== null]))).toEqual([
+      [['formal', '', true], ['informal', 'You have 6 weeks.', false]],
+      [['formal', '', true], ['informal', 'You have 6 weeks.', false]],
+    ]);
     // Only the working variant, by name: graded as usual.
     expect(await kind('compare.substance').evaluate(evidence, { variants: ['informal'] }, c.services)).toMatchObject({ status: 'pass', score: 1 });
     forgetRunContext(runId);
