@@ -6,12 +6,24 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseStored, StoredTurnsSchema, type ConversationEvidence, type GenerationCell } from '@/lib/core';
+import { Prisma } from '@/generated/prisma/client';
 import { isProviderError, ModelResolutionError } from '../providers';
 import { storable, storableText } from '../db/storable-text';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { converse as Converse, Generated } from './generate';
 import type { RunContext } from './run-context';
+
+/**
+ * The JSON body an HTTP system answered the variant's last turn with, for `compare.structured`.
+ * Read by presence: a conversation carries `structured` where the provider port returns it.
+ */
+function structuredOf(g: Generated | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  const body = g && 'structured' in g ? g.structured : null;
+  if (body === null || body === undefined) return Prisma.DbNull;
+  const json = storable(body) as Prisma.InputJsonValue;
+  return JSON.stringify(json).length > MAX_VARIANT_CHARS ? Prisma.DbNull : json;
+}
 
 /** Longer variant replies are not stored (as MAX_REPLY_CHARS for replies): an error row says so. */
 const MAX_VARIANT_CHARS = 1_000_000;
@@ -50,6 +62,7 @@ export async function generateVariants(deps: RunDeps, ctx: RunContext, cell: Gen
         name: v.name,
         turns: StoredTurnsSchema.parse(storable(g?.turns ?? v.messages)),
         content: storableText(g?.content ?? ''),
+        structured: structuredOf(g),
         error: error === null ? null : storableText(error),
         errorKind,
         promptTokens: g?.promptTokens ?? null,
@@ -67,10 +80,16 @@ export async function generateVariants(deps: RunDeps, ctx: RunContext, cell: Gen
 export async function variantEvidence(db: RunDeps['db'], replyId: string): Promise<Record<string, ConversationEvidence>> {
   const reply = await db.reply.findUnique({ where: { id: replyId }, select: { runId: true, promptKey: true, modelId: true, systemIndex: true, temperatureIndex: true, attempt: true } });
   if (!reply) return {};
-  const rows = await db.variantReply.findMany({ where: reply, orderBy: { name: 'asc' }, select: { id: true, name: true, turns: true, content: true, error: true } });
+  const rows = await db.variantReply.findMany({ where: reply, orderBy: { name: 'asc' }, select: { id: true, name: true, turns: true, content: true, structured: true, error: true } });
   const out: Record<string, ConversationEvidence> = {};
   for (const r of rows) {
-    out[r.name] = { messages: parseStored(StoredTurnsSchema, r.turns, `variant_replies.turns of ${r.id}`), reply: r.content, citations: [], ...(r.error ? { error: r.error } : {}) };
+    out[r.name] = {
+      messages: parseStored(StoredTurnsSchema, r.turns, `variant_replies.turns of ${r.id}`),
+      reply: r.content,
+      citations: [],
+      ...(r.structured === null ? {} : { structured: r.structured }),
+      ...(r.error ? { error: r.error } : {}),
+    };
   }
   return out;
 }

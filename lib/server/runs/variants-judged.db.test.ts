@@ -194,6 +194,12 @@ describe(`variants and judged kinds in a run (${process.env.ASSAY_TEST_DB})`, ()
       [['formal', '', true], ['informal', 'You have 6 weeks.', false]],
       [['formal', '', true], ['informal', 'You have 6 weeks.', false]],
     ]);
+    // A variant's JSON body (an HTTP system's, which this branch's providers do not return yet: written
+    // here as the generator's structuredOf would store it) is read back for compare.structured.
+    await t.db.variantReply.updateMany({ where: { runId, name: 'informal' }, data: { structured: { decision: 'answer', period_weeks: 6 } } });
+    const withBody = await criterionContextFor(deps, ctx, reply, ctx.prompts.get('deadline')!);
+    expect(withBody.evidence.variants!.informal!.structured).toEqual({ decision: 'answer', period_weeks: 6 });
+    expect(await kind('compare.structured').evaluate({ ...evidence, ...withBody.evidence, structured: { period_weeks: 6, decision: 'answer' } }, { variants: ['informal'] }, withBody.services)).toMatchObject({ status: 'pass', score: 1 });
     // Only the working variant, by name: graded as usual.
     expect(await kind('compare.substance').evaluate(evidence, { variants: ['informal'] }, c.services)).toMatchObject({ status: 'pass', score: 1 });
     forgetRunContext(runId);

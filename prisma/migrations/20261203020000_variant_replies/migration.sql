@@ -13,6 +13,7 @@ CREATE TABLE "variant_replies" (
     "name" TEXT NOT NULL,
     "turns" JSONB NOT NULL,
     "content" TEXT NOT NULL,
+    "structured" JSONB,
     "error" TEXT,
     "error_kind" TEXT,
     "prompt_tokens" INTEGER,
