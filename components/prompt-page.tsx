@@ -164,6 +164,19 @@ export function ReplyCard({ card: c, focus = false }: { card: ReplyCardView; foc
               {a.toolCalls.length > 0 && <ToolCalls calls={a.toolCalls} />}
             </div>
           )}
+          {a.variants.length > 0 && (
+            <details data-testid="reply-variants" className="text-sm">
+              <summary className="cursor-pointer font-medium">Variants ({a.variants.length}), each on its own conversation</summary>
+              <ul className="mt-2 space-y-2">
+                {a.variants.map((v) => (
+                  <li key={v.name} data-testid="reply-variant" data-variant={v.name} className="rounded bg-zinc-50 p-2 dark:bg-zinc-900">
+                    <p className="text-xs font-semibold">{v.name}</p>
+                    {v.error !== null ? <p className="text-red-800 dark:text-red-300">The variant got no reply: {v.error}</p> : <Markdown text={v.content ?? ''} className="text-sm" />}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
           {(a.flags.length > 0 || a.meta) && (
             <p className={`text-xs ${muted}`}>
               {[...a.flags, a.meta].filter(Boolean).join(' · ')}

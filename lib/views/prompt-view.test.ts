@@ -134,6 +134,7 @@ describe('prompt page view', () => {
       fromCache: false,
       attemptScores: [{ score: 0.75, errorCount: 0, gateFailed: false, noApplicable: false }],
       verdicts: [],
+      variants: [],
       ...over,
     });
     const cards = replyCards('r1', data.prompt, [reply({}), reply({ modelId: 'c:three', content: '', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Lisbon' } }] }), reply({ modelId: 'b:two', content: '', error: 'HTTP 503', errorKind: 'server_error', attemptScores: [{ score: null, errorCount: 1, gateFailed: false, noApplicable: false }] })], ['a:one', 'b:two', 'c:three'], ranking, 'a:one');
@@ -143,5 +144,18 @@ describe('prompt page view', () => {
     expect(cards[1]?.attempts[0]).toMatchObject({ content: null, error: { kind: 'server_error', message: 'HTTP 503' }, scoreLabel: 'error' });
     expect(cards[2]?.attempts[0]?.toolCalls).toEqual([{ name: 'get_weather', argumentsText: '{\n  "city": "Lisbon"\n}' }]);
     expect(replyCards('r1', data.prompt, [], ['d:four'], ranking, null)[0]?.attempts).toEqual([]);
+  });
+
+  it("shows an attempt's variants, a failed one as its error", () => {
+    const base = { id: 'x', modelId: 'a:one', systemIndex: 0, temperatureIndex: 0, temperature: 0, attempt: 0, content: 'Six weeks.', turns: [], toolCalls: null, finishReason: null, promptTokens: null, completionTokens: null, latencyMs: null, costUsd: null, error: null, errorKind: null, fromCache: false, attemptScores: [], verdicts: [] };
+    const variants = [
+      { name: 'formal', content: '', error: 'HTTP 400: context too long' },
+      { name: 'informal', content: 'You have 6 weeks.', error: null },
+    ];
+    const [card] = replyCards('r1', data.prompt, [{ ...base, variants }], ['a:one'], ranking, null);
+    expect(card?.attempts[0]?.variants).toEqual([
+      { name: 'formal', content: null, error: 'HTTP 400: context too long' },
+      { name: 'informal', content: 'You have 6 weeks.', error: null },
+    ]);
   });
 });

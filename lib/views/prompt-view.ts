@@ -228,6 +228,8 @@ export interface AttemptView {
   flags: string[];
   meta: string;
   breakdown: ScoreBreakdownView | null;
+  /** The prompt's variants for this attempt, each its own conversation (`compare.*` grades them). */
+  variants: { name: string; content: string | null; error: string | null }[];
 }
 
 export interface ReplyCardView {
@@ -307,6 +309,7 @@ export function replyCards(
           flags,
           meta: meta.join(' · '),
           breakdown: r.error ? null : scoreBreakdown(r.verdicts, views, promptPaths, a ? a.score : undefined),
+          variants: r.variants.map((v) => ({ name: v.name, content: v.error ? null : v.content, error: v.error })),
         };
       }),
     };

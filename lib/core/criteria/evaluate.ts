@@ -30,6 +30,10 @@ export async function evaluateCriterionPoint(point: CriterionPoint, pointIndex: 
   try {
     return verdictFromCriterion(point, pointIndex, await def.evaluate(evidence, params.data, services));
   } catch (e) {
+    // A judged kind turns the judge's own failures into error verdicts itself (JudgeUnavailableError);
+    // what else escapes it — the run's call budget used up, a cancelled run — must stop the run,
+    // not become one more error verdict.
+    if (def.needs.includes('judge')) throw e;
     return verdictFromOutcome(point, pointIndex, { error: `${def.name} failed: ${e instanceof Error ? e.message : String(e)}` });
   }
 }

@@ -37,6 +37,8 @@ export interface ConversationEvidence {
   citations: Citation[];
   /** The HTTP system's parsed JSON body, when the reply was structured. */
   structured?: unknown;
+  /** Why this conversation has no reply (a variant whose generation failed); absent when it has one. (judged helper) */
+  error?: string | null;
 }
 
 /** Everything a criterion may grade for one attempt of one case. */
@@ -65,6 +67,8 @@ export interface CorpusPort {
 /** What a kind may need; a missing service gives `error` with the reason, never a 0. */
 export interface CriterionServices {
   judge?: JudgePort;
+  /** Rubric texts by the name or path a `rubric.judge` criterion gives (soev's rubric files). (judged helper) */
+  rubrics?: Record<string, string>;
   corpus?: CorpusPort;
   /** The project's fixed messages by key (`behaviour.message`, `refusal.code`). */
   messages?: Record<string, string>;

@@ -4,7 +4,7 @@
  * deterministic, so a resumed run recomputes exactly the same plan and finds what is done.
  */
 import { z } from 'zod';
-import { JudgeModeSchema, type Blueprint, type JudgeMode, type Message, type Prompt } from '../blueprint/schema';
+import { JudgeModeSchema, type Blueprint, type JudgeMode, type Message, type Prompt, type Variant } from '../blueprint/schema';
 import { systemPromptFor, systemPromptsToRun, temperaturesToRun } from '../blueprint/axes';
 import type { JudgeApproach } from '../judging/prompt';
 
@@ -42,6 +42,17 @@ export interface GenerationCell {
   attempt: number;
   /** The conversation to send: system prompt first, `assistant: null` turns still to generate. */
   messages: Message[];
+  /**
+   * The prompt's `variants:`, each its own conversation with the same model, system prompt,
+   * temperature and attempt (seed 003). They are generated with the cell and stored beside its
+   * reply (not as replies), so a variant never counts as an attempt; `compare.*` reads them.
+   */
+  variants: CellVariant[];
+}
+
+export interface CellVariant {
+  name: string;
+  messages: Message[];
 }
 
 export function cellKey(c: Pick<GenerationCell, 'promptKey' | 'modelId' | 'systemIndex' | 'temperatureIndex' | 'attempt'>): string {
@@ -63,6 +74,16 @@ export function conversationFor(bp: Blueprint, prompt: Prompt, systemIndex: numb
   return system ? [{ role: 'system', content: system }, ...turns] : turns;
 }
 
+/**
+ * A variant's conversation: the cell's system prompt, then the variant's user turns with a
+ * generated assistant turn between each two, as the prompt's own turns are sent.
+ */
+export function variantConversationFor(bp: Blueprint, prompt: Prompt, systemIndex: number, variant: Variant): Message[] {
+  const system = conversationFor(bp, prompt, systemIndex).filter((m) => m.role === 'system');
+  const turns = variant.messages.flatMap((m, i): Message[] => (i === 0 ? [m] : [{ role: 'assistant', content: null }, m]));
+  return [...system, ...turns];
+}
+
 export function planGenerations(bp: Blueprint, settings: Pick<RunSettings, 'models' | 'repeats' | 'maxPrompts'>): GenerationCell[] {
   const systems = systemPromptsToRun(bp);
   const temperatures = temperaturesToRun(bp);
@@ -72,9 +93,10 @@ export function planGenerations(bp: Blueprint, settings: Pick<RunSettings, 'mode
     for (const modelId of settings.models) {
       for (let systemIndex = 0; systemIndex < systems.length; systemIndex++) {
         const messages = conversationFor(bp, prompt, systemIndex);
+        const variants = prompt.variants.map((v) => ({ name: v.name, messages: variantConversationFor(bp, prompt, systemIndex, v) }));
         for (let temperatureIndex = 0; temperatureIndex < temperatures.length; temperatureIndex++) {
           for (let attempt = 0; attempt < repeats; attempt++) {
-            const cell = { promptKey: prompt.id, modelId, systemIndex, temperatureIndex, temperature: temperatures[temperatureIndex] ?? null, attempt, messages };
+            const cell = { promptKey: prompt.id, modelId, systemIndex, temperatureIndex, temperature: temperatures[temperatureIndex] ?? null, attempt, messages, variants };
             cells.push({ ...cell, key: cellKey(cell) });
           }
         }

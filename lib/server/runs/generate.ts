@@ -22,6 +22,7 @@ import { isDataRefusal, storable, storableText } from '../db/storable-text';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import { writeReply } from './reply-writer';
+import { generateVariants } from './variant-replies';
 import type { RunContext } from './run-context';
 
 export interface StoredReply {
@@ -42,7 +43,7 @@ export interface StoredReply {
  */
 export const MAX_REPLY_CHARS = 1_000_000;
 
-interface Generated {
+export interface Generated {
   turns: Message[];
   content: string;
   toolCalls: ToolCall[] | null;
@@ -91,7 +92,7 @@ export function toStored(row: { id: string; promptKey: string; modelId: string; 
   };
 }
 
-async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): Promise<Generated> {
+export async function converse(deps: RunDeps, ctx: RunContext, cell: Pick<GenerationCell, 'promptKey' | 'modelId' | 'temperature' | 'attempt' | 'messages'>): Promise<Generated> {
   const out: Generated = { turns: [], content: '', toolCalls: null, finishReason: null, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, fromCache: true, served: null, structured: null };
   const fixture = deps.fixtures ? pickFixture(deps.fixtures, cell.promptKey, cell.modelId, cell.attempt) : null;
   const generatedTurns = cell.messages.filter((m) => m.role === 'assistant' && m.content === null).length;
@@ -172,6 +173,8 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
 
   // A JSON body too large to keep is dropped (its citations are then not read), not the reply.
   if (g && g.structured !== null && JSON.stringify(g.structured).length > MAX_REPLY_CHARS) g.structured = null;
+  // The variants before the reply: a stored reply means its variants are stored too (resume).
+  if (g && cell.variants.length > 0) await generateVariants(deps, ctx, cell, converse);
   if (g && g.content.length + JSON.stringify(g.toolCalls ?? []).length > MAX_REPLY_CHARS) {
     error = `the reply is too long to store (${g.content.length.toLocaleString('en')} characters; the limit is ${MAX_REPLY_CHARS.toLocaleString('en')})`;
     errorKind = 'unstorable';

@@ -18,6 +18,14 @@ import type { ChatMessage } from '../providers';
 import type { RunDeps } from './deps';
 import type { RunContext } from './run-context';
 
+/** Judge output without a well-formed answer is asked again this many times before it is an error. */
+export const JUDGE_TRIES = 3;
+export const TOP_LOGPROBS = 5;
+
+export function judgeId(j: JudgeSpec): string {
+  return `${j.model}#${j.approach}`;
+}
+
 export type JudgeOutputs = { content: string; logprobs: readonly JudgeOutputToken[] } | { samples: string[] };
 
 /** `attempt` is the try's base: distinct per try, so a malformed answer is not replayed from the cache. */

@@ -36,15 +36,13 @@ import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { refreshCell } from './cell-writer';
 import { gradingWriter, type AttemptRow } from './grading-writer';
+import { criterionJudge } from './criterion-judge';
+import { variantEvidence } from './variant-replies';
 import { judgePointsBatched } from './judge-batched';
-import { answeredJudge, askForJudgeOutputs, failedJudge, type JudgeResult } from './judge-call';
+import { answeredJudge, askForJudgeOutputs, failedJudge, JUDGE_TRIES, judgeId, TOP_LOGPROBS, type JudgeResult } from './judge-call';
 import type { GradingPool } from './grading-pool';
 import { replySandbox, withReplyBudgets } from './sandbox-budget';
 import { criterionEvidence, criterionServices } from './criterion-services';
-
-/** Judge output without a well-formed answer is asked again this many times before it is an error. */
-const JUDGE_TRIES = 3;
-const TOP_LOGPROBS = 5;
 
 /** One judge's answer as stored in `verdicts.judges` (the schema the pages read it with). */
 type JudgeRecord = StoredJudgeRecord;
@@ -52,10 +50,6 @@ type JudgeRecord = StoredJudgeRecord;
 interface Graded {
   verdict: Verdict;
   judges: JudgeRecord[] | null;
-}
-
-export function judgeId(j: JudgeSpec): string {
-  return `${j.model}#${j.approach}`;
 }
 
 async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, question: JudgeQuestion, input: { reply: string; conversation: StoredReply['turns']; others: string[] }): Promise<JudgeResult> {
@@ -137,7 +131,13 @@ async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, p
   const inWorker = deps.sandbox && deps.gradingPool ? await gradeSandboxPointsInWorker(deps.gradingPool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>();
   const bounded = deps.gradingPool ? null : await replySandbox(deps, ctx);
   // criterion points (soev kinds): the reply's citations, the case's expect, the run's services
-  const criterion = prompt.points.some((p) => p.kind === 'criterion') ? { evidence: criterionEvidence(ctx, reply, prompt), services: await criterionServices(deps, ctx) } : undefined;
+  // (their variants' replies, and the run's judge panel as the JudgePort)
+  const criterion = prompt.points.some((p) => p.kind === 'criterion')
+    ? {
+        evidence: { ...criterionEvidence(ctx, reply, prompt), variants: prompt.variants.length > 0 ? await variantEvidence(deps.db, reply.id) : {} },
+        services: await criterionServices(deps, ctx, { judge: criterionJudge(deps, ctx) }),
+      }
+    : undefined;
   const graded: Array<Graded | null> = [];
   try {
     for (const [pointIndex, point] of prompt.points.entries()) {

@@ -167,6 +167,14 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
       verdicts: { where: { runId: run.id }, orderBy: { pointIndex: 'asc' }, select: VERDICT_DETAIL },
     },
   });
+  // The prompt's variants (each on its own conversation, stored beside the reply): shown with their attempt.
+  const variants = await db.variantReply.findMany({
+    where: { runId: replyRunId, promptKey, modelId: { in: modelIds } },
+    orderBy: { name: 'asc' },
+    select: { modelId: true, systemIndex: true, temperatureIndex: true, attempt: true, name: true, content: true, error: true },
+  });
+  const variantsOf = (r: { modelId: string; systemIndex: number; temperatureIndex: number; attempt: number }) =>
+    variants.filter((v) => v.modelId === r.modelId && v.systemIndex === r.systemIndex && v.temperatureIndex === r.temperatureIndex && v.attempt === r.attempt).map((v) => ({ name: v.name, content: v.content, error: v.error }));
   // reply text, tool calls, errors, explanations and judge reasoning as the page shows them: a row
   // stored before redaction existed must not show a known secret (redact-stored.ts)
   const redact = storedTextRedactor();
@@ -178,6 +186,7 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
         turns: parseStored(StoredTurnsSchema, r.turns, `${where}: replies.turns`),
         toolCalls: parseStoredOrNull(StoredToolCallsSchema, r.toolCalls, `${where}: replies.tool_calls`),
         verdicts: r.verdicts.map((v) => parseVerdictEvidence(v, where)),
+        variants: variantsOf(r),
       },
       redact,
     );
