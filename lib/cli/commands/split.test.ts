@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fortyCaseSuite, suiteCase } from '@/lib/core/split/split.testkit';
+import { fortyCaseSuite, suiteCase } from '@/testing/split-suite';
 import { assay, lines, tempFiles } from '../cli.testkit';
 
 const PROJECT = `name: support-project

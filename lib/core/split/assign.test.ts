@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planSplit, readSplitFile } from './index';
-import { fortyCaseSuite, suiteCase } from './split.testkit';
+import { fortyCaseSuite, suiteCase } from '@/testing/split-suite';
 
 const SETTINGS = { test_share: 0.25, seed: 7, min_per_side: 2 };
 
