@@ -23,3 +23,36 @@ export function fortyCaseSuite(): string {
   }
   return `# Support questions (kept by the split)\nname: support\ncases:\n${cases.join('\n')}\n`;
 }
+
+/**
+ * The same 40 cases as an Assay blueprint (header + list), for the sealed-prompt tests: case
+ * `case-<category>-<n>` and its rewording `case-<category>-<n>-v2` share a lineage, and each
+ * prompt starts with its own marker word (`kestrel-<category>-<n>[-v2]`), which the fake LLM's
+ * default reply echoes, so a leaked reply shows too.
+ */
+export function fortyCaseBlueprint(models: readonly string[]): string {
+  const prompts: string[] = [];
+  for (const [category, count] of Object.entries(STRATA)) {
+    for (let n = 1; n <= count; n++) {
+      for (const suffix of ['', '-v2']) {
+        prompts.push(
+          [
+            `- id: case-${category}-${n}${suffix}`,
+            `  lineage: case-${category}-${n}`,
+            `  category: ${category}`,
+            `  prompt: "kestrel-${category}-${n}${suffix}: what does the policy say here?"`,
+            '  should:',
+            '    - $icontains: policy',
+          ].join('\n'),
+        );
+      }
+    }
+  }
+  return `# A 40-case support blueprint, split by lineage with \`assay split\`\ntitle: Support questions (split)\nmodels: [${models.join(', ')}]\n---\n${prompts.join('\n')}\n`;
+}
+
+/** A sealed prompt's id and marker word as whole tokens (so `case-x-1` does not match `case-x-10`). */
+export function sealedPattern(ids: readonly string[]): RegExp {
+  const words = ids.flatMap((id) => [id, id.replace(/^case-/, 'kestrel-')]);
+  return new RegExp(`(?<![\\w-])(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w-])`);
+}
