@@ -5,7 +5,7 @@
  * marker or echoed reply, while the stored run scored every prompt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { fortyCaseBlueprint, sealedPattern } from '@/testing/split-suite';
