@@ -20,7 +20,8 @@ const MODELS = ['openai:model-a', 'openai:model-b'];
 beforeAll(async () => {
   dir = await tempFiles({ 'support.yml': fortyCaseBlueprint(MODELS) });
   t = await freshDatabase();
-  fake = await startFakeLlm({ rules: [] });
+  // this helper's port range (3500–3599), one port per database engine (the file runs under both)
+  fake = await startFakeLlm({ rules: [], port: process.env.ASSAY_TEST_DB === 'pglite' ? 3521 : 3520 });
 });
 afterAll(async () => {
   await fake?.close();
