@@ -138,6 +138,7 @@ test('no page or API answer shows a sealed prompt of a split suite', async ({ re
     if (visibleIds.some((id) => body.includes(id))) visibleShown++;
     if ((res.headers()['content-type'] ?? '').includes('text/html')) for (const link of links(body)) if (!seen.has(link)) queue.push(link);
   }
+  console.log(`split-sealed: fetched ${seen.size} pages and API answers; ${visibleShown} show a visible prompt's id`);
   // the crawl reached the prompt pages of the visible prompts, and they do show their ids
   expect([...seen].filter((u) => u.includes('/prompts/')).length).toBeGreaterThanOrEqual(28);
   expect(visibleShown).toBeGreaterThan(20);

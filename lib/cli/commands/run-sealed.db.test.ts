@@ -5,7 +5,7 @@
  * marker or echoed reply, while the stored run scored every prompt.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { fortyCaseBlueprint, sealedPattern } from '@/testing/split-suite';
@@ -59,5 +59,23 @@ describe(`a split blueprint's sealed prompts in assay run (${process.env.ASSAY_T
     const stored = await t.db.reply.findMany({ where: { promptKey: { in: sealedIds } }, select: { content: true } });
     expect(stored).toHaveLength(24);
     for (const r of stored) expect(r.content).toMatch(sealed);
+  });
+
+  it("keeps a sealed prompt's error messages out of the report and the run's recorded reason", { timeout: 120_000 }, async () => {
+    const file = join(dir, 'errors.yml');
+    // both prompts' checks throw with the reply in the message; only the visible one's may show
+    const throwing = '    - $js: "throw new Error(\'bad reply: \' + r)"';
+    const blueprint = ['title: Errors', 'models: [openai:model-a]', '---', '- id: open-one', '  prompt: "osprey-open: hello"', '  should:', throwing, '- id: sealed-one', '  split: test', '  prompt: "kestrel-hidden: hello"', '  should:', throwing, ''].join('\n');
+    await writeFile(file, blueprint);
+    const run = await runAssay(['run', file, '--json', '-'], undefined, { DATABASE_URL: t.url, ASSAY_LLM_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test' });
+    const all = `${run.stdout}\n${run.stderr}`;
+    expect(all).toMatch(/bad reply: Fake reply from model-a to: osprey-open/);
+    expect(all).toContain('errors in sealed prompts (their messages are not shown)');
+    expect(all).not.toMatch(/kestrel-hidden|sealed-one/);
+    const stored = await t.db.run.findFirstOrThrow({ where: { blueprint: { title: 'Errors' } }, select: { status: true, error: true } });
+    expect(stored.error ?? '').not.toMatch(/kestrel-hidden/);
+    // the stored verdict of the sealed prompt does quote it (what the report must not show)
+    const verdict = await t.db.verdict.findFirstOrThrow({ where: { promptKey: 'sealed-one' }, select: { detail: true } });
+    expect(verdict.detail).toMatch(/kestrel-hidden/);
   });
 });
