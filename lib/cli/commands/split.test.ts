@@ -17,8 +17,9 @@ suites:
   support: suites/*.yaml
 `;
 
+// Each test spawns the command five times: on a loaded machine that takes more than the default 20 s.
 describe('assay split (the real command)', () => {
-  it('splits a 40-case suite by the project settings, writes split:, and a second run after adding cases moves nothing', async () => {
+  it('splits a 40-case suite by the project settings, writes split:, and a second run after adding cases moves nothing', { timeout: 120_000 }, async () => {
     const dir = await tempFiles({ 'project.yaml': PROJECT, 'suites/support.yaml': fortyCaseSuite() });
     const suite = join(dir, 'suites/support.yaml');
 
@@ -63,7 +64,7 @@ describe('assay split (the real command)', () => {
     expect(grown.strata.find((s: { value: string }) => s.value === 'smalltalk')).toMatchObject({ lineages: 4, test: 1, dev: 3 });
   });
 
-  it('a flag overrides the project; bad flags are usage errors; bad files are errors with file:line:col and nothing is written', async () => {
+  it('a flag overrides the project; bad flags are usage errors; bad files are errors with file:line:col and nothing is written', { timeout: 120_000 }, async () => {
     const dir = await tempFiles({ 'project.yaml': PROJECT, 'suites/support.yaml': fortyCaseSuite() });
     const json = JSON.parse((await assay(['split', '--json', '--test-share', '0.5', '--stratify', 'support=suite', '--patch', dir])).stdout);
     expect(json.settings).toMatchObject({ test_share: 0.5, seed: 7, stratify: { support: 'suite' } });
