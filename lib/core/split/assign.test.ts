@@ -133,6 +133,14 @@ describe('errors, with file:line:col', () => {
     ]);
   });
 
+  it("a project file's bad split settings are an error at the bad value", () => {
+    const project = 'name: p\nsuites:\n  support: suites/*.yaml\nsplit:\n  seed: 1\n  test_share: 2\n';
+    const plan = planSplit([{ file: 'project.yaml', text: project, defaultSuite: 'p' }, { file: 'suite.yaml', text: fortyCaseSuite(), defaultSuite: 's' }]);
+    expect(plan.files).toEqual([]);
+    expect(plan.issues[0]).toMatchObject({ file: 'project.yaml', line: 6, col: 15, severity: 'error' });
+    expect(plan.issues[0]!.message).toMatch(/^`split\.test_share`: /);
+  });
+
   it('a YAML syntax error is reported at its position', () => {
     const plan = split('name: s\ncases:\n  - id: a\n\tlineage: a\n');
     expect(plan.issues[0]).toMatchObject({ code: 'syntax', line: 4, col: 1 });
