@@ -25,6 +25,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (args) => (await import('./commands/retrieval')).retrievalCommand(args),
     summary: 'score a TREC run file against qrels with trec_eval\'s metrics (retrieval score --qrels FILE --run FILE)',
   },
+  split: {
+    run: async (args) => (await import('./commands/split')).splitCommand(args),
+    summary: 'put each case on the dev or test (sealed) side by lineage, stratified, and write split: into the files (--patch prints a diff)',
+  },
   plan: {
     run: async (args) => (await import('./commands/plan')).planCommand(args),
     summary: 'the sample-size planner: a blueprint’s minimum detectable difference, and the prompts a chosen one needs',

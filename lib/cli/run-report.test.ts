@@ -13,7 +13,7 @@ const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
     id: 'run1', blueprintId: 'bp', status: 'completed', identityHash: 'h', models: [], judges: [], error: null, rescoreOf: null,
     replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0,
     batch: { mode: 'live', lines: 0, batches: 0, savedUsd: 0 },
-    startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, ...run,
+    startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, sealedPrompts: 0, ...run,
   },
   results: [],
 });

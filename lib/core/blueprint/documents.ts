@@ -8,8 +8,8 @@
  *   plus a lone prompt mapping, and a header with no prompts at all.
  *
  * Which document is the header follows Weval: in a multi-document file the first document is
- * the header unless it looks like a prompt (has `prompt`, `messages`, `should`, `ideal` or
- * `points`); a single mapping is a prompt if it looks like one, otherwise a header.
+ * the header unless it looks like a prompt (has `prompt`, `messages`, `should`, `ideal`,
+ * `points`, or another prompt-only key such as `expect`); a single mapping is a prompt if it looks like one, otherwise a header.
  */
 import { Composer, isScalar, LineCounter, Parser, visit, YAMLParseError, type Document } from 'yaml';
 import type { Issues } from './errors';
@@ -30,12 +30,19 @@ export interface Layout {
 
 /** Weval's test for "this mapping is a prompt": any of these keys with a truthy value. */
 const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as const;
-/** Keys that only ever belong to a prompt; a mapping with any of them is never a header. */
-const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expects', 'expectations', 'correct'] as const;
+/**
+ * Keys that only ever belong to a prompt; a mapping with any of them is never a header. Weval
+ * reads `expect` as a prompt's rubric (an alias of `should`), so a first document holding only
+ * `expect:` is a prompt: read as a header, its points were dropped with an "unknown header field".
+ */
+const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expect', 'expects', 'expectations', 'correct'] as const;
+
+/** Every key that marks a mapping as a prompt (also read by `assay split`, lib/core/split). */
+export const PROMPT_MARKER_KEYS: readonly string[] = [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS];
 
 export function looksLikePrompt(map: YMap): boolean {
   // `messages:` as a mapping (key → fixed text) is the header's soev messages; a prompt's is a list.
-  return [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS].some((key) => truthy(get(map, key)) && !(key === 'messages' && get(map, key)!.kind === 'map'));
+  return PROMPT_MARKER_KEYS.some((key) => truthy(get(map, key)) && !(key === 'messages' && get(map, key)!.kind === 'map'));
 }
 
 export function formatFromFile(file: string): BlueprintFormat {

@@ -4,6 +4,7 @@
  * without reading are kept verbatim in `extensions`; fields nobody knows are kept there too
  * (Weval passes them through) but reported as warnings, with a "did you mean" when close.
  */
+import { checkExternalServices } from './weval-fields';
 import { closest } from '../points/suggest';
 import type { Issues } from './errors';
 import { optionalString, stringList } from './case-fields';
@@ -62,6 +63,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   header.pass_threshold = passThresholdOf(get(map, 'pass_threshold'), issues);
   header.tools = toolsOf(get(map, 'tools'), issues);
   header.toolUse = toolUseOf(get(map, 'toolUse'), issues);
+  checkExternalServices(get(map, 'externalServices'), issues);
   header.evaluationConfig = nullable(get(map, 'evaluationConfig'));
   header.judge_mode = judgeModeOf(map, issues);
   header.retrieval = retrievalBlockOf(map, header.models, issues);
@@ -318,8 +320,9 @@ function toolName(item: YNode): string | undefined {
 }
 
 /**
- * `toolUse: { enabled, mode, maxSteps, outputFormat }`. Weval accepts only `mode: trace-only`;
- * Assay also accepts `native` and `auto` (providers with native tool calling use it).
+ * `toolUse: { enabled, mode, maxSteps, maxCalls, outputFormat }`. Weval accepts only
+ * `mode: trace-only` (calls written as TOOL_CALL lines in the reply), and so does Assay: no run
+ * step reads another mode, so accepting `native` or `auto` promised what no run did.
  */
 function toolUseOf(node: YNode | undefined, issues: Issues): unknown {
   if (!node) return null;
@@ -329,12 +332,14 @@ function toolUseOf(node: YNode | undefined, issues: Issues): unknown {
     return null;
   }
   const mode = entry(node, 'mode');
-  if (mode && !['trace-only', 'native', 'auto'].includes(str(mode.value) ?? '')) {
-    issues.error(mode.value.loc, 'schema', `\`toolUse.mode\` must be trace-only, native or auto, not ${JSON.stringify(toJS(mode.value))}`, '`trace-only` reads TOOL_CALL lines from the reply; `native` uses the provider\'s tool calling; `auto` uses native where the provider supports it.');
+  if (mode && str(mode.value) !== 'trace-only') {
+    issues.error(mode.value.loc, 'schema', `\`toolUse.mode\` must be trace-only, not ${JSON.stringify(toJS(mode.value))}`, 'Write `mode: trace-only` (or leave it out): the model writes each call as a `TOOL_CALL {"name": …, "arguments": …}` line, which the tool points read.');
   }
-  const maxSteps = get(node, 'maxSteps');
-  if (maxSteps && !(maxSteps.kind === 'scalar' && typeof maxSteps.value === 'number' && Number.isInteger(maxSteps.value) && maxSteps.value >= 1)) {
-    issues.error(maxSteps.loc, 'schema', '`toolUse.maxSteps` must be a whole number ≥ 1', 'Write e.g. `maxSteps: 4`.');
+  for (const key of ['maxSteps', 'maxCalls']) {
+    const limit = get(node, key);
+    if (limit && !(limit.kind === 'scalar' && typeof limit.value === 'number' && Number.isInteger(limit.value) && limit.value >= 1)) {
+      issues.error(limit.loc, 'schema', `\`toolUse.${key}\` must be a whole number ≥ 1`, `Write e.g. \`${key}: 4\`.`);
+    }
   }
   return toJS(node);
 }

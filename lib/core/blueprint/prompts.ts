@@ -13,6 +13,7 @@ import { closest } from '../points/suggest';
 import { limitHint } from './limits';
 import { normalizeBlock, type PointsContext } from './points';
 import { describe, entry, get, str, toJS, truthy, type YMap, type YNode } from './positions';
+import { promptTemperatureOf } from './weval-fields';
 import type { Message, Point, Prompt, SourceLoc } from './schema';
 
 /** A prompt before its id is settled: the explicit id (if any) and where it was written. */
@@ -27,7 +28,7 @@ const POINT_KEYS = ['should', 'points', 'expect', 'expects', 'expectations'] as 
 
 export const PROMPT_KEYS = [
   'id', 'prompt', 'promptText', 'messages', 'ideal', 'idealResponse', 'system', 'description', 'citation', 'reference', 'weight', 'importance',
-  'multiplier', ...POINT_KEYS, 'should_not', 'criteria', 'render_as', 'noCache', 'correct', ...CASE_KEYS,
+  'multiplier', ...POINT_KEYS, 'should_not', 'criteria', 'render_as', 'noCache', 'temperature', 'correct', ...CASE_KEYS,
 ];
 
 const ROLES = ['user', 'assistant', 'system', 'ai'] as const;
@@ -74,10 +75,17 @@ export function normalizePrompt(node: YNode, header: Header, ctx: PointsContext)
     ...fields,
     render_as: renderAsOf(get(node, 'render_as'), issues, 'prompt') ?? header.render_as ?? 'markdown',
     noCache: booleanOf(get(node, 'noCache'), 'noCache', issues) ?? header.noCache,
+    ...temperatureField(node, issues),
     expect: expectNode && isSoevExpect(expectNode) ? expectOf(expectNode, issues) : null,
     loc: node.loc,
   };
   return { prompt, explicitId, idLoc: idNode?.loc ?? node.loc };
+}
+
+/** Only a prompt that writes `temperature` carries it, so other prompts' stored shape is unchanged. */
+function temperatureField(node: YMap, issues: Issues): Pick<Prompt, 'temperature'> {
+  const temperature = promptTemperatureOf(node, issues);
+  return temperature === null ? {} : { temperature };
 }
 
 /** `messages` (formal `{role, content}` or shorthand `{user: …}`), else `prompt`/`promptText`. */

@@ -169,6 +169,8 @@ export const PromptSchema = z.object({
   render_as: RenderAsSchema.nullable(),
   /** Bypass the response cache for this prompt (prompt's own, else the blueprint's), or null. */
   noCache: z.boolean().nullable(),
+  /** The prompt's own `temperature` (Weval's per-prompt field): it runs at this one only. Absent or null: the blueprint's. */
+  temperature: z.number().nullable().optional(),
   /** soev `expect` case fields, or null when the prompt has none. */
   expect: ExpectSchema.nullable(),
   lineage: z.string().nullable(),

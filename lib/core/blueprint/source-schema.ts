@@ -204,6 +204,7 @@ function promptSchema(): z.ZodType {
     criteria: nullable(criteriaBlock(), 'soev: this case\'s criteria (`- kind: …`), after its `should` points.'),
     render_as: nullable(RenderAsSchema, 'How replies are shown: markdown (default), html or plaintext.'),
     noCache: nullable(z.boolean(), 'Bypass the response cache for this prompt.'),
+    temperature: nullable(z.number().min(0).max(2), 'This prompt\'s own temperature: it runs at this one only, whatever the blueprint\'s.'),
     correct: nullable(correctBlock(), 'Assay structured check over the reply and its tool calls.'),
     repeats: nullable(z.number().int().min(1), 'Assay: run this prompt k times as independent samples (pass@k, pass^k).'),
     status: nullable(z.enum(['active', 'draft', 'retired']), 'Assay: only `active` prompts run.'),
@@ -261,8 +262,9 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
       z
         .object({
           enabled: z.boolean().optional(),
-          mode: z.enum(['trace-only', 'native', 'auto']).optional().describe('`trace-only`: TOOL_CALL lines in the reply; `native`: provider tool calling; `auto`: native where supported.'),
+          mode: z.enum(['trace-only']).optional().describe('`trace-only` (the only mode, as in Weval): the model writes each call as a TOOL_CALL line in the reply.'),
           maxSteps: z.number().int().min(1).optional(),
+          maxCalls: z.number().int().min(1).optional(),
           outputFormat: z.unknown().optional(),
         })
         .loose(),
@@ -282,7 +284,7 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
     // Weval header fields that are kept verbatim without being interpreted.
     embeddingModel: z.unknown().optional(),
     context: z.unknown().optional(),
-    externalServices: z.unknown().optional(),
+    externalServices: z.record(z.string(), z.object({ url: z.string(), method: z.enum(['GET', 'POST', 'PUT']).optional() }).loose()).optional(),
     judges: z.unknown().optional(),
   };
 

@@ -86,10 +86,12 @@ export function variantConversationFor(bp: Blueprint, prompt: Prompt, systemInde
 
 export function planGenerations(bp: Blueprint, settings: Pick<RunSettings, 'models' | 'repeats' | 'maxPrompts'>): GenerationCell[] {
   const systems = systemPromptsToRun(bp);
-  const temperatures = temperaturesToRun(bp);
+  const blueprintTemperatures = temperaturesToRun(bp);
   const cells: GenerationCell[] = [];
   for (const prompt of promptsToRun(bp, settings)) {
     const repeats = settings.repeats ?? prompt.repeats;
+    // A prompt's own `temperature` (Weval's per-prompt field) replaces the blueprint's axis for it.
+    const temperatures = prompt.temperature != null ? [prompt.temperature] : blueprintTemperatures;
     for (const modelId of settings.models) {
       for (let systemIndex = 0; systemIndex < systems.length; systemIndex++) {
         const messages = conversationFor(bp, prompt, systemIndex);

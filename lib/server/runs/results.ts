@@ -1,9 +1,11 @@
 /**
  * A run's results as one document (`assay run --json`): the run's summary and, per reply,
  * the attempt score and every verdict. Read in pages of replies so a large run is never
- * held in memory twice.
+ * held in memory twice. Sealed prompts (`split: test`) are scored in the summary but their
+ * replies and verdicts are left out, as on every page: the file is an export (CI keeps it as
+ * an artifact), and a prompt key, reply or point text would show what the test side asks.
  */
-import { replySourceOf, type Interval, type ModelPassCurve } from '@/lib/core';
+import { replySourceOf, SEALED_SPLIT, type Interval, type ModelPassCurve } from '@/lib/core';
 import type { Db } from '../db/client';
 import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
@@ -57,6 +59,8 @@ export interface RunResultsDocument {
      * Krippendorff's α (interval), coverage, disagreement share, self-judging (judge-reliability.ts).
      */
     judgeReliability: RunJudgeReliability;
+    /** How many sealed prompts the run scored; their results are not in `results`. */
+    sealedPrompts: number;
   };
   results: {
     prompt: string;
@@ -74,11 +78,12 @@ export interface RunResultsDocument {
 export async function runResults(db: Db, runId: string): Promise<RunResultsDocument> {
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { modelSummaries: { orderBy: [{ score: { sort: 'desc', nulls: 'last' } }, { modelId: 'asc' }] } } });
   const replyRun = replySourceOf(run);
+  const sealed = (await db.versionPrompt.findMany({ where: { versionId: run.versionId, split: SEALED_SPLIT }, select: { promptKey: true } })).map((p) => p.promptKey);
   const results: RunResultsDocument['results'] = [];
   const PAGE = 500;
   for (let cursor: string | undefined; ; ) {
     const replies = await db.reply.findMany({
-      where: { runId: replyRun },
+      where: { runId: replyRun, ...(sealed.length > 0 ? { promptKey: { notIn: sealed } } : {}) },
       orderBy: { id: 'asc' },
       take: PAGE,
       ...(cursor ? { skip: 1, cursor: { id: cursor } } : {}),
@@ -154,6 +159,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
         passAtK: storedModelPassCurve(m.passCurve),
       })),
       judgeReliability,
+      sealedPrompts: sealed.length,
     },
     results,
   };
