@@ -18,6 +18,7 @@ import { AppError, BadRequestError, UnauthorizedError } from '../http/errors';
 import { enforceRateLimit } from '../auth/rate-limit';
 import type { Principal } from '../auth/principal';
 import type { RunPorts } from '../runs/contracts';
+import { DRAFTS_SOURCE_KEY } from '../runs/draft-visibility';
 import { authorDay, budgetResetsAt, budgetSentence, dayUsedUp } from '../runs/author-budget';
 import { readTrySettings, type TryItSettings } from './try-settings';
 
@@ -45,8 +46,6 @@ export class TryBudgetError extends AppError {
   }
 }
 
-/** The source every draft blueprint belongs to: never synced, its blueprints never listed. */
-export const DRAFTS_SOURCE_KEY = 'drafts:authoring';
 
 export interface TryDeps {
   db: Db;

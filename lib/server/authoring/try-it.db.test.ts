@@ -12,6 +12,7 @@ import { saveTrySettings } from './try-settings';
 import { listRecentRuns } from '../db/queries/recent-runs';
 import { getBoard } from '../db/queries/leaderboard';
 import { searchReplies } from '../db/queries/search';
+import { blueprintVisibleTo } from '../runs/draft-visibility';
 
 type Handler = (request: Request, context?: { params?: Promise<unknown> }) => Promise<Response>;
 
@@ -167,6 +168,12 @@ describe(`try it over HTTP (${process.env.ASSAY_TEST_DB})`, () => {
     expect((await listRecentRuns(t.db, 50)).map((r) => r.id)).not.toContain(runId);
     expect((await getBoard(t.db)).rows.filter((r) => r.blueprintId === blueprintId)).toEqual([]);
     expect((await searchReplies(t.db, 'Paris', { limit: 50, offset: 0 })).hits).toEqual([]);
+    // the draft blueprint's pages too: its author and maintainers only
+    const viewer = (u: { id: string }, role: 'author' | 'reader' | 'maintainer') => ({ id: u.id, role });
+    expect(await blueprintVisibleTo(t.db, blueprintId, viewer(d, 'author'))).toBe(true);
+    expect(await blueprintVisibleTo(t.db, blueprintId, viewer(maintainer, 'maintainer'))).toBe(true);
+    expect(await blueprintVisibleTo(t.db, blueprintId, viewer(other, 'reader'))).toBe(false);
+    expect(await blueprintVisibleTo(t.db, blueprintId, null)).toBe(false);
   });
 
   it('limits an author to the maintainers\' runs per hour (429 past it), counted in the database', async () => {

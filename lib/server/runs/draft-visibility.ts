@@ -22,3 +22,18 @@ export async function runVisibleTo(db: Db, runId: string, viewer: Viewer | null)
   const run = await db.run.findUnique({ where: { id: runId }, select: { draft: true, createdById: true } });
   return run !== null && mayViewRun(run, viewer);
 }
+
+/** The source every author's draft blueprint belongs to (try-it, lib/server/authoring/try-draft.ts): never synced or listed. */
+export const DRAFTS_SOURCE_KEY = 'drafts:authoring';
+
+/**
+ * Whether `viewer` may see a blueprint's pages: any blueprint but a draft, which only
+ * maintainers and the author who ran it see (others: 404, as for its runs).
+ */
+export async function blueprintVisibleTo(db: Db, blueprintId: string, viewer: Viewer | null): Promise<boolean> {
+  const bp = await db.blueprint.findUnique({ where: { id: blueprintId }, select: { source: { select: { key: true } } } });
+  if (!bp || bp.source.key !== DRAFTS_SOURCE_KEY) return true;
+  if (!viewer) return false;
+  if (viewer.role === 'maintainer' || viewer.role === 'admin') return true;
+  return (await db.run.count({ where: { blueprintId, createdById: viewer.id, draft: true } })) > 0;
+}
