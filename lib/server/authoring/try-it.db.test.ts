@@ -44,6 +44,7 @@ beforeAll(async () => {
   Object.assign(process.env, { DATABASE_URL: t.url, ASSAY_LLM_BASE_URL: fake.url, ASSAY_JUDGES: 'openai:judge-a', ASSAY_TRY_MODELS: MODELS.join(','), ASSAY_TRY_DAILY_CALLS: '6', ASSAY_TRY_DAILY_COST_USD: '1', ASSAY_TRY_RUNS_PER_HOUR: '3' });
   const tryRoute = (await import('@/app/api/author/try/route')) as { GET: Handler; POST: Handler };
   const progress = (await import('@/app/api/runs/[runId]/progress/route')) as { GET: Handler };
+  const settingsRoute = (await import('@/app/api/admin/try-settings/route')) as { POST: Handler };
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -54,7 +55,8 @@ beforeAll(async () => {
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       const request = new Request(url, { method: req.method, headers, ...(body && req.method !== 'GET' ? { body } : {}) });
       const m = /^\/api\/runs\/([^/]+)\/progress$/.exec(url.pathname);
-      const handler = url.pathname === '/api/author/try' ? (req.method === 'POST' ? tryRoute.POST : tryRoute.GET) : m ? progress.GET : null;
+      const handler =
+        url.pathname === '/api/author/try' ? (req.method === 'POST' ? tryRoute.POST : tryRoute.GET) : url.pathname === '/api/admin/try-settings' ? settingsRoute.POST : m ? progress.GET : null;
       const answered = handler ? handler(request, { params: Promise.resolve({ runId: m?.[1] }) }) : Promise.resolve(new Response('no route', { status: 404 }));
       answered.then(async (r) => {
         res.writeHead(r.status, Object.fromEntries(r.headers));
@@ -183,6 +185,26 @@ describe(`try it over HTTP (${process.env.ASSAY_TEST_DB})`, () => {
     for (let i = 0; i < 4; i++) statuses.push((await post(f.cookie, { yaml: 'title: [', name: 'blueprints/x.yml', models: MODELS })).status);
     expect(statuses).toEqual([400, 400, 400, 429]);
     expect(await t.db.rateLimit.findMany({ where: { key: `try:${f.id}` }, select: { count: true } })).toEqual([{ count: 4 }]);
+  });
+
+  it('lets maintainers, and only them, change the models and budgets from the admin form', async () => {
+    const reader = await signedIn('randy', 'reader');
+    const maintainer = await signedIn('mallory', 'maintainer');
+    const form = (cookie: string, fields: Record<string, string>) =>
+      fetch(`${base}/api/admin/try-settings`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base, cookie }, body: new URLSearchParams(fields).toString() });
+    const fields = { models: 'openai:model-a\nopenai:model-c', dailyCalls: '12', dailyCostUsd: '0.25', runsPerHour: '4' };
+    expect((await form(reader.cookie, fields)).status).toBe(303);
+    expect(await t.db.tryItSettings.findUniqueOrThrow({ where: { id: 1 }, select: { dailyCalls: true } })).toEqual({ dailyCalls: 6 });
+    const saved = await form(maintainer.cookie, fields);
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toMatch(/^\/admin\?notice=/);
+    expect(await t.db.tryItSettings.findUniqueOrThrow({ where: { id: 1 }, select: { models: true, dailyCalls: true, dailyCostUsd: true, runsPerHour: true, updatedBy: true } })).toEqual({
+      models: ['openai:model-a', 'openai:model-c'], dailyCalls: 12, dailyCostUsd: 0.25, runsPerHour: 4, updatedBy: 'mallory',
+    });
+    const bad = await form(maintainer.cookie, { ...fields, models: 'not a model id' });
+    expect(decodeURIComponent(bad.headers.get('location') ?? '')).toContain('a model id looks like provider:model');
+    const allowance = await fetch(`${base}/api/author/try`, { headers: { cookie: reader.cookie } });
+    expect(await allowance.json()).toMatchObject({ models: ['openai:model-a', 'openai:model-c'], dailyCalls: 12, dailyCostUsd: 0.25 });
   });
 
   it('stops a run mid-way at the gateway\'s reservation when the author\'s day runs out, and says why', async () => {
