@@ -3,9 +3,8 @@
 -- A draft run: run by its author (created_by_id) from the browser; never published to a
 -- leaderboard, visible only to that author and to maintainers.
 ALTER TABLE "runs" ADD COLUMN "draft" BOOLEAN NOT NULL DEFAULT false;
-CREATE INDEX "runs_draft_created_by_id_created_at_idx" ON "runs" ("created_by_id", "created_at" DESC) WHERE "draft";
 
--- One row (id = 1): what maintainers allow; absent, the environment's defaults apply.
+-- One row (id = 1, the only id the code writes): what maintainers allow; absent, the environment's defaults apply.
 CREATE TABLE "try_it_settings" (
     "id" INTEGER NOT NULL DEFAULT 1,
     "models" TEXT[] NOT NULL,
@@ -14,8 +13,7 @@ CREATE TABLE "try_it_settings" (
     "runs_per_hour" INTEGER NOT NULL,
     "updated_by" TEXT,
     "updated_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    CONSTRAINT "try_it_settings_pkey" PRIMARY KEY ("id"),
-    CONSTRAINT "try_it_settings_single_row" CHECK ("id" = 1)
+    CONSTRAINT "try_it_settings_pkey" PRIMARY KEY ("id")
 );
 
 -- An author's try-it spending on one UTC day: every reserved provider call and its cost.
