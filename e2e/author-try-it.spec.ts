@@ -95,7 +95,7 @@ test('the author runs the draft within the budget; the fake counts the run\'s ca
   await shot(page, '3-try-before');
   await panel.getByRole('button', { name: 'Run the draft' }).click();
   await expect(panel.getByTestId('try-run')).toBeVisible();
-  await expect(panel.getByTestId('try-run')).toContainText(/completed|Completed/, { timeout: 30_000 });
+  await expect(panel.getByTestId('progress-status')).toContainText(/^Completed/i, { timeout: 30_000 });
   await expect(panel.getByTestId('try-allowance')).toContainText('1 of 3 calls left today', { timeout: 10_000 });
   // 2 prompts × 1 model, no judged point: exactly 2 calls reached the provider
   expect(llm.calls()).toBe(2);
