@@ -38,6 +38,8 @@ export interface TryAllowance {
   resetsAt: Date;
 }
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 /** 429: the author's try-it budget for today cannot pay for this run; the message says what was used and when it renews. */
 export class TryBudgetError extends AppError {
   override name = 'TryBudgetError';
@@ -99,7 +101,7 @@ export async function tryDraft(deps: TryDeps, principal: Principal | null, req: 
   if (dayUsedUp(used, settings)) throw new TryBudgetError(budgetSentence(used, settings, now));
   const left = settings.dailyCalls - used.calls;
   if (planned > left) {
-    throw new TryBudgetError(`This draft needs at least ${planned} calls (${parsed.blueprint.prompts.length} prompts × ${models.length} models, before judging) and ${left} ${left === 1 ? 'is' : 'are'} left today: pick fewer models or prompts. ${budgetSentence(used, settings, now).replace(/^Your try-it budget for today is used: /, 'Used so far: ')}`);
+    throw new TryBudgetError(`This draft needs at least ${planned} calls (${plural(parsed.blueprint.prompts.length, 'prompt')} × ${plural(models.length, 'model')}, before judging) and ${left} ${left === 1 ? 'is' : 'are'} left today: pick fewer models or prompts. ${budgetSentence(used, settings, now).replace(/^Your try-it budget for today is used: /, 'Used so far: ')}`);
   }
 
   const source = await db.blueprintSource.upsert({ where: { key: DRAFTS_SOURCE_KEY }, create: { key: DRAFTS_SOURCE_KEY, kind: 'local' }, update: {}, select: { id: true } });
