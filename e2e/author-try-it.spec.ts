@@ -118,7 +118,7 @@ test('a second run over budget is refused, saying what was used and when it rese
   await expect(panel.getByTestId('try-allowance')).toContainText('1 of 3 calls left today');
   await panel.getByRole('button', { name: 'Run the draft' }).click();
   await expect(panel.getByTestId('try-problem')).toHaveText(
-    /^This draft needs at least 2 calls \(2 prompts × 1 models, before judging\) and 1 is left today: pick fewer models or prompts\. Used so far: 2 of 3 calls and \$0\.\d{4} of \$1\.00\. It resets at \d{4}-\d\d-\d\d 00:00 UTC \(in \d+ (h \d+ )?min\)\.$/,
+    /^This draft needs at least 2 calls \(2 prompts × 1 model, before judging\) and 1 is left today: pick fewer models or prompts\. Used so far: 2 of 3 calls and \$0\.\d{4} of \$1\.00\. It resets at \d{4}-\d\d-\d\d 00:00 UTC \(in \d+ (h \d+ )?min\)\.$/,
   );
   await shot(page, '6-over-budget');
   expect(llm.calls()).toBe(2);
