@@ -124,7 +124,7 @@ test('a second run over budget is refused, saying what was used and when it rese
   expect(llm.calls()).toBe(2);
 });
 
-test('a reader who is not the author gets a 404 on the draft run's page and its API', async ({ browser }: { browser: Browser }) => {
+test('a reader who is not the author gets a 404 on the draft run page and its API', async ({ browser }: { browser: Browser }) => {
   const other = await browser.newContext({ baseURL: BASE });
   const page = await other.newPage();
   await signIn(page, 'eve');
