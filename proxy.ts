@@ -17,7 +17,8 @@ export function proxy(request: NextRequest): NextResponse {
       : new NextResponse(`${problem.status} Bad request: ${problem.message}\n`, { status: problem.status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   const nonce = newNonce();
-  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development' ? 'development' : 'production');
+  // /author's browser check runs `$js` points in the QuickJS WebAssembly sandbox
+  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development' ? 'development' : 'production', { wasm: request.nextUrl.pathname === '/author' });
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', csp);

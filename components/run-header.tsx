@@ -20,6 +20,11 @@ export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderV
           </Link>
         )}
       </div>
+      {view.draftBanner && (
+        <p role="note" data-testid="draft-banner" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
+          {view.draftBanner}
+        </p>
+      )}
       <Facts items={view.facts} />
       {view.judges.length > 0 && (
         <p className="text-sm" data-testid="judge-panel">

@@ -5,6 +5,9 @@ import { mayAct } from '@/lib/server/auth/principal';
 import { adminOverview } from '@/lib/server/db/queries/admin-overview';
 import { adminView } from '@/lib/views/admin-view';
 import { currentUser } from './session';
+import { readTrySettings } from '@/lib/server/authoring/try-settings';
+import { tryDeps } from '@/lib/server/platform';
+import { TrySettings } from '@/components/admin/try-settings';
 import { Banner, PostButton } from '@/components/ui';
 import { Costs, Jobs, PullRequests, RescoreRun, SyncStatus, TriggerRun } from '@/components/admin/sections';
 
@@ -37,6 +40,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
     );
   }
   const view = adminView(await adminOverview(getDb()), new Date());
+  const tryIt = await readTrySettings(getDb(), tryDeps().defaults);
   return (
     <div className="space-y-10">
       {header}
@@ -46,6 +50,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       <PullRequests view={view} />
       <TriggerRun view={view} />
       <RescoreRun view={view} />
+      <TrySettings view={tryIt} />
       <Jobs view={view} />
       <Costs view={view} />
     </div>

@@ -87,6 +87,13 @@ export const EnvSchema = z.object({
   ASSAY_PR_MAX_PROMPTS: z.coerce.number().int().positive().default(10),
   ASSAY_PR_MAX_CALLS: z.coerce.number().int().positive().default(200),
   ASSAY_PR_MAX_COST_USD: z.coerce.number().positive().default(2),
+  /** Try it (issue 16): the models authors may run a draft on (comma-separated) until a maintainer sets them on /admin. */
+  ASSAY_TRY_MODELS: z.string().default('openai:gpt-4o-mini'),
+  /** An author's try-it budget per UTC day until a maintainer sets it: provider calls and their cost. */
+  ASSAY_TRY_DAILY_CALLS: z.coerce.number().int().min(0).default(50),
+  ASSAY_TRY_DAILY_COST_USD: z.coerce.number().min(0).default(0.5),
+  /** Try-it runs an author may request per hour (a rate limit on the request, besides the budget). */
+  ASSAY_TRY_RUNS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   ASSAY_PR_MAX_BLUEPRINTS: z.coerce.number().int().positive().default(5),
   /** Sandbox time (`$js`, sandboxed regexes) one PR run of one blueprint may use, in seconds; estimated at validation, enforced in the run. */
   ASSAY_PR_MAX_SANDBOX_SECONDS: z.coerce.number().positive().default(30),

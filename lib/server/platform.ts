@@ -38,6 +38,8 @@ import { pullRequestValidateFunction } from './jobs/functions/pull-request-valid
 import { pullRequestApproveFunction } from './jobs/functions/pull-request-approve';
 import { scheduleRerunsFunction } from './jobs/functions/schedule-reruns-cron';
 import type { RerunPolicy } from './jobs/functions/schedule-reruns';
+import type { TryDeps } from './authoring/try-draft';
+import { trySettingsFromEnv } from './authoring/try-settings';
 import { runFunctions } from './jobs/functions/run-functions';
 import { retrievalFunctions } from './jobs/functions/retrieval-functions';
 
@@ -66,6 +68,12 @@ function runPorts(): RunPorts {
     dispatcher,
     requestRun: (db, req, d) => requestRun(db, req, d, defaults),
   };
+}
+
+/** "Try it" (issue 16): the run pipeline, the environment's default settings and the platform's judges. */
+export function tryDeps(): TryDeps {
+  const config = env();
+  return { db: getDb(), runs: githubServices().runs, defaults: trySettingsFromEnv(config), judges: runDefaults(config).judges };
 }
 
 /** requestRescore with the platform's defaults and dispatcher (the admin area's rescore). */

@@ -54,6 +54,8 @@ export interface RunHeaderView {
   parent: { label: string; href: string } | null;
   /** The rescores of this run, newest first. */
   rescores: { label: string; href: string }[];
+  /** A draft (try-it) run: the banner that says it is private and never on a leaderboard. */
+  draftBanner: string | null;
 }
 
 const pct = (x: number | null) => (x === null ? '' : ` (${Math.round(x * 100)}%)`);
@@ -131,6 +133,7 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     tabs,
     diffChoices: retrieval ? [] : h.siblings.map((o) => ({ label: `Run of ${formatDateTime(o.createdAt)}${o.sourceCommit ? ` (${shortSha(o.sourceCommit)})` : ''}`, href: href.diff(h.id, o.id) })),
     error: h.error,
+    draftBanner: h.draft ? 'Draft run: a try-it run of an unpublished draft, seen only by its author and maintainers. It is never on a leaderboard.' : null,
     judges,
     warnings: [
       ...judges.filter((j) => j.alsoGraded).map((j) => `Judge ${j.label} is also a graded model in this run: it grades its own replies, which can favour them.`),

@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { blueprintVisibleTo } from '@/lib/server/runs/draft-visibility';
+import { currentUser } from '../../admin/session';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { getBlueprintDetail } from '@/lib/server/db/queries/blueprint-detail';
@@ -37,7 +39,9 @@ const loadRuns = cache(async (id: string) => getBlueprintRuns(getDb(), id, { lim
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
-  const d = await getBlueprintDetail(getDb(), decodeSegment(id), { promptPageSize: 1 });
+  const blueprintId = decodeSegment(id);
+  if (!(await blueprintVisibleTo(getDb(), blueprintId, await currentUser()))) return { title: 'Blueprint' };
+  const d = await getBlueprintDetail(getDb(), blueprintId, { promptPageSize: 1 });
   return { title: d?.title ?? 'Blueprint' };
 }
 
@@ -91,6 +95,8 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
   const { page, a, b } = BlueprintParams.parse(await searchParams);
   const id = decodeSegment(segment);
   const db = getDb();
+  // an author's draft blueprint (try it) exists only for its author and maintainers
+  if (!(await blueprintVisibleTo(db, id, await currentUser()))) notFound();
   // the page's first query is also its existence check: a 404 before anything streams
   const detail = await getBlueprintDetail(db, id, { promptPage: page, promptPageSize: BLUEPRINT_PROMPTS_PAGE_SIZE });
   if (!detail) notFound();

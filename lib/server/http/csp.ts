@@ -10,12 +10,16 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-export function contentSecurityPolicy(nonce: string, mode: 'production' | 'development'): string {
+/**
+ * `wasm`: the page may compile WebAssembly ('wasm-unsafe-eval', which allows no JavaScript eval):
+ * only /author, whose browser check runs `$js` points in the QuickJS wasm sandbox (issue 16).
+ */
+export function contentSecurityPolicy(nonce: string, mode: 'production' | 'development', opts: { wasm?: boolean } = {}): string {
   const dev = mode === 'development';
   return [
     "default-src 'self'",
     // development: React's dev build evaluates code and the dev server pushes updates over a websocket
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : opts.wasm ? " 'wasm-unsafe-eval'" : ''}`,
     // style attributes come from React (charts, bars); they cannot run code
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",

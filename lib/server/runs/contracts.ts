@@ -8,7 +8,7 @@ import type { JudgeMode } from '@/lib/core';
 import type { Db } from '../db/client';
 import type { RunMode } from '@/lib/core';
 
-export type RunTrigger = 'manual' | 'schedule' | 'pull_request' | 'cli' | 'rescore';
+export type RunTrigger = 'manual' | 'schedule' | 'pull_request' | 'cli' | 'rescore' | 'try';
 
 export interface RunRequest {
   blueprintId: string;
@@ -29,6 +29,8 @@ export interface RunRequest {
   bypassCache?: boolean;
   /** `batch`: provider batch APIs where the provider has one (run-mode.ts); default live. */
   mode?: RunMode;
+  /** A try-it run of an author's draft (createdById): never published, seen only by its author and maintainers. */
+  draft?: boolean;
   /** Skip when an identical run (same identity hash) already completed or is in progress. */
   skipIfIdentical?: boolean;
 }

@@ -14,12 +14,17 @@
  * calls that were on the wire reserved, and the next lease holder counts them as made
  * (lease.ts); it used to leave every call queued behind a slot counted as made (248 counted,
  * 184 made).
+ *
+ * A draft (try-it) run also reserves each attempt against its author's day (author-budget.ts),
+ * before the run's own reservation: a refused day stops the run as its own budget would, with
+ * the sentence that says what was used and when it resets.
  */
 import { callCacheKey } from '@/lib/core';
 import { costUsd, isProviderError, providerConcurrency, providerTimeoutMs, resolveModel, withRetry, type ChatMessage, type ChatResponse, type ProviderConfig, type RetryOptions } from '../providers';
 import type { Db } from '../db/client';
 import { storable } from '../db/storable-text';
 import { AdaptiveLimit, type SlotStats } from './adaptive-limit';
+import { addAuthorCost, releaseAuthorCall, reserveAuthorCall } from './author-budget';
 import { lookupCached, recordCall, reserveCall } from './call-ledger';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import type { RunContext } from './run-context';
@@ -134,8 +139,15 @@ export class LlmGateway {
     const response = await withRetry(
       () =>
         limit.run(async (epoch) => {
+          const author = run.draftAuthorId ?? null;
+          const reservedAt = new Date();
+          if (author) {
+            const day = await reserveAuthorCall(db, author, reservedAt);
+            if (!day.ok) throw new BudgetExceededError(run.runId, day.reason);
+          }
           // Reserve this attempt: the lease and the budget are checked in the same statement.
           const gate = await reserveCall(db, { runId: run.runId, holder });
+          if (gate !== 'ok' && author) await releaseAuthorCall(db, author, reservedAt);
           if (gate === 'lease') throw new LeaseLostError(run.runId);
           if (gate === 'budget') throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
           this.calls++;
@@ -163,6 +175,7 @@ export class LlmGateway {
           cost = costUsd(model, r.usage, r.costUsd);
           // Remember the response, reconcile the reservation and add the cost (one statement).
           await recordCall(db, { runId: run.runId, cache: { key, modelId: req.modelId, response: r }, cost: cost ?? 0 });
+          if (author) await addAuthorCost(db, author, cost ?? 0, reservedAt);
           return r;
         }),
       { ...this.opts.retry, ...(run.signal ? { signal: run.signal } : {}) },

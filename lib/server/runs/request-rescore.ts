@@ -24,7 +24,7 @@ export interface RescoreRequest {
 export async function requestRescore(db: Db, req: RescoreRequest, dispatcher: RunDispatcher, defaults: RunDefaults): Promise<RequestedRun> {
   const parent = await db.run.findUnique({
     where: { id: req.runId },
-    select: { id: true, blueprintId: true, versionId: true, config: true, trigger: true, parentRunId: true, sourceCommit: true },
+    select: { id: true, blueprintId: true, versionId: true, config: true, trigger: true, parentRunId: true, sourceCommit: true, draft: true, createdById: true },
   });
   if (!parent) throw new RunConfigError(`no run with id ${req.runId}`);
   // Rescoring a rescore grades the same original replies.
@@ -57,7 +57,9 @@ export async function requestRescore(db: Db, req: RescoreRequest, dispatcher: Ru
       models: settings.models,
       judges: settings.judges as unknown as Prisma.InputJsonValue,
       config: { settings, bypassCache: false } as unknown as Prisma.InputJsonValue,
-      createdById: req.createdById ?? null,
+      // a rescore of a draft (try-it) run stays a draft of the same author: private, unpublished, on their budget
+      createdById: parent.draft ? parent.createdById : (req.createdById ?? null),
+      draft: parent.draft,
       totalCalls,
       totalVerdicts,
     },

@@ -119,6 +119,7 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
       config: { settings, bypassCache: req.bypassCache ?? false, mode: RunModeSchema.parse(req.mode ?? 'live') } as unknown as Prisma.InputJsonValue,
       pullRequestId: req.pullRequestId ?? null,
       createdById: req.createdById ?? null,
+      draft: req.draft ?? false,
       maxCalls: req.budget?.maxCalls ?? null,
       maxCostUsd: req.budget?.maxCostUsd ?? null,
       maxSandboxMs: req.budget?.maxSandboxSeconds ? Math.round(req.budget.maxSandboxSeconds * 1000) : null,

@@ -25,6 +25,8 @@ export interface RunContext {
   replySourceRunId: string;
   /** `batch`: calls go through the providers' batch APIs where they have one (batch-steps.ts). */
   mode: RunMode;
+  /** A draft (try-it) run's author: each provider call also reserves one call of their day (author-budget.ts). */
+  draftAuthorId?: string | null;
   /**
    * Set by the in-process runner for one execution (never cached): the lease it holds, which
    * every provider call checks in the same statement that reserves the call, and the run's
@@ -41,7 +43,7 @@ export async function loadRunContext(db: Db, runId: string): Promise<RunContext>
   if (hit) return hit;
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { id: true, blueprintId: true, versionId: true, config: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { normalized: true, path: true } } },
+    select: { id: true, blueprintId: true, versionId: true, config: true, parentRunId: true, trigger: true, createdAt: true, draft: true, createdById: true, version: { select: { normalized: true, path: true } } },
   });
   if (!run) throw new RunNotFoundError(runId);
   const bp = BlueprintSchema.safeParse(run.version.normalized);
@@ -60,6 +62,7 @@ export async function loadRunContext(db: Db, runId: string): Promise<RunContext>
     cacheNotBefore: config.bypassCache ? run.createdAt : null,
     replySourceRunId: replySourceOf(run),
     mode: runModeOf(config),
+    draftAuthorId: run.draft ? run.createdById : null,
   };
   cache.set(runId, ctx);
   return ctx;

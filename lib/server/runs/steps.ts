@@ -19,7 +19,7 @@ import { generateCell, toStored } from './generate';
 import { judgeReply } from './judge';
 import { forgetRunContext, loadRunContext, type RunContext } from './run-context';
 import { runErrors } from './run-errors';
-import { summariseRun } from './summarise';
+import { publishesResults, summariseRun } from './summarise';
 
 export type { FinalStatus } from '@/lib/core';
 
@@ -311,9 +311,9 @@ export async function finish(deps: RunDeps, runId: string, opts: { budgetStop?: 
   // A scheduler's own record of why cells were left (a defect after its retries) says more than the count.
   const error = decision.status === 'failed' && groupsLeft > 0 && recorded.error ? `${decision.error} (${recorded.error})` : decision.error;
 
-  const run = await deps.db.run.update({ where: { id: runId }, data: { status: 'summarising' }, select: { trigger: true } });
-  // A pull request's run grades unmerged content: it never reaches the public leaderboard.
-  await summariseRun(deps.db, runId, { publish: decision.status === 'completed' && run.trigger !== 'pull_request' });
+  const run = await deps.db.run.update({ where: { id: runId }, data: { status: 'summarising' }, select: { trigger: true, draft: true } });
+  // A pull request's run and an author's draft run grade unpublished content: never on the public leaderboard.
+  await summariseRun(deps.db, runId, { publish: decision.status === 'completed' && publishesResults(run) });
   await deps.db.run.update({ where: { id: runId }, data: { status: decision.status, error, finishedAt: new Date() } });
   // A completed scheduled run is compared with the previous one of its version (drift-check.ts).
   if (decision.status === 'completed' && run.trigger === 'schedule') await checkDrift(deps.db, runId);

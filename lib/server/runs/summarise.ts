@@ -83,11 +83,19 @@ export async function rebuildCells(db: Db, runId: string): Promise<void> {
  * `publish`: the run is complete, so its scores become the blueprint's leaderboard rows
  * (default: when the run's status is `completed`).
  */
+/**
+ * Whether a finished run's scores may reach the public leaderboards: not a pull request's run
+ * (unmerged content) nor an author's draft run (issue 16: seen only by its author and maintainers).
+ */
+export function publishesResults(run: { trigger: string; draft: boolean }): boolean {
+  return run.trigger !== 'pull_request' && !run.draft;
+}
+
 export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?: boolean; publish?: boolean } = {}): Promise<void> {
   if (opts.rebuildCells) await rebuildCells(db, runId);
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, createdAt: true, version: { select: { normalized: true, prompts: { select: { promptKey: true, weight: true, points: true } } } } },
+    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, draft: true, createdAt: true, version: { select: { normalized: true, prompts: { select: { promptKey: true, weight: true, points: true } } } } },
   });
   if (!run) throw new Error(`no run with id ${runId}`);
   const weights = new Map(run.version.prompts.map((p) => [p.promptKey, p.weight]));
@@ -152,7 +160,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
     await db.runModelSummary.upsert({ where: { runId_modelId: { runId, modelId } }, create: { runId, modelId, ...data }, update: data });
   }
 
-  if (opts.publish ?? (run.status === 'completed' && run.trigger !== 'pull_request')) {
+  if (opts.publish ?? (run.status === 'completed' && publishesResults(run))) {
     // A blueprint's leaderboard entry per model is its latest run in which that model scored:
     // a model with no score here (every reply failed, or withheld) keeps its earlier entry, and
     // a run finishing late never replaces the entry of a run requested after it.

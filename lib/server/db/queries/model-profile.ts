@@ -11,7 +11,8 @@ export async function getModelProfile(db: Db, modelId: string, opts: { historyLi
     db.model.findUnique({ where: { id: modelId }, select: { id: true, provider: true, displayName: true } }),
     getBoard(db),
     db.runModelSummary.findMany({
-      where: { modelId, run: { status: 'completed' } },
+      // an author's draft (try-it) run is not public history
+      where: { modelId, run: { status: 'completed', draft: false } },
       orderBy: { run: { createdAt: 'desc' } },
       take: opts.historyLimit ?? 200,
       select: {

@@ -4,6 +4,8 @@ import { runListRowSelect } from './run-select';
 
 export async function listRecentRuns(db: Db, limit = 8) {
   return db.run.findMany({
+    // an author's draft (try-it) run is seen only by its author and maintainers
+    where: { draft: false },
     orderBy: { createdAt: 'desc' },
     take: limit,
     select: {

@@ -18,6 +18,8 @@ export async function getRunHeader(db: Db, runId: string) {
       kind: true,
       status: true,
       trigger: true,
+      draft: true,
+      createdById: true,
       versionId: true,
       sourceCommit: true,
       createdAt: true,

@@ -9,6 +9,8 @@ export async function getRunProgress(db: Db, runId: string) {
     select: {
       id: true,
       status: true,
+      draft: true,
+      createdById: true,
       ...runCountersSelect,
       createdAt: true,
       startedAt: true,

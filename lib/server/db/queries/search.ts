@@ -52,7 +52,7 @@ export async function searchPrompts(db: Db, q: string, opts: { limit: number; of
     db.$queryRaw<PromptHit[]>`
       SELECT b.id AS "blueprintId", b.title AS "blueprintTitle", vp.prompt_key AS "promptKey",
              ts_headline('simple', coalesce((SELECT string_agg(m->>'content', ' ') FROM jsonb_array_elements(vp.messages) m), ''), ${query}, ${HEADLINE}) AS snippet,
-             (SELECT ru.id FROM runs ru WHERE ru.version_id = vp.version_id AND ru.status = 'completed' ORDER BY ru.created_at DESC LIMIT 1) AS "runId"
+             (SELECT ru.id FROM runs ru WHERE ru.version_id = vp.version_id AND ru.status = 'completed' AND NOT ru.draft ORDER BY ru.created_at DESC LIMIT 1) AS "runId"
       FROM version_prompts vp
       JOIN blueprints b ON b.latest_version_id = vp.version_id AND b.removed_at IS NULL
       WHERE ${match} AND vp.split <> ${SEALED_SPLIT}
@@ -69,7 +69,8 @@ export async function searchPrompts(db: Db, q: string, opts: { limit: number; of
 
 export async function searchReplies(db: Db, q: string, opts: { limit: number; offset: number }): Promise<{ hits: ReplyHit[]; total: number }> {
   const query = Prisma.sql`websearch_to_tsquery('simple', ${q})`;
-  const where = Prisma.sql`to_tsvector('simple', r.content) @@ ${query} AND ${notSealed('ru.version_id', 'r.prompt_key')}`;
+  // an author's draft (try-it) run is seen only by its author and maintainers: never in search
+  const where = Prisma.sql`to_tsvector('simple', r.content) @@ ${query} AND NOT ru.draft AND ${notSealed('ru.version_id', 'r.prompt_key')}`;
   const [hits, count] = await Promise.all([
     // newest runs first: the latest evidence is what a reader usually wants
     db.$queryRaw<ReplyHit[]>`

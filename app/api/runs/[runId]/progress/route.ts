@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { route } from '@/lib/server/http';
-import { getDb } from '@/lib/server/compose/database';
+import { authenticate, getDb } from '@/lib/server/platform';
+import { mayViewRun } from '@/lib/server/runs/draft-visibility';
 import { getRunProgress } from '@/lib/server/db/queries/run-progress';
 import { RunNotFoundError } from '@/lib/server/runs/errors';
 import { progressJson, RunProgressSchema } from '@/lib/views/progress-view';
@@ -16,8 +17,10 @@ export const dynamic = 'force-dynamic';
 
 const Params = z.object({ runId: z.string().transform(decodeSegment).pipe(z.string().min(1, 'A run id is 1 to 200 characters.').max(200, 'A run id is 1 to 200 characters.')) });
 
-export const GET = route({ params: Params, response: RunProgressSchema, headers: { 'cache-control': 'no-store' } }, async ({ params }) => {
+export const GET = route({ params: Params, response: RunProgressSchema, headers: { 'cache-control': 'no-store' }, authenticate }, async ({ params, principal }) => {
   const row = await getRunProgress(getDb(), params.runId);
-  if (!row) throw new RunNotFoundError(params.runId);
+  // a draft (try-it) run exists only for its author and maintainers (the admin token is a maintainer)
+  const viewer = principal?.kind === 'user' ? principal.user : principal ? { id: '~admin', role: 'admin' as const } : null;
+  if (!row || !mayViewRun(row, viewer)) throw new RunNotFoundError(params.runId);
   return progressJson(row);
 });
