@@ -29,9 +29,9 @@ export interface Layout {
 }
 
 /** Weval's test for "this mapping is a prompt": any of these keys with a truthy value. */
-const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as const;
+export const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as const;
 /** Keys that only ever belong to a prompt; a mapping with any of them is never a header. */
-const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expects', 'expectations', 'correct'] as const;
+export const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expects', 'expectations', 'correct'] as const;
 
 export function looksLikePrompt(map: YMap): boolean {
   return [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS].some((key) => truthy(get(map, key)));
