@@ -107,10 +107,16 @@ function indentOf(text: string, node: YAMLMap | YAMLSeq): number {
   return columnOf(text, node.range![0]);
 }
 
+/** A value already rendered (in the style of the value it came from). */
+class Raw {
+  constructor(readonly source: string) {}
+}
+
 type Value = string | number | boolean | null | readonly unknown[] | Record<string, unknown>;
 
 /** The source of a new value placed after `key:` in a block mapping indented `indent`: ` value` or a block list. */
-function valueSource(value: Value, indent: number, inFlow: boolean, style?: ReturnType<typeof styleOfType>): string {
+function valueSource(value: Value | Raw, indent: number, inFlow: boolean, style?: ReturnType<typeof styleOfType>): string {
+  if (value instanceof Raw) return ' ' + value.source.replace(/\n$/, '');
   if (Array.isArray(value) || (value !== null && typeof value === 'object')) return ' ' + renderFlow(value, inFlow);
   return ' ' + renderScalar(value as string | number | boolean | null, { indent: indent + 2, inFlow, style });
 }
@@ -206,15 +212,14 @@ function pointEdit(text: string, h: PointHandle, field: PointField, value: unkno
   if (isScalar(node)) return scalarPointEdit(text, h, field, value);
   if (!isMap(node)) throw new FormEditError('this point is not a string or a mapping; edit it in the YAML');
   const keys = node.items.map((p) => String(scalarOf(p.key)));
+  if (isPairForm(node) && (field === 'weight' || field === 'gate' || field === 'citation')) return convertPair(text, node, { [field]: field === 'gate' ? (value ? true : null) : value });
   switch (field) {
     case 'weight':
       return setKey(text, node, keys.includes('multiplier') && !keys.includes('weight') ? 'multiplier' : 'weight', value as number | null);
     case 'gate':
       return setKey(text, node, 'gate', value ? true : null);
-    case 'citation': {
-      if (isPairForm(node)) return convertPair(text, node, { citation: value as string | null });
+    case 'citation':
       return setKey(text, node, 'citation', value as string | null);
-    }
     case 'text': {
       const key = ['noul', 'score', 'choice', 'text', 'point'].find((k) => keys.includes(k));
       if (key) return setKey(text, node, key, value as string);
@@ -259,8 +264,8 @@ function convertPair(text: string, map: YAMLMap, fields: Record<string, unknown>
 /** The mapping written where a short-form point was: the first key on the dash's line, the others below it. */
 function mappingSource(text: string, at: number, entries: [string, unknown][], inFlow: boolean): string {
   const indent = columnOf(text, at);
-  if (inFlow) return `{${entries.map(([k, v]) => `${k}:${valueSource(v as Value, 0, true)}`).join(', ')}}`;
-  return entries.map(([k, v], i) => `${i === 0 ? '' : ' '.repeat(indent)}${k}:${valueSource(v as Value, indent, false)}`).join('\n');
+  if (inFlow) return `{${entries.map(([k, v]) => `${k}:${valueSource(v as Value | Raw, 0, true)}`).join(', ')}}`;
+  return entries.map(([k, v], i) => `${i === 0 ? '' : ' '.repeat(indent)}${k}:${valueSource(v as Value | Raw, indent, false)}`).join('\n');
 }
 
 function scalarPointEdit(text: string, h: PointHandle, field: PointField, value: unknown): Splice[] {
@@ -276,7 +281,7 @@ function scalarPointEdit(text: string, h: PointHandle, field: PointField, value:
     return replace(renderScalar(String(value), { style: styleOfType(node.type), indent: columnOf(text, node.range![0]), inFlow }));
   }
   // the mapping this short form stands for
-  const entries: [string, unknown][] = fn.kind === 'function' ? (fn.hasArgs ? [[`$${fn.name}`, fn.args]] : [['fn', fn.name]]) : [['point', written]];
+  const entries: [string, unknown][] = fn.kind === 'function' ? (fn.hasArgs ? [[`$${fn.name}`, fn.args]] : [['fn', fn.name]]) : [['point', new Raw(renderScalar(written, { style: styleOfType(node.type), indent: columnOf(text, node.range![0]) + 2, inFlow }))]];
   if (field === 'args') {
     if (fn.kind !== 'function') throw new FormEditError('this point is not a function; it has no arguments');
     entries[0] = [`$${fn.name}`, value];
@@ -352,7 +357,7 @@ function addPrompt(model: FormModel, id: string, promptText: string): Splice[] {
   const text = model.text;
   const body: [string, unknown][] = [['id', id], ['prompt', promptText], ['should', null]];
   const render = (indent: number) =>
-    body.map(([k, v], i) => `${i === 0 ? '' : ' '.repeat(indent)}${k}:${v === null ? `\n${' '.repeat(indent + 2)}- ${renderScalar('The reply …', { indent: 0, style: 'double' })}` : valueSource(v as Value, indent, false)}`).join('\n');
+    body.map(([k, v], i) => `${i === 0 ? '' : ' '.repeat(indent)}${k}:${v === null ? `\n${' '.repeat(indent + 2)}- ${renderScalar('The reply …', { indent: 0, style: 'double' })}` : valueSource(v as Value | Raw, indent, false)}`).join('\n');
   if (model.promptList && model.promptList.items.length > 0 && !model.promptList.flow) {
     const first = model.promptList.items[0] as YamlNode;
     const indent = columnOf(text, first.range![0]);
