@@ -6,10 +6,11 @@
  * so comments and layout outside the edited node are the author's own; the new text goes to
  * `onChange`. A field commits on Enter or when it loses focus (a checkbox at once).
  *
- * Fast on big files: the reading follows the YAML at low priority (`useDeferredValue`), and a
- * prompt's points are rendered only while its section is open.
+ * Fast on big files: the form re-reads the editor's text when the typing pauses (its own edits at
+ * once), the parser runs only when a prompt needs its hash id, and a prompt's points are rendered
+ * only while its section is open.
  */
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { parse as parseYaml } from 'yaml';
 import { editForm, FormEditError, readForm, type FormEdit, type FormHeader, type FormPoint, type FormPrompt } from '@/lib/core';
 import { muted } from '../ui';
@@ -26,7 +27,9 @@ const small = 'w-20 rounded border border-zinc-300 bg-white px-2 py-1 text-sm da
 const button = 'rounded border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 export function FormView({ yaml, onChange }: FormViewProps) {
-  const text = useDeferredValue(yaml);
+  // Typing in the editor re-reads the form once the typing pauses; the form's own edits at once.
+  const [own, setOwn] = useState<string | null>(null);
+  const text = useSettled(yaml, yaml === own ? 0 : SETTLE_MS);
   const reading = useMemo(() => (text.trim() === '' ? null : readForm(text)), [text]);
   const [problem, setProblem] = useState<string | null>(null);
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set([0]));
@@ -43,13 +46,16 @@ export function FormView({ yaml, onChange }: FormViewProps) {
   }
   const model = reading.model;
   const apply = (edit: FormEdit) => {
-    // the form may lag the editor by a render (deferred): an edit applies to the latest text
+    // the form may lag the editor while the author types: an edit applies to the latest text
     const latest = text === yaml ? reading : readForm(yaml);
     if (!latest.ok) return setProblem('The YAML no longer parses; fix it in the editor first.');
     try {
       const next = editForm(latest.model, edit);
       setProblem(null);
-      if (next !== yaml) onChange(next);
+      if (next !== yaml) {
+        setOwn(next);
+        onChange(next);
+      }
     } catch (e) {
       if (!(e instanceof FormEditError)) throw e;
       setProblem(e.message);
@@ -70,7 +76,7 @@ export function FormView({ yaml, onChange }: FormViewProps) {
           {problem}
         </p>
       )}
-      {!model.view.parses && <p className={`text-sm ${muted}`}>The blueprint has errors (see the editor&apos;s problems); prompts without an `id` show no id until it parses.</p>}
+      {model.view.parses === false && <p className={`text-sm ${muted}`}>The blueprint has errors (see the editor&apos;s problems); prompts without an `id` show no id until it parses.</p>}
       <HeaderFields header={model.view.header} apply={apply} />
       <section aria-label="Prompts" className="space-y-2">
         <h3 className="font-medium">
@@ -83,6 +89,22 @@ export function FormView({ yaml, onChange }: FormViewProps) {
       </section>
     </FormShell>
   );
+}
+
+/** How long the editor's text must stay unchanged before the form reads it again (reading a 90 KB file takes ~100 ms). */
+const SETTLE_MS = 250;
+
+function useSettled(value: string, delay: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    if (delay === 0) {
+      setSettled(value);
+      return;
+    }
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return delay === 0 ? value : settled;
 }
 
 function FormShell({ children }: { children: React.ReactNode }) {

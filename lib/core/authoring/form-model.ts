@@ -8,13 +8,12 @@
  * here are prompt i and point j of `parseBlueprint` whenever the blueprint parses, and the ids
  * are the parser's (a prompt without `id` gets its Weval hash id from the parser itself).
  */
-import { isAlias, isMap, isScalar, isSeq, parseAllDocuments, type Document, type Node as YamlNode, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { OTHER_PROMPT_KEYS, WEVAL_PROMPT_KEYS } from '../blueprint/documents';
 import { parseFnString } from '../blueprint/fn-strings';
 import { parseBlueprint } from '../blueprint/parse';
 import { POINT_KEYS } from '../blueprint/prompts';
 import { QUESTION_KEYS, type QuestionKey } from '../blueprint/question-points';
-import { lineOf } from './source-text';
 
 export type FormLayout = 'documents' | 'prompts-key' | 'list' | 'single-prompt' | 'header-only';
 export type PointBlock = 'should' | 'should_not' | 'correct';
@@ -95,8 +94,11 @@ export interface FormView {
   /** Null when the file has no header (a bare list of prompts…). */
   header: FormHeader | null;
   prompts: FormPrompt[];
-  /** Whether `parseBlueprint` accepts the text (when not, ids may be missing; the editor lists the errors). */
-  parses: boolean;
+  /**
+   * Whether `parseBlueprint` accepts the text, when it was asked (some prompt has no `id`, so the
+   * parser's hash id is needed); null when every id is written and the parser was not run.
+   */
+  parses: boolean | null;
 }
 
 /** Where a point's node sits, for the edits. */
@@ -131,30 +133,35 @@ export type FormReading = { ok: true; model: FormModel } | { ok: false; message:
 const PROMPT_MARKERS: readonly string[] = [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS];
 
 export function readForm(text: string, file = 'draft.yml'): FormReading {
-  const all = parseAllDocuments(text, { merge: true, uniqueKeys: false, prettyErrors: false });
+  const lineCounter = new LineCounter();
+  const all = parseAllDocuments(text, { merge: true, uniqueKeys: false, prettyErrors: false, lineCounter });
+  // a binary search per position (the text is not scanned once per point)
+  const lineAt = (offset: number) => lineCounter.linePos(offset).line;
   const docs = Array.isArray(all) ? all : [all];
   for (const doc of docs) {
     const error = doc.errors[0];
     if (error) {
-      const at = error.linePos?.[0] ?? { line: lineOf(text, error.pos[0]), col: 1 };
+      const at = lineCounter.linePos(error.pos[0]);
       return { ok: false, message: error.message.split('\n')[0]!, line: at.line, col: at.col };
     }
   }
-  const parsed = parseBlueprint(text, { file });
   const filled = docs.filter((d) => d.contents !== null && !(isScalar(d.contents) && d.contents.value === null));
   const { layout, header, promptList, promptNodes } = splitDocuments(filled);
 
+  // Only a prompt without an explicit `id` needs the parser (its Weval hash id hashes the normalised prompt).
+  const needsIds = promptNodes.some(({ node }) => isMap(node) && !stringOf(node.get('id', true)));
+  const parsed = needsIds ? parseBlueprint(text, { file }) : null;
   const prompts: PromptHandle[] = [];
   const promptViews: FormPrompt[] = [];
   for (const { node, seq, doc } of promptNodes) {
     if (!isMap(node)) continue; // the parser reports it and reads no prompt from it
     const handle: PromptHandle = { node, seq, doc, points: [] };
     const index = prompts.length;
-    const parsedPrompt = parsed.ok ? parsed.blueprint.prompts[index] : undefined;
-    promptViews.push(promptView(text, handle, index, parsedPrompt?.id ?? null));
+    const parsedPrompt = parsed?.ok ? parsed.blueprint.prompts[index] : undefined;
+    promptViews.push(promptView(lineAt, handle, index, parsedPrompt?.id ?? null));
     prompts.push(handle);
   }
-  const view: FormView = { layout, header: header ? headerView(header) : null, prompts: promptViews, parses: parsed.ok };
+  const view: FormView = { layout, header: header ? headerView(header) : null, prompts: promptViews, parses: parsed ? parsed.ok : null };
   return { ok: true, model: { text, view, docs, header, promptList, prompts } };
 }
 
@@ -246,7 +253,7 @@ export function rubricKeyOf(map: YAMLMap): string | null {
   return null;
 }
 
-function promptView(text: string, handle: PromptHandle, index: number, parsedId: string | null): FormPrompt {
+function promptView(lineOf: LineOf, handle: PromptHandle, index: number, parsedId: string | null): FormPrompt {
   const map = handle.node;
   const explicit = stringOf(map.get('id', true));
   const messagesNode = map.get('messages', true);
@@ -261,7 +268,7 @@ function promptView(text: string, handle: PromptHandle, index: number, parsedId:
     : null;
   const citation = map.get('citation', true) ?? map.get('reference', true);
   const rubricKey = rubricKeyOf(map);
-  const points = pointsOf(text, handle, rubricKey);
+  const points = pointsOf(lineOf, handle, rubricKey);
   return {
     index,
     id: parsedId ?? (explicit || null),
@@ -274,14 +281,14 @@ function promptView(text: string, handle: PromptHandle, index: number, parsedId:
     description: stringOf(map.get('description', true)),
     rubricKey,
     points,
-    line: lineOf(text, map.range?.[0] ?? 0),
-    endLine: lineOf(text, Math.max(0, (map.range?.[1] ?? 1) - 1)),
+    line: lineOf(map.range?.[0] ?? 0),
+    endLine: lineOf(Math.max(0, (map.range?.[1] ?? 1) - 1)),
     readOnly: false,
   };
 }
 
 /** points.ts `normalizeBlock` order: the rubric (paths numbered per block), then `should_not`, then `correct`. */
-function pointsOf(text: string, handle: PromptHandle, rubricKey: string | null): FormPoint[] {
+function pointsOf(lineOf: LineOf, handle: PromptHandle, rubricKey: string | null): FormPoint[] {
   const map = handle.node;
   const out: FormPoint[] = [];
   const block = (node: unknown, which: 'should' | 'should_not') => {
@@ -300,7 +307,7 @@ function pointsOf(text: string, handle: PromptHandle, rubricKey: string | null):
     }
   };
   const add = (node: YamlNode, which: PointBlock, path: string | null, h: PointHandle) => {
-    out.push({ ...pointView(text, node), index: out.length, block: which, path });
+    out.push({ ...pointView(lineOf, node), index: out.length, block: which, path });
     handle.points.push(h);
   };
   if (rubricKey) block(map.get(rubricKey, true), 'should');
@@ -308,25 +315,27 @@ function pointsOf(text: string, handle: PromptHandle, rubricKey: string | null):
   if (truthy(shouldNot)) block(shouldNot, 'should_not');
   const correct = map.get('correct', true) as YamlNode | undefined;
   if (correct !== undefined && !(isScalar(correct) && correct.value === null)) {
-    out.push({ ...emptyPoint(text, correct), kind: 'correct', args: jsOf(correct), readOnly: true, index: out.length, block: 'correct', path: null });
+    out.push({ ...emptyPoint(lineOf, correct), kind: 'correct', args: jsOf(correct), readOnly: true, index: out.length, block: 'correct', path: null });
     handle.points.push({ node: correct, seq: null as unknown as YAMLSeq, pathNode: null });
   }
   return out;
 }
 
+type LineOf = (offset: number) => number;
+
 type PointFields = Omit<FormPoint, 'index' | 'block' | 'path'>;
 
-function emptyPoint(text: string, node: YamlNode): PointFields {
+function emptyPoint(lineOf: LineOf, node: YamlNode): PointFields {
   const range = node.range ?? [0, 0, 0];
   return {
     kind: 'invalid', text: null, fn: null, args: undefined, question: null, criterion: null, weight: null, gate: null, citation: null,
-    line: lineOf(text, range[0]), endLine: lineOf(text, Math.max(range[0], range[1] - 1)), readOnly: isAlias(node),
+    line: lineOf(range[0]), endLine: lineOf(Math.max(range[0], range[1] - 1)), readOnly: isAlias(node),
   };
 }
 
 /** points.ts `normalizePoint`'s forms, in its order of precedence. */
-function pointView(text: string, node: YamlNode): PointFields {
-  const base = emptyPoint(text, node);
+function pointView(lineOf: LineOf, node: YamlNode): PointFields {
+  const base = emptyPoint(lineOf, node);
   if (isAlias(node)) return base;
   if (isScalar(node)) {
     if (typeof node.value !== 'string') return base;
