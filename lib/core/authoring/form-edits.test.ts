@@ -80,6 +80,11 @@ describe('reading every layout the parser accepts', () => {
     expect(points.length).toBe(ok(text).prompts[0]!.points.length);
   });
 
+  it('takes a repeated id as the parser renames it', () => {
+    const text = '- id: a\n  prompt: A\n- id: a\n  prompt: B\n';
+    expect(modelOf(text, 't.yml').view.prompts.map((p) => p.id)).toEqual(['a', 'a-2']);
+  });
+
   it('reads a `- kind:` criterion entry with its parameters', () => {
     const { view } = modelOf('- prompt: A\n  should:\n    - kind: reply.language\n      language: nl\n      weight: 2\n', 't.yml');
     expect(view.prompts[0]!.points[0]).toMatchObject({ kind: 'criterion', criterion: { kind: 'reply.language', params: { language: 'nl' } }, weight: 2 });

@@ -149,7 +149,9 @@ export function readForm(text: string, file = 'draft.yml'): FormReading {
   const { layout, header, promptList, promptNodes } = splitDocuments(filled);
 
   // Only a prompt without an explicit `id` needs the parser (its Weval hash id hashes the normalised prompt).
-  const needsIds = promptNodes.some(({ node }) => isMap(node) && !stringOf(node.get('id', true)));
+  // A repeated id is renamed by the parser (`a-2`) too.
+  const written = promptNodes.map(({ node }) => (isMap(node) ? stringOf(node.get('id', true)) : 'not a prompt'));
+  const needsIds = written.some((id) => !id) || new Set(written).size < written.length;
   const parsed = needsIds ? parseBlueprint(text, { file }) : null;
   const prompts: PromptHandle[] = [];
   const promptViews: FormPrompt[] = [];
