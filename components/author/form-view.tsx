@@ -166,7 +166,8 @@ function Labelled({ text, children }: { text: string; children: React.ReactNode 
 }
 
 const lines = (v: string) => v.split('\n').map((l) => l.trim()).filter(Boolean);
-const weightOf = (v: string): number | null => (v.trim() === '' ? null : Number(v));
+/** An empty weight removes the key (the default 1); what is not a number is left for the parser to explain. */
+const weightOf = (v: string): number | string | null => (v.trim() === '' ? null : Number.isFinite(Number(v)) ? Number(v) : v);
 
 function HeaderFields({ header, apply }: { header: FormHeader | null; apply: Apply }) {
   const h = header ?? { title: null, description: null, author: null, models: [], tags: [], keys: [] };
