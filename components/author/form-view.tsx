@@ -284,7 +284,7 @@ function PointFields({ prompt, name, point, apply }: { prompt: FormPrompt; name:
       <div className="mt-1 space-y-2">
         {(point.kind === 'text' || point.kind === 'question') && editable && <Field label={label(point.kind === 'question' ? `Question (${point.question?.type})` : 'Text')} multiline value={point.text ?? ''} onCommit={(v) => set('text', v)} />}
         {point.kind === 'function' && editable && (
-          <div className="grid gap-2 sm:grid-cols-[10rem_1fr]">
+          <div className="grid gap-2 sm:grid-cols-[auto_1fr]">
             <span className="font-mono text-sm">${point.fn}</span>
             <ArgsField label={label('Arguments')} value={point.args} onCommit={(v) => set('args', v)} />
           </div>
