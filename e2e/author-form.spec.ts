@@ -36,8 +36,10 @@ test("editing a point's weight and gate in the form changes only that point's li
   await shot(page, '1-form-view');
 
   await weight.fill('2.5');
+  const started = Date.now();
   await weight.press('Enter');
-  await expect.poll(() => yamlOf(page)).not.toBe(original);
+  await expect.poll(() => yamlOf(page), { intervals: [10] }).not.toBe(original);
+  console.log(`form edit → YAML mirror: ${Date.now() - started} ms`);
   const afterWeight = await yamlOf(page);
   // exactly the weight line of that point, nothing else: the comment stays
   const line = original.split('\n').indexOf('      - point: "Mentions leaving at least 4 hours between doses"') + 2;
