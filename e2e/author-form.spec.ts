@@ -71,6 +71,6 @@ test('judge questions show their levels and options, and a new level lands in th
   await expect(form.getByLabel('Options of point 3 in prompt quarterly-figures')).toHaveValue('left_it_out: 1\nflagged_it_as_unknown: 1\nhedged_it: 0.5\nstated_it_as_fact: 0\nnothing_missing: null');
   await levels.fill('Fabricated\nMostly fabricated\nPartly grounded\nMostly grounded\nFully grounded');
   await levels.blur();
-  await expect.poll(() => yamlOf(page)).toContain('levels: [ Fabricated, Mostly fabricated, Partly grounded, Mostly grounded, Fully grounded ]');
+  await expect.poll(() => yamlOf(page)).toContain('levels: [Fabricated, Mostly fabricated, Partly grounded, Mostly grounded, Fully grounded]');
   await shot(page, '4-question-levels');
 });

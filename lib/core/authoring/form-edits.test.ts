@@ -126,13 +126,17 @@ describe('point edits keep everything else byte for byte', () => {
     const t = '- prompt: A\n  should:\n    - "$icontains: \'(A)\'"\n    - $contains_any_of: [a, b]\n';
     expect(edit(t, { op: 'point', prompt: 0, point: 0, field: 'gate', value: true })).toBe('- prompt: A\n  should:\n    - $icontains: (A)\n      gate: true\n    - $contains_any_of: [a, b]\n');
     const after = edit(t, { op: 'point', prompt: 0, point: 1, field: 'args', value: ['a', 'b', 'c, d'] });
-    expect(after).toBe(t.replace('[a, b]', '[ a, b, "c, d" ]'));
+    expect(after).toBe(t.replace('[a, b]', '[a, b, "c, d"]'));
     expect(ok(after).prompts[0]!.points[1]).toMatchObject({ kind: 'function', args: ['a', 'b', 'c, d'] });
   });
   it('a score question gets new levels and a choice new options', () => {
     const t = '- prompt: A\n  should:\n    - score: How clear?\n      levels: [Muddled, Clear]\n';
     const after = edit(t, { op: 'point', prompt: 0, point: 0, field: 'levels', value: ['Muddled', 'Mixed', 'Clear'] });
-    expect(after).toBe(t.replace('[Muddled, Clear]', '[ Muddled, Mixed, Clear ]'));
+    expect(after).toBe(t.replace('[Muddled, Clear]', '[Muddled, Mixed, Clear]'));
+    const choice = '- prompt: A\n  should:\n    - choice: Which?\n      options: { yes: 1, no: 0 }\n';
+    const withNa = edit(choice, { op: 'point', prompt: 0, point: 0, field: 'options', value: { yes: 1, no: 0, 'not: sure': null } });
+    expect(withNa).toBe(choice.replace('{ yes: 1, no: 0 }', '{yes: 1, no: 0, "not: sure": null}'));
+    expect(ok(withNa).prompts[0]!.points[0]).toMatchObject({ question: { type: 'choice', options: { yes: 1, no: 0, 'not: sure': null } } });
     expect(ok(after).prompts[0]!.points[0]).toMatchObject({ question: { type: 'score', levels: ['Muddled', 'Mixed', 'Clear'] } });
   });
   it('a multi-line value of a block scalar stays a block at its indentation', () => {
@@ -160,6 +164,9 @@ describe('adding and removing points and prompts', () => {
   it('removes a member of an alternative path that starts its line', () => {
     const t = '- prompt: A\n  should:\n    - - one\n      - two\n    - - three\n      - four\n';
     expect(edit(t, { op: 'remove-point', prompt: 0, point: 0 })).toBe('- prompt: A\n  should:\n    - - two\n    - - three\n      - four\n');
+  });
+  it('refuses to add a prompt to a flow list, saying where to write it', () => {
+    expect(() => edit('title: T\nprompts: []\n', { op: 'add-prompt', id: 'c', prompt: 'C' })).toThrow(/prompts/);
   });
   it('adds a prompt to the list, and to a file of prompt documents as a document', () => {
     const after = edit(text, { op: 'add-prompt', id: 'c', prompt: 'C?' });

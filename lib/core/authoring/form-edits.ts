@@ -366,6 +366,7 @@ function addPrompt(model: FormModel, id: string, promptText: string): Splice[] {
     const newline = end === text.length && !text.endsWith('\n') ? '\n' : '';
     return [{ from: end, to: end, insert: `${newline}${' '.repeat(indent - 2)}- ${render(indent)}\n` }];
   }
+  if (model.promptList?.flow) throw new FormEditError('the prompts are a flow list (`[…]`); write the new prompt in the YAML, or turn the list into `- prompt: "…"` items');
   if (model.view.layout === 'header-only' && model.header && !model.header.has('prompts')) {
     const end = text.length;
     return [{ from: end, to: end, insert: `${text.endsWith('\n') || text === '' ? '' : '\n'}prompts:\n  - ${render(4)}\n` }];

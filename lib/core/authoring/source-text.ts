@@ -7,7 +7,7 @@
  * New values are rendered with the library's own scalar writer (`CST.createScalarToken`), in the
  * style of the value they replace where that style can hold the new value.
  */
-import { CST, Scalar, stringify } from 'yaml';
+import { CST, Scalar } from 'yaml';
 
 export interface Splice {
   from: number;
@@ -97,8 +97,12 @@ export function renderScalar(value: string | number | boolean | null, ctx: Scala
   return text.includes('\n') ? JSON.stringify(value) : text;
 }
 
-/** Any JSON value on one line (flow style), for arguments, levels and options. */
+/** Any JSON value on one line in flow style (`[a, "b, c"]`, `{yes: 1, na: null}`), as authors write it. */
 export function renderFlow(value: unknown, inFlow = false): string {
-  if (value === null || typeof value !== 'object') return renderScalar(value as string | number | boolean | null, { indent: 0, inFlow });
-  return stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
+  if (Array.isArray(value)) return `[${value.map((v) => renderFlow(v, true)).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value).map(([k, v]) => `${renderScalar(k, { indent: 0, inFlow: true, implicitKey: true })}: ${renderFlow(v, true)}`).join(', ')}}`;
+  }
+  if (value === undefined) return 'null';
+  return renderScalar(value as string | number | boolean | null, { indent: 0, inFlow });
 }
