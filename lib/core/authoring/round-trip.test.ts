@@ -55,6 +55,17 @@ function roundTrip(file: string, text: string) {
     const { before, edited } = checkPointEdit(text, file, at.prompt, at.point, { op: 'point', ...at, field: 'weight', value: weight });
     expect(edited).toEqual({ ...before, weight });
   });
+  it(`${file}: rewriting a judged criterion changes only that point's lines`, () => {
+    const model = modelOf(text, file);
+    // the first text point of the middle prompt that has one
+    const withText = model.view.prompts.filter((p) => p.points.some((pt) => pt.kind === 'text' && !pt.readOnly));
+    if (withText.length === 0) return;
+    const prompt = withText[Math.floor(withText.length / 2)]!;
+    const point = prompt.points.find((pt) => pt.kind === 'text' && !pt.readOnly)!;
+    const value = `Edited: ${point.text}`;
+    const { before, edited } = checkPointEdit(text, file, prompt.index, point.index, { op: 'point', prompt: prompt.index, point: point.index, field: 'text', value });
+    expect(edited).toEqual({ ...before, text: value });
+  });
   it(`${file}: an edit to the current value keeps the text byte-identical`, () => {
     const model = modelOf(text, file);
     const title = model.view.header?.title;
