@@ -57,8 +57,8 @@ export function FormView({ yaml, onChange }: FormViewProps) {
         onChange(next);
       }
     } catch (e) {
-      if (!(e instanceof FormEditError)) throw e;
-      setProblem(e.message);
+      // a FormEditError says what to do; anything else is a bug of the form, not a reason to lose the editor
+      setProblem(e instanceof FormEditError ? e.message : `The form could not make this edit (${(e as Error).message}); make it in the YAML.`);
     }
   };
   const toggle = (index: number, isOpen: boolean) =>
