@@ -74,3 +74,25 @@ test('judge questions show their levels and options, and a new level lands in th
   await expect.poll(() => yamlOf(page)).toContain('levels: [Fabricated, Mostly fabricated, Partly grounded, Mostly grounded, Fully grounded]');
   await shot(page, '4-question-levels');
 });
+
+test('a point added in the form lands at the end of its block, and a removed one takes only its lines', async ({ page }) => {
+  await page.goto('/author?example=medical-facts-weights.yml');
+  const form = page.getByTestId('form-view');
+  await expect(form.getByLabel('Weight of point 2 in prompt paracetamol-max-dose')).toBeVisible();
+  const original = await yamlOf(page);
+  await form.getByText('ibuprofen-with-asthma').click();
+  await form.getByLabel('New point for prompt ibuprofen-with-asthma').fill('Recommends ibuprofen without any caution');
+  await form.getByRole('button', { name: 'Add to should not' }).nth(1).click();
+  // the prompt is the file's last: the new block follows its last line
+  await expect.poll(() => yamlOf(page)).toBe(`${original}    should_not:\n      - "Recommends ibuprofen without any caution"\n`);
+  await expect(form.getByLabel('Text of point 4 in prompt ibuprofen-with-asthma')).toHaveValue('Recommends ibuprofen without any caution');
+  await shot(page, '5-point-added');
+
+  await form.getByRole('button', { name: 'Remove point 3' }).first().click();
+  await expect.poll(() => yamlOf(page)).not.toContain('$ref: see_a_doctor\n      - $matches');
+  const after = (await yamlOf(page)).split('\n');
+  const before = `${original}    should_not:\n      - "Recommends ibuprofen without any caution"\n`.split('\n');
+  const gone = before.indexOf('      - $ref: see_a_doctor');
+  expect(after).toEqual([...before.slice(0, gone), ...before.slice(gone + 1)]);
+  await shot(page, '6-point-removed');
+});
