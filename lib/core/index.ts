@@ -17,3 +17,4 @@ export * from './retrieval-runs';
 export { JUDGED_KINDS, JudgeUnavailableError, choiceRequest, type JudgeChoice } from './criteria/judged';
 export type { ConversationEvidence, CorpusPort, CriterionEvidence, CriterionKindDef, CriterionServices, CriterionVerdict, JudgePort } from './criteria/types';
 export * from './split';
+export * from './authoring';

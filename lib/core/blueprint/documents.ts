@@ -29,13 +29,13 @@ export interface Layout {
 }
 
 /** Weval's test for "this mapping is a prompt": any of these keys with a truthy value. */
-const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as const;
+export const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as const;
 /**
  * Keys that only ever belong to a prompt; a mapping with any of them is never a header. Weval
  * reads `expect` as a prompt's rubric (an alias of `should`), so a first document holding only
  * `expect:` is a prompt: read as a header, its points were dropped with an "unknown header field".
  */
-const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expect', 'expects', 'expectations', 'correct'] as const;
+export const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expect', 'expects', 'expectations', 'correct'] as const;
 
 /** Every key that marks a mapping as a prompt (also read by `assay split`, lib/core/split). */
 export const PROMPT_MARKER_KEYS: readonly string[] = [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS];

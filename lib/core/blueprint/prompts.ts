@@ -24,7 +24,7 @@ export interface DraftPrompt {
 }
 
 /** Weval's order: the first of these with a truthy value is the prompt's rubric. */
-const POINT_KEYS = ['should', 'points', 'expect', 'expects', 'expectations'] as const;
+export const POINT_KEYS = ['should', 'points', 'expect', 'expects', 'expectations'] as const;
 
 export const PROMPT_KEYS = [
   'id', 'prompt', 'promptText', 'messages', 'ideal', 'idealResponse', 'system', 'description', 'citation', 'reference', 'weight', 'importance',
