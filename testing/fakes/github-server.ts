@@ -304,7 +304,7 @@ export class FakeGitHub {
   /** This repository's JSON, or a fork's (`forkOwner`). */
   private repository(forkOwner?: string) {
     const owner = forkOwner ?? this.owner;
-    return { id: forkOwner ? hashId(`${forkOwner}/${this.repo}`) : 1, name: this.repo, full_name: `${owner}/${this.repo}`, owner: { login: owner }, default_branch: this.branch, private: false, fork: !!forkOwner, html_url: `https://github.com/${owner}/${this.repo}` };
+    return { id: forkOwner ? hashId(`${forkOwner}/${this.repo}`) : 1, name: this.repo, full_name: `${owner}/${this.repo}`, owner: { login: owner }, default_branch: this.branch, private: false, fork: !!forkOwner, ...(forkOwner ? { parent: { full_name: this.fullName } } : {}), html_url: `https://github.com/${owner}/${this.repo}` };
   }
 
   private pullJson(pr: FakePull) {
