@@ -76,20 +76,18 @@ export async function openPullRequest(deps: AuthoringGitHubDeps, user: SessionUs
   const { owner, repo, branch: base } = deps.source;
   const reused: OpenedPullRequest['reused'] = [];
 
-  // 1. where the branch goes: the repository itself when the author can push to it, else their fork
+  // 1. where the branch goes: the repository itself when the author can push to it, else their fork (made after step 2)
   const upstream = await call(`the repository ${owner}/${repo}`, () => octokit.rest.repos.get({ owner, repo }));
   const me = (await call('your GitHub account', () => octokit.rest.users.getAuthenticated())).data.login;
-  let head = { owner, repo };
-  if (!upstream.data.permissions?.push) {
-    head = await forkFor(deps, octokit, ctx, me, reused);
-  }
 
-  // 2. the base commit, and whether the file exists there
+  // 2. the base commit, and whether the file exists there (read before anything is made)
   const baseSha = (await call(`the branch ${owner}/${repo}@${base}`, () => octokit.rest.git.getRef({ owner, repo, ref: `heads/${base}` }))).data.object.sha;
   const existing = await fileSha(octokit, ctx, { owner, repo }, path, base);
   if (existing && !body.overwrite) {
     throw new ConflictError(`${path} already exists on ${owner}/${repo}@${base}. Choose another path, or confirm that this pull request replaces it.`, { next: 'overwrite', field: 'path' });
   }
+  let head = { owner, repo };
+  if (!upstream.data.permissions?.push) head = await forkFor(deps, octokit, ctx, me, reused);
   const blobSha = gitBlobSha(yaml);
 
   // 3. the branch: ours when it is new, is still at the base commit, or already holds this very file
