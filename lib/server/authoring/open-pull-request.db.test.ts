@@ -11,7 +11,8 @@ import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { finishOAuth, startOAuth, type OAuthConfig } from '../auth/github-oauth';
 import { decryptToken, storeGitHubToken, tokenKey } from '../auth/github-tokens';
 import { hitRateLimit } from '../auth/rate-limit';
-import type { SessionUser } from '../auth/sessions';
+import { createSession, SESSION_COOKIE, type SessionUser } from '../auth/sessions';
+import { signOut } from '../auth/sign-out';
 import { AppError, BadRequestError, ConflictError, RateLimitedError, UnauthorizedError } from '../http/errors';
 import { AUTHOR_PULL_REQUEST_LIMIT, gitBlobSha, openPullRequest, type AuthoringGitHubDeps } from './open-pull-request';
 import { pullRequestStatus } from './pull-request-status';
@@ -234,5 +235,15 @@ describe(`opening a pull request with the author's token (${process.env.ASSAY_TE
     const done = await pullRequestStatus(deps, amy, pr.number);
     expect(done.checks).toEqual([{ name: 'Assay: blueprint validation', status: 'completed', conclusion: 'success', summary: '1 blueprint', detailsUrl: null }]);
     expect(done.final).toBe(true);
+  });
+
+  it('deletes the token on sign-out, and a cross-site sign-out deletes nothing', async () => {
+    const eve = await connect('eve');
+    const { token } = await createSession(t.db, eve.id);
+    const request = (origin: string) => new Request('http://assay.test/api/auth/sign-out', { method: 'POST', headers: { origin, cookie: `${SESSION_COOKIE}=${token}` } });
+    await expect(signOut(t.db, request('https://evil.example'), 'http://assay.test')).rejects.toThrow(/cannot act/);
+    expect(await t.db.gitHubToken.findUnique({ where: { userId: eve.id } })).not.toBeNull();
+    await signOut(t.db, request('http://assay.test'), 'http://assay.test');
+    expect(await t.db.gitHubToken.findUnique({ where: { userId: eve.id } })).toBeNull();
   });
 });
