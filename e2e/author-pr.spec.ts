@@ -98,10 +98,19 @@ test('an author connects GitHub, opens a pull request with the example, and sees
   expect(gh.forks.has('amy')).toBe(false);
   await page.screenshot({ path: `${SHOTS}/3-exists.png`, fullPage: true });
 
-  // a new path: the pull request opens
+  // a new path, while GitHub's rate limit for amy is used up: the reset time, nothing lost
   const target = 'blueprints/community/multi-turn-support.yml';
   await path.fill(target);
   await panel.getByLabel('Pull request title').fill('Add a multi-turn support blueprint');
+  gh.rateLimitedUntil = Math.floor(Date.now() / 1000) + 90;
+  await panel.getByRole('button', { name: 'Open pull request' }).click();
+  await expect(panel.getByTestId('pr-error')).toContainText(`GitHub's rate limit for your account is used up until ${new Date(gh.rateLimitedUntil * 1000).toISOString().slice(11, 19)} UTC`);
+  expect(gh.pulls.size).toBe(0);
+  expect(await page.getByTestId('author-yaml').textContent()).toBe(example);
+  await page.screenshot({ path: `${SHOTS}/3b-rate-limited.png`, fullPage: true });
+
+  // the limit resets: the same button opens the pull request
+  gh.rateLimitedUntil = null;
   await panel.getByRole('button', { name: 'Open pull request' }).click();
   const link = panel.getByTestId('pr-link');
   await expect(link).toBeVisible({ timeout: 30_000 });
