@@ -76,6 +76,11 @@ export const EnvSchema = z.object({
   GITHUB_OAUTH_CLIENT_SECRET: optionalString,
   /** Where the OAuth pages live (github.com; the fake GitHub server in tests). */
   GITHUB_OAUTH_URL: z.url().default('https://github.com'),
+  /**
+   * The key that encrypts authors' GitHub tokens at rest (AES-256-GCM): 32 bytes as 64 hex digits
+   * or base64 (`openssl rand -hex 32`). Unset: authors cannot connect GitHub to open pull requests.
+   */
+  ASSAY_TOKEN_KEY: optionalString.refine((v) => v === undefined || /^[0-9a-f]{64}$/i.test(v) || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes: 64 hex digits or base64 (openssl rand -hex 32)'),
   /** GitHub logins made maintainers when they sign in (comma-separated); other roles are kept in the users table. */
   ASSAY_MAINTAINER_LOGINS: optionalString,
   /** The label with which a maintainer approves a pull request's run (the other way: a `/assay run` comment). */

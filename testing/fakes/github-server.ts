@@ -50,6 +50,9 @@ export interface FakePull {
   baseRef: string;
   baseSha: string;
   labels: string[];
+  /** The fork the head branch lives in (null: this repository). */
+  headOwner?: string | null;
+  body?: string;
 }
 
 export interface FakeComment {
@@ -83,6 +86,8 @@ export interface Delivery {
 interface Identity {
   kind: 'token' | 'installation' | 'user';
   login: string;
+  /** An OAuth user token's granted scopes (GitHub's X-OAuth-Scopes). */
+  scopes?: string[];
 }
 
 export class FakeGitHub {
@@ -92,7 +97,14 @@ export class FakeGitHub {
   readonly branch: string;
   url = '';
   /** Every API request, in order. */
-  readonly requests: { method: string; path: string; status: number }[] = [];
+  /** Every API request, in order; writes keep their JSON body (what a test asserts a use case sent). */
+  readonly requests: { method: string; path: string; status: number; by?: string; body?: unknown }[] = [];
+  /** Logins that forked the repository, and how many more polls each fork stays 404 (GitHub creates forks asynchronously). */
+  readonly forks = new Map<string, { pendingPolls: number }>();
+  /** How many GETs of a new fork answer 404 before it exists. */
+  forkPolls = 1;
+  /** While set, every call with a user token answers GitHub's rate-limit 403 (`x-ratelimit-reset`: epoch seconds). */
+  rateLimitedUntil: number | null = null;
   readonly pulls = new Map<number, FakePull>();
   readonly comments: FakeComment[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
@@ -105,7 +117,7 @@ export class FakeGitHub {
   private server!: Server;
   private readonly router = new Router();
   private readonly tokens = new Map<string, Identity>();
-  private readonly oauthCodes = new Map<string, { login: string; clientId: string; expires: number }>();
+  private readonly oauthCodes = new Map<string, { login: string; clientId: string; expires: number; scope: string }>();
   private nextId = 1000;
   /** Pull requests and issues share one number sequence on GitHub. */
   private nextNumber = 1;
@@ -136,7 +148,10 @@ export class FakeGitHub {
         } catch (e) {
           reply = { status: 500, body: { message: (e as Error).message } };
         }
-        if (!fake.path.startsWith('/_fake/')) gh.requests.push({ method: fake.method, path: fake.path, status: reply.status });
+        if (!fake.path.startsWith('/_fake/')) {
+          const write = fake.method !== 'GET' && fake.method !== 'HEAD';
+          gh.requests.push({ method: fake.method, path: fake.path, status: reply.status, by: gh.identify(fake)?.login, ...(write ? { body: fake.body } : {}) });
+        }
         send(res, reply);
       })();
     });
@@ -199,7 +214,7 @@ export class FakeGitHub {
   /** Pushes more changes to a pull request's branch; delivers `pull_request` synchronize. */
   async pushToPullRequest(number: number, changes: FileChanges): Promise<{ headSha: string; delivery?: Delivery }> {
     const pr = this.pull(number);
-    const head = this.git.commit(pr.headRef, changes, 'Update', pr.author);
+    const head = this.git.commit(`${pr.headOwner ? `${pr.headOwner}/` : ''}${pr.headRef}`, changes, 'Update', pr.author);
     pr.headSha = head.sha;
     const delivery = await this.deliverIfConfigured('pull_request', this.pullEvent('synchronize', pr, pr.author));
     return { headSha: head.sha, delivery };
@@ -286,8 +301,10 @@ export class FakeGitHub {
 
   // ───────────── JSON shapes ─────────────
 
-  private repository() {
-    return { id: 1, name: this.repo, full_name: this.fullName, owner: { login: this.owner }, default_branch: this.branch, private: false, html_url: `https://github.com/${this.fullName}` };
+  /** This repository's JSON, or a fork's (`forkOwner`). */
+  private repository(forkOwner?: string) {
+    const owner = forkOwner ?? this.owner;
+    return { id: forkOwner ? hashId(`${forkOwner}/${this.repo}`) : 1, name: this.repo, full_name: `${owner}/${this.repo}`, owner: { login: owner }, default_branch: this.branch, private: false, fork: !!forkOwner, ...(forkOwner ? { parent: { full_name: this.fullName } } : {}), html_url: `https://github.com/${owner}/${this.repo}` };
   }
 
   private pullJson(pr: FakePull) {
@@ -297,7 +314,8 @@ export class FakeGitHub {
       state: pr.state,
       user: { login: pr.author, type: 'User' },
       labels: pr.labels.map((name) => ({ name })),
-      head: { ref: pr.headRef, sha: pr.headSha, repo: this.repository() },
+      head: { ref: pr.headRef, sha: pr.headSha, label: `${pr.headOwner ?? this.owner}:${pr.headRef}`, repo: pr.headOwner ? this.repository(pr.headOwner) : this.repository() },
+      body: pr.body ?? null,
       base: { ref: pr.baseRef, sha: pr.baseSha, repo: this.repository() },
       html_url: `https://github.com/${this.fullName}/pull/${pr.number}`,
     };
@@ -317,7 +335,7 @@ export class FakeGitHub {
 
   // ───────────── authentication ─────────────
 
-  private identify(req: FakeRequest): Identity | null {
+  identify(req: FakeRequest): Identity | null {
     const header = req.headers.authorization ?? '';
     const m = /^(?:token|bearer)\s+(.+)$/i.exec(header);
     return m ? (this.tokens.get(m[1]!) ?? null) : null;
@@ -326,6 +344,9 @@ export class FakeGitHub {
   /** With a token or an app configured, the API refuses anonymous calls (as for a private repository). */
   private guard(req: FakeRequest, write = false): Identity | FakeReply {
     const who = this.identify(req);
+    if (who?.kind === 'user' && this.rateLimitedUntil && Date.now() / 1000 < this.rateLimitedUntil) {
+      return { status: 403, body: { message: `API rate limit exceeded for user ${who.login}.`, documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' }, headers: { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(this.rateLimitedUntil) } };
+    }
     if (who) return who;
     if (req.headers.authorization) return { status: 401, body: { message: 'Bad credentials' } };
     if (write || this.options.token || this.options.app) return { status: 401, body: { message: 'Requires authentication' } };
@@ -350,8 +371,10 @@ export class FakeGitHub {
   private routes(): void {
     const r = this.router;
     const repo = `/repos/:owner/:repo`;
-    const inRepo = (handler: (req: FakeRequest, who: Identity) => FakeReply | Promise<FakeReply>, write = false) => (req: FakeRequest) => {
-      if (req.params.owner !== this.owner || req.params.repo !== this.repo) return notFound();
+    /** `forks`: the route also serves the users' forks (owner = the fork's login), once they exist. */
+    const inRepo = (handler: (req: FakeRequest, who: Identity) => FakeReply | Promise<FakeReply>, write = false, forks = false) => (req: FakeRequest) => {
+      const prefix = this.prefixOf(req.params.owner, req.params.repo);
+      if (prefix === null || (prefix && (!forks || this.forks.get(req.params.owner!)!.pendingPolls > 0))) return notFound();
       const who = this.guard(req, write);
       return 'status' in who ? who : handler(req, who);
     };
@@ -362,9 +385,11 @@ export class FakeGitHub {
       return { status: 200, body: { name: req.params.branch, commit: { sha: c.sha, commit: this.commitJson(c) } } };
     }));
     r.on('GET', `${repo}/git/ref/*ref`, inRepo((req) => {
-      const c = this.git.resolve(req.params.ref!);
+      const prefix = this.prefixOf(req.params.owner, req.params.repo)!;
+      const name = req.params.ref!.replace(/^heads\//, '');
+      const c = prefix ? this.git.commits.get(this.git.branches.get(prefix + name) ?? '') : this.git.resolve(req.params.ref!);
       return c ? { status: 200, body: { ref: `refs/${req.params.ref}`, object: { sha: c.sha, type: 'commit' } } } : notFound();
-    }));
+    }, false, true));
     r.on('GET', `${repo}/git/commits/:sha`, inRepo((req) => {
       const c = this.git.commits.get(req.params.sha!);
       return c ? { status: 200, body: this.commitJson(c) } : notFound();
@@ -391,7 +416,9 @@ export class FakeGitHub {
       return { status: 200, body: { sha: req.params.sha, size: blob.length, encoding: 'base64', content } };
     }));
     r.on('GET', `${repo}/contents/*path`, inRepo((req) => {
-      const c = this.git.resolve(req.query.get('ref') ?? this.branch);
+      const prefix = this.prefixOf(req.params.owner, req.params.repo)!;
+      const ref = req.query.get('ref') ?? this.branch;
+      const c = this.git.commits.get(this.git.branches.get(prefix + ref) ?? '') ?? this.git.resolve(ref);
       if (!c) return notFound('No commit found for the ref');
       const path = req.params.path!.replace(/\/$/, '');
       const sha = c.files.get(path);
@@ -402,7 +429,8 @@ export class FakeGitHub {
       const dir = this.git.directory(c, path);
       if (!dir) return notFound();
       return { status: 200, body: dir.map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').at(-1), path: e.path, sha: e.sha, size: e.size ?? 0 })) };
-    }));
+    }, false, true));
+    this.pullRequestWriteRoutes(repo, inRepo);
 
     r.on('GET', `${repo}/pulls/:number`, inRepo((req) => {
       const pr = this.pulls.get(Number(req.params.number));
@@ -507,6 +535,129 @@ export class FakeGitHub {
     this.controlRoutes();
   }
 
+  // ───────────── what an author's own token does: repository permissions, forks, refs, contents, pulls ─────────────
+
+  /** `''` for this repository, `<login>/` for a login's fork (its branches live in the same store under that prefix), null for any other. */
+  private prefixOf(owner: string | undefined, repo: string | undefined): string | null {
+    if (repo !== this.repo || !owner) return null;
+    if (owner === this.owner) return '';
+    return this.forks.has(owner) ? `${owner}/` : null;
+  }
+
+  /** An OAuth user token writes only with `public_repo` or `repo` (GitHub names them in X-Accepted-OAuth-Scopes). */
+  private missingScope(who: Identity): FakeReply | null {
+    if (who.kind !== 'user' || who.scopes?.some((s) => s === 'public_repo' || s === 'repo')) return null;
+    return { status: 403, body: { message: 'Resource not accessible by integration' }, headers: { 'x-accepted-oauth-scopes': 'public_repo, repo', 'x-oauth-scopes': (who.scopes ?? []).join(', ') } };
+  }
+
+  /** Pushing to this repository takes write permission; to a fork, being its owner. */
+  private mayPush(who: Identity, prefix: string): boolean {
+    if (who.kind !== 'user') return true; // the bot token and the app write everywhere
+    if (prefix) return prefix === `${who.login}/`;
+    const p = this.permissions.get(who.login) ?? 'none';
+    return p === 'admin' || p === 'maintain' || p === 'write';
+  }
+
+  /** Revokes every token of `login` (the user removed the app's access on GitHub): its calls answer 401. */
+  revokeTokensOf(login: string): void {
+    for (const [token, who] of this.tokens) if (who.login === login) this.tokens.delete(token);
+  }
+
+  /** The open pull request from `head` (`owner:branch`), if any. */
+  pullFrom(headOwner: string, headRef: string): FakePull | undefined {
+    const owner = headOwner === this.owner ? null : headOwner;
+    return [...this.pulls.values()].find((p) => p.state === 'open' && (p.headOwner ?? null) === owner && p.headRef === headRef);
+  }
+
+  private pullRequestWriteRoutes(repo: string, inRepo: (h: (req: FakeRequest, who: Identity) => FakeReply | Promise<FakeReply>, write?: boolean, forks?: boolean) => (req: FakeRequest) => FakeReply | Promise<FakeReply>): void {
+    const r = this.router;
+    const prefixOf = (req: FakeRequest) => this.prefixOf(req.params.owner, req.params.repo)!;
+    const invalid = (message: string): FakeReply => ({ status: 422, body: { message, documentation_url: 'https://docs.github.com/rest' } });
+
+    r.on('GET', `${repo}`, (req) => {
+      const prefix = this.prefixOf(req.params.owner, req.params.repo);
+      if (prefix === null) return notFound();
+      const fork = prefix ? this.forks.get(req.params.owner!)! : null;
+      if (fork && fork.pendingPolls > 0) {
+        fork.pendingPolls--; // still being created
+        return notFound();
+      }
+      const who = this.guard(req);
+      if ('status' in who) return who;
+      const push = this.mayPush(who, prefix);
+      const admin = prefix ? push : who.kind === 'user' && this.permissions.get(who.login) === 'admin';
+      return { status: 200, body: { ...this.repository(prefix ? req.params.owner : undefined), permissions: { admin, maintain: admin, push, triage: push, pull: true } } };
+    });
+    r.on('POST', `${repo}/forks`, inRepo((req, who) => {
+      const refused = this.missingScope(who);
+      if (refused) return refused;
+      if (who.kind !== 'user') return invalid('Only a user can fork here');
+      if (!this.forks.has(who.login)) {
+        this.forks.set(who.login, { pendingPolls: this.forkPolls });
+        this.git.branches.set(`${who.login}/${this.branch}`, this.head().sha); // a fork starts with the default branch
+      }
+      return { status: 202, body: this.repository(who.login) };
+    }, true));
+    r.on('POST', `${repo}/git/refs`, inRepo((req, who) => {
+      const prefix = prefixOf(req);
+      const refused = this.missingScope(who);
+      if (refused) return refused;
+      if (!this.mayPush(who, prefix)) return { status: 403, body: { message: 'Resource not accessible by integration' } };
+      const b = req.body as { ref?: string; sha?: string };
+      if (!b.ref?.startsWith('refs/heads/') || !b.sha) return invalid('ref must start with refs/heads/ and sha is required');
+      const key = prefix + b.ref.slice('refs/heads/'.length);
+      if (this.git.branches.has(key)) return invalid('Reference already exists');
+      if (!this.git.commits.has(b.sha)) return invalid('Object does not exist');
+      this.git.branches.set(key, b.sha);
+      return { status: 201, body: { ref: b.ref, object: { sha: b.sha, type: 'commit' } } };
+    }, true, true));
+    r.on('PUT', `${repo}/contents/*path`, inRepo((req, who) => {
+      const prefix = prefixOf(req);
+      const refused = this.missingScope(who);
+      if (refused) return refused;
+      if (!this.mayPush(who, prefix)) return notFound(); // GitHub hides what you cannot write
+      const b = req.body as { message?: string; content?: string; branch?: string; sha?: string };
+      if (!b.message || typeof b.content !== 'string') return invalid('message and content are required');
+      const branch = b.branch ?? this.branch;
+      const head = this.git.commits.get(this.git.branches.get(prefix + branch) ?? '');
+      if (!head) return notFound(`Branch ${branch} not found`);
+      const path = req.params.path!;
+      const existing = head.files.get(path);
+      if (existing && !b.sha) return invalid('Invalid request.\n\n"sha" wasn\'t supplied.');
+      if (existing && b.sha !== existing) return { status: 409, body: { message: `${path} does not match ${b.sha}` } };
+      const c = this.git.commit(prefix + branch, { [path]: Buffer.from(b.content, 'base64').toString('utf8') }, b.message, who.login);
+      return { status: existing ? 200 : 201, body: { content: { name: path.split('/').at(-1), path, sha: c.files.get(path) }, commit: { sha: c.sha, message: b.message } } };
+    }, true, true));
+    r.on('GET', `${repo}/pulls`, inRepo((req) => {
+      const state = req.query.get('state') ?? 'open';
+      const head = req.query.get('head');
+      let list = [...this.pulls.values()].filter((p) => state === 'all' || p.state === state);
+      if (head) {
+        const [owner, ref] = head.includes(':') ? head.split(':', 2) as [string, string] : [this.owner, head];
+        list = list.filter((p) => (p.headOwner ?? this.owner) === owner && p.headRef === ref);
+      }
+      return paginate(req, list.map((p) => this.pullJson(p)));
+    }));
+    r.on('POST', `${repo}/pulls`, inRepo((req, who) => {
+      const refused = this.missingScope(who);
+      if (refused) return refused;
+      const b = req.body as { title?: string; head?: string; base?: string; body?: string };
+      if (!b.title || !b.head || !b.base) return invalid('title, head and base are required');
+      const [owner, ref] = b.head.includes(':') ? b.head.split(':', 2) as [string, string] : [this.owner, b.head];
+      const prefix = this.prefixOf(owner, this.repo);
+      const head = prefix === null ? undefined : this.git.commits.get(this.git.branches.get(prefix + ref) ?? '');
+      const base = this.git.resolve(b.base);
+      if (!head || !base || !this.git.branches.has(b.base)) return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] } };
+      if (this.pullFrom(owner, ref)) return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${owner}:${ref}.` }] } };
+      if (head.sha === base.sha) return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `No commits between ${b.base} and ${ref}` }] } };
+      const pr: FakePull = { number: this.nextNumber++, title: b.title, author: who.login, state: 'open', headRef: ref, headSha: head.sha, baseRef: b.base, baseSha: base.sha, labels: [], headOwner: prefix ? owner : null, body: b.body ?? '' };
+      this.pulls.set(pr.number, pr);
+      // GitHub delivers the webhook after answering, not during the request
+      setTimeout(() => void this.deliverIfConfigured('pull_request', this.pullEvent('opened', pr, who.login)).catch(() => undefined), 0);
+      return { status: 201, body: this.pullJson(pr) };
+    }));
+  }
+
   private oauthRoutes(): void {
     const r = this.router;
     const authorize = (req: FakeRequest, login: string | null): FakeReply => {
@@ -524,7 +675,7 @@ export class FakeGitHub {
         };
       }
       const code = randomBytes(10).toString('hex');
-      this.oauthCodes.set(code, { login, clientId, expires: Date.now() + 600_000 });
+      this.oauthCodes.set(code, { login, clientId, expires: Date.now() + 600_000, scope: req.query.get('scope') ?? '' });
       const back = new URL(redirectUri);
       back.searchParams.set('code', code);
       const state = req.query.get('state');
@@ -544,8 +695,10 @@ export class FakeGitHub {
       if (!grant || grant.expires < Date.now() || grant.clientId !== b.client_id) return answer({ error: 'bad_verification_code' });
       this.oauthCodes.delete(b.code!); // a code works once
       const token = `gho_${randomBytes(16).toString('hex')}`;
-      this.tokens.set(token, { kind: 'user', login: grant.login });
-      return answer({ access_token: token, token_type: 'bearer', scope: 'read:user' });
+      // GitHub grants what the authorize URL asked for (space- or comma-separated), reported comma-separated
+      const scopes = grant.scope.split(/[\s,]+/).filter(Boolean);
+      this.tokens.set(token, { kind: 'user', login: grant.login, scopes });
+      return answer({ access_token: token, token_type: 'bearer', scope: scopes.join(',') });
     });
     r.on('GET', '/user', (req) => {
       const who = this.identify(req);
@@ -585,6 +738,16 @@ export class FakeGitHub {
       this.setPermission(req.params.login!, String((req.body as Body).permission) as Permission);
       return ok({ login: req.params.login, permission: this.permissions.get(req.params.login!) });
     });
+    r.on('PUT', '/_fake/rate-limit', (req) => {
+      const until = (req.body as Body).until;
+      this.rateLimitedUntil = typeof until === 'number' ? until : null;
+      return ok({ rateLimitedUntil: this.rateLimitedUntil });
+    });
+    r.on('POST', '/_fake/revoke/:login', (req) => {
+      this.revokeTokensOf(req.params.login!);
+      return ok({ revoked: req.params.login });
+    });
+    r.on('GET', '/_fake/forks', () => ok([...this.forks.keys()]));
     r.on('PUT', '/_fake/browser-user', (req) => {
       const login = (req.body as Body).login;
       this.browserUser = typeof login === 'string' && login ? login : null;

@@ -31,23 +31,31 @@ function configured(c: OAuthConfig): { clientId: string; clientSecret: string } 
   return { clientId: c.clientId, clientSecret: c.clientSecret };
 }
 
-export function callbackUrl(c: OAuthConfig): string {
-  return `${c.publicUrl.replace(/\/$/, '')}/api/auth/github/callback`;
+/**
+ * The two flows: signing in (`read:user`, no access to any repository), and connecting GitHub to
+ * open pull requests, which also asks for `public_repo` (lib/server/auth/github-tokens.ts). The
+ * second's callback is a sub-path of the first, which GitHub accepts for one registered callback URL.
+ */
+export type OAuthFlow = 'sign-in' | 'connect';
+const SCOPES: Record<OAuthFlow, string> = { 'sign-in': 'read:user', connect: 'read:user public_repo' };
+
+export function callbackUrl(c: OAuthConfig, flow: OAuthFlow = 'sign-in'): string {
+  return `${c.publicUrl.replace(/\/$/, '')}/api/auth/github/callback${flow === 'connect' ? '/connect' : ''}`;
 }
 
 /** Where to send the browser, and the state to remember in a cookie. */
-export function startOAuth(c: OAuthConfig): { location: string; state: string } {
+export function startOAuth(c: OAuthConfig, flow: OAuthFlow = 'sign-in'): { location: string; state: string } {
   const { clientId } = configured(c);
   const state = randomBytes(16).toString('base64url');
   const url = new URL('/login/oauth/authorize', c.oauthUrl);
   url.searchParams.set('client_id', clientId);
-  url.searchParams.set('redirect_uri', callbackUrl(c));
-  url.searchParams.set('scope', 'read:user');
+  url.searchParams.set('redirect_uri', callbackUrl(c, flow));
+  url.searchParams.set('scope', SCOPES[flow]);
   url.searchParams.set('state', state);
   return { location: url.toString(), state };
 }
 
-const TokenReply = z.union([z.object({ access_token: z.string().min(1) }), z.object({ error: z.string(), error_description: z.string().optional() })]);
+const TokenReply = z.union([z.object({ access_token: z.string().min(1), scope: z.string().optional() }), z.object({ error: z.string(), error_description: z.string().optional() })]);
 const GitHubUser = z.object({ login: z.string().regex(GITHUB_LOGIN), name: z.string().nullable().optional() });
 
 export async function finishOAuth(
@@ -55,7 +63,8 @@ export async function finishOAuth(
   c: OAuthConfig,
   q: { code: string; state: string; expectedState: string | null; clientAddress: string },
   fetchImpl: typeof fetch = fetch,
-): Promise<{ token: string; expiresAt: Date; login: string }> {
+  flow: OAuthFlow = 'sign-in',
+): Promise<{ token: string; expiresAt: Date; login: string; userId: string; github: { token: string; scopes: string } }> {
   const { clientId, clientSecret } = configured(c);
   await enforceRateLimit(db, `sign-in:${q.clientAddress}`, SIGN_IN_LIMIT);
   // the state ties the callback to the browser that started the flow (no login CSRF)
@@ -65,7 +74,7 @@ export async function finishOAuth(
   const res = await fetchImpl(new URL('/login/oauth/access_token', c.oauthUrl), {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, code: q.code, redirect_uri: callbackUrl(c) }),
+    body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, code: q.code, redirect_uri: callbackUrl(c, flow) }),
   });
   const reply = TokenReply.safeParse(await res.json().catch(() => null));
   if (!res.ok || !reply.success) throw new UpstreamError(`GitHub's token exchange failed (HTTP ${res.status}).`);
@@ -83,5 +92,6 @@ export async function finishOAuth(
   // promotion only raises a reader/author; it never lowers an admin
   if (promote && (row.role === 'reader' || row.role === 'author')) await db.user.update({ where: { id: row.id }, data: { role: 'maintainer' } });
   const session = await createSession(db, row.id);
-  return { ...session, login };
+  // the GitHub token goes back to the caller, which keeps it (connect) or drops it (sign-in); never to the browser
+  return { ...session, login, userId: row.id, github: { token: reply.data.access_token, scopes: reply.data.scope ?? '' } };
 }

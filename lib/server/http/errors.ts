@@ -26,23 +26,23 @@ export class BadRequestError extends AppError {
 /** No valid credentials (missing/wrong token, no session, bad webhook signature). */
 export class UnauthorizedError extends AppError {
   override name = 'UnauthorizedError';
-  constructor(message = 'Sign in first: send `Authorization: Bearer <ASSAY_ADMIN_TOKEN>` or use the admin sign-in page.') {
-    super('unauthorized', 401, message);
+  constructor(message = 'Sign in first: send `Authorization: Bearer <ASSAY_ADMIN_TOKEN>` or use the admin sign-in page.', details?: unknown) {
+    super('unauthorized', 401, message, details);
   }
 }
 
 /** Valid credentials, but the role does not allow the action. */
 export class ForbiddenError extends AppError {
   override name = 'ForbiddenError';
-  constructor(message: string) {
-    super('forbidden', 403, message);
+  constructor(message: string, details?: unknown) {
+    super('forbidden', 403, message, details);
   }
 }
 
 export class NotFoundError extends AppError {
   override name = 'NotFoundError';
-  constructor(message: string) {
-    super('not_found', 404, message);
+  constructor(message: string, details?: unknown) {
+    super('not_found', 404, message, details);
   }
 }
 
@@ -56,8 +56,8 @@ export class ConflictError extends AppError {
 
 export class RateLimitedError extends AppError {
   override name = 'RateLimitedError';
-  constructor(readonly retryAfterSeconds: number) {
-    super('rate_limited', 429, `Too many requests; try again in ${retryAfterSeconds} s.`);
+  constructor(readonly retryAfterSeconds: number, message = `Too many requests; try again in ${retryAfterSeconds} s.`, details?: unknown) {
+    super('rate_limited', 429, message, details);
   }
 }
 

@@ -1,0 +1,187 @@
+/**
+ * "Open a pull request" with the author's own GitHub token: validate the path and the draft
+ * (the same parser as `assay validate`; nothing is created when either fails), then on GitHub
+ *
+ *   repository permission ─ no push ─▶ fork (reused when it exists; waited for, GitHub makes it asynchronously)
+ *   base commit ─▶ branch `assay/<name>-<fingerprint>` (a taken name with other content: `-2`, `-3`…)
+ *   ─▶ commit the file (no overwrite of an existing file unless the author said so) ─▶ the pull request
+ *
+ * Every step first looks for what an earlier, interrupted attempt made (the fork, a branch with
+ * this very content, the open pull request from it) and reuses it, so a retry after an error
+ * resumes instead of duplicating. From then on the pull request is GitHub's and the existing
+ * validation and approval flow (lib/server/github/pull-requests, webhooks) takes over.
+ */
+import { createHash } from 'node:crypto';
+import { branchNameFor, parseBlueprint, pullRequestDescription, pullRequestPathProblem, type OpenedPullRequest, type OpenPullRequestBody } from '@/lib/core';
+import type { Octokit } from '@octokit/rest';
+import type { SessionUser } from '../auth/sessions';
+import { gitHubTokenOf } from '../auth/github-tokens';
+import { enforceRateLimit, type RateLimit } from '../auth/rate-limit';
+import type { Db } from '../db/client';
+import type { GitHubSource } from '../github/config';
+import { createOctokit } from '../github/octokit-repo';
+import { BadRequestError, ConflictError, UnauthorizedError, UpstreamError } from '../http/errors';
+import { explain, statusOf, validationMessage, withAuthorToken } from './github-calls';
+
+/** Pull requests an author may open per hour (each is several GitHub calls made with their token). */
+export const AUTHOR_PULL_REQUEST_LIMIT: RateLimit = { limit: 10, windowSeconds: 3600 };
+/** Branch names tried before giving up (`-2` … `-5`). */
+const BRANCH_ATTEMPTS = 5;
+
+export interface AuthoringGitHubDeps {
+  db: Db;
+  /** GitHub's API (the fake GitHub in tests). */
+  apiUrl: string;
+  /** The configured blueprint repository (lib/server/github/config.ts). */
+  source: GitHubSource;
+  /** ASSAY_TOKEN_KEY, decoded. */
+  tokenKey: Buffer;
+  /** This site, to make a try-it link absolute in the description. */
+  publicUrl: string;
+  /** A new fork is polled this many times, this far apart, before giving up (retrying then reuses it). */
+  forkWait?: { tries: number; intervalMs: number };
+  now?: () => Date;
+}
+
+/** Git's blob id of a text: what GitHub reports as a file's `sha`, so equal content is recognised without reading it. */
+export function gitBlobSha(text: string): string {
+  const body = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
+}
+
+/** The author's Octokit; 401 with `next: connect` when they have not connected GitHub (or the token no longer decrypts). */
+export async function authorOctokit(deps: AuthoringGitHubDeps, user: SessionUser): Promise<Octokit> {
+  const token = await gitHubTokenOf(deps.db, deps.tokenKey, user.id);
+  if (!token) throw new UnauthorizedError('Connect GitHub to open pull requests: Assay needs your permission (public_repo) to fork the blueprint repository and open the pull request as you.', { next: 'connect' });
+  return createOctokit({ apiUrl: deps.apiUrl, auth: { kind: 'token', token } });
+}
+
+export async function openPullRequest(deps: AuthoringGitHubDeps, user: SessionUser, body: OpenPullRequestBody): Promise<OpenedPullRequest> {
+  const { path, yaml } = body;
+  const pathProblem = pullRequestPathProblem(path);
+  if (pathProblem) throw new BadRequestError(`${path}: ${pathProblem}`, { next: 'fix', field: 'path' });
+  const parsed = parseBlueprint(yaml, { file: path });
+  if (!parsed.ok) {
+    const first = parsed.errors[0]!;
+    const more = parsed.errors.length > 1 ? ` (and ${parsed.errors.length - 1} more)` : '';
+    throw new BadRequestError(`${path}:${first.line}:${first.col}: ${first.message}${more}. Fix the draft first; nothing was sent to GitHub.`, {
+      next: 'fix',
+      issues: parsed.errors.map((i) => ({ file: i.file, line: i.line, col: i.col, message: i.message, hint: i.hint })),
+    });
+  }
+  await enforceRateLimit(deps.db, `author-pr:${user.id}`, AUTHOR_PULL_REQUEST_LIMIT, deps.now?.());
+  const octokit = await authorOctokit(deps, user);
+  const ctx = { db: deps.db, userId: user.id, now: deps.now };
+  const call = <T>(what: string, fn: () => Promise<T>) => withAuthorToken(ctx, what, fn);
+  const { owner, repo, branch: base } = deps.source;
+  const reused: OpenedPullRequest['reused'] = [];
+
+  // 1. where the branch goes: the repository itself when the author can push to it, else their fork (made after step 2)
+  const upstream = await call(`the repository ${owner}/${repo}`, () => octokit.rest.repos.get({ owner, repo }));
+  const me = (await call('your GitHub account', () => octokit.rest.users.getAuthenticated())).data.login;
+
+  // 2. the base commit, and whether the file exists there (read before anything is made)
+  const baseSha = (await call(`the branch ${owner}/${repo}@${base}`, () => octokit.rest.git.getRef({ owner, repo, ref: `heads/${base}` }))).data.object.sha;
+  const existing = await fileSha(octokit, ctx, { owner, repo }, path, base);
+  if (existing && !body.overwrite) {
+    throw new ConflictError(`${path} already exists on ${owner}/${repo}@${base}. Choose another path, or confirm that this pull request replaces it.`, { next: 'overwrite', field: 'path' });
+  }
+  let head = { owner, repo };
+  if (!upstream.data.permissions?.push) head = await forkFor(deps, octokit, ctx, me, reused);
+  const blobSha = gitBlobSha(yaml);
+
+  // 3. the branch: ours when it is new, is still at the base commit, or already holds this very file
+  let branch: string | null = null;
+  let committed = false;
+  for (let attempt = 1; attempt <= BRANCH_ATTEMPTS && !branch; attempt++) {
+    const name = branchNameFor(path, yaml, attempt);
+    try {
+      await octokit.rest.git.createRef({ ...head, ref: `refs/heads/${name}`, sha: baseSha });
+      branch = name;
+    } catch (e) {
+      if (statusOf(e) !== 422 || !/already exists/i.test(validationMessage(e))) throw await explain(ctx, `creating the branch ${name}`, e);
+      const tip = (await call(`the branch ${name}`, () => octokit.rest.git.getRef({ ...head, ref: `heads/${name}` }))).data.object.sha;
+      const there = await fileSha(octokit, ctx, head, path, name);
+      if (there === blobSha) {
+        branch = name;
+        committed = true;
+        reused.push('branch', 'commit');
+      } else if (tip === baseSha) {
+        branch = name;
+        reused.push('branch');
+      } // else: the name is taken by other work; try the next one
+    }
+  }
+  if (!branch) throw new ConflictError(`The branch names ${branchNameFor(path, yaml)} to -${BRANCH_ATTEMPTS} are all taken in ${head.owner}/${head.repo}. Delete old assay/ branches there, or change the file name.`, { next: 'fix', field: 'path' });
+
+  // 4. the commit
+  let headSha: string;
+  if (committed) {
+    headSha = (await call(`the branch ${branch}`, () => octokit.rest.git.getRef({ ...head, ref: `heads/${branch}` }))).data.object.sha;
+  } else {
+    const put = await call(`committing ${path}`, () =>
+      octokit.rest.repos.createOrUpdateFileContents({
+        ...head,
+        path,
+        branch: branch!,
+        message: `${existing ? 'Update' : 'Add'} ${path}`,
+        content: Buffer.from(yaml, 'utf8').toString('base64'),
+        ...(existing ? { sha: existing } : {}),
+      }),
+    );
+    headSha = put.data.commit.sha!;
+  }
+
+  // 5. the pull request, unless one from this branch is already open
+  const headLabel = `${head.owner}:${branch}`;
+  const open = await call('the open pull requests', () => octokit.rest.pulls.list({ owner, repo, head: headLabel, state: 'open', per_page: 5 }));
+  let pr: { number: number; html_url: string; head: { sha: string } } | undefined = open.data[0];
+  if (pr) {
+    reused.push('pull_request');
+  } else {
+    const tryRunUrl = body.tryRunUrl ? new URL(body.tryRunUrl, deps.publicUrl).toString() : null;
+    const description = pullRequestDescription(parsed.blueprint, { path, author: me, tryRunUrl });
+    pr = (await call('opening the pull request', () => octokit.rest.pulls.create({ owner, repo, title: body.title, head: headLabel, base, body: description, maintainer_can_modify: true }))).data;
+  }
+  return { number: pr.number, url: pr.html_url, headSha: pr.head.sha || headSha, head: headLabel, forked: head.owner !== owner, reused };
+}
+
+/** The author's fork: reused when it exists, else created and waited for. */
+async function forkFor(
+  deps: AuthoringGitHubDeps,
+  octokit: Octokit,
+  ctx: { db: Db; userId: string; now?: () => Date },
+  me: string,
+  reused: OpenedPullRequest['reused'],
+): Promise<{ owner: string; repo: string }> {
+  const { owner, repo } = deps.source;
+  const call = <T>(what: string, fn: () => Promise<T>) => withAuthorToken(ctx, what, fn);
+  const mine = await octokit.rest.repos.get({ owner: me, repo }).catch(async (e: unknown) => (statusOf(e) === 404 ? null : Promise.reject(await explain(ctx, `your fork ${me}/${repo}`, e))));
+  if (mine?.data.fork && mine.data.parent?.full_name === `${owner}/${repo}`) {
+    reused.push('fork');
+    return { owner: me, repo };
+  }
+  const fork = await call(`forking ${owner}/${repo}`, () => octokit.rest.repos.createFork({ owner, repo }));
+  const at = { owner: fork.data.owner.login, repo: fork.data.name };
+  const { tries, intervalMs } = deps.forkWait ?? { tries: 30, intervalMs: 1000 };
+  for (let i = 0; i < tries; i++) {
+    const ready = await octokit.rest.repos.get(at).then(
+      () => true,
+      async (e: unknown) => (statusOf(e) === 404 ? false : Promise.reject(await explain(ctx, `your fork ${at.owner}/${at.repo}`, e))),
+    );
+    if (ready) return at;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new UpstreamError(`GitHub is still creating your fork ${at.owner}/${at.repo}. Try again in a minute: the fork will be reused.`, { next: 'retry' });
+}
+
+/** A file's blob sha on a branch, or null when there is none. */
+async function fileSha(octokit: Octokit, ctx: { db: Db; userId: string }, at: { owner: string; repo: string }, path: string, ref: string): Promise<string | null> {
+  try {
+    const { data } = await octokit.rest.repos.getContent({ ...at, path, ref });
+    return !Array.isArray(data) && data.type === 'file' ? data.sha : null;
+  } catch (e) {
+    if (statusOf(e) === 404) return null;
+    throw await explain(ctx, `${path} at ${at.owner}/${at.repo}@${ref}`, e);
+  }
+}
