@@ -12,3 +12,4 @@ export * from './evidence';
 export * from './search';
 export * from './retrieval';
 export * from './retrieval-runs';
+export * from './authoring';
