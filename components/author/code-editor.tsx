@@ -118,7 +118,6 @@ export const CodeEditor = forwardRef<CodeEditorHandle, CodeEditorProps>(function
       view.current = null;
     };
     // the editor is created once; later `value`s arrive through the effect below
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // a change made outside the editor (the form view, a loaded draft) replaces its text
