@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { AuthorWorkspace } from '@/components/author/author-workspace';
+import { authoringCatalog } from '@/lib/core';
 import { readBlueprintCopy } from '@/lib/server/authoring/blueprint-copy';
 import { DraftNameSchema } from '@/lib/server/authoring/drafts';
 import { listExampleNames, readExample } from '@/lib/server/authoring/examples';
@@ -32,5 +33,5 @@ export default async function AuthorPage({ searchParams }: { searchParams: Promi
       ? { yaml: example.yaml, name: `blueprints/${example.name}`, origin: 'an example' }
       : { yaml: '', name: draftName ?? 'blueprints/my-blueprint.yml', origin: null };
   const notice = copy && !copy.ok ? copy.reason : exampleName && !example ? `There is no example named ${exampleName}.` : null;
-  return <AuthorWorkspace initialYaml={start.yaml} initialName={start.name} examples={examples} login={user?.githubLogin ?? null} origin={start.origin} notice={notice} />;
+  return <AuthorWorkspace initialYaml={start.yaml} initialName={start.name} examples={examples} login={user?.githubLogin ?? null} origin={start.origin} notice={notice} catalog={authoringCatalog()} />;
 }

@@ -5,6 +5,7 @@
  * on its text (owned by the "form", "try-it" and "open-pr" helpers of issue 16).
  */
 import { useCallback, useRef, useState } from 'react';
+import type { AuthoringCatalog } from '@/lib/core';
 import type { AuthorProblem } from '@/lib/views/author-problems';
 import { CheckPanel } from './check-panel';
 import { CodeEditor, type CodeEditorHandle } from './code-editor';
@@ -23,9 +24,13 @@ export interface AuthorWorkspaceProps {
   origin?: string | null;
   /** Why the requested starting point could not be loaded (a sealed source, an unknown id). */
   notice?: string | null;
+  /** The editor's completion and hover documentation; without it the editor offers none. */
+  catalog?: AuthoringCatalog;
 }
 
-export function AuthorWorkspace({ initialYaml, initialName, examples, login, origin = null, notice = null }: AuthorWorkspaceProps) {
+const EMPTY_CATALOG: AuthoringCatalog = { pointFunctions: [], criterionKinds: [], fields: { header: [], prompt: [], point: [] } };
+
+export function AuthorWorkspace({ initialYaml, initialName, examples, login, origin = null, notice = null, catalog = EMPTY_CATALOG }: AuthorWorkspaceProps) {
   const [yaml, setYaml] = useState(initialYaml);
   const [problems, setProblems] = useState<AuthorProblem[]>([]);
   const [checked, setChecked] = useState(false);
@@ -79,7 +84,7 @@ export function AuthorWorkspace({ initialYaml, initialName, examples, login, ori
             </button>
           </p>
         )}
-        <CodeEditor ref={editor} value={yaml} file={initialName} onChange={change} onProblems={onProblems} />
+        <CodeEditor ref={editor} value={yaml} file={initialName} onChange={change} onProblems={onProblems} catalog={catalog} />
         <p className={`text-sm ${draft.status.kind === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-zinc-600 dark:text-zinc-400'}`} data-testid="draft-status" role="status">
           {draftStatusText(draft.status, login !== null)}
         </p>

@@ -16,6 +16,7 @@ import { linter, lintGutter, lintKeymap, type Diagnostic } from '@codemirror/lin
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import type { AuthoringCatalog } from '@/lib/core';
 import { authorProblems, type AuthorProblem } from '@/lib/views/author-problems';
 import { blueprintCompletions, blueprintHover } from './editor-assist';
 
@@ -33,6 +34,8 @@ export interface CodeEditorProps {
   file: string;
   onChange(text: string): void;
   onProblems(problems: AuthorProblem[]): void;
+  /** Completion and hover documentation (built on the server: see editor-assist.ts). */
+  catalog: AuthoringCatalog;
 }
 
 function diagnosticOf(p: AuthorProblem): Diagnostic {
@@ -57,7 +60,7 @@ function diagnosticOf(p: AuthorProblem): Diagnostic {
   };
 }
 
-export const CodeEditor = forwardRef<CodeEditorHandle, CodeEditorProps>(function CodeEditor({ value, file, onChange, onProblems }, ref) {
+export const CodeEditor = forwardRef<CodeEditorHandle, CodeEditorProps>(function CodeEditor({ value, file, onChange, onProblems, catalog }, ref) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // the latest callbacks and file, read by the extensions without rebuilding the editor
@@ -100,8 +103,8 @@ export const CodeEditor = forwardRef<CodeEditorHandle, CodeEditorProps>(function
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           blueprintLinter,
           lintGutter(),
-          autocompletion({ override: [blueprintCompletions] }),
-          blueprintHover,
+          autocompletion({ override: [blueprintCompletions(catalog)] }),
+          blueprintHover(catalog),
           keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) latest.current.onChange(u.state.doc.toString());

@@ -1,6 +1,8 @@
 /**
  * Completion and hover documentation for the blueprint editor, from `authoringCatalog()`
  * (lib/core: the point-function registry, the criterion kinds, the published JSON Schema).
+ * The page builds the catalog on the server and passes it in as data (about 12 KB of JSON):
+ * building it from the zod schemas takes longer than a keystroke may wait.
  *
  * Which keys to offer is read from the indentation above the cursor: under `should:` (and its
  * aliases) a point's keys and the `$functions`, under `prompts:` or in a top-level list a
@@ -9,8 +11,9 @@
  */
 import type { Completion, CompletionContext, CompletionResult } from '@codemirror/autocomplete';
 import type { EditorState } from '@codemirror/state';
+import type { Extension } from '@codemirror/state';
 import { hoverTooltip, type Tooltip } from '@codemirror/view';
-import { authoringCatalog, type FieldScope, type PointFunctionDoc } from '@/lib/core';
+import type { AuthoringCatalog, FieldScope, PointFunctionDoc } from '@/lib/core';
 
 const POINT_LISTS = new Set(['should', 'should_not', 'points', 'expect', 'expects', 'expectations']);
 
@@ -42,42 +45,47 @@ function functionInfo(fn: PointFunctionDoc): string {
   return `${fn.description}\nArgument: ${fn.argShape}\nExample: ${fn.example}${also}${not}`;
 }
 
-let options: { functions: Completion[]; fields: Record<FieldScope, Completion[]>; kinds: Completion[] } | undefined;
+interface Options {
+  functions: Completion[];
+  fields: Record<FieldScope, Completion[]>;
+  kinds: Completion[];
+}
 
-function completionOptions() {
-  if (options) return options;
-  const c = authoringCatalog();
+function completionOptions(c: AuthoringCatalog): Options {
   const fieldOptions = (scope: FieldScope) => c.fields[scope].map((f): Completion => ({ label: f.key, type: 'property', info: f.description, apply: `${f.key}: ` }));
-  options = {
+  return {
     functions: c.pointFunctions.flatMap((fn) => [fn.name, ...fn.aliases, ...(fn.negatable ? [`not_${fn.name}`] : [])].map((name): Completion => ({ label: `$${name}`, type: 'function', detail: fn.argShape, info: functionInfo(fn), apply: `$${name}: ` }))),
     fields: { header: fieldOptions('header'), prompt: fieldOptions('prompt'), point: fieldOptions('point') },
     kinds: c.criterionKinds.map((k): Completion => ({ label: k.name, type: 'type', detail: 'criterion kind', info: `${k.summary}\nExample:\n${k.example}` })),
   };
-  return options;
 }
 
-export function blueprintCompletions(context: CompletionContext): CompletionResult | null {
+/** The completion source over one catalog. */
+export function blueprintCompletions(catalog: AuthoringCatalog): (context: CompletionContext) => CompletionResult | null {
+  const o = completionOptions(catalog);
+  return (context) => complete(o, context);
+}
+
+function complete(o: Options, context: CompletionContext): CompletionResult | null {
   const word = context.matchBefore(/\$?[\w.]*/);
   if (!word) return null;
   const before = context.state.doc.lineAt(context.pos).text.slice(0, word.from - context.state.doc.lineAt(context.pos).from);
   // only where a key starts: after indentation or a list dash, never inside a value
   if (!/^[\s-]*$/.test(before)) return null;
   if (word.from === word.to && !context.explicit) return null;
-  const o = completionOptions();
   const scope = scopeAt(context.state, word.from);
   const list = word.text.startsWith('$') ? o.functions : scope === 'point' ? [...o.fields.point, ...o.functions, ...o.kinds] : o.fields[scope];
   return { from: word.from, options: list, validFor: /^\$?[\w.]*$/ };
 }
 
 /** The documentation of the `$function` or key under the pointer. */
-export function docAt(state: EditorState, pos: number): { from: number; to: number; text: string } | null {
+export function docAt(c: AuthoringCatalog, state: EditorState, pos: number): { from: number; to: number; text: string } | null {
   const line = state.doc.lineAt(pos);
   const re = /\$?[\w.]+/g;
   for (let m = re.exec(line.text); m; m = re.exec(line.text)) {
     const from = line.from + m.index;
     const to = from + m[0].length;
     if (pos < from || pos > to) continue;
-    const c = authoringCatalog();
     if (m[0].startsWith('$')) {
       const name = m[0].slice(1).replace(/^not_/, '');
       const fn = c.pointFunctions.find((f) => f.name === name || f.aliases.includes(name));
@@ -92,8 +100,8 @@ export function docAt(state: EditorState, pos: number): { from: number; to: numb
   return null;
 }
 
-export const blueprintHover = hoverTooltip((view, pos): Tooltip | null => {
-  const doc = docAt(view.state, pos);
+export const blueprintHover = (catalog: AuthoringCatalog): Extension => hoverTooltip((view, pos): Tooltip | null => {
+  const doc = docAt(catalog, view.state, pos);
   if (!doc) return null;
   return {
     pos: doc.from,
