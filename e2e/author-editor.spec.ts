@@ -165,6 +165,7 @@ test('an author writes in the editor: live problems, hints, a jump, a fix and a 
   // hover documentation of a point function, from the registry
   const fnBox = await page.evaluate(() => {
     const line = [...document.querySelectorAll('.cm-line')].find((l) => l.textContent?.includes('$contains_at_least_n_of'))!;
+    line.scrollIntoView({ block: 'center' });
     const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const i = n.textContent!.indexOf('contains_at_least');
