@@ -14,6 +14,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { freePort, startAppServer } from '../e2e/app-server';
+
+/** A fixed port when the machine's ports are shared out (AUTHOR_BENCH_PORT), else a free one. */
+const fixedPort = Number(process.env.AUTHOR_BENCH_PORT) || null;
 import { authorProblems } from '../lib/views/author-problems';
 import { ensureBuild } from './next-server';
 import { reportFigure, reportTarget } from './targets';
@@ -25,7 +28,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function bench(): Promise<void> {
   ensureBuild();
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const app = startAppServer({ port, env: { ASSAY_DATA_DIR: 'memory://' } });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
   try {
@@ -50,6 +53,7 @@ export async function bench(): Promise<void> {
     const raw = [...scripts.values()].reduce((s, b) => s + b.length, 0);
     const gz = [...scripts.values()].reduce((s, b) => s + gzipSync(b, { level: 9 }).length, 0);
     console.log(`/author: ${scripts.size} scripts, ${(raw / 1024).toFixed(0)} KiB, ${(gz / 1024).toFixed(0)} KiB gzip`);
+    for (const [u, b] of [...scripts].sort((x, y) => y[1].length - x[1].length)) console.log(`  ${new URL(u).pathname}: ${(b.length / 1024).toFixed(0)} KiB, ${(gzipSync(b, { level: 9 }).length / 1024).toFixed(0)} KiB gzip`);
     console.log(`/author time to interactive (editor ready, first check shown): ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
     reportFigure({ name: '/author JS (gzip)', value: gz / 1024, unit: 'KiB', note: `${scripts.size} scripts, ${(raw / 1024).toFixed(0)} KiB uncompressed` });
     reportFigure({ name: '/author time to interactive', value: median(times), unit: 'ms', note: `median of ${LOADS} cold loads, navigation start → editor ready and checked` });
