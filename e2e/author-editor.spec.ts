@@ -192,9 +192,18 @@ test('an author writes in the editor: live problems, hints, a jump, a fix and a 
   await expect(page.getByTestId('author-yaml')).toContainText('        weight: 2.5\n');
   await expect(page.locator('.cm-content')).toContainText('weight: 2.5');
   await shot(page, '7-reloaded-draft');
+
+  // the drafts API acts only for requests from our own pages, on valid names
+  const cross = await page.request.put('/api/author/drafts', { data: { name: 'blueprints/x.yml', yaml: 'a: 1' }, headers: { origin: 'https://elsewhere.example' } });
+  expect(cross.status()).toBe(403);
+  const badName = await page.request.put('/api/author/drafts', { data: { name: '../outside.yml', yaml: 'a: 1' }, headers: { origin: BASE } });
+  expect(badName.status()).toBe(400);
+  expect((await badName.json()).error.message).toMatch(/name/);
+  expect((await (await page.request.get('/api/author/drafts')).json()).drafts).toHaveLength(1);
 });
 
-test('completion offers the point functions with their argument shape', async ({ page }) => {
+test('signed out: completion offers the point functions with their argument shape; the draft stays in the browser', async ({ page }) => {
+  expect((await page.request.get('/api/author/drafts')).status()).toBe(401);
   await page.goto(`/author?example=${EXAMPLE}`);
   await editorReady(page);
   await goToLineEnd(page, 34);
@@ -205,6 +214,11 @@ test('completion offers the point functions with their argument shape', async ({
   await expect(page.locator('.cm-tooltip-autocomplete')).toContainText('$icontains_all_of');
   await expect(page.locator('.cm-tooltip-autocomplete')).toContainText('string[]');
   await shot(page, '8-completion');
+  await expect(page.getByTestId('draft-status')).toHaveText(/^Kept in this browser at .*Sign in to keep it in your account\.$/);
+  await page.reload();
+  await editorReady(page);
+  await expect(page.getByTestId('draft-restored')).toContainText('Restored your draft from this browser');
+  await expect(page.getByTestId('author-yaml')).toContainText('- $icontains_a');
 });
 
 test('"Edit a copy" opens a blueprint in the editor without its sealed prompt', async ({ page }) => {
