@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { BlueprintPageView } from '@/lib/views/blueprint-view';
+import { href } from '@/lib/views/urls';
 import { Markdown } from './markdown';
 import { Pagination, link, muted } from './ui';
 
@@ -37,6 +38,12 @@ export function BlueprintHeader({ view }: { view: BlueprintPageView }) {
           </dd>
         </div>
       </dl>
+      <p className="text-sm">
+        <Link href={href.editCopy(view.id)} className={link} data-testid="edit-copy">
+          Edit a copy
+        </Link>{' '}
+        <span className={muted}>in the browser editor, to propose a change or a new blueprint.</span>
+      </p>
       {view.tags.length > 0 && (
         <ul className="flex flex-wrap gap-1" aria-label="Tags">
           {view.tags.map((t) => (

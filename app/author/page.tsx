@@ -1,22 +1,37 @@
 import type { Metadata } from 'next';
 import { AuthorWorkspace } from '@/components/author/author-workspace';
+import { authoringCatalog } from '@/lib/core';
+import { readBlueprintCopy } from '@/lib/server/authoring/blueprint-copy';
+import { DraftNameSchema } from '@/lib/server/authoring/drafts';
 import { listExampleNames, readExample } from '@/lib/server/authoring/examples';
+import { getDb } from '@/lib/server/compose/database';
 import { currentUser } from '../admin/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Write a blueprint', robots: { index: false } };
 
-/** `/author?example=<file>` starts from an example blueprint. (Skeleton for issue 16.) */
+const one = (v: string | string[] | undefined) => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * `/author?example=<file>` starts from an example blueprint, `?from=<blueprint id>` from a copy
+ * of a blueprint's source (sealed prompts taken out), `?draft=<name>` reopens a saved draft.
+ */
 export default async function AuthorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const exampleName = typeof params.example === 'string' ? params.example : null;
-  const [user, examples, example] = await Promise.all([currentUser(), listExampleNames(), exampleName ? readExample(exampleName) : null]);
-  return (
-    <AuthorWorkspace
-      initialYaml={example?.yaml ?? ''}
-      initialName={example ? `blueprints/${example.name}` : 'blueprints/my-blueprint.yml'}
-      examples={examples}
-      login={user?.githubLogin ?? null}
-    />
-  );
+  const exampleName = one(params.example);
+  const fromId = one(params.from);
+  const draftName = DraftNameSchema.safeParse(one(params.draft)).data ?? null;
+  const [user, examples, example, copy] = await Promise.all([
+    currentUser(),
+    listExampleNames(),
+    exampleName ? readExample(exampleName) : null,
+    fromId ? readBlueprintCopy(getDb(), fromId) : null,
+  ]);
+  const start = copy?.ok
+    ? { yaml: copy.yaml, name: copy.name, origin: copy.sealedRemoved ? 'a copy of the published file, without its sealed test prompts (re-written from the parsed file, so its comments are gone)' : 'a copy of the published file' }
+    : example
+      ? { yaml: example.yaml, name: `blueprints/${example.name}`, origin: 'an example' }
+      : { yaml: '', name: draftName ?? 'blueprints/my-blueprint.yml', origin: null };
+  const notice = copy && !copy.ok ? copy.reason : exampleName && !example ? `There is no example named ${exampleName}.` : null;
+  return <AuthorWorkspace initialYaml={start.yaml} initialName={start.name} examples={examples} login={user?.githubLogin ?? null} origin={start.origin} notice={notice} catalog={authoringCatalog()} />;
 }

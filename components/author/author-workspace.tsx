@@ -1,24 +1,60 @@
 'use client';
 /**
- * The author's workspace: the YAML editor and the panels that act on its text.
- * SKELETON (issue 16): the "editor" helper replaces the textarea with the code editor; the
- * panels are owned by the "form", "try-it" and "open-pr" helpers.
+ * The author's workspace: the YAML editor (CodeMirror, checked live by the blueprint parser),
+ * its problems list, the draft kept in this browser and the account, and the panels that act
+ * on its text (owned by the "form", "try-it" and "open-pr" helpers of issue 16).
  */
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import type { AuthoringCatalog } from '@/lib/core';
+import type { AuthorProblem } from '@/lib/views/author-problems';
 import { CheckPanel } from './check-panel';
+import { CodeEditor, type CodeEditorHandle } from './code-editor';
 import { FormView } from './form-view';
 import { OpenPrPanel } from './open-pr-panel';
+import { ProblemsList } from './problems-list';
 import { TryItPanel } from './try-it-panel';
+import { draftStatusText, useDraft, type Restored } from './use-draft';
 
 export interface AuthorWorkspaceProps {
   initialYaml: string;
   initialName: string;
   examples: string[];
   login: string | null;
+  /** Where the text came from, shown above the editor (e.g. "a copy of blueprints/x.yml"). */
+  origin?: string | null;
+  /** Why the requested starting point could not be loaded (a sealed source, an unknown id). */
+  notice?: string | null;
+  /** The editor's completion and hover documentation; without it the editor offers none. */
+  catalog?: AuthoringCatalog;
 }
 
-export function AuthorWorkspace({ initialYaml, initialName, examples, login }: AuthorWorkspaceProps) {
+const EMPTY_CATALOG: AuthoringCatalog = { pointFunctions: [], criterionKinds: [], fields: { header: [], prompt: [], point: [] } };
+
+export function AuthorWorkspace({ initialYaml, initialName, examples, login, origin = null, notice = null, catalog = EMPTY_CATALOG }: AuthorWorkspaceProps) {
   const [yaml, setYaml] = useState(initialYaml);
+  const [problems, setProblems] = useState<AuthorProblem[]>([]);
+  const [checked, setChecked] = useState(false);
+  const [restored, setRestored] = useState<Restored | null>(null);
+  const editor = useRef<CodeEditorHandle>(null);
+
+  const onRestore = useCallback((r: Restored) => {
+    setRestored(r);
+    setYaml(r.yaml);
+  }, []);
+  const draft = useDraft({ name: initialName, initialYaml, signedIn: login !== null, onRestore });
+
+  const change = useCallback(
+    (text: string) => {
+      setYaml(text);
+      draft.changed(text);
+    },
+    [draft],
+  );
+  const onProblems = useCallback((p: AuthorProblem[]) => {
+    setProblems(p);
+    setChecked(true);
+  }, []);
+
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Write a blueprint</h1>
@@ -30,12 +66,35 @@ export function AuthorWorkspace({ initialYaml, initialName, examples, login }: A
           </a>
         ))}
       </nav>
-      <textarea aria-label="Blueprint YAML" value={yaml} onChange={(e) => setYaml(e.target.value)} rows={24} className="w-full font-mono text-sm" />
+      {notice && (
+        <p role="status" className="text-sm text-amber-800 dark:text-amber-300" data-testid="author-notice">
+          {notice}
+        </p>
+      )}
+      <div className="space-y-2">
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          <span className="font-mono">{initialName}</span>
+          {origin && <> — {origin}</>}
+        </p>
+        {restored && (
+          <p role="status" className="text-sm" data-testid="draft-restored">
+            Restored your draft from {restored.from === 'account' ? 'your account' : 'this browser'} (saved {new Date(restored.at).toLocaleString('en-GB')}).{' '}
+            <button type="button" className="underline" onClick={() => change(initialYaml)}>
+              Start over from the original
+            </button>
+          </p>
+        )}
+        <CodeEditor ref={editor} value={yaml} file={initialName} onChange={change} onProblems={onProblems} catalog={catalog} />
+        <p className={`text-sm ${draft.status.kind === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-zinc-600 dark:text-zinc-400'}`} data-testid="draft-status" role="status">
+          {draftStatusText(draft.status, login !== null)}
+        </p>
+      </div>
+      <ProblemsList problems={problems} checked={checked} onJump={(p) => editor.current?.jumpTo(p.from)} />
       {/* The current text, for specs and assistive tooling: stays whatever the editor becomes. */}
       <pre data-testid="author-yaml" hidden>
         {yaml}
       </pre>
-      <FormView yaml={yaml} onChange={setYaml} />
+      <FormView yaml={yaml} onChange={change} />
       <CheckPanel yaml={yaml} />
       <TryItPanel yaml={yaml} name={initialName} login={login} />
       <OpenPrPanel yaml={yaml} suggestedPath={initialName} login={login} tryRunUrl={null} />

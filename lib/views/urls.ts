@@ -40,6 +40,8 @@ export const href = {
   home: (tag?: string | null) => `/${query({ tag })}`,
   blueprint: (id: string, params: { page?: number } = {}) => `/blueprints/${seg(id)}${query({ page: params.page && params.page > 1 ? params.page : null })}`,
   blueprintSource: (id: string) => `/blueprints/${seg(id)}/source`,
+  /** The browser editor, starting from a copy of that blueprint's source (sealed prompts taken out). */
+  editCopy: (id: string) => `/author${query({ from: id })}`,
   run: (runId: string, params: { view?: RunView; page?: number; sort?: HeatmapSort } = {}) =>
     `/runs/${seg(runId)}${query({
       view: params.view && params.view !== 'prompts' ? params.view : null,

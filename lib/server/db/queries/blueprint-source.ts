@@ -13,6 +13,8 @@ export interface BlueprintSource {
   sourceCommit: string | null;
   /** Null when the file cannot be shown (it mentions sealed prompts but does not parse). */
   text: string | null;
+  /** Whether `text` is the stored file itself (false: sealed prompts were taken out, or it cannot be shown). */
+  verbatim: boolean;
 }
 
 const cache = new Map<string, string | null>();
@@ -33,5 +35,6 @@ export async function getBlueprintSource(db: Db, blueprintId: string): Promise<B
   });
   const v = b?.latestVersion;
   if (!v) return null;
-  return { versionId: v.id, path: v.path, sourceCommit: v.sourceCommit, text: redacted(v.id, v.rawText, v.path) };
+  const text = redacted(v.id, v.rawText, v.path);
+  return { versionId: v.id, path: v.path, sourceCommit: v.sourceCommit, text, verbatim: text === v.rawText };
 }

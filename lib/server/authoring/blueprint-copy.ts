@@ -1,0 +1,20 @@
+/**
+ * "Edit a copy": the source of a blueprint's latest version for the browser editor, exactly
+ * as the public source view shows it (blueprint-source.ts): sealed `split: test` prompts are
+ * taken out by the parser's own reading of the file, never shipped to the page. A file that
+ * mentions sealed prompts but does not parse cannot be copied at all (nobody can tell which
+ * part to hide).
+ */
+import type { Db } from '../db/client';
+import { getBlueprintSource } from '../db/queries/blueprint-source';
+
+export type BlueprintCopy =
+  | { ok: true; name: string; yaml: string; sealedRemoved: boolean }
+  | { ok: false; reason: string };
+
+export async function readBlueprintCopy(db: Db, blueprintId: string): Promise<BlueprintCopy> {
+  const source = await getBlueprintSource(db, blueprintId);
+  if (!source) return { ok: false, reason: `There is no blueprint "${blueprintId}" to copy.` };
+  if (source.text === null) return { ok: false, reason: `${source.path} holds sealed test prompts and does not parse, so it cannot be copied: start from an example instead.` };
+  return { ok: true, name: source.path, yaml: source.text, sealedRemoved: !source.verbatim };
+}

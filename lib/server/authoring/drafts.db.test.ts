@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import { deleteDraft, DraftBodySchema, draftOwner, getDraft, listDrafts, MAX_DRAFTS_PER_AUTHOR, saveDraft } from './drafts';
+
+let t: TestDatabase;
+let ana: string;
+let bo: string;
+
+beforeAll(async () => {
+  t = await freshDatabase();
+  ana = (await t.db.user.create({ data: { githubLogin: 'ana' } })).id;
+  bo = (await t.db.user.create({ data: { githubLogin: 'bo' } })).id;
+});
+afterAll(() => t.close());
+
+describe('author drafts', () => {
+  it('saves, replaces and lists a draft per author and name', async () => {
+    await saveDraft(t.db, ana, { name: 'blueprints/a.yml', yaml: 'title: one\n' });
+    const second = await saveDraft(t.db, ana, { name: 'blueprints/a.yml', yaml: 'title: twö\n' });
+    expect((await getDraft(t.db, ana, 'blueprints/a.yml')).yaml).toBe('title: twö\n');
+    // 'title: twö\n' is 12 bytes in UTF-8: 10 ASCII characters and ö, which takes two
+    expect(await listDrafts(t.db, ana)).toEqual([{ name: 'blueprints/a.yml', updatedAt: second.updatedAt, bytes: 12 }]);
+    // another author sees none of it
+    expect(await listDrafts(t.db, bo)).toEqual([]);
+    await expect(getDraft(t.db, bo, 'blueprints/a.yml')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('deletes only an existing draft', async () => {
+    await saveDraft(t.db, bo, { name: 'x.yml', yaml: 'a: 1' });
+    await deleteDraft(t.db, bo, 'x.yml');
+    await expect(deleteDraft(t.db, bo, 'x.yml')).rejects.toMatchObject({ status: 404 });
+  });
+
+  it(`refuses a new draft past ${MAX_DRAFTS_PER_AUTHOR} and says what to do, but still replaces an old one`, async () => {
+    const u = (await t.db.user.create({ data: { githubLogin: 'many' } })).id;
+    await t.db.authorDraft.createMany({ data: Array.from({ length: MAX_DRAFTS_PER_AUTHOR }, (_, i) => ({ userId: u, name: `d${i}.yml`, yaml: '', updatedAt: new Date() })) });
+    await expect(saveDraft(t.db, u, { name: 'one-more.yml', yaml: '' })).rejects.toThrow(/delete one you no longer need/);
+    await expect(saveDraft(t.db, u, { name: 'd3.yml', yaml: 'kept' })).resolves.toMatchObject({ yaml: 'kept' });
+  });
+
+  it('rate limits writes per author (120 a minute)', async () => {
+    const u = (await t.db.user.create({ data: { githubLogin: 'fast' } })).id;
+    for (let i = 0; i < 120; i++) await saveDraft(t.db, u, { name: 'f.yml', yaml: String(i) });
+    await expect(saveDraft(t.db, u, { name: 'f.yml', yaml: 'x' })).rejects.toMatchObject({ status: 429 });
+    expect((await getDraft(t.db, u, 'f.yml')).yaml).toBe('119');
+  });
+
+  it('validates the name and the size, and needs a signed-in user', () => {
+    expect(DraftBodySchema.safeParse({ name: '../etc/passwd.yml', yaml: '' }).success).toBe(false);
+    expect(DraftBodySchema.safeParse({ name: 'notes.txt', yaml: '' }).success).toBe(false);
+    expect(DraftBodySchema.safeParse({ name: 'blueprints/ok.yml', yaml: 'x'.repeat(1024 * 1024 + 1) }).success).toBe(false);
+    expect(DraftBodySchema.safeParse({ name: 'blueprints/ok.yml', yaml: 'x'.repeat(1024 * 1024) }).success).toBe(true);
+    expect(() => draftOwner(null)).toThrow(/Sign in with GitHub/);
+    expect(() => draftOwner({ kind: 'admin-token' })).toThrow(/Sign in/);
+  });
+});
