@@ -19,6 +19,15 @@ import { get, type YEntry, type YMap, type YNode } from '../blueprint/positions'
 import type { Point } from '../blueprint/schema';
 import { synthetic, type SoevSuiteContext } from './suite';
 
+/** soev's `CitationMapping.regex`: the id is its first group, or the whole match without one. */
+function compiles(source: string, ctx: z.RefinementCtx): void {
+  try {
+    new RegExp(source, 'u');
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(e as Error).message}` });
+  }
+}
+
 const EnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as SOEV_URL');
 
 export const SoevSystemSchema = z.strictObject({
@@ -44,7 +53,7 @@ export const SoevProjectSchema = z.strictObject({
   concurrency: z.number().int().min(1).default(1),
   invariants: z.array(z.unknown()).default([]),
   messages: z.record(z.string(), z.string()).default({}),
-  citations: z.strictObject({ field: z.string().min(1), regex: z.string().nullable().default(null) }),
+  citations: z.strictObject({ field: z.string().min(1), regex: z.string().superRefine(compiles).nullable().default(null) }),
   hooks: z.string().nullable().default(null),
   split: z
     .strictObject({
@@ -92,13 +101,6 @@ export function parseSoevProject(text: string, options: { file: string; pointDef
   const fields = checkWith(SoevProjectSchema, root, 'project', 'See docs/soev.md for the fields of a project file.', issues);
   const invariantsNode = get(root, 'invariants');
   const invariantPoints = invariantsNode?.kind === 'seq' ? normalizeBlock(invariantsNode, 'should', 'invariants', { issues, resolve: options.pointDefs ?? defaultResolver, defs: NO_DEFS }) : [];
-  if (fields?.citations.regex != null) {
-    try {
-      new RegExp(fields.citations.regex, 'u');
-    } catch (e) {
-      issues.error(get(get(root, 'citations') as YMap, 'regex')!.loc, 'invalid_regex', `\`citations.regex\` is not a valid regular expression: ${(e as Error).message}`, 'The id is the first capture group, or the whole match without a group.');
-    }
-  }
   if (fields) {
     for (const [suite, stratify] of Object.entries(fields.split.stratify)) {
       if (!(suite in fields.suites)) issues.warn(get(get(get(root, 'split') as YMap, 'stratify') as YMap, suite)!.loc, 'suspicious', `\`split.stratify\` names the suite "${suite}" (${stratify}), which the project does not list under \`suites\``, `Suites of this project: ${Object.keys(fields.suites).join(', ') || 'none'}.`);
