@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { blueprintIdFromPath, FixtureSetSchema, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
+import { blueprintIdFromPath, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
@@ -18,6 +18,7 @@ import { RunConfigError } from '@/lib/server/runs/errors';
 import { linkRetrievalData } from '@/lib/server/db/commands/retrieval-data';
 import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { repoRelativePath } from '../files';
+import { loadProjectFromDisk } from '../soev-files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';
 import { parseCommandArgs, usageError } from './usage';
@@ -26,7 +27,8 @@ import { parse as parseYaml } from 'yaml';
 const USAGE = `usage: assay run BLUEPRINT [options]
        assay run --resume RUN_ID [options]
 
-BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint.
+BLUEPRINT is a blueprint file (.yml/.yaml/.json), the id of a stored blueprint, or a soev
+project file (every suite runs, one run each, against the project's system: docs/soev.md).
   --models a,b        models to run (ids or collection names); default: the blueprint's
   --judges a,b        judge models (model or model#approach); default: ASSAY_JUDGES
   --repeats K         independent samples per prompt (overrides the blueprint's repeats)
@@ -85,6 +87,27 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
   return id;
 }
 
+/**
+ * A soev project: each suite file stored as a blueprint (parsed with the project's invariants,
+ * system, citations and runs.k), in the project's order. Nothing is stored when any file is invalid.
+ */
+async function projectBlueprints(db: Db, arg: string): Promise<string[]> {
+  const loaded = await loadProjectFromDisk(arg, true);
+  if (loaded.urlMissing) throw new RunConfigError(`${arg}: the system's base URL is read from ${loaded.urlMissing}, which is not set (the project file names the variable, never the value)`);
+  if (!loaded.ok) throw new RunConfigError(`${arg} does not validate:\n${loaded.errors.map(formatIssue).join('\n')}`);
+  const source = await retryOnUniqueViolation(() =>
+    db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
+  );
+  const ids: string[] = [];
+  for (const file of loaded.files) {
+    const path = repoRelativePath(join(loaded.folder, file.path));
+    const id = blueprintIdFromPath(path);
+    await storeBlueprintVersion(db, source.id, id, { path, rawText: file.text, sourceCommit: null, blobSha: null }, file.parsed);
+    ids.push(id);
+  }
+  return ids;
+}
+
 async function readLocalRetrievalFiles(arg: string, block: RetrievalBlock) {
   const { root, path } = localRoot(arg);
   const files = await loadRetrievalFiles(block, path, (p) => readFile(join(root, p), 'utf8'));
@@ -140,9 +163,20 @@ export async function runCommand(argv: string[]): Promise<number> {
   return withRunDatabase('run', async (db, config) => {
     const fixtures = values.fixtures ? await loadFixtures(values.fixtures as string) : null;
     const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY });
+    const arg = positionals[0];
+    const isProject = !resume && /\.ya?ml$/i.test(arg!) && isSoevProjectText(await readFile(arg!, 'utf8').catch(() => ''), arg!);
+    const blueprintIds = resume ? [null] : isProject ? await projectBlueprints(db, arg!) : [await blueprintFromArgument(db, arg!)];
+    let exitCode = 0;
+    for (const blueprintId of blueprintIds) {
+      const code = await runOne(blueprintId);
+      if (code === 3) return 3;
+      exitCode = Math.max(exitCode, code);
+    }
+    return exitCode;
+
+    async function runOne(blueprintId: string | null): Promise<number> {
     let runId = resume;
-    if (!runId) {
-      const blueprintId = await blueprintFromArgument(db, positionals[0]!);
+    if (!runId && blueprintId) {
       const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
       if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
       const req = await requestRun(
@@ -163,6 +197,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       );
       runId = req.runId;
     }
+    if (!runId) throw new RunConfigError('no run to execute');
     console.error(`assay: run ${runId}${resume ? ' (resumed)' : ''}`);
     const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true }, Presets.shades_classic);
     let started = false;
@@ -180,6 +215,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     });
     bar?.stop();
     if (status === 'busy') return 3;
-    return reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
+    // one JSON file per suite of a project: FILE gets the suite's name before its extension
+    const json = values.json as string | undefined;
+    return reportRun(db, runId!, config.ASSAY_PUBLIC_URL, isProject && json && json !== '-' && blueprintIds.length > 1 ? json.replace(/(\.[^./]+)?$/, `.${blueprintId!.replace(/[^A-Za-z0-9_-]+/g, '_')}$1`) : json);
+    }
   });
 }

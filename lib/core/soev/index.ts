@@ -12,3 +12,4 @@ export {
   type SoevProjectResult,
 } from './project';
 export { globToRegExp, matchGlob } from './globs';
+export { citationsOf, citedElements, sourceIdOf, type SoevCitationMapping } from './citations';

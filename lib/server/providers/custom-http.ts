@@ -110,7 +110,7 @@ export function mapCustomResponse(
     responseId: query('$.id')[0],
     headers: ctx.headers ?? null,
   });
-  return { content, toolCalls, finishReason: null, usage, costUsd: costUsd(ctx.model, usage), logprobs: null, latencyMs: ctx.latencyMs, served };
+  return { content, toolCalls, finishReason: null, usage, costUsd: costUsd(ctx.model, usage), logprobs: null, latencyMs: ctx.latencyMs, served, structured: json };
 }
 
 export function templateVariables(req: ChatRequest): Record<string, unknown> {

@@ -73,6 +73,12 @@ export interface ChatResponse {
    * allow-list of headers (built with `servedFrom`, which drops every other header).
    */
   served: Served;
+  /**
+   * The reply's JSON body as an HTTP system under test sent it (custom mappings only), kept
+   * so the criteria can read what the text does not carry: a soev system's cited elements
+   * (lib/core/soev/citations.ts). Absent for the LLM APIs.
+   */
+  structured?: unknown;
 }
 
 export interface LlmClient {

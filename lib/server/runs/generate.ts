@@ -32,6 +32,8 @@ export interface StoredReply {
   toolCalls: ToolCall[] | null;
   turns: Message[];
   error: string | null;
+  /** The final reply's JSON body from an HTTP system (ChatResponse.structured), or null. */
+  structured: unknown;
 }
 
 /**
@@ -55,6 +57,8 @@ interface Generated {
    * call that made it); null for fixtures, which no provider answered.
    */
   served: Served | null;
+  /** The final reply's JSON body (an HTTP system's), or null. */
+  structured: unknown;
 }
 
 export async function findReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell): Promise<StoredReply | null> {
@@ -69,12 +73,12 @@ export async function findReply(deps: RunDeps, ctx: RunContext, cell: Generation
         attempt: cell.attempt,
       },
     },
-    select: { id: true, promptKey: true, modelId: true, content: true, toolCalls: true, turns: true, error: true },
+    select: { id: true, promptKey: true, modelId: true, content: true, toolCalls: true, turns: true, error: true, structured: true },
   });
   return row ? toStored(row) : null;
 }
 
-export function toStored(row: { id: string; promptKey: string; modelId: string; content: string; toolCalls: unknown; turns: unknown; error: string | null }): StoredReply {
+export function toStored(row: { id: string; promptKey: string; modelId: string; content: string; toolCalls: unknown; turns: unknown; error: string | null; structured?: unknown }): StoredReply {
   return {
     id: row.id,
     promptKey: row.promptKey,
@@ -83,11 +87,12 @@ export function toStored(row: { id: string; promptKey: string; modelId: string; 
     toolCalls: parseStoredOrNull(StoredToolCallsSchema, row.toolCalls, `replies.tool_calls of reply ${row.id}`),
     turns: parseStored(StoredTurnsSchema, row.turns, `replies.turns of reply ${row.id}`),
     error: row.error,
+    structured: row.structured ?? null,
   };
 }
 
 async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): Promise<Generated> {
-  const out: Generated = { turns: [], content: '', toolCalls: null, finishReason: null, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, fromCache: true, served: null };
+  const out: Generated = { turns: [], content: '', toolCalls: null, finishReason: null, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, fromCache: true, served: null, structured: null };
   const fixture = deps.fixtures ? pickFixture(deps.fixtures, cell.promptKey, cell.modelId, cell.attempt) : null;
   const generatedTurns = cell.messages.filter((m) => m.role === 'assistant' && m.content === null).length;
   const last = cell.messages.at(-1);
@@ -96,6 +101,7 @@ async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): P
   let generation = 0;
 
   const generate = async (history: Message[]): Promise<{ content: string; toolCalls: ToolCall[] | null }> => {
+    out.structured = null;
     if (fixture) {
       // `turns` fills the generated turns in order; its last entry is always the final reply.
       const i = generation++;
@@ -119,6 +125,7 @@ async function converse(deps: RunDeps, ctx: RunContext, cell: GenerationCell): P
     out.costUsd += costUsd ?? 0;
     // Read through the schema: a cache entry written before served records existed has none.
     out.served = servedOrNothing(response.served);
+    out.structured = response.structured ?? null;
     return { content: response.content, toolCalls: response.toolCalls.length ? response.toolCalls : null };
   };
 
@@ -175,6 +182,7 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     turns: StoredTurnsSchema.parse(storable(g?.turns ?? cell.messages)),
     content: storableText(g?.content ?? ''),
     toolCalls: g?.toolCalls ? StoredToolCallsSchema.parse(storable(g.toolCalls.map(toolCallRow))) : null,
+    structured: g?.structured == null ? null : storable(g.structured),
     error: error === null ? null : storableText(error),
     errorKind,
   };
@@ -186,7 +194,7 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     // PostgreSQL refused the reply itself (not the connection): an error reply in its place, so
     // the cell is unscored with a reason and the run goes on (issue 11, finding 5).
     const why = storableText(errorText(e)).slice(0, 500);
-    Object.assign(reply, { content: '', toolCalls: null, turns: storable(cell.messages), error: `the reply could not be stored: ${why}`, errorKind: 'unstorable' });
+    Object.assign(reply, { content: '', toolCalls: null, structured: null, turns: storable(cell.messages), error: `the reply could not be stored: ${why}`, errorKind: 'unstorable' });
     g = null;
     rows = await insertReply(deps, ctx, cell, null, reply);
   }
@@ -195,7 +203,7 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     if (!raced) throw new Error(`reply for ${cell.key} vanished after a conflicting insert`);
     return raced;
   }
-  return { id: reply.id, promptKey: cell.promptKey, modelId: cell.modelId, content: reply.content, toolCalls: reply.toolCalls, turns: reply.turns, error: reply.error };
+  return { id: reply.id, promptKey: cell.promptKey, modelId: cell.modelId, content: reply.content, toolCalls: reply.toolCalls, turns: reply.turns, error: reply.error, structured: reply.structured };
 }
 
 /** What is written, already made storable: the returned reply is exactly the stored one. */
@@ -204,6 +212,7 @@ interface Reply {
   turns: Message[];
   content: string;
   toolCalls: ToolCall[] | null;
+  structured: unknown;
   error: string | null;
   errorKind: string | null;
 }
@@ -228,6 +237,7 @@ async function insertReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell,
     turns: JSON.stringify(r.turns),
     content: r.content,
     toolCalls: r.toolCalls ? JSON.stringify(r.toolCalls) : null,
+    structured: r.structured == null ? null : JSON.stringify(r.structured),
     finishReason: g?.finishReason == null ? null : storableText(g.finishReason),
     promptTokens: g?.promptTokens ?? null,
     completionTokens: g?.completionTokens ?? null,

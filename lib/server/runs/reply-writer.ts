@@ -29,22 +29,24 @@ export interface ReplyRow extends Pick<GenerationCell, 'promptKey' | 'modelId' |
   systemFingerprint: string | null;
   /** JSON text or null. */
   providerMeta: string | null;
+  /** JSON text or null: an HTTP system's reply body. */
+  structured: string | null;
 }
 
 const COLUMNS = [
   'id', 'run_id', 'prompt_key', 'model_id', 'system_index', 'temperature_index', 'temperature', 'attempt', 'turns', 'content', 'tool_calls',
   'finish_reason', 'prompt_tokens', 'completion_tokens', 'latency_ms', 'cost_usd', 'error', 'error_kind', 'from_cache', 'served_model',
-  'system_fingerprint', 'provider_meta',
+  'system_fingerprint', 'provider_meta', 'structured',
 ] as const;
-const CASTS: Record<number, string> = { 8: '::jsonb', 10: '::jsonb', 21: '::jsonb' };
-/** 22 parameters a row: 500 rows stay far below PostgreSQL's 65,535. */
+const CASTS: Record<number, string> = { 8: '::jsonb', 10: '::jsonb', 21: '::jsonb', 22: '::jsonb' };
+/** 23 parameters a row: 500 rows stay far below PostgreSQL's 65,535. */
 const MAX_ROWS = 500;
 
 function values(r: ReplyRow): unknown[] {
   return [
     r.id, r.runId, r.promptKey, r.modelId, r.systemIndex, r.temperatureIndex, r.temperature, r.attempt, r.turns, r.content, r.toolCalls,
     r.finishReason, r.promptTokens, r.completionTokens, r.latencyMs, r.costUsd, r.error, r.errorKind, r.fromCache, r.servedModel,
-    r.systemFingerprint, r.providerMeta,
+    r.systemFingerprint, r.providerMeta, r.structured,
   ];
 }
 
