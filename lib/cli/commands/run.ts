@@ -5,9 +5,9 @@
  * interrupted run: nothing completed is called or stored again.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { blueprintIdFromPath, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
+import { blueprintIdFromPath, sha256Hex, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
@@ -99,10 +99,13 @@ async function projectBlueprints(db: Db, arg: string): Promise<string[]> {
     db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
   );
   const ids: string[] = [];
+  // A version's identity is its text: the project's context (invariants, system, runs.k…) is part of what runs, so its hash is too.
+  const projectHash = sha256Hex(await readFile(arg, 'utf8')).slice(0, 16);
   for (const file of loaded.files) {
     const path = repoRelativePath(join(loaded.folder, file.path));
     const id = blueprintIdFromPath(path);
-    await storeBlueprintVersion(db, source.id, id, { path, rawText: file.text, sourceCommit: null, blobSha: null }, file.parsed);
+    const rawText = `${file.text.replace(/\n?$/, '\n')}# assay: run with the soev project ${basename(arg)} (sha256 ${projectHash}…)\n`;
+    await storeBlueprintVersion(db, source.id, id, { path, rawText, sourceCommit: null, blobSha: null }, file.parsed);
     ids.push(id);
   }
   return ids;
