@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { soevSystemSpec, type SoevProject } from '@/lib/core';
 import { loadSoevProject, type LoadedSoevProject, type ProjectFiles } from '@/lib/server/blueprints/soev-project';
+import { soevSystemBaseUrl } from '@/lib/server/compose/soev-system';
 import { displayPath } from './files';
 
 export function folderFiles(folder: string): ProjectFiles {
@@ -20,9 +21,8 @@ export async function loadProjectFromDisk(file: string, withSystem: boolean): Pr
   const load = (baseUrl: string | null) => loadSoevProject(folderFiles(folder), { projectPath: basename(file), prefix, baseUrl, soevSystemSpec });
   const first = await load(null);
   if (!withSystem || !first.project) return { ...first, folder, urlMissing: null };
-  const name = first.project.system.url_env;
-  const url = process.env[name];
-  if (!url) return { ...first, folder, urlMissing: name };
+  const url = soevSystemBaseUrl(first.project);
+  if (!url) return { ...first, folder, urlMissing: first.project.system.url_env };
   return { ...(await load(url)), folder, urlMissing: null };
 }
 

@@ -16,7 +16,7 @@
  * rewritten into prompt mappings of the same nodes, so the prompt parser sees soev's text at
  * its own positions. Pure: the caller reads the files.
  */
-import { Issues } from '../blueprint/errors';
+import type { Issues } from '../blueprint/errors';
 import { checkWith, optionalString } from '../blueprint/case-fields';
 import { normalizeHeader } from '../blueprint/header';
 import { NO_DEFS, normalizeBlock, type PointsContext } from '../blueprint/points';
