@@ -87,6 +87,8 @@ export function looksLikeSoevProject(root: YNode | null): root is YMap {
 
 /** Whether a file's text is a soev project (for the sync and the CLI, which must not read it as a blueprint). */
 export function isSoevProjectText(text: string, file: string): boolean {
+  // Cheap first: every file of a folder is asked, and a project has a top-level `system:` mapping.
+  if (!/^system:/m.test(text)) return false;
   const docs = readDocuments(text, 'yaml', new Issues(file));
   return docs?.length === 1 && looksLikeSoevProject(docs[0]!);
 }
