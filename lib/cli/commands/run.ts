@@ -178,49 +178,49 @@ export async function runCommand(argv: string[]): Promise<number> {
     return exitCode;
 
     async function runOne(blueprintId: string | null): Promise<number> {
-    let runId = resume;
-    if (!runId && blueprintId) {
-      const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
-      if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
-      const req = await requestRun(
-        db,
-        {
-          blueprintId,
-          trigger: 'cli',
-          ...(list(values.models as string | undefined) ? { models: list(values.models as string)! } : {}),
-          ...(list(values.judges as string | undefined) ? { judges: list(values.judges as string)! } : {}),
-          ...(int('repeats') ? { repeats: int('repeats')! } : {}),
-          ...(judgeMode?.success ? { judgeMode: judgeMode.data } : {}),
-          budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
-          bypassCache: values['no-cache'] === true,
-          ...(values.batch === true ? { mode: 'batch' as const } : {}),
-        },
-        { dispatch: async () => {} },
-        runDefaults(config),
-      );
-      runId = req.runId;
-    }
-    if (!runId) throw new RunConfigError('no run to execute');
-    console.error(`assay: run ${runId}${resume ? ' (resumed)' : ''}`);
-    const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true }, Presets.shades_classic);
-    let started = false;
-    const onProgress = (p: RunProgress) => {
-      if (!bar) return;
-      const payload = { verdicts: `${p.verdicts.done}/${p.verdicts.total}`, errors: p.errors, cost: p.costUsd.toFixed(4) };
-      if (!started) {
-        bar.start(p.replies.total, p.replies.done, payload);
-        started = true;
-      } else bar.update(p.replies.done, payload);
-    };
-    const status = await executeRun(deps, runId, {
-      onProgress,
-      onBusy: (b) => console.error(`assay run: run ${runId} is being executed by ${b.holder} (lease until ${b.expiresAt.toISOString()}); nothing done here. Try again once it has finished or its lease has lapsed.`),
-    });
-    bar?.stop();
-    if (status === 'busy') return 3;
-    // one JSON file per suite of a project: FILE gets the suite's name before its extension
-    const json = values.json as string | undefined;
-    return reportRun(db, runId!, config.ASSAY_PUBLIC_URL, isProject && json && json !== '-' && blueprintIds.length > 1 ? json.replace(/(\.[^./]+)?$/, `.${blueprintId!.replace(/[^A-Za-z0-9_-]+/g, '_')}$1`) : json);
+      let runId = resume;
+      if (!runId && blueprintId) {
+        const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
+        if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
+        const req = await requestRun(
+          db,
+          {
+            blueprintId,
+            trigger: 'cli',
+            ...(list(values.models as string | undefined) ? { models: list(values.models as string)! } : {}),
+            ...(list(values.judges as string | undefined) ? { judges: list(values.judges as string)! } : {}),
+            ...(int('repeats') ? { repeats: int('repeats')! } : {}),
+            ...(judgeMode?.success ? { judgeMode: judgeMode.data } : {}),
+            budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
+            bypassCache: values['no-cache'] === true,
+            ...(values.batch === true ? { mode: 'batch' as const } : {}),
+          },
+          { dispatch: async () => {} },
+          runDefaults(config),
+        );
+        runId = req.runId;
+      }
+      if (!runId) throw new RunConfigError('no run to execute');
+      console.error(`assay: run ${runId}${resume ? ' (resumed)' : ''}`);
+      const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true }, Presets.shades_classic);
+      let started = false;
+      const onProgress = (p: RunProgress) => {
+        if (!bar) return;
+        const payload = { verdicts: `${p.verdicts.done}/${p.verdicts.total}`, errors: p.errors, cost: p.costUsd.toFixed(4) };
+        if (!started) {
+          bar.start(p.replies.total, p.replies.done, payload);
+          started = true;
+        } else bar.update(p.replies.done, payload);
+      };
+      const status = await executeRun(deps, runId, {
+        onProgress,
+        onBusy: (b) => console.error(`assay run: run ${runId} is being executed by ${b.holder} (lease until ${b.expiresAt.toISOString()}); nothing done here. Try again once it has finished or its lease has lapsed.`),
+      });
+      bar?.stop();
+      if (status === 'busy') return 3;
+      // one JSON file per suite of a project: FILE gets the suite's name before its extension
+      const json = values.json as string | undefined;
+      return reportRun(db, runId!, config.ASSAY_PUBLIC_URL, isProject && json && json !== '-' && blueprintIds.length > 1 ? json.replace(/(\.[^./]+)?$/, `.${blueprintId!.replace(/[^A-Za-z0-9_-]+/g, '_')}$1`) : json);
     }
   });
 }
