@@ -13,7 +13,7 @@ const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
     id: 'run1', blueprintId: 'bp', status: 'completed', identityHash: 'h', models: [], judges: [], error: null, rescoreOf: null,
     replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0,
     batch: { mode: 'live', lines: 0, batches: 0, savedUsd: 0 },
-    startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, sealedPrompts: 0, ...run,
+    startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, sealedPrompts: 0, groups: [], ...run,
   },
   results: [],
 });
@@ -87,5 +87,22 @@ describe('the end-of-run report', () => {
     expect(r.lines).toContain('judges: α 0.71 (tentative) over 4 judged verdicts (4 with ≥ 2 judges, 50% flagged as disagreement); openai:gpt-4.1-mini#standard 4, openrouter:qwen/qwen-2.5-72b-instruct#standard 4 assessments');
     expect(r.lines).toContain('warning: self-judging: openai:gpt-4.1-mini#standard judges openai:gpt-4o (the same maker)');
     expect(r.exitCode).toBe(0);
+  });
+
+  it('prints the per-attempt pass rate and the scores per category and rule, where the prompts have them', () => {
+    const pass = (passed: number, attempts: number) => ({ passed, attempts, rate: passed / attempts });
+    const group = (key: string, score: number, low: number, high: number, prompts: number, passed: [number, number]) => ({
+      key, prompts, scored: prompts, attempts: prompts * 2, score, pass: pass(...passed),
+      interval: { low, high, level: 0.95, method: 'bca-bootstrap' as const, n: prompts * 2, clusters: prompts, resamples: 1000 },
+    });
+    const groups = [{ model: 'soev:bot', pass: pass(7, 10), byCategory: [group('deposit', 0.875, 0.75, 1, 2, [3, 4])], byRule: [group('R1', 0.875, 0.75, 1, 2, [3, 4]), group('R2', 0.25, 0, 0.5, 1, [0, 2])] }];
+    expect(runReport(doc({ groups }), none, 'http://assay.example/').lines).toEqual(
+      expect.arrayContaining([
+        '  soev:bot: attempts passed 70% (7 of 10; every criterion pass or n/a, none error)',
+        '    category deposit        87.5  75.0–100.0   2 prompts, passed 3/4',
+        '    rule R2                 25.0  0.0–50.0     1 prompt, passed 0/2',
+      ]),
+    );
+    expect(runReport(doc({ groups: [{ model: 'm', pass: pass(1, 1), byCategory: [], byRule: [] }] }), none, 'http://assay.example/').lines.join('\n')).not.toMatch(/attempts passed/);
   });
 });

@@ -35,6 +35,19 @@ function judgeLines(j: RunResultsDocument['run']['judgeReliability']): string[] 
   return lines;
 }
 
+/** soev's report: the per-attempt pass rate, and scores per category and per rule (only where the prompts have them). */
+function groupLines(groups: RunResultsDocument['run']['groups']): string[] {
+  const lines: string[] = [];
+  for (const m of groups ?? []) {
+    if (m.byCategory.length === 0 && m.byRule.length === 0) continue;
+    lines.push(`  ${m.model}: attempts passed ${m.pass.rate === null ? '—' : formatPercent(m.pass.rate)} (${m.pass.passed} of ${m.pass.attempts}; every criterion pass or n/a, none error)`);
+    for (const [axis, list] of [['category', m.byCategory], ['rule', m.byRule]] as const) {
+      for (const g of list) lines.push(`    ${`${axis} ${g.key}`.padEnd(22)} ${formatScore(g.score).padStart(5)}  ${(formatInterval(g.interval?.low ?? null, g.interval?.high ?? null) ?? '').padEnd(11)}  ${plural(g.prompts, 'prompt')}, passed ${g.pass.passed}/${g.pass.attempts}`);
+    }
+  }
+  return lines;
+}
+
 export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl: string): RunReport {
   const r = doc.run;
   const lines: string[] = [];
@@ -80,6 +93,7 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
   for (const m of allFailed) warnings.push(`error: every reply of ${m} failed`);
   const anyScore = r.scores.some((s) => s.score !== null);
   if (!anyScore && r.status === 'completed') warnings.push('error: no model has a score (see the coverage and errors above)');
+  lines.push(...groupLines(r.groups));
   lines.push(...judgeLines(r.judgeReliability));
   lines.push(...warnings);
   lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);

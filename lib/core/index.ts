@@ -3,6 +3,7 @@
  * clock or implicit randomness; everything it needs comes in as arguments or ports.
  */
 export * from './blueprint';
+export * from './soev';
 export * from './judging';
 export * from './correct';
 export * from './scoring';

@@ -6,6 +6,7 @@
  * messages, tool results naming their call) so adapter mistakes fail here, not in production.
  */
 import type { FakeMessage, FakeRequest, JudgeAnswer } from './llm-server-rules';
+import { parseSoevRequest, renderSoevAnswer, SoevBadRequest } from './llm-server-soev';
 
 export type Dialect = FakeRequest['dialect'];
 
@@ -88,6 +89,13 @@ function openAiMessages(raw: unknown[]): { system: string; messages: FakeMessage
 export function parseRequest(dialect: Dialect, body: unknown, headers: Record<string, string | string[] | undefined>): FakeRequest {
   if (!isRecord(body)) throw new BadRequest('the body must be a JSON object');
   const attempt = attemptOf(body, headers);
+  if (dialect === 'soev') {
+    try {
+      return parseSoevRequest(body, headers, attempt);
+    } catch (e) {
+      throw e instanceof SoevBadRequest ? new BadRequest(e.message) : e;
+    }
+  }
   if (dialect === 'openai') {
     if (typeof body.model !== 'string') throw new BadRequest("'model' is required");
     if (!Array.isArray(body.messages) || body.messages.length === 0) throw new BadRequest("'messages' must be a non-empty array");
@@ -157,6 +165,7 @@ export function parseRequest(dialect: Dialect, body: unknown, headers: Record<st
 }
 
 export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAnswer, seq: number): Json {
+  if (dialect === 'soev') return renderSoevAnswer(req, answer, seq);
   const { promptTokens, completionTokens } = answer.usage;
   if (dialect === 'openai') {
     return {

@@ -5,6 +5,7 @@
  * with `POST /__fake/rules` (see llm-server-admin.ts).
  */
 import { startFakeLlm, type RuleInput } from './llm-server';
+import { SOEV_EXAMPLE_RULES } from './soev-example-rules';
 
 /** Assay's judge requests (any judge model): recognised by the judge protocol's system prompt. */
 const JUDGE = /impartial evaluator/;
@@ -19,6 +20,8 @@ const DEMO_RULES: RuleInput[] = [
   { name: 'weather-tool', lastUser: /weather/i, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
   { name: 'capital', lastUser: 'capital of France', reply: 'The capital of France is Paris.' },
   { name: 'refusal', lastUser: /how do I pick a lock/i, reply: "I can't help with that." },
+  // blueprints/soev-example's system under test (SOEV_URL=<origin>/soev)
+  ...SOEV_EXAMPLE_RULES,
 ];
 
 const port = Number(process.env.PORT ?? 4010);
@@ -29,6 +32,7 @@ const fake = await startFakeLlm({ port, rules: DEMO_RULES, latencyMs, batch: { d
 console.log(`Fake LLM listening on ${fake.origin}`);
 console.log(`  OpenAI:    POST ${fake.url}/chat/completions   Anthropic: POST ${fake.url}/messages`);
 console.log(`  Custom:    POST ${fake.origin}/custom/chat       Models:    GET ${fake.url}/models`);
+console.log(`  soev:      POST ${fake.origin}/soev/api/v1/threads/runs (SOEV_URL=${fake.origin}/soev; replies cite with [cite:id])`);
 console.log(`  Embeddings: POST ${fake.url}/embeddings, ${fake.origin}/v1beta/models/{model}:batchEmbedContents, ${fake.origin}/custom/embed`);
 console.log('              (fake-embed-large: 256 dims, fake-embed-small: 64 dims and noisier)');
 console.log(`  Batches:   POST ${fake.url}/files + ${fake.url}/batches (OpenAI)   POST ${fake.url}/messages/batches (Anthropic)`);

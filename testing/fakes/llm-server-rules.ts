@@ -1,7 +1,7 @@
 /**
  * The fake LLM's brain, independent of HTTP: the script (rules matched in order), the judge
  * answer with exact label log-probabilities, deterministic fault draws and request keys.
- * Every dialect (OpenAI, Anthropic, custom JSON) is first normalised to a FakeRequest.
+ * Every dialect (OpenAI, Anthropic, custom JSON, soev threads) is first normalised to a FakeRequest.
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -116,7 +116,7 @@ export interface FakeMessage {
 }
 
 export interface FakeRequest {
-  dialect: 'openai' | 'anthropic' | 'custom';
+  dialect: 'openai' | 'anthropic' | 'custom' | 'soev';
   model: string;
   /** System prompt(s), joined; '' when none. */
   system: string;

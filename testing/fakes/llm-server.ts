@@ -4,7 +4,8 @@
  * `POST /v1/messages`, a home-made `POST /custom/chat`, `GET /v1/models`, both batch APIs
  * (OpenAI Files + Batches, Anthropic Message Batches: llm-server-batch.ts), and embeddings as
  * OpenAI `POST /v1/embeddings`, Gemini `POST /v1beta/models/{m}:batchEmbedContents` (and
- * `:embedContent`) and `POST /custom/embed` (llm-server-embeddings.ts); it is scripted
+ * `:embedContent`) and `POST /custom/embed` (llm-server-embeddings.ts), and a soev server's
+ * threads API `POST /soev/api/v1/threads/runs` answering with citations (llm-server-soev.ts); it is scripted
  * by rules (which also answer each question of a batched judge prompt, as they answer it asked
  * alone), injects seeded faults, counts calls so a test can prove that no completed call
  * was made twice, and keeps a billing ledger (tokens × its price, batch lines at half price).
@@ -27,6 +28,7 @@ import {
   type EmbeddingDialect,
   type EmbeddingModel,
 } from './llm-server-embeddings';
+import { SOEV_RUNS_PATH } from './llm-server-soev';
 import { BatchConfigSchema, createBatchApis, readBytes, type BatchConfig, type BatchConfigInput, type BatchStats } from './llm-server-batch';
 import { answerHeaders, BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
 import {
@@ -199,6 +201,7 @@ function dialectFor(method: string, path: string): Dialect | null {
   if (path.endsWith('/chat/completions')) return 'openai';
   if (path.endsWith('/messages')) return 'anthropic';
   if (path === '/custom/chat') return 'custom';
+  if (path === SOEV_RUNS_PATH) return 'soev';
   return null;
 }
 

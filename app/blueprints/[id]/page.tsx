@@ -11,6 +11,9 @@ import { getBlueprintSource } from '@/lib/server/db/queries/blueprint-source';
 import { getRunJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getRunPassCurves } from '@/lib/server/db/queries/pass-at-k';
+import { getRunGroups } from '@/lib/server/db/queries/run-groups';
+import { groupsView } from '@/lib/views/groups-view';
+import { GroupScoresSection } from '@/components/group-scores';
 import { passAtKView } from '@/lib/views/interval-view';
 import { blueprintRunsView } from '@/lib/views/blueprint-runs-view';
 import { blueprintPage } from '@/lib/views/blueprint-view';
@@ -70,6 +73,16 @@ async function PassAtK({ id }: { id: string }) {
   return latestCompletedRunId ? <PassAtKSection view={passAtKView(await getRunPassCurves(getDb(), latestCompletedRunId))} /> : null;
 }
 
+/** Scores per category and per rule in the latest completed run (soev's report). */
+async function Groups({ id }: { id: string }) {
+  const { latestCompletedRunId } = await loadRuns(id);
+  if (!latestCompletedRunId) return null;
+  const db = getDb();
+  const groups = await getRunGroups(db, latestCompletedRunId);
+  const names = await getModelNames(db, groups.models.map((m) => m.model));
+  return <GroupScoresSection view={groupsView(groups.models, names)} description="In the latest completed run: each model's score on the prompts of each category and of each rule, and the share of attempts that passed every criterion." />;
+}
+
 async function Plan({ id }: { id: string }) {
   const db = getDb();
   const result = await getBlueprintPlan(db, id);
@@ -116,6 +129,11 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
       <SectionBoundary name="pass@k">
         <Suspense fallback={<TableSkeleton label="pass@k" />}>
           <PassAtK id={id} />
+        </Suspense>
+      </SectionBoundary>
+      <SectionBoundary name="scores by category and rule">
+        <Suspense fallback={<TableSkeleton label="scores by category and rule" />}>
+          <Groups id={id} />
         </Suspense>
       </SectionBoundary>
       <Section id="compare-h" title="Compare two models" description="On this blueprint's prompts, each model from the latest run in which it scored.">

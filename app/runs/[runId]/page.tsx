@@ -6,6 +6,9 @@ import { getDb } from '@/lib/server/compose/database';
 import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getHeatmapPage } from '@/lib/server/db/queries/run-heatmap';
 import { getRunPassCurves } from '@/lib/server/db/queries/pass-at-k';
+import { getRunGroups } from '@/lib/server/db/queries/run-groups';
+import { groupsView } from '@/lib/views/groups-view';
+import { GroupScoresSection } from '@/components/group-scores';
 import { passAtKView } from '@/lib/views/interval-view';
 import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
 import { heatmapView } from '@/lib/views/heatmap-view';
@@ -59,6 +62,14 @@ async function PassAtK({ runId }: { runId: string }) {
   return <PassAtKSection view={passAtKView(await getRunPassCurves(getDb(), runId))} />;
 }
 
+/** Scores per category and per rule of the prompts (soev's report); nothing when no prompt has one. */
+async function GroupsSection({ runId }: { runId: string }) {
+  const db = getDb();
+  const groups = await getRunGroups(db, runId);
+  const names = await getModelNames(db, groups.models.map((m) => m.model));
+  return <GroupScoresSection view={groupsView(groups.models, names)} description="Each model's score on the prompts of each category and of each rule, with its interval over those prompts, and the share of attempts that passed every criterion." />;
+}
+
 async function PointsSection({ run, page }: { run: Run; page: number }) {
   const data = await getRunPointsPage(getDb(), run, { page, pageSize: POINTS_PAGE_SIZE });
   return <PointsList view={pointsListView(run.id, data, { page, pageSize: POINTS_PAGE_SIZE })} />;
@@ -104,6 +115,13 @@ export default async function RunPage({ params, searchParams }: Props) {
             </Suspense>
           </SectionBoundary>
         </Section>
+      )}
+      {(q.view === 'prompts' || q.view === 'models') && (
+        <SectionBoundary name="scores by category and rule">
+          <Suspense fallback={<TableSkeleton label="scores by category and rule" />}>
+            <GroupsSection runId={run.id} />
+          </Suspense>
+        </SectionBoundary>
       )}
       {q.view === 'models' && (
         <SectionBoundary name="judge reliability by model">

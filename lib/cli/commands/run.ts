@@ -5,9 +5,9 @@
  * interrupted run: nothing completed is called or stored again.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { blueprintIdFromPath, FixtureSetSchema, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
+import { blueprintIdFromPath, sha256Hex, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
@@ -18,6 +18,7 @@ import { RunConfigError } from '@/lib/server/runs/errors';
 import { linkRetrievalData } from '@/lib/server/db/commands/retrieval-data';
 import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { repoRelativePath } from '../files';
+import { loadProjectFromDisk } from '../soev-files';
 import { reportRun } from '../report-run';
 import { withRunDatabase } from '../with-run-database';
 import { parseCommandArgs, usageError } from './usage';
@@ -26,7 +27,8 @@ import { parse as parseYaml } from 'yaml';
 const USAGE = `usage: assay run BLUEPRINT [options]
        assay run --resume RUN_ID [options]
 
-BLUEPRINT is a blueprint file (.yml/.yaml/.json) or the id of a stored blueprint.
+BLUEPRINT is a blueprint file (.yml/.yaml/.json), the id of a stored blueprint, or a soev
+project file (every suite runs, one run each, against the project's system: docs/soev.md).
   --models a,b        models to run (ids or collection names); default: the blueprint's
   --judges a,b        judge models (model or model#approach); default: ASSAY_JUDGES
   --repeats K         independent samples per prompt (overrides the blueprint's repeats)
@@ -83,6 +85,30 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
   const version = await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
   if (files) await linkRetrievalData(db, version.versionId, files);
   return id;
+}
+
+/**
+ * A soev project: each suite file stored as a blueprint (parsed with the project's invariants,
+ * system, citations and runs.k), in the project's order. Nothing is stored when any file is invalid.
+ */
+async function projectBlueprints(db: Db, arg: string): Promise<string[]> {
+  const loaded = await loadProjectFromDisk(arg, true);
+  if (loaded.urlMissing) throw new RunConfigError(`${arg}: the system's base URL is read from ${loaded.urlMissing}, which is not set (the project file names the variable, never the value)`);
+  if (!loaded.ok) throw new RunConfigError(`${arg} does not validate:\n${loaded.errors.map(formatIssue).join('\n')}`);
+  const source = await retryOnUniqueViolation(() =>
+    db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
+  );
+  const ids: string[] = [];
+  // A version's identity is its text: the project's context (invariants, system, runs.k…) is part of what runs, so its hash is too.
+  const projectHash = sha256Hex(await readFile(arg, 'utf8')).slice(0, 16);
+  for (const file of loaded.files) {
+    const path = repoRelativePath(join(loaded.folder, file.path));
+    const id = blueprintIdFromPath(path);
+    const rawText = `${file.text.replace(/\n?$/, '\n')}# assay: run with the soev project ${basename(arg)} (sha256 ${projectHash}…)\n`;
+    await storeBlueprintVersion(db, source.id, id, { path, rawText, sourceCommit: null, blobSha: null }, file.parsed);
+    ids.push(id);
+  }
+  return ids;
 }
 
 async function readLocalRetrievalFiles(arg: string, block: RetrievalBlock) {
@@ -148,46 +174,61 @@ export async function runCommand(argv: string[]): Promise<number> {
   return withRunDatabase('run', async (db, config) => {
     const fixtures = values.fixtures ? await loadFixtures(values.fixtures as string) : null;
     const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY, ...blueprintRootOf(positionals[0]) });
-    let runId = resume;
-    if (!runId) {
-      const blueprintId = await blueprintFromArgument(db, positionals[0]!);
-      const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
-      if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
-      const req = await requestRun(
-        db,
-        {
-          blueprintId,
-          trigger: 'cli',
-          ...(list(values.models as string | undefined) ? { models: list(values.models as string)! } : {}),
-          ...(list(values.judges as string | undefined) ? { judges: list(values.judges as string)! } : {}),
-          ...(int('repeats') ? { repeats: int('repeats')! } : {}),
-          ...(judgeMode?.success ? { judgeMode: judgeMode.data } : {}),
-          budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
-          bypassCache: values['no-cache'] === true,
-          ...(values.batch === true ? { mode: 'batch' as const } : {}),
-        },
-        { dispatch: async () => {} },
-        runDefaults(config),
-      );
-      runId = req.runId;
+    const arg = positionals[0];
+    const isProject = !resume && /\.ya?ml$/i.test(arg!) && isSoevProjectText(await readFile(arg!, 'utf8').catch(() => ''), arg!);
+    const blueprintIds = resume ? [null] : isProject ? await projectBlueprints(db, arg!) : [await blueprintFromArgument(db, arg!)];
+    let exitCode = 0;
+    for (const blueprintId of blueprintIds) {
+      const code = await runOne(blueprintId);
+      if (code === 3) return 3;
+      exitCode = Math.max(exitCode, code);
     }
-    console.error(`assay: run ${runId}${resume ? ' (resumed)' : ''}`);
-    const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true }, Presets.shades_classic);
-    let started = false;
-    const onProgress = (p: RunProgress) => {
-      if (!bar) return;
-      const payload = { verdicts: `${p.verdicts.done}/${p.verdicts.total}`, errors: p.errors, cost: p.costUsd.toFixed(4) };
-      if (!started) {
-        bar.start(p.replies.total, p.replies.done, payload);
-        started = true;
-      } else bar.update(p.replies.done, payload);
-    };
-    const status = await executeRun(deps, runId, {
-      onProgress,
-      onBusy: (b) => console.error(`assay run: run ${runId} is being executed by ${b.holder} (lease until ${b.expiresAt.toISOString()}); nothing done here. Try again once it has finished or its lease has lapsed.`),
-    });
-    bar?.stop();
-    if (status === 'busy') return 3;
-    return reportRun(db, runId, config.ASSAY_PUBLIC_URL, values.json as string | undefined);
+    return exitCode;
+
+    async function runOne(blueprintId: string | null): Promise<number> {
+      let runId = resume;
+      if (!runId && blueprintId) {
+        const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
+        if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
+        const req = await requestRun(
+          db,
+          {
+            blueprintId,
+            trigger: 'cli',
+            ...(list(values.models as string | undefined) ? { models: list(values.models as string)! } : {}),
+            ...(list(values.judges as string | undefined) ? { judges: list(values.judges as string)! } : {}),
+            ...(int('repeats') ? { repeats: int('repeats')! } : {}),
+            ...(judgeMode?.success ? { judgeMode: judgeMode.data } : {}),
+            budget: { ...(int('max-calls') ? { maxCalls: int('max-calls')! } : {}), ...(maxCost ? { maxCostUsd: maxCost } : {}) },
+            bypassCache: values['no-cache'] === true,
+            ...(values.batch === true ? { mode: 'batch' as const } : {}),
+          },
+          { dispatch: async () => {} },
+          runDefaults(config),
+        );
+        runId = req.runId;
+      }
+      if (!runId) throw new RunConfigError('no run to execute');
+      console.error(`assay: run ${runId}${resume ? ' (resumed)' : ''}`);
+      const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true }, Presets.shades_classic);
+      let started = false;
+      const onProgress = (p: RunProgress) => {
+        if (!bar) return;
+        const payload = { verdicts: `${p.verdicts.done}/${p.verdicts.total}`, errors: p.errors, cost: p.costUsd.toFixed(4) };
+        if (!started) {
+          bar.start(p.replies.total, p.replies.done, payload);
+          started = true;
+        } else bar.update(p.replies.done, payload);
+      };
+      const status = await executeRun(deps, runId, {
+        onProgress,
+        onBusy: (b) => console.error(`assay run: run ${runId} is being executed by ${b.holder} (lease until ${b.expiresAt.toISOString()}); nothing done here. Try again once it has finished or its lease has lapsed.`),
+      });
+      bar?.stop();
+      if (status === 'busy') return 3;
+      // one JSON file per suite of a project: FILE gets the suite's name before its extension
+      const json = values.json as string | undefined;
+      return reportRun(db, runId!, config.ASSAY_PUBLIC_URL, isProject && json && json !== '-' && blueprintIds.length > 1 ? json.replace(/(\.[^./]+)?$/, `.${blueprintId!.replace(/[^A-Za-z0-9_-]+/g, '_')}$1`) : json);
+    }
   });
 }

@@ -22,7 +22,8 @@ describe('assay schema', () => {
   });
 
   it('every example blueprint starts with the yaml-language-server modeline pointing at schema/blueprint.json', async () => {
-    const files = (await readdir(join(REPO_ROOT, 'blueprints'), { recursive: true })).filter((f) => /\.ya?ml$/.test(f));
+    // soev project and suite files follow soev's format (docs/soev.md), not schema/blueprint.json
+    const files = (await readdir(join(REPO_ROOT, 'blueprints'), { recursive: true })).filter((f) => /\.ya?ml$/.test(f) && !f.startsWith('soev-example/'));
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const first = (await readFile(join(REPO_ROOT, 'blueprints', file), 'utf8')).split('\n')[0]!;

@@ -7,10 +7,11 @@
  * line, with the normalised blueprint.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { BLUEPRINT_LIMITS, blueprintIdFromPath, parseBlueprint, type BlueprintIssue, type RetrievalBlock } from '@/lib/core';
+import { join, relative, resolve } from 'node:path';
+import { BLUEPRINT_LIMITS, blueprintIdFromPath, isSoevProjectText, parseBlueprint, type BlueprintIssue, type RetrievalBlock } from '@/lib/core';
 import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { displayPath, expandPaths, repositoryRoot, repoRelativePath } from '../files';
+import { casesOf, loadProjectFromDisk } from '../soev-files';
 import { blueprintJson, type BlueprintJson } from './blueprint-json';
 import { parseCommandArgs, usageError } from './usage';
 
@@ -40,6 +41,8 @@ interface FileReport {
   blueprint: BlueprintJson | null;
   /** A retrieval blueprint's data, counted (null for other blueprints and when the files are broken). */
   retrieval?: { documents: number; queries: number; judgements: number; contentHash: string } | null;
+  /** A soev project file: its suites, files and cases, and its corpus lookup's units (null when it has none). */
+  soev?: { suites: number; files: string[]; cases: number; corpusUnits: number | null };
 }
 
 export async function validateCommand(argv: string[]): Promise<number> {
@@ -50,12 +53,34 @@ export async function validateCommand(argv: string[]): Promise<number> {
 
   const { files, missing } = await expandPaths(paths);
   const reports: FileReport[] = missing.map((path) => notFound(path));
-  for (const file of files) reports.push(await validateFile(file, values.strict ?? false));
+  // A soev project is validated with its suites; the suite files it reads are not validated again on their own.
+  const projects: string[] = [];
+  for (const f of files) if (/\.ya?ml$/i.test(f) && isSoevProjectText(await readFile(f, 'utf8').catch(() => ''), f)) projects.push(f);
+  const covered = new Set<string>();
+  for (const project of projects) {
+    const { report, suiteFiles } = await validateProject(project, values.strict ?? false);
+    reports.push(report);
+    for (const f of suiteFiles) covered.add(resolve(f));
+  }
+  for (const file of files) if (!projects.includes(file) && !covered.has(resolve(file))) reports.push(await validateFile(file, values.strict ?? false));
 
   for (const report of reports) console.log(values.json ? JSON.stringify(report) : humanReport(report));
   const invalid = reports.filter((r) => !r.ok).length;
   if (!values.json && reports.length > 1) console.error(`${reports.length - invalid} valid, ${invalid} invalid`);
   return invalid > 0 ? 1 : 0;
+}
+
+/** A soev project file with its suites and corpus: one report, each issue at its own file:line:col. */
+async function validateProject(path: string, strict: boolean): Promise<{ report: FileReport; suiteFiles: string[] }> {
+  const loaded = await loadProjectFromDisk(path, false);
+  const suiteFiles = loaded.files.map((f) => join(loaded.folder, f.path));
+  const shown = (issue: BlueprintIssue): IssueJson => ({ ...issueJson(issue), file: issue.file });
+  const warnings = loaded.warnings.map(shown);
+  const soev = { suites: loaded.project ? Object.keys(loaded.project.suites).length : 0, files: loaded.files.map((f) => f.path), cases: casesOf(loaded), corpusUnits: loaded.ok ? (loaded.corpus?.units ?? null) : null };
+  const file = displayPath(path);
+  if (!loaded.ok) return { report: { file, ok: false, errors: loaded.errors.map(shown), warnings, blueprint: null, soev }, suiteFiles };
+  if (strict && warnings.length > 0) return { report: { file, ok: false, errors: warnings, warnings: [], blueprint: null, soev }, suiteFiles };
+  return { report: { file, ok: true, errors: [], warnings, blueprint: null, soev }, suiteFiles };
 }
 
 async function validateFile(path: string, strict: boolean): Promise<FileReport> {
@@ -126,7 +151,10 @@ function humanReport(report: FileReport): string {
     lines.push(`${issue.file ?? report.file}${at}: ${label}${issue.message}`);
     if (issue.hint) lines.push(`  hint: ${issue.hint.replace(/\n/g, '\n        ')}`);
   }
-  if (report.ok && report.blueprint?.retrieval && report.retrieval) {
+  if (report.ok && report.soev) {
+    const { suites, files, cases, corpusUnits } = report.soev;
+    lines.unshift(`${report.file}: ok (soev project: ${suites} suite${suites === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}, ${cases} case${cases === 1 ? '' : 's'}, corpus ${corpusUnits === null ? 'none' : `${corpusUnits} units`})`);
+  } else if (report.ok && report.blueprint?.retrieval && report.retrieval) {
     const { documents, queries, judgements } = report.retrieval;
     const models = report.blueprint.retrieval.models.length;
     lines.unshift(`${report.file}: ok (retrieval: ${documents} documents, ${queries} queries, ${judgements} judgements; ${report.blueprint.retrieval.metrics.map((m) => m.label).join(', ')}; ${models} model${models === 1 ? '' : 's'})`);

@@ -5,13 +5,14 @@
  * `expect` is also one of Weval's aliases for `should` (a list of points); the two are told
  * apart by shape: a list is Weval's rubric, a mapping is soev's expectation.
  */
+import type { z } from 'zod';
 import type { Issues } from './errors';
-import { describe, get, str, toJS, type YMap, type YNode } from './positions';
-import type { Expect, Message, Nugget, Prompt, Variant } from './schema';
+import { describe, entry, get, nodeAt, str, toJS, type YMap, type YNode } from './positions';
+import { AnswerabilitySchema, ProvenanceSchema, type Answerability, type Expect, type Message, type Nugget, type Prompt, type Provenance, type Variant } from './schema';
 
-export type CaseFields = Pick<Prompt, 'repeats' | 'status' | 'split' | 'lineage' | 'category' | 'tags' | 'variants'>;
+export type CaseFields = Pick<Prompt, 'repeats' | 'status' | 'split' | 'lineage' | 'category' | 'tags' | 'variants' | 'rule' | 'derived_from' | 'answerability' | 'provenance'>;
 
-export const CASE_KEYS = ['repeats', 'status', 'split', 'lineage', 'category', 'tags', 'variants'] as const;
+export const CASE_KEYS = ['repeats', 'status', 'split', 'lineage', 'category', 'tags', 'variants', 'rule', 'derived_from', 'answerability', 'provenance'] as const;
 
 export function caseFields(prompt: YMap, issues: Issues): CaseFields {
   return {
@@ -22,7 +23,51 @@ export function caseFields(prompt: YMap, issues: Issues): CaseFields {
     category: optionalString(get(prompt, 'category'), 'category', issues),
     tags: stringList(get(prompt, 'tags'), 'tags', issues),
     variants: variantsOf(get(prompt, 'variants'), issues),
+    rule: optionalString(get(prompt, 'rule'), 'rule', issues),
+    derived_from: optionalString(get(prompt, 'derived_from'), 'derived_from', issues),
+    answerability: answerabilityOf(get(prompt, 'answerability'), issues),
+    provenance: provenanceOf(get(prompt, 'provenance'), issues),
   };
+}
+
+/** soev `answerability`: its defaults filled in, and `limitations` nonempty exactly when the label is `limited`. */
+function answerabilityOf(node: YNode | undefined, issues: Issues): Answerability | null {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  const hint = 'Example: `answerability: { label: limited, limitations: [fact_dependent], assessed_by: expert }`.';
+  const value = checkWith(AnswerabilitySchema.partial({ limitations: true, source_hints: true, detail: true }).strict(), node, 'answerability', hint, issues);
+  if (!value) return null;
+  const out: Answerability = { limitations: [], source_hints: [], detail: '', ...value };
+  if ((out.label === 'limited') !== (out.limitations.length > 0)) {
+    const at = node.kind === 'map' ? (entry(node, 'limitations')?.keyNode ?? node) : node;
+    issues.error(at.loc, 'schema', out.label === 'limited' ? '`answerability.limitations` must list why the coverage is limited when the label is `limited`' : `\`answerability.limitations\` is only for the label \`limited\`, not \`${out.label}\``, hint);
+    return null;
+  }
+  return out;
+}
+
+function provenanceOf(node: YNode | undefined, issues: Issues): Provenance | null {
+  if (!node || (node.kind === 'scalar' && node.value === null)) return null;
+  const value = checkWith(ProvenanceSchema.partial().strict(), node, 'provenance', 'Keys of provenance: generator, reviewer, round (a whole number from 0), notes.', issues);
+  return value ? { generator: null, reviewer: null, round: null, notes: null, ...value } : null;
+}
+
+/**
+ * A node checked against a zod schema, each problem reported at the node it is about (an
+ * unknown key at the key itself): soev's models reject unknown fields, so these are errors.
+ */
+export function checkWith<T>(schema: z.ZodType<T>, node: YNode, key: string, hint: string, issues: Issues): T | null {
+  const parsed = schema.safeParse(toJS(node));
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    const at = nodeAt(node, issue.path);
+    const where = [key, ...issue.path.map(String)].join('.');
+    if (issue.code === 'unrecognized_keys' && at.kind === 'map') {
+      for (const k of issue.keys) issues.error((entry(at, k)?.keyNode ?? at).loc, 'unknown_field', `unknown field \`${k}\` in \`${where}\``, hint);
+    } else {
+      issues.error(at.loc, 'schema', `\`${where}\`: ${issue.message}`, hint);
+    }
+  }
+  return null;
 }
 
 function repeatsOf(node: YNode | undefined, issues: Issues): number {

@@ -16,10 +16,11 @@ import { defaultResolver, type ResolvePointFunction } from './functions';
 import { normalizeHeader, type Header } from './header';
 import { promptHashId } from './ids';
 import { BLUEPRINT_LIMITS, limitHint, type BlueprintLimits } from './limits';
-import { definitionPoint, normalizeBlock, type PointDefs, type PointsContext } from './points';
+import { definitionPoint, NO_DEFS, normalizeBlock, type PointDefs, type PointsContext } from './points';
 import { normalizePrompt, type DraftPrompt } from './prompts';
 import { type Blueprint, type Prompt } from './schema';
 import { wevalPrompt } from './weval';
+import { looksLikeSoevSuite, soevSuite, type SoevSuiteContext } from '../soev/suite';
 
 export interface ParseOptions {
   /** The file's path or name, used in every issue and for the format and title fallbacks. */
@@ -30,6 +31,8 @@ export interface ParseOptions {
   pointDefs?: ResolvePointFunction;
   /** Default: `BLUEPRINT_LIMITS` (tests pass smaller ones). */
   limits?: BlueprintLimits;
+  /** The soev project a suite file belongs to (its invariants, system, citations…); see lib/core/soev. */
+  soev?: SoevSuiteContext;
 }
 
 export type ParseResult =
@@ -68,6 +71,7 @@ function parseWith(text: string, options: ParseOptions, fast: boolean): ParseRes
   const limits = options.limits ?? BLUEPRINT_LIMITS;
   const docs = readDocuments(text, format, issues, limits, fast);
   if (!docs) return result(issues, null);
+  if (docs.length === 1 && looksLikeSoevSuite(docs[0]!)) return soevResult(docs[0], issues, options, limits);
 
   const layout = splitLayout(docs, format, issues);
   if (layout.prompts.length > limits.maxPrompts) {
@@ -96,6 +100,15 @@ function parseWith(text: string, options: ParseOptions, fast: boolean): ParseRes
   const { defNodes: _defNodes, defaultsNode: _defaultsNode, title, ...fields } = header;
   const blueprint = { ...fields, title: title ?? header.id ?? titleFromFile(options.file), prompts };
   return result(issues, blueprint);
+}
+
+/** A soev suite file (lib/core/soev/suite.ts): one suite, one blueprint, one case per prompt. */
+function soevResult(root: Parameters<typeof soevSuite>[0], issues: Issues, options: ParseOptions, limits: BlueprintLimits): ParseResult {
+  const ctx: PointsContext = { issues, resolve: options.pointDefs ?? defaultResolver, defs: NO_DEFS, maxPoints: limits.maxPointsPerPrompt };
+  const suite = soevSuite(root, ctx, options.soev);
+  const header = normalizeHeader(suite.header, issues.silent());
+  const { defNodes: _defNodes, title, ...fields } = header;
+  return result(issues, { ...fields, title: title ?? titleFromFile(options.file), prompts: assignIds(suite.prompts, issues) });
 }
 
 function result(issues: Issues, blueprint: Blueprint | null): ParseResult {

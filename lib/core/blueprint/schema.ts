@@ -120,6 +120,26 @@ export const ExpectSchema = z.object({
 });
 export type Expect = z.infer<typeof ExpectSchema>;
 
+/** soev `Answerability`: how well the sources cover the question (stored and validated, graded by no kind). */
+export const AnswerabilitySchema = z.object({
+  label: z.enum(['full', 'limited', 'not_regulated', 'unanswerable']),
+  /** Why the coverage is limited: nonempty exactly when `label` is `limited`. */
+  limitations: z.array(z.enum(['lower_regulation', 'parliamentary_history', 'case_law_or_guidance', 'fact_dependent'])),
+  source_hints: z.array(z.string().min(1)),
+  detail: z.string(),
+  assessed_by: z.enum(['judge', 'expert']),
+});
+export type Answerability = z.infer<typeof AnswerabilitySchema>;
+
+/** soev `Provenance`: who wrote and reviewed a case; carried with it, read by nothing. */
+export const ProvenanceSchema = z.object({
+  generator: z.string().nullable(),
+  reviewer: z.string().nullable(),
+  round: z.number().int().min(0).nullable(),
+  notes: z.unknown(),
+});
+export type Provenance = z.infer<typeof ProvenanceSchema>;
+
 /** Another wording of a prompt's conversation; consistency across variants is a criterion. */
 export const VariantSchema = z.object({ name: z.string(), messages: z.array(MessageSchema).min(1) });
 export type Variant = z.infer<typeof VariantSchema>;
@@ -174,6 +194,12 @@ export const PromptSchema = z.object({
   /** soev `expect` case fields, or null when the prompt has none. */
   expect: ExpectSchema.nullable(),
   lineage: z.string().nullable(),
+  /** soev `rule`: the id of the rule the case tests (reports score per rule), or null. Versions stored before the field existed read as null. */
+  rule: z.string().nullable().default(null),
+  /** soev `derived_from`: the id of the case this one derives from (null for a lineage's root). */
+  derived_from: z.string().nullable().default(null),
+  answerability: AnswerabilitySchema.nullable().default(null),
+  provenance: ProvenanceSchema.nullable().default(null),
   variants: z.array(VariantSchema),
   loc: SourceLocSchema.nullable(),
 });

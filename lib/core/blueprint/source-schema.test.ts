@@ -15,7 +15,8 @@ import { yaml } from './blueprint.testkit';
 
 // Read through the bundler: lib/core code, tests included, does no I/O of its own.
 const corpus = import.meta.glob<string>('../../../../shared/corpus/weval-configs/blueprints/**/*.{yml,yaml,json}', { query: '?raw', import: 'default', eager: true });
-const examples = import.meta.glob<string>('../../../blueprints/**/*.{yml,yaml,json}', { query: '?raw', import: 'default', eager: true });
+// soev project and suite files follow soev's format (lib/core/soev, docs/soev.md), not this schema.
+const examples = import.meta.glob<string>(['../../../blueprints/**/*.{yml,yaml,json}', '!../../../blueprints/soev-example/**'], { query: '?raw', import: 'default', eager: true });
 
 /** The file's documents as plain values, split as the loader splits them (empty documents skipped). */
 function documentsOf(text: string, file: string): unknown[] {

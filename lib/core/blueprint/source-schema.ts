@@ -213,6 +213,10 @@ function promptSchema(): z.ZodType {
     category: nullable(Text, 'Assay: a label for grouping results.'),
     tags: nullable(TextList, 'Labels for grouping results.'),
     variants: nullable(z.union([z.array(Variant), z.record(z.string(), Variant)]), 'Assay: other wordings of the prompt; consistency across them is a criterion.'),
+    rule: nullable(Text, 'soev: the id of the rule the case tests; reports give scores per rule.'),
+    derived_from: nullable(Text, 'soev: the id of the case this one derives from (none for the root of a lineage).'),
+    answerability: nullable(z.record(z.string(), z.unknown()), 'soev: how well the sources cover the question `{ label, limitations?, source_hints?, detail?, assessed_by }`.'),
+    provenance: nullable(z.record(z.string(), z.unknown()), 'soev: generation and review history `{ generator?, reviewer?, round?, notes? }`.'),
   };
 
 

@@ -120,3 +120,4 @@ export {
   type DriftTest,
   type ServedIdentity,
 } from './drift';
+export { attemptPassed, GROUP_AXES, GroupScoreSchema, passRate, PassRateSchema, scoresByGroup, type GroupAxis, type GroupedAttempt, type GroupScore, type PassRate } from './groups';

@@ -19,7 +19,7 @@
  */
 import pLimit from 'p-limit';
 import type { Db } from '../db/client';
-import { BLUEPRINT_LIMITS, parseBlueprint } from '@/lib/core';
+import { BLUEPRINT_LIMITS, isSoevProjectText, parseBlueprint } from '@/lib/core';
 import { contentHash, storeBlueprintVersion } from '../db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '../db/unique-retry';
 import { syncRetrievalData } from './sync-retrieval';
@@ -188,6 +188,8 @@ async function syncBlueprints(db: Db, reader: SourceReader, sourceId: string, re
 }
 
 async function storeFile(db: Db, sourceId: string, revision: string | null, file: BlueprintFile, rawText: string, summary: SyncSummary, problems: Problems, existed: boolean): Promise<void> {
+  // A soev project file is no blueprint: its suites are (each synced on its own; `assay run PROJECT.yml` adds the project's context).
+  if (isSoevProjectText(rawText, file.path)) return;
   const parsed = parseBlueprint(rawText, { file: file.path });
   if (!parsed.ok) {
     summary.invalid++;

@@ -1,5 +1,5 @@
 /**
- * An LlmClient whose replies and errors carry no known secret: content, tool-call arguments
+ * An LlmClient whose replies and errors carry no known secret: content, tool-call arguments, an HTTP system's body
  * and error messages pass through the secret redactor before the gateway caches, stores or
  * logs them. Every client resolveModel hands out is wrapped, so no call path can skip it.
  */
@@ -20,6 +20,8 @@ export function redactingClient(inner: LlmClient, secrets: readonly string[]): L
     logprobs: r.logprobs && redactDeep(r.logprobs, redact),
     // what the provider says it served is stored too: an echoed secret must not ride along
     served: redactDeep(r.served, redact),
+    // an HTTP system's whole reply body is stored too (the criteria read its citations): redacted like the text
+    ...(r.structured === undefined ? {} : { structured: redactDeep(r.structured, redact) }),
   });
   const batch = inner.batch;
   return {

@@ -73,7 +73,11 @@ export interface ChatResponse {
    * allow-list of headers (built with `servedFrom`, which drops every other header).
    */
   served: Served;
-  /** An HTTP system's parsed JSON body (custom mapping), kept for the criteria that read citations from it. */
+  /**
+   * The reply's JSON body as an HTTP system under test sent it (custom mappings only), kept
+   * so the criteria can read what the text does not carry: a soev system's cited elements
+   * (lib/core/soev/citations.ts). Absent for the LLM APIs.
+   */
   structured?: unknown;
 }
 

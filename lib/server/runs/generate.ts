@@ -102,6 +102,7 @@ export async function converse(deps: RunDeps, ctx: RunContext, cell: Pick<Genera
   let generation = 0;
 
   const generate = async (history: Message[]): Promise<{ content: string; toolCalls: ToolCall[] | null }> => {
+    out.structured = null;
     if (fixture) {
       // `turns` fills the generated turns in order; its last entry is always the final reply.
       const i = generation++;

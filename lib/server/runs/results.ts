@@ -9,6 +9,7 @@ import { replySourceOf, SEALED_SPLIT, type Interval, type ModelPassCurve } from 
 import type { Db } from '../db/client';
 import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
+import { getRunGroups, type RunGroups } from '../db/queries/run-groups';
 import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 
 export interface RunResultsDocument {
@@ -61,6 +62,8 @@ export interface RunResultsDocument {
     judgeReliability: RunJudgeReliability;
     /** How many sealed prompts the run scored; their results are not in `results`. */
     sealedPrompts: number;
+    /** Per model: scores per prompt `category` and per `rule` (soev's report), and the per-attempt pass rate. */
+    groups: RunGroups['models'];
   };
   results: {
     prompt: string;
@@ -116,10 +119,11 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
     if (replies.length < PAGE) break;
     cursor = replies.at(-1)!.id;
   }
-  const [failed, scoredCells, judgeReliability] = await Promise.all([
+  const [failed, scoredCells, judgeReliability, groups] = await Promise.all([
     db.reply.groupBy({ by: ['modelId'], where: { runId: replyRun, error: { not: null } }, _count: { _all: true } }),
     db.runCellSummary.groupBy({ by: ['modelId'], where: { runId, score: { not: null } }, _count: { _all: true } }),
     getRunJudgeReliability(db, runId),
+    getRunGroups(db, runId),
   ]);
   const failedBy = new Map(failed.map((f) => [f.modelId, f._count._all]));
   const scoredBy = new Map(scoredCells.map((c) => [c.modelId, c._count._all]));
@@ -160,6 +164,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       })),
       judgeReliability,
       sealedPrompts: sealed.length,
+      groups: groups.models,
     },
     results,
   };

@@ -1,0 +1,15 @@
+/** soev project and suite files (seed 003) read unchanged: the public names (re-exported by lib/core/index.ts). */
+export { looksLikeSoevSuite, SOEV_CASE_KEYS, type SoevSuiteContext } from './suite';
+export {
+  isSoevProjectText,
+  parseSoevProject,
+  soevSystemId,
+  soevSystemSpec,
+  suiteContext,
+  SoevProjectSchema,
+  SoevStratifyKeySchema,
+  type SoevProject,
+  type SoevProjectResult,
+} from './project';
+export { globToRegExp, matchGlob } from './globs';
+export { citationsOf, citedElements, sourceIdOf, type SoevCitationMapping } from './citations';

@@ -1,0 +1,47 @@
+/**
+ * A run's scores per `category` and per `rule` of its prompts, and the per-attempt pass rate,
+ * per model (soev's report; lib/core/scoring/groups.ts). For the run page, the blueprint page
+ * and `assay run --json`. The intervals are seeded by the run id, so a page shows the same
+ * interval on every load.
+ */
+import { xoroshiro128plus } from 'pure-rand';
+import { z } from 'zod';
+import { attemptPassed, hashSeed, passRate, PromptSchema, scoresByGroup, type GroupedAttempt, type GroupScore, type PassRate } from '@/lib/core';
+import type { Db } from '../client';
+
+export interface RunGroups {
+  runId: string;
+  models: { model: string; pass: PassRate; byCategory: GroupScore[]; byRule: GroupScore[] }[];
+}
+
+/** What the groups need of the stored normalised blueprint (versions before `rule` existed read it as null). */
+const GroupFieldsSchema = z.object({ prompts: z.array(PromptSchema.pick({ id: true, weight: true, category: true, rule: true })) });
+
+export async function getRunGroups(db: Db, runId: string): Promise<RunGroups> {
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { version: { select: { normalized: true } } } });
+  const parsed = GroupFieldsSchema.safeParse(run.version.normalized);
+  const prompts = new Map((parsed.success ? parsed.data.prompts : []).map((p) => [p.id, p]));
+  const rows = await db.attemptScore.findMany({
+    where: { runId },
+    orderBy: [{ modelId: 'asc' }, { promptKey: 'asc' }, { replyId: 'asc' }],
+    select: { promptKey: true, modelId: true, score: true, reply: { select: { error: true, verdicts: { where: { runId }, select: { status: true } } } } },
+  });
+  const byModel = new Map<string, GroupedAttempt[]>();
+  for (const r of rows) {
+    const p = prompts.get(r.promptKey);
+    const attempt: GroupedAttempt = {
+      promptId: r.promptKey,
+      weight: p?.weight ?? 1,
+      category: p?.category ?? null,
+      rule: p?.rule ?? null,
+      score: r.score,
+      passed: r.reply.error ? null : attemptPassed(r.reply.verdicts),
+    };
+    byModel.set(r.modelId, [...(byModel.get(r.modelId) ?? []), attempt]);
+  }
+  const rng = xoroshiro128plus(hashSeed(`${runId}:groups`));
+  return {
+    runId,
+    models: [...byModel.entries()].map(([model, attempts]) => ({ model, pass: passRate(attempts), byCategory: scoresByGroup(attempts, 'category', rng), byRule: scoresByGroup(attempts, 'rule', rng) })),
+  };
+}
