@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { AuthorWorkspace } from '@/components/author/author-workspace';
 import { authoringCatalog } from '@/lib/core';
 import { readBlueprintCopy } from '@/lib/server/authoring/blueprint-copy';
-import { DraftNameSchema } from '@/lib/server/authoring/drafts';
+import { DraftList } from '@/components/author/draft-list';
+import { DraftNameSchema, listDrafts } from '@/lib/server/authoring/drafts';
 import { listExampleNames, readExample } from '@/lib/server/authoring/examples';
 import { getDb } from '@/lib/server/compose/database';
 import { currentUser } from '../admin/session';
@@ -32,6 +33,12 @@ export default async function AuthorPage({ searchParams }: { searchParams: Promi
     : example
       ? { yaml: example.yaml, name: `blueprints/${example.name}`, origin: 'an example' }
       : { yaml: '', name: draftName ?? 'blueprints/my-blueprint.yml', origin: null };
+  const drafts = user ? await listDrafts(getDb(), user.id) : [];
   const notice = copy && !copy.ok ? copy.reason : exampleName && !example ? `There is no example named ${exampleName}.` : null;
-  return <AuthorWorkspace initialYaml={start.yaml} initialName={start.name} examples={examples} login={user?.githubLogin ?? null} origin={start.origin} notice={notice} catalog={authoringCatalog()} />;
+  return (
+    <>
+      <DraftList drafts={drafts} current={draftName} />
+      <AuthorWorkspace initialYaml={start.yaml} initialName={start.name} examples={examples} login={user?.githubLogin ?? null} origin={start.origin} notice={notice} catalog={authoringCatalog()} />
+    </>
+  );
 }
