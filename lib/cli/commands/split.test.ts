@@ -1,5 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fortyCaseSuite, suiteCase } from '@/testing/split-suite';
 import { assay, lines, tempFiles } from '../cli.testkit';
@@ -79,5 +79,20 @@ describe('assay split (the real command)', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/s\.yaml:3:5: error: `derived_from: ghost` names no case/);
     expect(await readFile(join(broken, 's.yaml'), 'utf8')).toBe(bad);
+  });
+  it('given only the soev project file, splits the suites its globs name (the example project)', { timeout: 120_000 }, async () => {
+    const example = 'blueprints/soev-example';
+    const files: Record<string, string> = {};
+    for (const e of await readdir(example, { recursive: true, withFileTypes: true })) {
+      if (e.isFile()) files[relative(example, join(e.parentPath, e.name))] = await readFile(join(e.parentPath, e.name), 'utf8');
+    }
+    const dir = await tempFiles(files);
+    const run = await assay(['split', '--json', '--min-per-side', '0', join(dir, 'project.yml')]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout);
+    // every case of every suite got a side, though no suite file was named on the command line
+    expect(report.cases.length).toBeGreaterThan(0);
+    expect(report.files.filter((f: { kind: string }) => f.kind === 'suite').length).toBeGreaterThanOrEqual(1);
+    expect(report.cases.every((c: { split: string }) => c.split === 'dev' || c.split === 'test')).toBe(true);
   });
 });

@@ -7,9 +7,11 @@
  * nothing; `--json` prints the assignment and the share per stratum.
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { blueprintIdFromPath, formatIssue, planSplit, StratifyKeySchema, type SplitPlan, type SplitSettings } from '@/lib/core';
+import { blueprintIdFromPath, formatIssue, isSoevProjectText, planSplit, StratifyKeySchema, type SplitPlan, type SplitSettings } from '@/lib/core';
 import { displayPath, expandPaths, repoRelativePath } from '../files';
+import { loadProjectFromDisk } from '../soev-files';
 import { parseCommandArgs, usageError } from './usage';
 
 const USAGE = `usage: assay split [options] PATH…
@@ -47,6 +49,15 @@ export async function splitCommand(argv: string[]): Promise<number> {
   const { files, missing } = await expandPaths(paths);
   for (const path of missing) console.error(`${path}: no such file or directory`);
   if (missing.length > 0) return 1;
+  // A soev project names its suites by glob: split them too, as soev's own split does.
+  for (const path of [...files]) {
+    if (!/\.ya?ml$/i.test(path) || !isSoevProjectText(await readFile(path, 'utf8'), path)) continue;
+    const project = await loadProjectFromDisk(path, false);
+    for (const suite of project.files) {
+      const suitePath = join(project.folder, suite.path);
+      if (!files.some((f) => resolve(f) === resolve(suitePath))) files.push(suitePath);
+    }
+  }
   const inputs = await Promise.all(
     files.map(async (path) => ({ path, file: displayPath(path), text: await readFile(path, 'utf8'), defaultSuite: blueprintIdFromPath(repoRelativePath(path)) })),
   );
