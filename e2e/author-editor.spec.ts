@@ -42,7 +42,7 @@ test.beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-author-'));
   writeFileSync(join(dir, 'sealed-demo.yml'), SEALED);
   writeFileSync(join(dir, EXAMPLE), readFileSync(join('blueprints/examples', EXAMPLE), 'utf8'));
-  gh = await FakeGitHub.start({ files: { 'README.md': '# none' }, oauth: { clientId: 'e2e-author', clientSecret: 'e2e-author-secret' } });
+  gh = await FakeGitHub.start({ ...(process.env.E2E_AUTHOR_GITHUB_PORT ? { port: Number(process.env.E2E_AUTHOR_GITHUB_PORT) } : {}), files: { 'README.md': '# none' }, oauth: { clientId: 'e2e-author', clientSecret: 'e2e-author-secret' } });
   app = startAppServer({
     port: PORT,
     env: {
