@@ -90,7 +90,10 @@ test('an author signs in, writes, fixes, edits in the form, tries the draft on a
   await shot(page, '1-signed-in-example');
 
   // 2. the mistake: line 40 `- $is_json: true` becomes `truex`, timed in the page from the keystroke to the underline
-  await page.locator('.cm-line', { hasText: '$is_json: true' }).click();
+  // (CodeMirror draws only the lines in view: go to the end first, then click on the line)
+  await page.getByTestId('author-editor').click();
+  await page.keyboard.press('Control+End');
+  await page.locator('.cm-line', { hasText: '$is_json: true' }).click({ timeout: 5000 });
   await page.keyboard.press('End');
   const underlineMs = await timeUntilAfterKey(page, '.cm-lintRange-error');
   await page.keyboard.type('x');
