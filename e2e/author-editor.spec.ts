@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { placeOf, timeUntilAfterKey } from './author-kit';
 import { startAppServer, type AppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 
@@ -41,7 +42,7 @@ test.beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'assay-author-'));
   writeFileSync(join(dir, 'sealed-demo.yml'), SEALED);
   writeFileSync(join(dir, EXAMPLE), readFileSync(join('blueprints/examples', EXAMPLE), 'utf8'));
-  gh = await FakeGitHub.start({ files: { 'README.md': '# none' }, oauth: { clientId: 'e2e-author', clientSecret: 'e2e-author-secret' } });
+  gh = await FakeGitHub.start({ ...(process.env.E2E_AUTHOR_GITHUB_PORT ? { port: Number(process.env.E2E_AUTHOR_GITHUB_PORT) } : {}), files: { 'README.md': '# none' }, oauth: { clientId: 'e2e-author', clientSecret: 'e2e-author-secret' } });
   app = startAppServer({
     port: PORT,
     env: {
@@ -65,20 +66,6 @@ test.afterAll(async () => {
 
 const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 const editorReady = (page: Page) => expect(page.getByTestId('author-editor-host')).toHaveAttribute('data-ready', 'true');
-
-/** The 1-based line and column where the first `selector` element starts, read from the editor's own DOM and gutter. */
-async function placeOf(page: Page, selector: string) {
-  return page.evaluate((sel) => {
-    const el = document.querySelector(sel)!;
-    const line = el.closest('.cm-line')!;
-    const range = document.createRange();
-    range.setStart(line, 0);
-    range.setEndBefore(el);
-    const top = line.getBoundingClientRect().top;
-    const gutter = [...document.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].find((g) => Math.abs(g.getBoundingClientRect().top - top) < 2);
-    return { line: Number(gutter?.textContent), col: range.toString().length + 1, text: el.textContent };
-  }, selector);
-}
 
 /** Puts the cursor at the end of line `n` (1-based) with the keyboard, as an author would. */
 async function goToLineEnd(page: Page, n: number) {
@@ -104,22 +91,9 @@ test('an author writes in the editor: live problems, hints, a jump, a fix and a 
 
   // the mistake: `weight: 3` (line 24) becomes `weight: 30`; timed in the page from the keystroke to the underline
   await goToLineEnd(page, 24);
-  await page.evaluate(() => {
-    const w = window as unknown as { lintMs: Promise<number> };
-    w.lintMs = new Promise((resolve) => {
-      let t0: number | undefined;
-      document.addEventListener('keydown', () => (t0 ??= performance.now()), { capture: true });
-      const watch = new MutationObserver(() => {
-        if (t0 !== undefined && document.querySelector('.cm-lintRange-error')) {
-          watch.disconnect();
-          resolve(performance.now() - t0);
-        }
-      });
-      watch.observe(document.querySelector('.cm-editor')!, { subtree: true, childList: true, attributes: true });
-    });
-  });
+  const underlineMs = await timeUntilAfterKey(page, '.cm-lintRange-error');
   await page.keyboard.type('0');
-  const lintMs = await page.evaluate(() => (window as unknown as { lintMs: Promise<number> }).lintMs);
+  const lintMs = await underlineMs();
   console.log(`keystroke → underline: ${lintMs.toFixed(0)} ms`);
   expect(lintMs).toBeLessThan(300);
   expect(await placeOf(page, '.cm-lintRange-error')).toEqual({ line: 24, col: 17, text: '30' });
@@ -231,5 +205,7 @@ test('"Edit a copy" opens a blueprint in the editor without its sealed prompt', 
   await expect(page.getByTestId('author-yaml')).toContainText('1 sealed test prompt is hidden here');
   expect(await page.content()).not.toContain('SECRET-');
   await expect(page.getByTestId('problems-summary')).toHaveText('none: the blueprint is valid');
+  // a pull request may only add files inside blueprints/: the copy's suggested path is there
+  await expect(page.getByTestId('open-pr-panel').getByLabel('File path')).toHaveValue('blueprints/sealed-demo.yml');
   await shot(page, '9-edit-a-copy');
 });

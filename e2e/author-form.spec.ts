@@ -5,20 +5,13 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { changedLines } from './author-kit';
 
 const SHOTS = process.env.ASSAY_SCREENS_DIR ?? 'test-results/author-form';
 mkdirSync(SHOTS, { recursive: true });
 const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 
 const yamlOf = async (page: Page) => (await page.getByTestId('author-yaml').textContent()) ?? '';
-
-/** The lines that differ between two texts of the same length in lines. */
-function changedLines(before: string, after: string): { line: number; before: string; after: string }[] {
-  const a = before.split('\n');
-  const b = after.split('\n');
-  expect(b.length).toBe(a.length);
-  return a.flatMap((l, i) => (l === b[i] ? [] : [{ line: i + 1, before: l, after: b[i]! }]));
-}
 
 test("editing a point's weight and gate in the form changes only that point's lines, comments kept", async ({ page }) => {
   await page.goto('/author?example=medical-facts-weights.yml');

@@ -4,7 +4,7 @@
  * its problems list, the draft kept in this browser and the account, and the panels that act
  * on its text (owned by the "form", "try-it" and "open-pr" helpers of issue 16).
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthoringCatalog } from '@/lib/core';
 import type { AuthorProblem } from '@/lib/views/author-problems';
 import { CheckPanel } from './check-panel';
@@ -35,6 +35,18 @@ export function AuthorWorkspace({ initialYaml, initialName, examples, login, ori
   const [problems, setProblems] = useState<AuthorProblem[]>([]);
   const [checked, setChecked] = useState(false);
   const [restored, setRestored] = useState<Restored | null>(null);
+  // the latest try-it run of this draft, for the pull request's description; kept for the tab's
+  // session because connecting GitHub (for the pull request) leaves the page and comes back
+  const [tryRunUrl, setTryRunUrl] = useState<string | null>(null);
+  const runKey = `assay:try-run:${initialName}`;
+  useEffect(() => setTryRunUrl(sessionStorage.getItem(runKey)), [runKey]);
+  const onRunStarted = useCallback(
+    (url: string) => {
+      setTryRunUrl(url);
+      sessionStorage.setItem(runKey, url);
+    },
+    [runKey],
+  );
   const editor = useRef<CodeEditorHandle>(null);
 
   const onRestore = useCallback((r: Restored) => {
@@ -96,8 +108,8 @@ export function AuthorWorkspace({ initialYaml, initialName, examples, login, ori
       </pre>
       <FormView yaml={yaml} onChange={change} />
       <CheckPanel yaml={yaml} />
-      <TryItPanel yaml={yaml} name={initialName} login={login} />
-      <OpenPrPanel yaml={yaml} suggestedPath={initialName} login={login} tryRunUrl={null} />
+      <TryItPanel yaml={yaml} name={initialName} login={login} onRunStarted={onRunStarted} />
+      <OpenPrPanel yaml={yaml} suggestedPath={initialName} login={login} tryRunUrl={tryRunUrl} />
     </div>
   );
 }

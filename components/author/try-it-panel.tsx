@@ -18,6 +18,8 @@ export interface TryItPanelProps {
   name: string;
   /** The signed-in author's login, or null (then the panel offers sign-in). */
   login: string | null;
+  /** Told the results URL of each run started here (the workspace links the latest in a pull request). */
+  onRunStarted?: (resultsUrl: string) => void;
 }
 
 async function errorMessage(res: Response): Promise<string> {
@@ -25,7 +27,7 @@ async function errorMessage(res: Response): Promise<string> {
   return body?.error?.message ?? `The server answered ${res.status}.`;
 }
 
-export function TryItPanel({ yaml, name, login }: TryItPanelProps) {
+export function TryItPanel({ yaml, name, login, onRunStarted }: TryItPanelProps) {
   const [allowance, setAllowance] = useState<TryAllowance | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -68,6 +70,7 @@ export function TryItPanel({ yaml, name, login }: TryItPanelProps) {
       const p = await fetch(runStarted.apiProgressUrl, { cache: 'no-store' });
       const progress = RunProgressSchema.parse(await p.json());
       setStarted({ run: runStarted, progress, at: new Date().toISOString() });
+      onRunStarted?.(runStarted.resultsUrl);
       void loadAllowance();
     } catch (e) {
       setProblem(`Could not start the run (${(e as Error).message}); your draft is still here.`);

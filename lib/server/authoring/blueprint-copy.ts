@@ -16,5 +16,14 @@ export async function readBlueprintCopy(db: Db, blueprintId: string): Promise<Bl
   const source = await getBlueprintSource(db, blueprintId);
   if (!source) return { ok: false, reason: `There is no blueprint "${blueprintId}" to copy.` };
   if (source.text === null) return { ok: false, reason: `${source.path} holds sealed test prompts and does not parse, so it cannot be copied: start from an example instead.` };
-  return { ok: true, name: source.path, yaml: source.text, sealedRemoved: !source.verbatim };
+  return { ok: true, name: pathInBlueprints(source.path), yaml: source.text, sealedRemoved: !source.verbatim };
+}
+
+/**
+ * The copy's suggested name, inside `blueprints/` where a pull request may put it: a file
+ * synced from GitHub already has its repository path, one from a local folder
+ * (ASSAY_BLUEPRINTS_DIR) its path in that folder.
+ */
+export function pathInBlueprints(path: string): string {
+  return path.startsWith('blueprints/') ? path : `blueprints/${path.replace(/^\.?\//, '')}`;
 }
