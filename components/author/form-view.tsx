@@ -35,6 +35,15 @@ export function FormView({ yaml, onChange }: FormViewProps) {
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set([0]));
 
   if (reading === null) return <FormShell><p className={`text-sm ${muted}`}>Nothing to show yet: write or load a blueprint.</p></FormShell>;
+  if (!reading.ok && 'unsupported' in reading) {
+    return (
+      <FormShell>
+        <p role="status" className="text-sm">
+          {reading.unsupported}
+        </p>
+      </FormShell>
+    );
+  }
   if (!reading.ok) {
     return (
       <FormShell>

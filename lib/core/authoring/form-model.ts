@@ -8,6 +8,7 @@
  * here are prompt i and point j of `parseBlueprint` whenever the blueprint parses, and the ids
  * are the parser's (a prompt without `id` gets its Weval hash id from the parser itself).
  */
+import { isSoevProjectText } from '../soev/project';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { OTHER_PROMPT_KEYS, WEVAL_PROMPT_KEYS } from '../blueprint/documents';
 import { parseFnString } from '../blueprint/fn-strings';
@@ -128,9 +129,21 @@ export interface FormModel {
   prompts: PromptHandle[];
 }
 
-export type FormReading = { ok: true; model: FormModel } | { ok: false; message: string; line: number; col: number };
+export type FormReading =
+  | { ok: true; model: FormModel }
+  | { ok: false; message: string; line: number; col: number }
+  /** A file the form does not edit: a soev suite or project (its cases and criteria are edited in the YAML). */
+  | { ok: false; unsupported: string };
 
 const PROMPT_MARKERS: readonly string[] = [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS];
+
+/** A soev suite (`cases:` at the top) or project (`system:` + `suites:`), which the form leaves to the YAML. */
+function soevKindOf(text: string, docs: readonly { contents: unknown }[]): 'suite' | 'project' | null {
+  if (docs.length !== 1 || !isMap(docs[0]!.contents)) return null;
+  const root = docs[0]!.contents;
+  if (root.has('cases') && !root.has('prompts')) return 'suite';
+  return isSoevProjectText(text, 'draft.yml') ? 'project' : null;
+}
 
 export function readForm(text: string, file = 'draft.yml'): FormReading {
   const lineCounter = new LineCounter();
@@ -146,6 +159,8 @@ export function readForm(text: string, file = 'draft.yml'): FormReading {
     }
   }
   const filled = docs.filter((d) => d.contents !== null && !(isScalar(d.contents) && d.contents.value === null));
+  const soev = soevKindOf(text, filled);
+  if (soev) return { ok: false, unsupported: `This is a soev ${soev}: the form view edits Assay and Weval blueprints; edit its ${soev === 'suite' ? 'cases and criteria' : 'settings'} in the YAML (the editor checks it as you type).` };
   const { layout, header, promptList, promptNodes } = splitDocuments(filled);
 
   // Only a prompt without an explicit `id` needs the parser (its Weval hash id hashes the normalised prompt).

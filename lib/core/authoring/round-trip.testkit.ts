@@ -10,7 +10,7 @@ import { readForm, type FormModel } from './form-model';
 
 export function modelOf(text: string, file: string): FormModel {
   const reading = readForm(text, file);
-  if (!reading.ok) throw new Error(`${file}: ${reading.message} at ${reading.line}:${reading.col}`);
+  if (!reading.ok) throw new Error('unsupported' in reading ? `${file}: ${reading.unsupported}` : `${file}: ${reading.message} at ${reading.line}:${reading.col}`);
   return reading.model;
 }
 
