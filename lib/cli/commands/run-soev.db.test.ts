@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { citationsOf } from '@/lib/core';
+import { extractCitations } from '@/lib/core/criteria/citations';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { SOEV_EXAMPLE_RULES } from '@/testing/fakes/soev-example-rules';
 import { assay as runAssay, REPO_ROOT } from '@/lib/cli/cli.testkit';
@@ -75,7 +75,7 @@ describe(`assay run of a soev project (${process.env.ASSAY_TEST_DB})`, () => {
     // the HTTP system's reply body is stored; the project's citation mapping reads the cited ids from it
     const reply = await t.db.reply.findFirstOrThrow({ where: { runId: huur.run.id, promptKey: 'R1-02', attempt: 0 }, select: { content: true, structured: true, turns: true } });
     expect(reply.content).toBe('U kunt de te veel betaalde borg terugvorderen.');
-    expect(citationsOf(reply.structured, { path: 'metadata.unit_id', regex: '^(bw7/\\d+(?:/\\d+)?)' }).map((c) => c.id)).toEqual(['bw7/261']);
+    expect(extractCitations({ text: reply.content, structured: reply.structured }, { mapping: { path: 'reply.citations.metadata.unit_id', regex: '^(bw7/\\d+(?:/\\d+)?)' }, pattern: null, match: 'hierarchical' }).map((c) => c.id)).toEqual(['bw7/261']);
     // two turns: the first reply (citing bw7/261/1) is in the conversation
     expect((reply.turns as { role: string; content: string }[]).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     // every soev call carried the agent and its knowledge keys (the fake refuses one without the subject header)
