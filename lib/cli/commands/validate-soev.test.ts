@@ -40,8 +40,8 @@ describe('assay validate (soev projects)', () => {
     const errors = (JSON.parse(again.stdout.trim()) as (typeof reports)[number]).errors.map((e) => `${e.file.replace(`${valid}/`, '')}:${e.line}:${e.col} ${e.message}`);
     expect(errors).toEqual([
       'corpus/units.jsonl:4:1 a corpus unit needs a non-empty string `id` and a string `text`',
-      expect.stringMatching(/^suites\/grenzen\.yml:14:5 the case id "R1-01" is already used at .*suites\/huur\.yml:7:5$/),
-      'project.yml:38:3 the suite "extra" matches no file: suites/none*.yml',
+      expect.stringMatching(/^suites\/grenzen\.yml:17:5 the case id "R1-01" is already used at .*suites\/huur\.yml:10:5$/),
+      'project.yml:43:3 the suite "extra" matches no file: suites/none*.yml',
     ]);
   });
 
