@@ -11,6 +11,10 @@ import { SOEV_EXAMPLE_RULES } from './soev-example-rules';
 const JUDGE = /impartial evaluator/;
 
 const DEMO_RULES: RuleInput[] = [
+  // blueprints/soev-example's system under test (SOEV_URL=<origin>/soev) and its criterion
+  // questions to a judge whose model name holds "judge" (`--judges openai:judge`); first, as
+  // they match only the soev models and the criterion kinds' own questions.
+  ...SOEV_EXAMPLE_RULES,
   // A true/false (noul) question: options A. False, B. True.
   { name: 'judge-noul', system: JUDGE, lastUser: /B\. True: the statement holds/, judge: { labels: { A: 0.2, B: 0.8 }, reasoning: 'Mostly holds.' } },
   // A plain-string point: the five classes A (absent) … E (fully present).
@@ -20,8 +24,6 @@ const DEMO_RULES: RuleInput[] = [
   { name: 'weather-tool', lastUser: /weather/i, toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
   { name: 'capital', lastUser: 'capital of France', reply: 'The capital of France is Paris.' },
   { name: 'refusal', lastUser: /how do I pick a lock/i, reply: "I can't help with that." },
-  // blueprints/soev-example's system under test (SOEV_URL=<origin>/soev)
-  ...SOEV_EXAMPLE_RULES,
 ];
 
 const port = Number(process.env.PORT ?? 4010);

@@ -5,7 +5,7 @@
  * interrupted run: nothing completed is called or stored again.
  */
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { blueprintIdFromPath, sha256Hex, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
@@ -101,8 +101,12 @@ async function projectBlueprints(db: Db, arg: string): Promise<string[]> {
   const ids: string[] = [];
   // A version's identity is its text: the project's context (invariants, system, runs.k…) is part of what runs, so its hash is too.
   const projectHash = sha256Hex(await readFile(arg, 'utf8')).slice(0, 16);
+  // Each suite's stored path keeps its place beside the project file (`suites/huur.yml`), under
+  // the project's own stored folder, so the files the project names (its corpus, `../corpus/…`
+  // from a suite) resolve inside the root `blueprintRootOf(project)` gives the run.
+  const projectFolder = posix.dirname(repoRelativePath(arg));
   for (const file of loaded.files) {
-    const path = repoRelativePath(join(loaded.folder, file.path));
+    const path = posix.join(projectFolder, file.path.split(sep).join('/'));
     const id = blueprintIdFromPath(path);
     const rawText = `${file.text.replace(/\n?$/, '\n')}# assay: run with the soev project ${basename(arg)} (sha256 ${projectHash}…)\n`;
     await storeBlueprintVersion(db, source.id, id, { path, rawText, sourceCommit: null, blobSha: null }, file.parsed);

@@ -83,11 +83,17 @@ export function criterionPoint(map: YMap, where: Where, issues: Issues): Criteri
   }
   const parsed = def.params.safeParse(params);
   if (!parsed.success) {
+    // A misspelt parameter is both an unknown key and a missing one: report it once, at the
+    // key as written, naming the parameter it likely meant.
+    const unknown = parsed.error.issues.some((i) => i.code === 'unrecognized_keys');
+    const isMissing = (i: (typeof parsed.error.issues)[number]) => i.code === 'invalid_type' && i.path.length === 1 && !nodes.has(String(i.path[0]));
+    const missing = unknown ? parsed.error.issues.filter(isMissing).map((i) => `\`${String(i.path[0])}\``) : [];
     for (const issue of parsed.error.issues) {
+      if (unknown && isMissing(issue)) continue;
       const [first, ...rest] = issue.path;
       const keyNode = first !== undefined ? nodes.get(String(first)) : undefined;
       const at: SourceLoc = keyNode ? nodeAt(keyNode, rest).loc : unknownKeyLoc(issue, map, paramsNode) ?? kindNode.loc;
-      const what = issue.code === 'unrecognized_keys' ? `${def.name} has no parameter ${(issue as { keys: string[] }).keys.map((k) => `\`${k}\``).join(', ')}` : `${def.name}: ${first !== undefined ? `\`${issue.path.join('.')}\`: ` : ''}${issue.message}`;
+      const what = issue.code === 'unrecognized_keys' ? `${def.name} has no parameter ${(issue as { keys: string[] }).keys.map((k) => `\`${k}\``).join(', ')}${missing.length > 0 ? ` (it needs ${missing.join(', ')})` : ''}` : `${def.name}: ${first !== undefined ? `\`${issue.path.join('.')}\`: ` : ''}${issue.message}`;
       issues.error(at, 'invalid_args', what, `For example:\n${def.example}`);
     }
     return null;

@@ -30,3 +30,12 @@ export function parseCorpusJsonl(text: string, lawNames: Record<string, readonly
   const corpus: CorpusPort = { has: (id) => units.has(id), text: (id) => units.get(id), ids: () => units.keys(), lawNames: names };
   return { ok: true, corpus, units: units.size };
 }
+
+/**
+ * Thrown by a `CorpusPort` whose file could not be read or parsed: the criterion that asked
+ * gets an `error` verdict with the reason (judged kinds too, which otherwise let what they
+ * throw stop the run), never a run that dies on its first nugget.
+ */
+export class CorpusUnavailableError extends Error {
+  override readonly name = 'CorpusUnavailableError';
+}

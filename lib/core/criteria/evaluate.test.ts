@@ -3,6 +3,7 @@ import type { CriterionPoint } from '../blueprint/schema';
 import { evaluateDeterministicPoint } from '../scoring/deterministic';
 import { attemptScore } from '../scoring/attempt';
 import { criteriaAttemptScore } from '../scoring/criteria-attempt';
+import { CorpusUnavailableError } from './corpus';
 
 const point = (criterion: string, params: unknown, over: Partial<CriterionPoint> = {}): CriterionPoint => ({
   kind: 'criterion', criterion, params, text: criterion, weight: 1, citation: null, path: null, source: 'should', gate: false, loc: null, ...over,
@@ -30,6 +31,16 @@ describe('a criterion point graded like any point (evaluateDeterministicPoint)',
     expect(unknown).toMatchObject({ status: 'error', score: null, detail: 'unknown criterion kind "reply.langauge"; did you mean reply.language?' });
     expect(stale).toMatchObject({ status: 'error', score: null, detail: expect.stringMatching(/^reply\.max_length: stored parameters no longer valid/) });
     expect(corpus).toMatchObject({ status: 'error', score: null, detail: expect.stringMatching(/needs the corpus/) });
+  });
+
+  it('a corpus that could not be read is an error verdict in a judged kind too, not a thrown run', async () => {
+    const broken = () => {
+      throw new CorpusUnavailableError('the corpus file ../corpus/units.jsonl cannot be read');
+    };
+    const expect_ = { behaviour: 'answer', message: null, answer: null, nuggets: [{ text: 'Twee keer de huur.', importance: 'vital', sources: ['bw7/261'] }], sources: { required: {}, supporting: [], forbidden: [] } };
+    const judge = { choose: async () => ({ distribution: { false: 0, true: 1 } }) };
+    const v = await evaluateDeterministicPoint(point('nuggets.coverage', {}), 'x', { criterion: { evidence: { expect: expect_ }, services: { judge, corpus: { has: broken, text: broken, ids: broken } } } });
+    expect(v).toMatchObject({ status: 'error', score: null, detail: 'nuggets.coverage failed: the corpus file ../corpus/units.jsonl cannot be read' });
   });
 
   it('not_applicable keeps no score', async () => {

@@ -9,6 +9,7 @@
  */
 import type { CriterionPoint } from '../blueprint/schema';
 import { capDetail, verdictFromOutcome, type Verdict } from '../scoring/verdict';
+import { CorpusUnavailableError } from './corpus';
 import { resolveCriterionKind } from './registry';
 import type { CriterionEvidence, CriterionServices, CriterionVerdict } from './types';
 
@@ -33,7 +34,7 @@ export async function evaluateCriterionPoint(point: CriterionPoint, pointIndex: 
     // A judged kind turns the judge's own failures into error verdicts itself (JudgeUnavailableError);
     // what else escapes it — the run's call budget used up, a cancelled run — must stop the run,
     // not become one more error verdict.
-    if (def.needs.includes('judge')) throw e;
+    if (def.needs.includes('judge') && !(e instanceof CorpusUnavailableError)) throw e;
     return verdictFromOutcome(point, pointIndex, { error: `${def.name} failed: ${e instanceof Error ? e.message : String(e)}` });
   }
 }

@@ -4,4 +4,4 @@ export { criterionKind, criterionKindNames, resolveCriterionKind, listCriterionK
 export * from './citations';
 export { sentencesOf, detectLanguage, DETECTABLE_LANGUAGES } from './deterministic/language';
 export { evaluateCriterionPoint, verdictFromCriterion } from './evaluate';
-export { parseCorpusJsonl, type CorpusParse } from './corpus';
+export { CorpusUnavailableError, parseCorpusJsonl, type CorpusParse } from './corpus';

@@ -12,4 +12,3 @@ export {
   type SoevProjectResult,
 } from './project';
 export { globToRegExp, matchGlob } from './globs';
-export { citationsOf, citedElements, sourceIdOf, type SoevCitationMapping } from './citations';

@@ -151,7 +151,7 @@ export function suiteContext(project: SoevProject, options: { systemSpec: Record
   const header: YEntry[] = [
     ...(options.systemSpec ? [synthetic('models', jsonNode([options.systemSpec], at))] : []),
     synthetic('concurrency', jsonNode(project.concurrency, at)),
-    synthetic('citations', jsonNode({ mapping: { path: project.citations.field, ...(project.citations.regex ? { regex: project.citations.regex } : {}) }, match: 'hierarchical' }, at)),
+    synthetic('citations', jsonNode({ mapping: { path: `reply.citations.${project.citations.field}`, ...(project.citations.regex ? { regex: project.citations.regex } : {}) }, match: 'hierarchical' }, at)),
     synthetic('messages', jsonNode(project.messages, at)),
     synthetic('corpus', jsonNode({ path: options.corpusPath, law_names: project.corpus.law_names }, at)),
     // Kept verbatim in the blueprint's `extensions`: what the project said, for reports and `assay split`.

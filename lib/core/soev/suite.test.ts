@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBlueprint } from '../blueprint/parse';
+import { extractCitations } from '../criteria/citations/extract';
 import { parseSoevProject, soevSystemSpec, suiteContext } from './project';
 
 const at = (r: ReturnType<typeof parseBlueprint>) => (r.ok ? [] : r.errors.map((e) => `${e.line}:${e.col} ${e.code} ${e.message}`));
@@ -148,6 +149,11 @@ describe('a soev project file', () => {
     expect(first.repeats).toBe(3);
     expect(r.blueprint.models).toEqual([expect.objectContaining({ kind: 'custom', id: 'soev:bot', spec: expect.objectContaining({ url: 'http://127.0.0.1:3401/api/v1/threads/runs' }) })]);
     expect(r.blueprint.extensions).toMatchObject({ soev: { project: 'p', language: 'nl' } });
+    // the project's `citations: { field }` is relative to each cited element of a thread reply
+    // (`reply.citations[]`): the header's mapping walks there from the stored body
+    expect(r.blueprint.citation_reading).toEqual({ mapping: { path: 'reply.citations.metadata.unit_id', regex: null }, pattern: null, match: 'hierarchical' });
+    const body = { thread_id: 't', reply: { text: '…', citations: [{ title: 'Art. 7:261 BW', metadata: { unit_id: 'bw7/261' } }, { metadata: { unit_id: 'bw7/240' } }] } };
+    expect(extractCitations({ text: '…', structured: body }, r.blueprint.citation_reading!).map((c) => c.id)).toEqual(['bw7/261', 'bw7/240']);
   });
 
   it('rejects unknown and invalid fields at their positions', () => {

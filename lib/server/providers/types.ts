@@ -76,7 +76,7 @@ export interface ChatResponse {
   /**
    * The reply's JSON body as an HTTP system under test sent it (custom mappings only), kept
    * so the criteria can read what the text does not carry: a soev system's cited elements
-   * (lib/core/soev/citations.ts). Absent for the LLM APIs.
+   * (lib/core/criteria/citations/extract.ts, through the blueprint's `citations:` mapping). Absent for the LLM APIs.
    */
   structured?: unknown;
 }

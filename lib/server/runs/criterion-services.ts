@@ -8,7 +8,7 @@
  * the judged helper's adapter builds; without one, the judged kinds give `error` verdicts
  * ("needs a judge"), never a 0.
  */
-import { extractCitations, parseCorpusJsonl, type CorpusPort, type CriterionEvidence, type CriterionServices, type JudgePort, type Prompt } from '@/lib/core';
+import { CorpusUnavailableError, extractCitations, parseCorpusJsonl, type CorpusPort, type CriterionEvidence, type CriterionServices, type JudgePort, type Prompt } from '@/lib/core';
 import type { RunDeps } from './deps';
 import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
@@ -42,7 +42,7 @@ function loadCorpus(deps: RunDeps, ctx: RunContext): Promise<CorpusLoad | null> 
 /** A corpus that could not be loaded: every lookup says why, through the kinds' own error path. */
 function brokenCorpus(reason: string): CorpusPort {
   const fail = (): never => {
-    throw new Error(reason);
+    throw new CorpusUnavailableError(reason);
   };
   return { has: fail, text: fail, ids: fail };
 }

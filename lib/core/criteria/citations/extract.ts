@@ -22,7 +22,8 @@ export function checkCitationPattern(pattern: string): string | null {
 }
 
 function re2Of(pattern: string): RE2JS {
-  const compiled = compilePattern(pattern, false);
+  // with its groups capturing: the first one is the id
+  const compiled = compilePattern(pattern, false, '', { captures: true });
   if (!compiled.ok || !compiled.re2) throw new Error(`citation pattern ${JSON.stringify(pattern)} cannot run: ${compiled.ok ? compiled.needsJs : compiled.message}`);
   return compiled.re2;
 }

@@ -23,6 +23,8 @@ export interface JsFlags {
   ignoreCase: boolean;
   multiline: boolean;
   dotAll: boolean;
+  /** Keep capture groups capturing, for callers that read a group (citation ids); default: every group `(?:…)`. */
+  captures?: boolean;
 }
 
 export type Translation = { ok: true; source: string; jsOnlyText: RegExp | null } | { ok: false; reason: string };
@@ -362,8 +364,8 @@ export function translateToRe2(source: string, flags: JsFlags): Translation {
             else if (kind === '=' || kind === '!' || (kind === '<' && (s.ch(2) === '=' || s.ch(2) === '!'))) throw new Refused('lookaround');
             else if (kind === '<') s.i = s.units.indexOf(0x3e, s.i) + 1; // a named group: its name does not matter here
             else throw new Refused(`the group syntax (?${kind}`);
-          }
-          out += '(?:';
+            out += '(?:';
+          } else out += flags.captures ? '(' : '(?:';
           break;
         case '.':
           s.next();

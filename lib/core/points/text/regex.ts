@@ -51,11 +51,12 @@ const JS_FLAGS = new Set(['i', 'm', 's', 'u']);
  * (identity escapes such as `\-` or `\:` outside a class, which Weval accepted).
  * `extraFlags` are JS flags written beside the pattern (a `correct:` assertion's `flags`).
  */
-export function compilePattern(pattern: string, caseInsensitive: boolean, extraFlags = ''): Compiled {
-  const key = cacheKey(pattern, caseInsensitive, extraFlags);
+export function compilePattern(pattern: string, caseInsensitive: boolean, extraFlags = '', options: { captures?: boolean } = {}): Compiled {
+  const captures = options.captures === true;
+  const key = `${captures ? 'c' : ''}${cacheKey(pattern, caseInsensitive, extraFlags)}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const compiled = compileUncached(pattern, caseInsensitive, extraFlags);
+  const compiled = compileUncached(pattern, caseInsensitive, extraFlags, captures);
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(key, compiled);
   return compiled;
@@ -125,12 +126,12 @@ function cacheKey(pattern: string, caseInsensitive: boolean, extraFlags: string)
   return `${caseInsensitive ? 'i' : '-'}${extraFlags}\u0000${pattern}`;
 }
 
-function compileUncached(pattern: string, caseInsensitive: boolean, extraFlags: string): Compiled {
+function compileUncached(pattern: string, caseInsensitive: boolean, extraFlags: string, captures: boolean): Compiled {
   const prepared = prepare(pattern, caseInsensitive, extraFlags);
   if (!prepared.ok) return prepared;
   const { source, flags, jsFlags, ci } = prepared;
   const compiled: CompiledPattern = { pattern, caseInsensitive: ci, source, flags: jsFlags, re2: null, needsJs: null, jsOnlyText: null };
-  const translated = translateToRe2(source, { unicode: jsFlags.includes('u'), ignoreCase: ci, multiline: flags.has('m'), dotAll: flags.has('s') });
+  const translated = translateToRe2(source, { unicode: jsFlags.includes('u'), ignoreCase: ci, multiline: flags.has('m'), dotAll: flags.has('s'), captures });
   if (!translated.ok) return { ok: true, ...compiled, needsJs: translated.reason };
   try {
     const re2Flags = (ci ? RE2JS.CASE_INSENSITIVE : 0) | (flags.has('m') ? RE2JS.MULTILINE : 0);
