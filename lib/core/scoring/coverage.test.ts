@@ -3,7 +3,15 @@ import { addToCoverage, coverageShare, EMPTY_COVERAGE, pointClass, sumCoverage, 
 
 describe('coverage', () => {
   it('tells judged points from deterministic ones', () => {
-    expect(['text', 'question', 'function', 'correct'].map(pointClass)).toEqual(['judged', 'judged', 'deterministic', 'deterministic']);
+    expect(['text', 'question', 'function', 'correct'].map((k) => pointClass(k))).toEqual(['judged', 'judged', 'deterministic', 'deterministic']);
+  });
+
+  it('classes a criterion by its kind: judged when the kind asks a judge', () => {
+    expect(pointClass('criterion', 'nuggets.coverage')).toBe('judged');
+    expect(pointClass('criterion', 'behaviour.expected')).toBe('judged');
+    expect(pointClass('criterion', 'reply.language')).toBe('deterministic');
+    expect(pointClass('criterion', 'citations.required')).toBe('deterministic');
+    expect(addToCoverage(EMPTY_COVERAGE, 'criterion', true, 2, 'rubric.judge')).toEqual({ judgedVerdicts: 2, judgedScored: 2, deterministicVerdicts: 0, deterministicScored: 0 });
   });
 
   it('counts planned and scored verdicts per class, and sums', () => {

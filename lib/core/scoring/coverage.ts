@@ -7,6 +7,7 @@
  * and the publication rule below refuses a score that rests on too little of either.
  */
 import { z } from 'zod';
+import { criterionKind } from '../criteria/registry';
 
 export const CoverageSchema = z.object({
   /** Judged verdicts planned (plain-string and question points) and how many got an answer. */
@@ -22,8 +23,13 @@ export const EMPTY_COVERAGE: Coverage = { judgedVerdicts: 0, judgedScored: 0, de
 
 export type PointClass = 'judged' | 'deterministic';
 
-/** A point's or verdict's kind (`text`, `question`, `function`, `correct`) → its class. */
-export function pointClass(kind: string): PointClass {
+/**
+ * A point's or verdict's kind (`text`, `question`, `function`, `correct`, `criterion`) → its class.
+ * A criterion is judged when its kind asks a judge (`nuggets.coverage`, `rubric.judge`…): pass the
+ * kind's name (the verdict's `fn`, the point's `criterion`).
+ */
+export function pointClass(kind: string, criterion?: string | null): PointClass {
+  if (kind === 'criterion') return criterion && criterionKind(criterion)?.needs.includes('judge') ? 'judged' : 'deterministic';
   return kind === 'text' || kind === 'question' ? 'judged' : 'deterministic';
 }
 
@@ -31,8 +37,8 @@ export function pointClass(kind: string): PointClass {
  * Adds `count` planned verdicts of `kind` to a coverage; `scored` says whether they got a
  * result (any status but `error`: a judge's "not applicable" is an answer).
  */
-export function addToCoverage(c: Coverage, kind: string, scored: boolean, count = 1): Coverage {
-  if (pointClass(kind) === 'judged') return { ...c, judgedVerdicts: c.judgedVerdicts + count, judgedScored: c.judgedScored + (scored ? count : 0) };
+export function addToCoverage(c: Coverage, kind: string, scored: boolean, count = 1, criterion?: string | null): Coverage {
+  if (pointClass(kind, criterion) === 'judged') return { ...c, judgedVerdicts: c.judgedVerdicts + count, judgedScored: c.judgedScored + (scored ? count : 0) };
   return { ...c, deterministicVerdicts: c.deterministicVerdicts + count, deterministicScored: c.deterministicScored + (scored ? count : 0) };
 }
 

@@ -215,17 +215,20 @@ async function coverageByModel(
 ): Promise<Map<string, Coverage & { failedReplies: number }>> {
   const out = new Map<string, Coverage & { failedReplies: number }>();
   const get = (modelId: string) => out.get(modelId) ?? { ...EMPTY_COVERAGE, failedReplies: 0 };
-  const byKind = await db.$queryRaw<{ model_id: string; kind: string; scored: boolean; n: number }[]>`
-    SELECT model_id, kind, (status <> 'error') AS scored, count(*)::int AS n
-    FROM verdicts WHERE run_id = ${runId} GROUP BY model_id, kind, (status <> 'error')`;
-  for (const r of byKind) out.set(r.model_id, { ...addToCoverage(get(r.model_id), r.kind, r.scored, r.n), failedReplies: get(r.model_id).failedReplies });
-  const kinds = new Map(prompts.map((p) => [p.promptKey, Array.isArray(p.points) ? (p.points as { kind?: string }[]).map((pt) => pt.kind ?? 'text') : []]));
+  // a criterion's class depends on its kind (a judged kind asks a judge), stored as the verdict's fn
+  const byKind = await db.$queryRaw<{ model_id: string; kind: string; criterion: string | null; scored: boolean; n: number }[]>`
+    SELECT model_id, kind, CASE WHEN kind = 'criterion' THEN fn END AS criterion, (status <> 'error') AS scored, count(*)::int AS n
+    FROM verdicts WHERE run_id = ${runId} GROUP BY model_id, kind, CASE WHEN kind = 'criterion' THEN fn END, (status <> 'error')`;
+  for (const r of byKind) out.set(r.model_id, { ...addToCoverage(get(r.model_id), r.kind, r.scored, r.n, r.criterion), failedReplies: get(r.model_id).failedReplies });
+  const kinds = new Map(
+    prompts.map((p) => [p.promptKey, Array.isArray(p.points) ? (p.points as { kind?: string; criterion?: string }[]).map((pt) => ({ kind: pt.kind ?? 'text', criterion: pt.criterion ?? null })) : []]),
+  );
   const failed = await db.reply.groupBy({ by: ['modelId', 'promptKey'], where: { runId: replyRun, error: { not: null } }, _count: { _all: true } });
   for (const f of failed) {
     const pointKinds = kinds.get(f.promptKey);
     if (!pointKinds) continue; // a reply of a prompt this version does not grade (a rescore with fewer prompts)
     let c: Coverage & { failedReplies: number } = { ...get(f.modelId), failedReplies: get(f.modelId).failedReplies + f._count._all };
-    for (const k of pointKinds) c = { ...addToCoverage(c, k, false, f._count._all), failedReplies: c.failedReplies };
+    for (const k of pointKinds) c = { ...addToCoverage(c, k.kind, false, f._count._all, k.criterion), failedReplies: c.failedReplies };
     out.set(f.modelId, c);
   }
   return out;
