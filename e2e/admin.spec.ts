@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { createHmac } from 'node:crypto';
-import { startAppServer, type AppServer } from './app-server';
+import { type AppServer, fakeGitHubEnv, startAppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { corpusFiles } from '@/testing/fakes/github-server-corpus';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
@@ -63,13 +63,7 @@ test.beforeAll(async () => {
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ASSAY_PUBLIC_URL: BASE,
       ASSAY_ADMIN_TOKEN: ADMIN_TOKEN,
-      GITHUB_REPOSITORY: gh.fullName,
-      GITHUB_BRANCH: gh.branch,
-      GITHUB_API_URL: gh.url,
-      GITHUB_TOKEN,
-      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      GITHUB_OAUTH_CLIENT_ID: 'e2e-client',
-      GITHUB_OAUTH_CLIENT_SECRET: 'e2e-client-secret',
+      ...fakeGitHubEnv(gh, { token: GITHUB_TOKEN, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-client', clientSecret: 'e2e-client-secret' } }),
       GITHUB_OAUTH_URL: gh.url,
       ASSAY_MAINTAINER_LOGINS: 'maria',
       ASSAY_PR_MODELS: 'openai:gpt-4o-mini',

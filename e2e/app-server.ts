@@ -79,3 +79,32 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Runs the CLI (`bin/assay.mjs`) as a user would, with `env` over this process's; stdout and stderr together. */
+export function runAssay(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => resolve({ code: code ?? -1, out }));
+  });
+}
+
+/**
+ * What an app needs to use a fake GitHub: the repository, its API, signed webhooks, and (given
+ * OAuth credentials) GitHub sign-in.
+ */
+export function fakeGitHubEnv(
+  gh: { fullName: string; branch: string; url: string },
+  o: { token: string; webhookSecret: string; oauth?: { clientId: string; clientSecret: string } },
+): Record<string, string> {
+  return {
+    GITHUB_REPOSITORY: gh.fullName,
+    GITHUB_BRANCH: gh.branch,
+    GITHUB_API_URL: gh.url,
+    GITHUB_TOKEN: o.token,
+    GITHUB_WEBHOOK_SECRET: o.webhookSecret,
+    ...(o.oauth ? { GITHUB_OAUTH_CLIENT_ID: o.oauth.clientId, GITHUB_OAUTH_CLIENT_SECRET: o.oauth.clientSecret } : {}),
+  };
+}

@@ -14,7 +14,7 @@
 import { expect, test } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { changedLines, placeOf, shooter, signIn, timeUntilAfterKey } from './author-kit';
-import { startAppServer, type AppServer } from './app-server';
+import { type AppServer, fakeGitHubEnv, startAppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 
@@ -49,13 +49,7 @@ test.beforeAll(async () => {
       ASSAY_DATA_DIR: 'memory://',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ASSAY_PUBLIC_URL: BASE,
-      GITHUB_REPOSITORY: gh.fullName,
-      GITHUB_BRANCH: gh.branch,
-      GITHUB_API_URL: gh.url,
-      GITHUB_TOKEN,
-      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      GITHUB_OAUTH_CLIENT_ID: 'e2e-journey-client',
-      GITHUB_OAUTH_CLIENT_SECRET: 'e2e-journey-secret',
+      ...fakeGitHubEnv(gh, { token: GITHUB_TOKEN, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-journey-client', clientSecret: 'e2e-journey-secret' } }),
       GITHUB_OAUTH_URL: gh.url,
       ASSAY_TOKEN_KEY: 'cd'.repeat(32),
       ASSAY_LLM_BASE_URL: llm.url,

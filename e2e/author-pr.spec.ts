@@ -8,7 +8,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { mkdir, readFile } from 'node:fs/promises';
-import { startAppServer, type AppServer } from './app-server';
+import { type AppServer, fakeGitHubEnv, startAppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 
 const PORT = Number(process.env.E2E_AUTHOR_PR_PORT ?? 3900);
@@ -41,13 +41,7 @@ test.beforeAll(async () => {
       ASSAY_DATA_DIR: 'memory://',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ASSAY_PUBLIC_URL: BASE,
-      GITHUB_REPOSITORY: gh.fullName,
-      GITHUB_BRANCH: gh.branch,
-      GITHUB_API_URL: gh.url,
-      GITHUB_TOKEN,
-      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      GITHUB_OAUTH_CLIENT_ID: 'e2e-author-client',
-      GITHUB_OAUTH_CLIENT_SECRET: 'e2e-author-secret',
+      ...fakeGitHubEnv(gh, { token: GITHUB_TOKEN, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-author-client', clientSecret: 'e2e-author-secret' } }),
       GITHUB_OAUTH_URL: gh.url,
       ASSAY_TOKEN_KEY: 'ab'.repeat(32),
     },

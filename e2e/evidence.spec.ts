@@ -8,10 +8,9 @@
  * "must not" label and a gate failure said first. Screenshots in test-results/screens/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
-import { startAppServer, type AppServer } from './app-server';
+import { runAssay as assay, startAppServer, type AppServer } from './app-server';
 import { screenshot } from './demo';
 import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 
@@ -47,15 +46,6 @@ let app: AppServer;
 /** blueprint file → run id */
 const runs = new Map<string, string>();
 
-function assay(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
 
 test.describe.configure({ mode: 'serial' });
 

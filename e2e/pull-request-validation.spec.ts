@@ -7,7 +7,7 @@
  * pages while it checks.
  */
 import { expect, test } from '@playwright/test';
-import { startAppServer, type AppServer } from './app-server';
+import { type AppServer, fakeGitHubEnv, startAppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { hostileBlueprints } from '@/lib/core';
 
@@ -34,11 +34,7 @@ test.beforeAll(async () => {
       ASSAY_DATA_DIR: 'memory://',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ASSAY_PUBLIC_URL: BASE,
-      GITHUB_REPOSITORY: gh.fullName,
-      GITHUB_BRANCH: gh.branch,
-      GITHUB_API_URL: gh.url,
-      GITHUB_TOKEN,
-      GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      ...fakeGitHubEnv(gh, { token: GITHUB_TOKEN, webhookSecret: WEBHOOK_SECRET }),
     },
   });
   await app.ready('/');

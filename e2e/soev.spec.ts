@@ -8,13 +8,12 @@
  * cited ids, a not-applicable). Screenshots go to /work/shots/soev/ (SHOTS_DIR to change).
  */
 import { expect, test } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { SOEV_EXAMPLE_RULES } from '@/testing/fakes/soev-example-rules';
-import { startAppServer, type AppServer } from './app-server';
+import { runAssay as assay, startAppServer, type AppServer } from './app-server';
 
 const PORT = Number(process.env.E2E_SOEV_PORT ?? 4140);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -25,15 +24,6 @@ let store: TestDatabase;
 let app: AppServer;
 let huurRun: string;
 
-function assay(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
 
 test.describe.configure({ mode: 'serial' });
 

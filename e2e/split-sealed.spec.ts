@@ -10,14 +10,13 @@
  * addresses are 404s. The visible prompts' ids do show (the check can fail).
  */
 import { expect, test } from '@playwright/test';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { fortyCaseBlueprint, sealedPattern } from '@/testing/split-suite';
-import { startAppServer, type AppServer } from './app-server';
+import { runAssay as assay, startAppServer, type AppServer } from './app-server';
 
 const PORT = Number(process.env.E2E_SPLIT_PORT ?? 3510);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -32,15 +31,6 @@ let visibleIds: string[];
 let blueprintId: string;
 let runIds: string[];
 
-function assay(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, ...env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => resolve({ code: code ?? -1, out }));
-  });
-}
 
 test.describe.configure({ mode: 'serial' });
 
