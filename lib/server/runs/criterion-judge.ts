@@ -7,11 +7,9 @@
  * distributions of the judges that answered; none answering is a `JudgeUnavailableError`, which
  * the kind turns into an `error` verdict. A budget error is not caught: it stops the run.
  */
-import { choiceRequest, JudgeUnavailableError, readJudgeOutput, readJudgeSamples, type CriterionEvidence, type CriterionServices, type JudgePort, type JudgeReading, type JudgeSpec, type Prompt } from '@/lib/core';
-import { isProviderError, ModelResolutionError } from '../providers';
+import { choiceRequest, JudgeUnavailableError, type CriterionEvidence, type CriterionServices, type JudgePort, type JudgeSpec, type Prompt } from '@/lib/core';
 import type { RunDeps } from './deps';
-import { BudgetExceededError } from './errors';
-import { askForJudgeOutputs, JUDGE_TRIES, judgeId, TOP_LOGPROBS } from './judge-call';
+import { askUntilRead, judgeId } from './judge-call';
 import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { variantEvidence } from './variant-replies';
@@ -20,22 +18,8 @@ type OneAnswer = { judge: string; probs: Record<string, number>; reasoning: stri
 
 async function askOne(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, request: ReturnType<typeof choiceRequest>): Promise<OneAnswer> {
   const id = judgeId(judge);
-  let lastError = 'no answer';
-  for (let tryNo = 0; tryNo < JUDGE_TRIES; tryNo++) {
-    try {
-      const out = await askForJudgeOutputs(deps, ctx, judge, request.messages, tryNo * 100, TOP_LOGPROBS);
-      const reading: JudgeReading =
-        'logprobs' in out ? readJudgeOutput(out.content, request, out.logprobs) : out.samples.length === 1 ? readJudgeOutput(out.samples[0]!, request, null) : readJudgeSamples(out.samples, request);
-      if (reading.ok) return { judge: id, probs: reading.distribution.probs, reasoning: reading.reasoning };
-      lastError = `malformed judge output: ${reading.error}`;
-    } catch (e) {
-      if (e instanceof BudgetExceededError) throw e;
-      if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
-      lastError = e.message;
-      break; // the gateway already retried transient provider errors
-    }
-  }
-  return { judge: id, error: lastError };
+  const reading = await askUntilRead(deps, ctx, judge, request);
+  return reading.ok ? { judge: id, probs: reading.distribution.probs, reasoning: reading.reasoning } : { judge: id, error: reading.error };
 }
 
 /** The run's judge panel as a `JudgePort`, or undefined when the run has no judges (kinds then give `error`). */

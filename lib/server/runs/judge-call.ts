@@ -5,6 +5,9 @@
  */
 import {
   questionValue,
+  readJudgeOutput,
+  readJudgeSamples,
+  type JudgeReading,
   StoredJudgeRecordSchema,
   type JudgeAnswer,
   type JudgeDistribution,
@@ -14,7 +17,8 @@ import {
   type StoredBatchCall,
   type StoredJudgeRecord,
 } from '@/lib/core';
-import type { ChatMessage } from '../providers';
+import { isProviderError, ModelResolutionError, type ChatMessage } from '../providers';
+import { BudgetExceededError } from './errors';
 import type { RunDeps } from './deps';
 import type { RunContext } from './run-context';
 
@@ -37,6 +41,34 @@ export async function askForJudgeOutputs(deps: RunDeps, ctx: RunContext, judge: 
   const more = Array.from({ length: Math.max(0, ctx.settings.judgeSamples - 1) }, (_, i) => attempt + 1 + i);
   const rest = await Promise.all(more.map((a) => deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: a })));
   return { samples: [first.response.content, ...rest.map((r) => r.response.content)] };
+}
+
+/** A judge request as both the point judge and the criterion judge build it. */
+type ReadableRequest = Parameters<typeof readJudgeOutput>[1] & { messages: ChatMessage[] };
+
+/**
+ * Asks one judge until its output reads as an answer: a malformed answer is asked again
+ * (JUDGE_TRIES in all); a provider's failure ends it (the gateway already retried transient
+ * errors); a used-up budget and anything unexpected propagate.
+ */
+export async function askUntilRead(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, request: ReadableRequest): Promise<Extract<JudgeReading, { ok: true }> | { ok: false; error: string }> {
+  let lastError = 'no answer';
+  for (let tryNo = 0; tryNo < JUDGE_TRIES; tryNo++) {
+    try {
+      const out = await askForJudgeOutputs(deps, ctx, judge, request.messages, tryNo * 100, TOP_LOGPROBS);
+      // No log-probabilities from this provider: the distribution is estimated from samples.
+      const reading: JudgeReading =
+        'logprobs' in out ? readJudgeOutput(out.content, request, out.logprobs) : out.samples.length === 1 ? readJudgeOutput(out.samples[0]!, request, null) : readJudgeSamples(out.samples, request);
+      if (reading.ok) return reading;
+      lastError = `malformed judge output: ${reading.error}`;
+    } catch (e) {
+      if (e instanceof BudgetExceededError) throw e;
+      if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
+      lastError = e.message;
+      break;
+    }
+  }
+  return { ok: false, error: lastError };
 }
 
 /** One judge's answer on one point, as the verdict builder reads it and as `verdicts.judges[i]` stores it. */

@@ -14,14 +14,11 @@ import {
   krippendorffAlphaInterval,
   mayUseSandbox,
   outcomeFromJudges,
-  readJudgeOutput,
-  readJudgeSamples,
   verdictFromOutcome,
   StoredDetailSchema,
   StoredDistributionSchema,
   StoredJudgesSchema,
   type JudgeQuestion,
-  type JudgeReading,
   type JudgeSpec,
   type Point,
   type Prompt,
@@ -29,9 +26,7 @@ import {
   type Verdict,
 } from '@/lib/core';
 import { Prisma } from '@/generated/prisma/client';
-import { isProviderError, ModelResolutionError } from '../providers';
 import type { RunDeps } from './deps';
-import { BudgetExceededError } from './errors';
 import type { StoredReply } from './generate';
 import type { RunContext } from './run-context';
 import { refreshCell } from './cell-writer';
@@ -39,7 +34,7 @@ import { gradingWriter, type AttemptRow } from './grading-writer';
 import { criterionJudge } from './criterion-judge';
 import { variantEvidence } from './variant-replies';
 import { judgePointsBatched } from './judge-batched';
-import { answeredJudge, askForJudgeOutputs, failedJudge, JUDGE_TRIES, judgeId, TOP_LOGPROBS, type JudgeResult } from './judge-call';
+import { answeredJudge, askUntilRead, failedJudge, JUDGE_TRIES, judgeId, TOP_LOGPROBS, type JudgeResult } from './judge-call';
 import type { GradingPool } from './grading-pool';
 import { replySandbox, withReplyBudgets } from './sandbox-budget';
 import { criterionEvidence, criterionServices } from './criterion-services';
@@ -55,23 +50,8 @@ interface Graded {
 async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, question: JudgeQuestion, input: { reply: string; conversation: StoredReply['turns']; others: string[] }): Promise<JudgeResult> {
   const id = judgeId(judge);
   const request = buildJudgeRequest({ approach: judge.approach, question, reply: input.reply, conversation: input.conversation, otherCriteria: input.others });
-  let lastError = 'no answer';
-  for (let tryNo = 0; tryNo < JUDGE_TRIES; tryNo++) {
-    try {
-      const out = await askForJudgeOutputs(deps, ctx, judge, request.messages, tryNo * 100, TOP_LOGPROBS);
-      // No log-probabilities from this provider: the distribution is estimated from samples.
-      const reading: JudgeReading =
-        'logprobs' in out ? readJudgeOutput(out.content, request, out.logprobs) : out.samples.length === 1 ? readJudgeOutput(out.samples[0]!, request, null) : readJudgeSamples(out.samples, request);
-      if (reading.ok) return answeredJudge(judge, id, question, reading.distribution, reading.reasoning);
-      lastError = `malformed judge output: ${reading.error}`;
-    } catch (e) {
-      if (e instanceof BudgetExceededError) throw e;
-      if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
-      lastError = e.message;
-      break; // the gateway already retried transient provider errors
-    }
-  }
-  return failedJudge(judge, id, lastError);
+  const reading = await askUntilRead(deps, ctx, judge, request);
+  return reading.ok ? answeredJudge(judge, id, question, reading.distribution, reading.reasoning) : failedJudge(judge, id, reading.error);
 }
 
 async function judgePoint(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt, point: Point, index: number): Promise<Graded> {
