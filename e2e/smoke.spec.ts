@@ -1,7 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isSoevProjectText } from '@/lib/core';
 
-const examples = readdirSync('blueprints', { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ya?ml|json)$/.test(f));
+// every blueprint file of blueprints/; a soev project file names suites and is not one itself
+const examples = readdirSync('blueprints', { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.(ya?ml|json)$/.test(f))
+  .filter((f) => !isSoevProjectText(readFileSync(join('blueprints', f), 'utf8'), f));
 
 test('home lists every example blueprint with its prompt count, and a card opens its page', async ({ page }) => {
   await page.goto('/');
