@@ -1,0 +1,61 @@
+/**
+ * The call ledger's two promises under its group commit (two batches in flight, commits that
+ * do not wait for their WAL flush): a budget is granted exactly, never over, however the
+ * concurrent reservations and records fall into batches; and the relaxed commit stays inside
+ * the ledger's own transactions (a session left with `synchronous_commit = off` would make the
+ * replies and verdicts written on it lose their durability).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { poolOf } from '../db/client';
+import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import { recordCall, reserveCall } from './call-ledger';
+import { storeBlueprint } from './runs.testkit';
+
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await freshDatabase();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function runWithBudget(maxCalls: number): Promise<string> {
+  const { blueprintId } = await storeBlueprint(t.db, `ledger-${maxCalls}.yml`, 'title: Ledger\n---\n- id: p\n  prompt: q\n  should: [a]\n');
+  const { latestVersionId } = await t.db.blueprint.findUniqueOrThrow({ where: { id: blueprintId }, select: { latestVersionId: true } });
+  const run = await t.db.run.create({ data: { identityHash: `ledger-${maxCalls}`, blueprintId, versionId: latestVersionId!, trigger: 'cli', models: [], judges: [], config: {}, maxCalls } });
+  return run.id;
+}
+
+it('grants a budget of 50 calls to exactly 50 of 300 concurrent callers, with records landing between the reservations', async () => {
+  const runId = await runWithBudget(50);
+  const outcomes = await Promise.all(
+    Array.from({ length: 300 }, async (_, i) => {
+      const outcome = await reserveCall(t.db, { runId, holder: null });
+      // a granted call is made and recorded at once, so records and reservations share batches
+      if (outcome === 'ok') await recordCall(t.db, { runId, cache: { key: `ledger-key-${i}`, modelId: 'openai:m', response: { content: `r${i}` } as never }, cost: 0.01 });
+      return outcome;
+    }),
+  );
+  expect(outcomes.filter((o) => o === 'ok')).toHaveLength(50);
+  expect(outcomes.filter((o) => o === 'budget')).toHaveLength(250);
+  const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+  expect(run.providerCalls).toBe(50);
+  expect(run.reservedCalls).toBe(0);
+  expect(run.costUsd).toBeCloseTo(0.5, 10);
+  expect(await t.db.responseCache.count({ where: { key: { startsWith: 'ledger-key-' } } })).toBe(50);
+});
+
+it('leaves every pooled session committing synchronously after ledger statements ran on them', async () => {
+  const runId = await runWithBudget(1_000);
+  await Promise.all(Array.from({ length: 200 }, () => reserveCall(t.db, { runId, holder: null })));
+  const pool = poolOf(t.db);
+  // hold as many sessions as the pool has at once, so each one the ledger used is asked
+  const sessions = await Promise.all(Array.from({ length: pool.options.max ?? 10 }, () => pool.connect()));
+  try {
+    const modes = await Promise.all(sessions.map(async (s) => (await s.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit));
+    expect(modes.every((m) => m === 'on')).toBe(true);
+  } finally {
+    for (const s of sessions) s.release();
+  }
+});
