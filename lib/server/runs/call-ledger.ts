@@ -116,7 +116,7 @@ async function ledgerBatch(db: Db, ops: LedgerOp[]): Promise<(ReservationOutcome
     else statements.push([r]);
   }
   for (const [i, st] of statements.entries()) {
-    // in key order, as the run rows below are locked in id order: two batches in flight lock alike, never crosswise
+    // in key order, as the run rows below are locked in id order: two workers' batches lock alike
     const cache = i === 0 ? [...cached.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : [];
     const { rows: result } = await poolOf(db).query<{ id: string; holder: string | null; granted: number; leased: boolean }>(
       `WITH commit_mode AS (
@@ -174,9 +174,8 @@ interface Ledger {
  * written (the call is made again on resume, and counted then) and reservations (holds,
  * reconciled on resume): the budget can under-count by those calls. Waiting for the flush held
  * every provider slot ~2 ms longer per statement: 0.90 → 0.92 of ideal at 100 ms (issue 15).
- * Two batches may be in flight at once (`parallel: 2`): the second's transfer and parse overlap
- * the first's commit; the run's row lock orders them, and a grant is computed from the counters
- * as locked, so the outcome is that of one statement after the other.
+ * One batch at a time: two in flight (`parallel: 2`) deadlocked in CI (a cache key and a run
+ * row taken in opposite orders by two statements of one process) and measured no faster.
  */
 
 /** Keeps one statement's array parameters to a size PostgreSQL parses quickly. */
@@ -184,7 +183,7 @@ const MAX_BATCH = 500;
 
 const ledgerOf = perClient<Db, Ledger>((db) => ({
   lookups: new GroupCommit((items) => lookupBatch(db, items), { maxCost: MAX_BATCH }),
-  calls: new GroupCommit((ops) => ledgerBatch(db, ops), { maxCost: MAX_BATCH, parallel: 2 }),
+  calls: new GroupCommit((ops) => ledgerBatch(db, ops), { maxCost: MAX_BATCH }),
 }));
 
 /** A cached response for `key` (counted as a cache hit of the run), or null. */
