@@ -1,13 +1,15 @@
 /**
- * The call ledger's two promises under its group commit (two batches in flight, commits that
- * do not wait for their WAL flush): a budget is granted exactly, never over, however the
- * concurrent reservations and records fall into batches; and the relaxed commit stays inside
+ * The call ledger's two promises under its group commit (commits that do not wait for their
+ * WAL flush): a budget is granted exactly, never over, however the concurrent reservations
+ * and records fall into batches; and the relaxed commit stays inside
  * the ledger's own transactions (a session left with `synchronous_commit = off` would make the
  * replies and verdicts written on it lose their durability).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { NOTHING_SERVED } from '@/lib/core';
 import { poolOf } from '../db/client';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import type { ChatResponse } from '../providers';
 import { recordCall, reserveCall } from './call-ledger';
 import { storeBlueprint } from './runs.testkit';
 
@@ -19,6 +21,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+const reply = (content: string): ChatResponse => ({ content, toolCalls: [], finishReason: 'stop', usage: null, costUsd: null, logprobs: null, latencyMs: 1, served: NOTHING_SERVED });
 
 async function runWithBudget(maxCalls: number): Promise<string> {
   const { blueprintId } = await storeBlueprint(t.db, `ledger-${maxCalls}.yml`, 'title: Ledger\n---\n- id: p\n  prompt: q\n  should: [a]\n');
@@ -33,7 +37,7 @@ it('grants a budget of 50 calls to exactly 50 of 300 concurrent callers, with re
     Array.from({ length: 300 }, async (_, i) => {
       const outcome = await reserveCall(t.db, { runId, holder: null });
       // a granted call is made and recorded at once, so records and reservations share batches
-      if (outcome === 'ok') await recordCall(t.db, { runId, cache: { key: `ledger-key-${i}`, modelId: 'openai:m', response: { content: `r${i}` } as never }, cost: 0.01 });
+      if (outcome === 'ok') await recordCall(t.db, { runId, cache: { key: `ledger-key-${i}`, modelId: 'openai:m', response: reply(`r${i}`) }, cost: 0.01 });
       return outcome;
     }),
   );
