@@ -10,7 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { placeOf, timeUntilAfterKey } from './author-kit';
+import { placeOf, signIn, timeUntilAfterKey } from './author-kit';
 import { startAppServer, type AppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 
@@ -77,10 +77,7 @@ async function goToLineEnd(page: Page, n: number) {
 
 test('an author writes in the editor: live problems, hints, a jump, a fix and a draft that survives a failed save and a reload', async ({ page }) => {
   // sign in with GitHub (the fake), then start from an example
-  await page.goto('/admin/sign-in');
-  await page.getByRole('link', { name: 'Sign in with GitHub' }).click();
-  await page.getByLabel('Username').fill('ana');
-  await page.getByRole('button', { name: 'Authorize' }).click();
+  await signIn(page, gh.url, 'ana');
   await page.goto('/author');
   await page.getByRole('link', { name: EXAMPLE }).click();
   await expect(page).toHaveURL(`${BASE}/author?example=${EXAMPLE}`);

@@ -12,7 +12,9 @@ export async function signIn(page: Page, githubUrl: string, login: string) {
   await page.goto('/api/auth/github');
   await page.getByLabel('Username').fill(login);
   await page.getByRole('button', { name: 'Authorize' }).click();
-  await page.waitForURL((u) => !u.href.startsWith(githubUrl));
+  // The callback page sets the session and moves on by a meta refresh: wait for the page it moves
+  // to, or a navigation the caller starts next would race that refresh (and be cut short by it).
+  await page.waitForURL((u) => !u.href.startsWith(githubUrl) && !u.pathname.startsWith('/api/auth/github/callback'));
 }
 
 /** A full-page screenshot function writing `<name>.png` into each of `dirs` (made if missing). */
