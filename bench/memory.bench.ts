@@ -50,9 +50,9 @@ function printProcesses(label: string, s: TreeSampler): void {
 }
 
 /** Runs a command of the newcomer's to its end, sampling its process tree; throws on a non-zero exit. */
-async function measured(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ sampler: TreeSampler; seconds: number }> {
+async function measured(label: string, [command, ...args]: [string, ...string[]], env: NodeJS.ProcessEnv): Promise<{ sampler: TreeSampler; seconds: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const sampler = sampleTree(child.pid!, { everyMs: 50 });
@@ -70,15 +70,16 @@ async function embeddedRun(): Promise<void> {
     const env = newcomerEnv(join(dir, 'pglite'), fake.url);
     // 1. The first start on a new data directory (initdb, then the migrations), as `npm run
     //    db:migrate` or any first command does it: once per data directory, so measured apart.
-    const first = await measured('first start', ['--import', 'tsx', 'scripts/launch.ts', '--migrate-only'], env);
+    const first = await measured('first start', [process.execPath, '--import', 'tsx', 'scripts/launch.ts', '--migrate-only'], env);
     console.log(`[first start] initdb + migrations in ${first.seconds.toFixed(1)} s: peak ${first.sampler.peakSumHwmMb().toFixed(0)} MB`);
     reportFigure({ name: 'peak RSS, first start of a data dir (initdb)', value: first.sampler.peakSumHwmMb(), unit: 'MB', note: 'once per data dir; given back when it ends' });
 
-    // 2. The run, through the CLI's entry point as `npx assay run` starts it.
+    // 2. The run, through the CLI's entry point as `npx assay run` starts it: the file itself,
+    //    so that its #! line (and the node options there) apply.
     const file = join(dir, 'memory-bench.yml');
     writeFileSync(file, blueprint());
     const models = Array.from({ length: MODELS }, (_, i) => `openai:model-${i}`).join(',');
-    const run = await measured('embedded run', ['bin/assay.mjs', 'run', file, '--models', models, '--judges', 'openai:judge', '--concurrency', String(CONCURRENCY), '--quiet'], env);
+    const run = await measured('embedded run', ['./bin/assay.mjs', 'run', file, '--models', models, '--judges', 'openai:judge', '--concurrency', String(CONCURRENCY), '--quiet'], env);
     const calls = (await fake.admin.stats()).completed;
     const peak = run.sampler.peakSumHwmMb();
     console.log(`[embedded run] ${calls} provider calls in ${run.seconds.toFixed(1)} s (latency ${LATENCY_MS} ms, concurrency ${CONCURRENCY})`);

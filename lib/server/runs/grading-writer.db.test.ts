@@ -65,6 +65,28 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).doneVerdicts).toBe(90);
   });
 
+  it('two writers (two workers) with batches in flight over two runs at once: no deadlock, every counter exact', async () => {
+    const bp = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { blueprintId: true, versionId: true } });
+    const runs = await Promise.all(['w3', 'w4'].map(async (identityHash) => (await t.db.run.create({ data: { identityHash, ...bp, trigger: 'cli', models: [], judges: [], config: {} } })).id));
+    const ofRun = await Promise.all(
+      runs.map((run) => t.db.reply.createManyAndReturn({ data: Array.from({ length: 200 }, (_, i) => ({ runId: run, promptKey: `q${i}`, modelId: 'm', turns: [], content: `r ${i}` })), select: { id: true, promptKey: true, modelId: true, runId: true } })),
+    );
+    // Interleaved, so that a batch holds both runs' rows; big enough for the COPY path on a server.
+    const all = ofRun[0]!.flatMap((r, i) => [r, ofRun[1]![i]!]).map((r, i) => {
+      const g = grading(r, (i >> 1) % 2 === 0 ? 'error' : 'pass');
+      return { ...g, runId: r.runId, rows: g.rows.map((row) => ({ ...row, runId: r.runId })) };
+    });
+    const writers = [new GradingWriter(t.db), new GradingWriter(t.db)];
+    await Promise.all(all.map((g, i) => writers[i % 2]!.write(g)));
+    for (const run of runs) {
+      const stored = await t.db.run.findUniqueOrThrow({ where: { id: run } });
+      expect(await t.db.verdict.count({ where: { runId: run } })).toBe(600);
+      expect(stored.doneVerdicts).toBe(600);
+      expect(stored.errorVerdicts).toBe(100);
+      expect(await t.db.attemptScore.count({ where: { runId: run } })).toBe(200);
+    }
+  });
+
   it('fails a bad grading alone and stores its neighbours', async () => {
     const writer = new GradingWriter(t.db);
     const good = replies.slice(30, 35).map((r) => writer.write(grading(r)));
@@ -79,11 +101,13 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     // Two runs of the same replies' gradings, one through each path; compared column by column.
     const bp = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { blueprintId: true, versionId: true } });
     const other = (await t.db.run.create({ data: { identityHash: 'w2', ...bp, trigger: 'cli', models: [], judges: [], config: {} } })).id;
-    const tricky = { reasoning: 'tab\there, newline\nthere, back\\slash, nul \u0000 and \\N', detail: null };
+    const tricky = { reasoning: 'tab\there, newline\nthere, back\\slash, nul \u0000, a lone \uD800 and \\N', detail: null };
+    // NUL and a lone surrogate inside JSON too (JSON.stringify writes them as escapes jsonb refuses); only some rows, so a chunk mixes clean and unstorable rows
     const batch = (run: string) =>
       replies.slice(40, 40 + 100).map((r, i) => {
         const g = grading(r, i % 7 === 0 ? 'error' : 'pass');
-        return { ...g, runId: run, rows: g.rows.map((row) => ({ ...row, runId: run, ...tricky, judges: [{ judge: 'j', score: 0.5 }], distribution: { A: 0.25, E: 0.75 } })) };
+        const judges = i % 10 === 3 ? [{ judge: 'j\u0000', score: 0.5, note: 'half \uDC00' }] : [{ judge: 'j', score: 0.5 }];
+        return { ...g, runId: run, rows: g.rows.map((row) => ({ ...row, runId: run, ...tricky, judges, distribution: { A: 0.25, E: 0.75 } })) };
       });
     expect(batch(runId).flatMap((g) => g.rows).length).toBeGreaterThanOrEqual(COPY_MIN_ROWS);
     const copy = t.engine === 'postgres' ? 'copy' : 'arrays'; // PGlite's socket server does not survive COPY FROM STDIN
@@ -100,7 +124,8 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     const viaCopy = await rowsOf(runId);
     expect(viaCopy).toHaveLength(300);
     expect(viaCopy).toEqual(await rowsOf(other));
-    expect(viaCopy[0]!.reasoning).toBe(tricky.reasoning.replace('\u0000', '\u2400')); // NUL stored as ␀ (storable-text.ts)
+    expect(viaCopy[0]!.reasoning).toBe(tricky.reasoning.replace('\u0000', '\u2400').replace('\uD800', '\uFFFD')); // NUL stored as ␀ (storable-text.ts)
+    expect(viaCopy.filter((v) => JSON.stringify(v.judges).includes('half \uFFFD') && JSON.stringify(v.judges).includes('j\u2400'))).toHaveLength(30);
     const [a, b] = await Promise.all([runId, other].map((id) => t.db.run.findUniqueOrThrow({ where: { id } })));
     expect(b!.doneVerdicts).toBe(300);
     expect(b!.errorVerdicts).toBe(15);
