@@ -10,7 +10,7 @@ export * from './schema';
 export { parsePointSource, type PointSourceResult } from './point-source';
 export { blueprintSourceSchema, blueprintJsonSchema } from './source-schema';
 export { BLUEPRINT_LIMITS, BlueprintLimitsSchema, type BlueprintLimits } from './limits';
-export { storableText, unstorableOffset } from './text';
+export { compareCodeUnits, storableText, unstorableOffset } from './text';
 /** Hostile blueprints of issue 11's red-team pass, for the security tests, the fuzz run and the bench. */
 export * as hostileBlueprints from './hostile-blueprints';
 export { isSealedPrompt, redactSealed, SEALED_SPLIT, type SealedRedaction } from './sealed';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unstorableOffset } from './text';
+import { compareCodeUnits, unstorableOffset } from './text';
 
 // eslint-disable-next-line no-control-regex -- U+0000 is what it looks for
 const REFERENCE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -15,5 +15,11 @@ describe('unstorableOffset', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('compareCodeUnits', () => {
+  it('orders by UTF-16 code unit, whatever the locale: capitals first, accents after z', () => {
+    expect(['é', 'b', 'B', 'a', 'z', 'a'].sort(compareCodeUnits)).toEqual(['B', 'a', 'a', 'b', 'z', 'é']);
   });
 });

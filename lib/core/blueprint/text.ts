@@ -29,6 +29,14 @@ export function unstorableOffset(text: string): number {
   return m ? m.index : -1;
 }
 
+/**
+ * Orders strings by UTF-16 code unit, as `<` does: the same order in every locale (unlike
+ * localeCompare), for keys that must be sorted alike everywhere (ids locked in order, hashes).
+ */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Describes the character at `offset` for an error message. */
 export function describeUnstorable(text: string, offset: number): string {
   const code = text.charCodeAt(offset);

@@ -11,6 +11,7 @@
  */
 import type { RandomGenerator } from 'pure-rand';
 import { z } from 'zod';
+import { compareCodeUnits } from '../blueprint/text';
 import { IntervalSchema, type BootstrapOptions } from './bootstrap';
 import { modelScore } from './model';
 
@@ -72,7 +73,7 @@ export function scoresByGroup(attempts: readonly GroupedAttempt[], axis: GroupAx
     const group = byKey.get(key)!;
     const byPrompt = new Map<string, GroupedAttempt[]>();
     for (const a of group) byPrompt.set(a.promptId, [...(byPrompt.get(a.promptId) ?? []), a]);
-    const prompts = [...byPrompt.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, list]) => {
+    const prompts = [...byPrompt.entries()].sort(([a], [b]) => compareCodeUnits(a, b)).map(([id, list]) => {
       const scored = list.filter((a) => a.score !== null).map((a) => a.score as number);
       return { id, weight: list[0]!.weight, score: scored.length ? scored.reduce((s, x) => s + x, 0) / scored.length : null, attempts: Math.max(1, scored.length) };
     });

@@ -77,6 +77,22 @@ export class GroupCommit<I, O> {
     return this.queue.splice(0, n);
   }
 
+  /** One batch: each item gets its result; a failed batch is retried item by item, so a bad item fails alone. Never rejects. */
+  private async commitBatch(batch: Pending<I, O>[]): Promise<void> {
+    try {
+      const out = await this.write(batch.map((p) => p.item));
+      batch.forEach((p, i) => p.resolve(out[i]!));
+    } catch (e) {
+      if (batch.length === 1) return batch[0]!.reject(e);
+      for (const p of batch) {
+        await this.write([p.item]).then(
+          (out) => p.resolve(out[0]!),
+          (err: unknown) => p.reject(err),
+        );
+      }
+    }
+  }
+
   private async drain(): Promise<void> {
     this.running++;
     try {
@@ -86,25 +102,8 @@ export class GroupCommit<I, O> {
         this.batches++;
         this.items += batch.length;
         this.writing++;
-        try {
-          try {
-            const out = await this.write(batch.map((p) => p.item));
-            batch.forEach((p, i) => p.resolve(out[i]!));
-          } catch (e) {
-            if (batch.length === 1) {
-              batch[0]!.reject(e);
-              continue;
-            }
-            for (const p of batch) {
-              await this.write([p.item]).then(
-                (out) => p.resolve(out[0]!),
-                (err: unknown) => p.reject(err),
-              );
-            }
-          }
-        } finally {
-          this.writing--;
-        }
+        await this.commitBatch(batch);
+        this.writing--;
       }
     } finally {
       this.running--;

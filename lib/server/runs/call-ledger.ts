@@ -11,6 +11,7 @@
 import type { ChatResponse } from '../providers';
 import { poolOf, type Db } from '../db/client';
 import { GroupCommit, perClient } from '../db/group-commit';
+import { compareCodeUnits } from '@/lib/core';
 
 interface Lookup {
   runId: string;
@@ -117,7 +118,7 @@ async function ledgerBatch(db: Db, ops: LedgerOp[]): Promise<(ReservationOutcome
   }
   for (const [i, st] of statements.entries()) {
     // in key order, as the run rows below are locked in id order: two workers' batches lock alike
-    const cache = i === 0 ? [...cached.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : [];
+    const cache = i === 0 ? [...cached.entries()].sort(([a], [b]) => compareCodeUnits(a, b)) : [];
     const { rows: result } = await poolOf(db).query<{ id: string; holder: string | null; granted: number; leased: boolean }>(
       `WITH commit_mode AS (
          -- this statement's own transaction commits without waiting for its WAL flush (see ASYNC_COMMIT)

@@ -8,10 +8,11 @@
  *
  * Two paths, the same rows:
  *  - bulk (a batch of COPY_MIN_ROWS verdicts or more, on a PostgreSQL server): the rows are
- *    streamed with `COPY … FROM STDIN` straight into `verdicts`; the attempt scores, the
- *    counters and the COMMIT follow in one round trip. A retried step's rows fail the COPY on the unique key;
- *    then (in a new transaction) they are COPYed into a per-connection staging table and moved
- *    by one `INSERT … SELECT … ON CONFLICT DO NOTHING`, so nothing is stored or counted twice.
+ *    streamed with `BEGIN; COPY … FROM STDIN` straight into `verdicts`; the attempt scores,
+ *    the counters and the COMMIT follow in one query. A retried step's rows fail the COPY on
+ *    the unique key; then (in a new transaction) they are COPYed into a per-connection staging
+ *    table and moved by one `INSERT … SELECT … ON CONFLICT DO NOTHING`, so nothing is stored or
+ *    counted twice.
  *  - small batches, and PGlite (its socket server does not survive COPY FROM STDIN: the wasm
  *    backend exits), insert from arrays: one parameter per column (`unnest`), not one per value.
  */
@@ -24,7 +25,7 @@ import { Prisma } from '@/generated/prisma/client';
 import { poolOf, type Db } from '../db/client';
 import { GroupCommit, perClient } from '../db/group-commit';
 import { storable } from '../db/storable-text';
-import { unstorableOffset } from '@/lib/core';
+import { compareCodeUnits, unstorableOffset } from '@/lib/core';
 
 export interface AttemptRow {
   score: number | null;
@@ -80,13 +81,15 @@ const COLUMNS: readonly [string, string, (r: Prisma.VerdictCreateManyInput) => u
 ];
 const NAMES = COLUMNS.map(([n]) => n).join(', ');
 
+const ATTEMPT_COLUMNS = 'id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable, passed';
+
 /** The attempt scores and the counters, after the verdicts CTE `v` (same statement, same commit). */
 function attemptsAndCounters(items: readonly Grading[], first: number): { sql: string; params: unknown[] } {
   const col = <T,>(f: (g: Grading) => T) => items.map(f);
   const p = (i: number) => `$${first + i}`;
   return {
     sql: `a AS (
-       INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable, passed)
+       INSERT INTO attempt_scores (${ATTEMPT_COLUMNS})
        SELECT * FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::float8[], ${p(6)}::int[], ${p(7)}::boolean[], ${p(8)}::boolean[], ${p(9)}::boolean[])
        ON CONFLICT (run_id, reply_id) DO NOTHING RETURNING 1
      ),
@@ -109,7 +112,7 @@ function attemptsAndCounters(items: readonly Grading[], first: number): { sql: s
  */
 function attemptsAndCountersLiteral(client: pg.PoolClient, items: readonly Grading[], rows: readonly Prisma.VerdictCreateManyInput[]): string {
   const text = (s: string) => client.escapeLiteral(s);
-  const num = (n: number | null) => (n === null ? 'NULL' : Number.isFinite(n) ? String(n) : `'${n}'::float8`);
+  const num = (n: number | null) => (n === null ? 'NULL' : Number.isFinite(n) ? String(n) : `'${n}'`);
   const bool = (b: boolean | null) => (b === null ? 'NULL' : b ? 'true' : 'false');
   const attempts = items.map(
     (g) => `(${text(randomUUID())}, ${text(g.runId)}, ${text(g.reply.id)}, ${text(g.reply.promptKey)}, ${text(g.reply.modelId)}, ${num(g.attempt.score)}::float8, ${Math.trunc(g.attempt.errorCount)}, ${bool(g.attempt.gateFailed)}, ${bool(g.attempt.noApplicable)}, ${bool(g.attempt.passed ?? null)}::boolean)`,
@@ -123,9 +126,9 @@ function attemptsAndCountersLiteral(client: pg.PoolClient, items: readonly Gradi
   }
   // One UPDATE a run, in id order: batches in flight at once lock runs in the same order, so they never deadlock.
   const perRun = [...counts]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => compareCodeUnits(a, b))
     .map(([run, c]) => `UPDATE runs SET done_verdicts = done_verdicts + ${c.n}, error_verdicts = error_verdicts + ${c.e} WHERE id = ${text(run)}`);
-  return `INSERT INTO attempt_scores (id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable, passed)
+  return `INSERT INTO attempt_scores (${ATTEMPT_COLUMNS})
      VALUES ${attempts.join(', ')} ON CONFLICT (run_id, reply_id) DO NOTHING;
      ${perRun.join(';\n     ')}`;
 }
@@ -173,7 +176,7 @@ function* copyLines(rows: readonly Prisma.VerdictCreateManyInput[]): Generator<s
   }
 }
 
-/** `COPY … FROM STDIN` of the rows into a table; `begin` sends BEGIN in the same query (one round trip less). */
+/** `COPY … FROM STDIN` of the rows into a table; `begin`: BEGIN in the same query (a round trip less). */
 const copyInto = (client: pg.PoolClient, table: string, rows: readonly Prisma.VerdictCreateManyInput[], begin = false) =>
   pipeline(Readable.from(copyLines(rows)), client.query(copyFrom(`${begin ? 'BEGIN; ' : ''}COPY ${table} (${NAMES}) FROM STDIN`)));
 
