@@ -53,8 +53,9 @@ export async function getDraft(db: Db, userId: string, name: string): Promise<Dr
   return { name: d.name, yaml: d.yaml, updatedAt: d.updatedAt.toISOString() };
 }
 
-export async function saveDraft(db: Db, userId: string, body: DraftBody): Promise<Draft> {
-  await enforceRateLimit(db, `drafts:${userId}`, DRAFT_WRITE_LIMIT);
+/** `now` places the write in its rate-limit window (a test holds it still: windows are fixed minutes). */
+export async function saveDraft(db: Db, userId: string, body: DraftBody, now = new Date()): Promise<Draft> {
+  await enforceRateLimit(db, `drafts:${userId}`, DRAFT_WRITE_LIMIT, now);
   const key = { userId_name: { userId, name: body.name } };
   const existing = await db.authorDraft.findUnique({ where: key, select: { id: true } });
   if (!existing && (await db.authorDraft.count({ where: { userId } })) >= MAX_DRAFTS_PER_AUTHOR) {
