@@ -13,6 +13,24 @@ const alias = { '@': fileURLToPath(new URL('.', import.meta.url)) };
 // most 4, since each PGlite file holds ~800 MB.
 const WORKERS = Number(process.env.ASSAY_TEST_WORKERS) || Math.min(4, Math.max(2, availableParallelism() - 1));
 
+/**
+ * The files that also run on the embedded PGlite (the default a newcomer gets): everything that
+ * talks to the database through its own SQL (the db layer, the run engine's writers, ledgers,
+ * leases and jobs, sign-in and drafts), and one whole `assay run` through the CLI. The files
+ * above those layers (the other CLI commands, GitHub sync and pull requests, admin actions,
+ * the blueprint readers) send no SQL of their own, so a second engine would test the same
+ * statements again, for a fifth of the suite's time: they run on the PostgreSQL server only.
+ */
+const PGLITE_FILES = [
+  'lib/server/db/**/*.db.test.ts',
+  'lib/server/runs/**/*.db.test.ts',
+  'lib/server/jobs/**/*.db.test.ts',
+  'lib/server/auth/**/*.db.test.ts',
+  'lib/server/authoring/**/*.db.test.ts',
+  'lib/server/http/**/*.db.test.ts',
+  'lib/cli/commands/run.db.test.ts',
+];
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -41,7 +59,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'db-pglite',
-          include: ['lib/**/*.db.test.ts', 'scripts/**/*.db.test.ts'],
+          include: PGLITE_FILES,
           env: { ASSAY_TEST_DB: 'pglite' },
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -161,7 +161,7 @@ async function writeRate(): Promise<void> {
       }));
 
     const attempt = { score: 0.6, errorCount: 0, gateFailed: false, noApplicable: false };
-    const clear = () => client.query('DELETE FROM verdicts; DELETE FROM attempt_scores; UPDATE runs SET done_verdicts = 0, error_verdicts = 0');
+    const clear = () => client.query('DELETE FROM verdicts; DELETE FROM attempt_scores; DELETE FROM run_verdict_counts; UPDATE runs SET done_verdicts = 0, error_verdicts = 0');
     // The pipeline's write path, as many replies in flight as the runner has.
     const throughWriter = async (write: (id: string, i: number) => Promise<void>) => {
       await clear();
@@ -210,7 +210,7 @@ async function writeRate(): Promise<void> {
       best.arrays = Math.max(best.arrays, await viaArrays());
     }
     await client.end();
-    console.log(`verdicts written by the pipeline: ${best.pipeline.toFixed(0)} rows/s (group commit with attempt scores and counters; each reply committed before its step ends; up to 3 batches in flight, those of ≥ ${COPY_MIN_ROWS} rows through COPY)`);
+    console.log(`verdicts written by the pipeline: ${best.pipeline.toFixed(0)} rows/s (group commit with attempt scores and counter rows; each reply committed before its step ends; up to 3 batches in flight, those of ≥ ${COPY_MIN_ROWS} rows through COPY)`);
     console.log(`the same through unnest arrays:   ${best.arrays.toFixed(0)} rows/s (the PGlite path)`);
     console.log(`plain COPY of the same rows:      ${best.copy.toFixed(0)} rows/s`);
     console.log(`verdict write rate ÷ COPY: ${(best.pipeline / best.copy).toFixed(3)}`);

@@ -14,6 +14,7 @@ import { takeLease, type LeaseBusy } from './lease';
 import type { RunContext } from './run-context';
 import { finish, isSettled, pendingGroupsWithWork, processGroup, start, type FinalStatus } from './steps';
 import { storableText } from '../db/storable-text';
+import { liveVerdictCounts } from '../db/verdict-counts';
 import { isRetrievalRun } from './retrieval/context';
 import { executeRetrievalLeased } from './retrieval/execute';
 
@@ -43,13 +44,14 @@ const DEFAULT_GROUPS_IN_FLIGHT = 16;
 export async function readProgress(deps: RunDeps, runId: string): Promise<RunProgress> {
   const r = await deps.db.run.findUniqueOrThrow({
     where: { id: runId },
-    select: { totalCalls: true, doneCalls: true, totalVerdicts: true, doneVerdicts: true, errorCalls: true, errorVerdicts: true, costUsd: true },
+    select: { totalCalls: true, doneCalls: true, totalVerdicts: true, errorCalls: true, costUsd: true },
   });
+  const { doneVerdicts, errorVerdicts } = (await liveVerdictCounts(deps.db, [runId])).get(runId) ?? { doneVerdicts: 0, errorVerdicts: 0 };
   return {
     runId,
     replies: { done: r.doneCalls, total: r.totalCalls },
-    verdicts: { done: r.doneVerdicts, total: r.totalVerdicts },
-    errors: r.errorCalls + r.errorVerdicts,
+    verdicts: { done: doneVerdicts, total: r.totalVerdicts },
+    errors: r.errorCalls + errorVerdicts,
     costUsd: r.costUsd,
   };
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { COPY_MIN_ROWS, GradingWriter, writeGradings, type Grading } from './grading-writer';
 import { storeBlueprint } from './runs.testkit';
+import { foldVerdictCounts, liveVerdictCounts } from '../db/verdict-counts';
 
 let t: TestDatabase;
 let runId: string;
@@ -25,6 +26,9 @@ beforeAll(async () => {
   replies.push(...made.sort((x, y) => Number(x.promptKey.slice(1)) - Number(y.promptKey.slice(1))));
 });
 afterAll(async () => t?.close());
+
+/** The counters every reader sees: the run's row plus its unfolded rows (verdict-counts.ts). */
+const counts = async (run: string) => (await liveVerdictCounts(t.db, [run])).get(run)!;
 
 function grading(reply: (typeof replies)[number], status: 'pass' | 'error' = 'pass'): Grading {
   return {
@@ -56,13 +60,11 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     await Promise.all(batch.map((r, i) => writer.write(grading(r, i % 10 === 0 ? 'error' : 'pass'))));
     expect(await t.db.verdict.count({ where: { runId } })).toBe(90);
     expect(await t.db.attemptScore.count({ where: { runId } })).toBe(30);
-    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
-    expect(run.doneVerdicts).toBe(90);
-    expect(run.errorVerdicts).toBe(3);
+    expect(await counts(runId)).toEqual({ doneVerdicts: 90, errorVerdicts: 3 });
     // A retried step (same rows again) inserts and counts nothing.
     await Promise.all(batch.slice(0, 5).map((r) => writer.write(grading(r))));
     expect(await t.db.verdict.count({ where: { runId } })).toBe(90);
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).doneVerdicts).toBe(90);
+    expect((await counts(runId)).doneVerdicts).toBe(90);
   });
 
   it('two writers (two workers) with batches in flight over two runs at once: no deadlock, every counter exact', async () => {
@@ -79,10 +81,8 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     const writers = [new GradingWriter(t.db), new GradingWriter(t.db)];
     await Promise.all(all.map((g, i) => writers[i % 2]!.write(g)));
     for (const run of runs) {
-      const stored = await t.db.run.findUniqueOrThrow({ where: { id: run } });
       expect(await t.db.verdict.count({ where: { runId: run } })).toBe(600);
-      expect(stored.doneVerdicts).toBe(600);
-      expect(stored.errorVerdicts).toBe(100);
+      expect(await counts(run)).toEqual({ doneVerdicts: 600, errorVerdicts: 100 });
       expect(await t.db.attemptScore.count({ where: { runId: run } })).toBe(200);
     }
   });
@@ -126,10 +126,38 @@ describe(`grading writer (${process.env.ASSAY_TEST_DB})`, () => {
     expect(viaCopy).toEqual(await rowsOf(other));
     expect(viaCopy[0]!.reasoning).toBe(tricky.reasoning.replace('\u0000', '\u2400').replace('\uD800', '\uFFFD')); // NUL stored as ␀ (storable-text.ts)
     expect(viaCopy.filter((v) => JSON.stringify(v.judges).includes('half \uFFFD') && JSON.stringify(v.judges).includes('j\u2400'))).toHaveLength(30);
-    const [a, b] = await Promise.all([runId, other].map((id) => t.db.run.findUniqueOrThrow({ where: { id } })));
+    const [a, b] = await Promise.all([runId, other].map(counts));
     expect(b!.doneVerdicts).toBe(300);
     expect(b!.errorVerdicts).toBe(15);
     expect(a!.doneVerdicts - 105).toBe(300); // 90 + 15 from the tests above
     expect(await t.db.attemptScore.count({ where: { runId: other } })).toBe(100);
+  });
+
+  it('folds the counters into the run while writers append: nothing lost, nothing counted twice', async () => {
+    const bp = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { blueprintId: true, versionId: true } });
+    const run = (await t.db.run.create({ data: { identityHash: 'w5', ...bp, trigger: 'cli', models: [], judges: [], config: {} } })).id;
+    const made = await t.db.reply.createManyAndReturn({ data: Array.from({ length: 300 }, (_, i) => ({ runId: run, promptKey: `f${i}`, modelId: 'm', turns: [], content: `r ${i}` })), select: { id: true, promptKey: true, modelId: true } });
+    const writer = new GradingWriter(t.db);
+    let writing = true;
+    const seen: number[] = [];
+    // Folds and reads race the writes; every read must be a count some moment really had (never more than written, never going back).
+    const folding = (async () => {
+      while (writing) {
+        await foldVerdictCounts(t.db, run);
+        seen.push((await counts(run)).doneVerdicts);
+      }
+    })();
+    await Promise.all(made.map((r, i) => writer.write({ ...grading(r, i % 4 === 0 ? 'error' : 'pass'), runId: run, rows: grading(r).rows.map((row, p) => ({ ...row, runId: run, status: p === 2 && i % 4 === 0 ? 'error' : 'pass' })) })));
+    writing = false;
+    await folding;
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((n, i) => n <= 900 && n % 3 === 0 && (i === 0 || n >= seen[i - 1]!))).toBe(true);
+    expect(await counts(run)).toEqual({ doneVerdicts: 900, errorVerdicts: 75 });
+    await foldVerdictCounts(t.db, run);
+    const row = await t.db.run.findUniqueOrThrow({ where: { id: run }, select: { doneVerdicts: true, errorVerdicts: true } });
+    expect(row).toEqual({ doneVerdicts: 900, errorVerdicts: 75 });
+    expect(await t.db.runVerdictCount.count({ where: { runId: run } })).toBe(0);
+    await foldVerdictCounts(t.db, run); // a second fold has nothing to move
+    expect(await counts(run)).toEqual({ doneVerdicts: 900, errorVerdicts: 75 });
   });
 });

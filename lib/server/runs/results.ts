@@ -11,6 +11,7 @@ import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
 import { getRunGroups, type RunGroups } from '../db/queries/run-groups';
 import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
+import { withLiveVerdictCount } from '../db/verdict-counts';
 
 export interface RunResultsDocument {
   run: {
@@ -79,7 +80,7 @@ export interface RunResultsDocument {
 }
 
 export async function runResults(db: Db, runId: string): Promise<RunResultsDocument> {
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, include: { modelSummaries: { orderBy: [{ score: { sort: 'desc', nulls: 'last' } }, { modelId: 'asc' }] } } });
+  const run = await withLiveVerdictCount(db, await db.run.findUniqueOrThrow({ where: { id: runId }, include: { modelSummaries: { orderBy: [{ score: { sort: 'desc', nulls: 'last' } }, { modelId: 'asc' }] } } }));
   const replyRun = replySourceOf(run);
   const sealed = (await db.versionPrompt.findMany({ where: { versionId: run.versionId, split: SEALED_SPLIT }, select: { promptKey: true } })).map((p) => p.promptKey);
   const results: RunResultsDocument['results'] = [];

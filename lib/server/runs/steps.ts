@@ -12,6 +12,7 @@
 import { finalStatus, planGenerations, replySourceOf, type FinalStatus, type GenerationCell } from '@/lib/core';
 import type { RunDeps } from './deps';
 import { RETRYABLE_KINDS } from '../providers';
+import { foldVerdictCounts } from '../db/verdict-counts';
 import { budgetSpent } from './budget';
 import { checkDrift } from './drift-check';
 import { BudgetExceededError, LeaseLostError, RunNotFoundError } from './errors';
@@ -72,6 +73,8 @@ export async function isSettled(deps: Pick<RunDeps, 'db'>, runId: string): Promi
  * attempt score are removed with the run's counters, so the cell is generated again.
  */
 export async function forgetTransientReplies(deps: Pick<RunDeps, 'db'>, runId: string): Promise<number> {
+  // the run's row holds every count before some are taken off it (never below what was written)
+  await foldVerdictCounts(deps.db, runId);
   const kinds = [...RETRYABLE_KINDS];
   const [r] = await deps.db.$queryRaw<{ n: number }[]>`
     WITH gone AS (
@@ -311,6 +314,8 @@ export async function finish(deps: RunDeps, runId: string, opts: { budgetStop?: 
   // A scheduler's own record of why cells were left (a defect after its retries) says more than the count.
   const error = decision.status === 'failed' && groupsLeft > 0 && recorded.error ? `${decision.error} (${recorded.error})` : decision.error;
 
+  // the counters' pending rows into the run's row before its status is final (verdict-counts.ts reads a final run's row alone)
+  await foldVerdictCounts(deps.db, runId);
   const run = await deps.db.run.update({ where: { id: runId }, data: { status: 'summarising' }, select: { trigger: true, draft: true } });
   // A pull request's run and an author's draft run grade unpublished content: never on the public leaderboard.
   await summariseRun(deps.db, runId, { publish: decision.status === 'completed' && publishesResults(run) });

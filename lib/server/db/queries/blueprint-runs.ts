@@ -5,9 +5,10 @@
 import { storedInterval } from '../stored-interval';
 import type { Db } from '../client';
 import { runListRowSelect } from './run-select';
+import { withLiveVerdictCounts } from '../verdict-counts';
 
 export async function getBlueprintRuns(db: Db, blueprintId: string, opts: { limit?: number } = {}) {
-  const runs = await db.run.findMany({
+  const read = await db.run.findMany({
     where: { blueprintId },
     orderBy: { createdAt: 'desc' },
     take: opts.limit ?? 30,
@@ -20,6 +21,7 @@ export async function getBlueprintRuns(db: Db, blueprintId: string, opts: { limi
       costUsd: true,
     },
   });
+  const runs = await withLiveVerdictCounts(db, read);
   const completed = runs.filter((r) => r.status === 'completed').map((r) => r.id);
   const scores =
     completed.length === 0

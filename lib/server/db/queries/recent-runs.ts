@@ -1,9 +1,10 @@
 /** The home page's recent runs across every blueprint (index on runs.created_at). */
 import type { Db } from '../client';
 import { runListRowSelect } from './run-select';
+import { withLiveVerdictCounts } from '../verdict-counts';
 
 export async function listRecentRuns(db: Db, limit = 8) {
-  return db.run.findMany({
+  const runs = await db.run.findMany({
     // an author's draft (try-it) run is seen only by its author and maintainers
     where: { draft: false },
     orderBy: { createdAt: 'desc' },
@@ -18,5 +19,6 @@ export async function listRecentRuns(db: Db, limit = 8) {
       blueprint: { select: { id: true, title: true } },
     },
   });
+  return withLiveVerdictCounts(db, runs);
 }
 export type RecentRun = Awaited<ReturnType<typeof listRecentRuns>>[number];

@@ -8,10 +8,11 @@
 import type { Db } from '../client';
 import { batchSavings } from './batch-savings';
 import { runCountersSelect } from './run-select';
+import { withLiveVerdictCount } from '../verdict-counts';
 import { redactStored, storedTextRedactor } from './redact-stored';
 
 export async function getRunHeader(db: Db, runId: string) {
-  const run = await db.run.findUnique({
+  const read = await db.run.findUnique({
     where: { id: runId },
     select: {
       id: true,
@@ -35,7 +36,8 @@ export async function getRunHeader(db: Db, runId: string) {
       blueprint: { select: { id: true, title: true, path: true, source: { select: { kind: true, owner: true, repo: true } } } },
     },
   });
-  if (!run) return null;
+  if (!read) return null;
+  const run = await withLiveVerdictCount(db, read);
   const siblings = await db.run.findMany({
     where: { blueprintId: run.blueprint.id, id: { not: run.id }, status: 'completed' },
     orderBy: { createdAt: 'desc' },

@@ -1,6 +1,7 @@
 /** A run's live counters (the progress page and its JSON route poll this). */
 import type { Db } from '../client';
 import { runCountersSelect } from './run-select';
+import { withLiveVerdictCount } from '../verdict-counts';
 import { redactStored, storedTextRedactor } from './redact-stored';
 
 export async function getRunProgress(db: Db, runId: string) {
@@ -19,7 +20,9 @@ export async function getRunProgress(db: Db, runId: string) {
       blueprint: { select: { id: true, title: true } },
     },
   });
+  if (!row) return null;
+  const live = await withLiveVerdictCount(db, row);
   // a failure message stored before redaction existed may quote a key (redact-stored.ts)
-  return row && { ...row, error: redactStored(row.error, storedTextRedactor()) };
+  return { ...live, error: redactStored(row.error, storedTextRedactor()) };
 }
 export type RunProgressRow = NonNullable<Awaited<ReturnType<typeof getRunProgress>>>;
