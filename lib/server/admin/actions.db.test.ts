@@ -1,5 +1,5 @@
 /** The admin actions: nobody acts unauthenticated or as a reader; a maintainer runs and approves. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeGitHub } from '@/testing/fakes/github-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError } from '../http/errors';
@@ -68,8 +68,18 @@ describe(`admin actions (${process.env.ASSAY_TEST_DB})`, () => {
     const jobs = { requestSync: async () => {}, pullRequestChanged: async () => {}, pullRequestApproved: async () => {} };
     const busy = user('maintainer', 'u-busy');
     await t.db.user.create({ data: { id: 'u-busy', githubLogin: 'busy', role: 'maintainer' } });
-    for (let i = 0; i < 60; i++) await requestSyncAsAdmin(t.db, jobs, busy);
-    await expect(requestSyncAsAdmin(t.db, jobs, busy)).rejects.toBeInstanceOf(RateLimitedError);
+    // The limit is a fixed one-minute window: the clock is held still (Date only; timers and I/O
+    // stay real), or on a slow machine the 61 calls straddle a minute and the last counts afresh.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-12-03T08:00:30Z'));
+      for (let i = 0; i < 60; i++) await requestSyncAsAdmin(t.db, jobs, busy);
+      await expect(requestSyncAsAdmin(t.db, jobs, busy)).rejects.toBeInstanceOf(RateLimitedError);
+      vi.setSystemTime(new Date('2026-12-03T08:01:00Z')); // the next window takes actions again
+      await expect(requestSyncAsAdmin(t.db, jobs, busy)).resolves.toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets a maintainer rescore a stored run: no model is called, and the new run is linked to it', async () => {
