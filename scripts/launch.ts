@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { env, EnvError } from '../lib/server/env';
 import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
-import { localFolderReader } from '../lib/server/blueprints/local-folder-reader';
-import { syncSource } from '../lib/server/blueprints/sync-source';
+import { Worker } from 'node:worker_threads';
+import type { SyncWorkerData, SyncWorkerMessage } from './sync-worker';
 import { portFromArgs } from './launch-args';
 import type * as SeedDemo from '../lib/server/db/seed/seed-demo';
 import type { DemoProvider } from '../lib/server/db/seed/seed-demo';
@@ -29,6 +29,25 @@ async function serving(port: number, child: { exitCode: number | null }, path: s
   }
   return false;
 }
+/**
+ * The local blueprints' sync in a worker thread that ends with it (scripts/sync-worker.ts), so
+ * that the launcher does not keep what the sync loaded for as long as the app runs (~50 MB).
+ * tsx is registered inside the worker: a worker's `--import tsx` is not applied on Node 20.
+ */
+function syncInWorker(data: SyncWorkerData): Promise<Extract<SyncWorkerMessage, { type: 'synced' }>> {
+  const script = new URL('./sync-worker.ts', import.meta.url).href;
+  const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, { eval: true, workerData: data });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m: SyncWorkerMessage) => {
+      void worker.terminate();
+      if (m.type === 'synced') resolve(m);
+      else reject(Object.assign(new Error(`syncing ${data.dir}/: ${m.message}`), { stack: m.stack }));
+    });
+    worker.once('error', (e) => reject(new Error(`syncing ${data.dir}/: ${e.message}`, { cause: e })));
+    worker.once('exit', (code) => reject(new Error(`syncing ${data.dir}/: its worker exited (code ${code})`)));
+  });
+}
+
 import { createRedactor, knownSecrets, redactConsole } from '../lib/server/secret-redactor';
 
 // the launcher's log lines (a failed start prints its error) pass the secret redactor too
@@ -49,16 +68,11 @@ async function main(): Promise<number> {
     return 0;
   }
   if (!config.GITHUB_REPOSITORY) {
-    const db = createDb(database.url);
-    try {
-      const s = await syncSource({ db }, localFolderReader(config.ASSAY_BLUEPRINTS_DIR), { trigger: 'start' });
-      console.log(
-        `assay: synced ${config.ASSAY_BLUEPRINTS_DIR}/: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid`,
-      );
-      for (const line of s.errors) console.log(`  ${line}`);
-    } finally {
-      await db.$disconnect();
-    }
+    const s = await syncInWorker({ url: database.url, dir: config.ASSAY_BLUEPRINTS_DIR });
+    console.log(
+      `assay: synced ${config.ASSAY_BLUEPRINTS_DIR}/: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid`,
+    );
+    for (const line of s.errors) console.log(`  ${line}`);
   }
   // The demo is made by the pipeline against the fake provider, which lives in this process
   // for as long as the app does (the live run keeps waiting on it).

@@ -59,7 +59,15 @@ export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'ASSAY_DATA_D
       };
     }
   }
-  if (opts.migrate !== false) await migrate(db.url);
+  if (opts.migrate === false) return db;
+  const applied = await migrate(db.url);
+  // PostgreSQL in WebAssembly keeps every page its memory grew to (WebAssembly memory never
+  // shrinks): the migrations of a new data directory grew it by ~150 MB the server would then hold
+  // for as long as it runs. Opened again (under a second), it starts from what serving needs.
+  if (applied.length > 0 && db.mode === 'embedded' && !env.ASSAY_DATA_DIR.startsWith('memory://')) {
+    await db.close();
+    return openDatabase(env, { migrate: false });
+  }
   return db;
 }
 
