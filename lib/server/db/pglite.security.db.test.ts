@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from './database';
 import { startPglite } from './pglite';
+import { readMigrations } from './migrate';
 
 const onPglite = process.env.ASSAY_TEST_DB === 'pglite';
 const dir = mkdtempSync(join(tmpdir(), 'assay-pglite-sec-'));
@@ -51,6 +52,22 @@ describe.runIf(onPglite)('the embedded database needs this start\'s password', (
       await b.stop();
     } finally {
       await a.stop();
+    }
+  });
+
+  it('opens a new data directory again once its migrations ran, and its lock file names the start that serves', async () => {
+    const dataDir = join(dir, 'fresh');
+    const d = await openDatabase({ ASSAY_DATA_DIR: dataDir });
+    opened.push(d);
+    expect(d.mode).toBe('embedded');
+    expect(JSON.parse(readFileSync(`${dataDir}.lock.json`, 'utf8'))).toEqual({ pid: process.pid, url: d.url });
+    const client = new pg.Client({ connectionString: d.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL');
+      expect(rows[0]!.n).toBe(readMigrations().length);
+    } finally {
+      await client.end();
     }
   });
 
