@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { assay as runAssay } from '@/lib/cli/cli.testkit';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
+import { storeBlueprint } from '@/lib/server/runs/runs.testkit';
 
 let dir: string;
 let t: TestDatabase;
@@ -135,6 +136,41 @@ describe(`assay run (${process.env.ASSAY_TEST_DB})`, () => {
     const runId = /assay: run (\S+)/.exec(r.stderr)![1]!;
     const v = await t.db.verdict.findFirstOrThrow({ where: { runId, kind: 'text' } });
     expect(v.detail).toContain('(batched: question A of 1 in one call per judge)');
+  });
+
+  it('runs the version of the file it was given, even when another writer makes another version the latest', { timeout: 120_000 }, async () => {
+    // A dev server's sync storing the same blueprint id beside the CLI made `assay run` grade the
+    // sync's version (the blueprint's latest), e.g. a soev suite without its project's models.
+    const file = join(dir, 'raced.yml');
+    const args = ['run', file, '--fixtures', join(dir, 'fixtures.json'), '--judges', 'openai:judge', '--quiet'];
+    const env = { ASSAY_LLM_BASE_URL: fake.url };
+    await writeFile(file, BLUEPRINT.replace('Fixture run', 'Raced run'));
+    expect((await assay(args, env)).code).toBe(0); // stores the blueprint: its id and path, for the other writer
+    const bp = await t.db.blueprint.findFirstOrThrow({ where: { path: { endsWith: 'raced.yml' } }, select: { id: true, path: true } });
+    const given = `${BLUEPRINT.replace('Fixture run', 'Raced run')}# the second run's text\n`;
+    await storeBlueprint(t.db, bp.path, given.replace('models: [openai:alpha, openai:beta]', 'models: [openai:gamma]'));
+    const { latestVersionId: otherVersion } = await t.db.blueprint.findUniqueOrThrow({ where: { id: bp.id }, select: { latestVersionId: true } });
+    // The other writer, played by the database: whenever a version becomes the latest, it makes
+    // its own the latest again in the same transaction, so it has always won the race by the
+    // time the CLI reads the blueprint back.
+    await t.db.$executeRawUnsafe(`CREATE FUNCTION other_writer() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.latest_version_id <> '${otherVersion}' THEN UPDATE blueprints SET latest_version_id = '${otherVersion}' WHERE id = NEW.id; END IF;
+        RETURN NEW;
+      END $$`);
+    await t.db.$executeRawUnsafe(`CREATE TRIGGER other_writer AFTER UPDATE OF latest_version_id ON blueprints FOR EACH ROW WHEN (NEW.id = '${bp.id}') EXECUTE FUNCTION other_writer()`);
+    try {
+      await writeFile(file, given);
+      const r = await assay(args, env);
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      await t.db.$executeRawUnsafe('DROP TRIGGER other_writer ON blueprints');
+      await t.db.$executeRawUnsafe('DROP FUNCTION other_writer()');
+    }
+    expect((await t.db.blueprint.findUniqueOrThrow({ where: { id: bp.id }, select: { latestVersionId: true } })).latestVersionId).toBe(otherVersion);
+    const run = await t.db.run.findFirstOrThrow({ where: { blueprintId: bp.id }, orderBy: { createdAt: 'desc' }, select: { models: true, version: { select: { rawText: true } } } });
+    expect(run.version.rawText).toBe(given);
+    expect(JSON.stringify(run.models)).not.toContain('gamma');
   });
 
   it('reports a broken blueprint with file:line:col and exits 1, storing nothing', async () => {

@@ -64,10 +64,20 @@ async function loadFixtures(file: string): Promise<FixtureSet> {
   return parsed.data;
 }
 
+/**
+ * What a run is requested for. A file the CLI stored is run at the version it stored, not at the
+ * blueprint's latest: a sync of the same blueprint (a dev server starting beside the CLI) may
+ * store another version in between, and the run would grade that one instead.
+ */
+interface RunTarget {
+  blueprintId: string;
+  versionId?: string;
+}
+
 /** A path is stored as a blueprint of the CLI's source (id from its path, as a sync would); an id is used as is. */
-async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
+async function blueprintFromArgument(db: Db, arg: string): Promise<RunTarget> {
   if (!/\.(ya?ml|json)$/i.test(arg)) {
-    if (await db.blueprint.findUnique({ where: { id: arg }, select: { id: true } })) return arg;
+    if (await db.blueprint.findUnique({ where: { id: arg }, select: { id: true } })) return { blueprintId: arg };
     throw new RunConfigError(`no blueprint file or stored blueprint "${arg}"`);
   }
   const text = await readFile(arg, 'utf8');
@@ -84,21 +94,21 @@ async function blueprintFromArgument(db: Db, arg: string): Promise<string> {
   const id = blueprintIdFromPath(path);
   const version = await storeBlueprintVersion(db, source.id, id, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
   if (files) await linkRetrievalData(db, version.versionId, files);
-  return id;
+  return { blueprintId: id, versionId: version.versionId };
 }
 
 /**
  * A soev project: each suite file stored as a blueprint (parsed with the project's invariants,
  * system, citations and runs.k), in the project's order. Nothing is stored when any file is invalid.
  */
-async function projectBlueprints(db: Db, arg: string): Promise<string[]> {
+async function projectBlueprints(db: Db, arg: string): Promise<RunTarget[]> {
   const loaded = await loadProjectFromDisk(arg, true);
   if (loaded.urlMissing) throw new RunConfigError(`${arg}: the system's base URL is read from ${loaded.urlMissing}, which is not set (the project file names the variable, never the value)`);
   if (!loaded.ok) throw new RunConfigError(`${arg} does not validate:\n${loaded.errors.map(formatIssue).join('\n')}`);
   const source = await retryOnUniqueViolation(() =>
     db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
   );
-  const ids: string[] = [];
+  const targets: RunTarget[] = [];
   // A version's identity is its text: the project's context (invariants, system, runs.k…) is part of what runs, so its hash is too.
   const projectHash = sha256Hex(await readFile(arg, 'utf8')).slice(0, 16);
   // Each suite's stored path keeps its place beside the project file (`suites/huur.yml`), under
@@ -109,10 +119,10 @@ async function projectBlueprints(db: Db, arg: string): Promise<string[]> {
     const path = posix.join(projectFolder, file.path.split(sep).join('/'));
     const id = blueprintIdFromPath(path);
     const rawText = `${file.text.replace(/\n?$/, '\n')}# assay: run with the soev project ${basename(arg)} (sha256 ${projectHash}…)\n`;
-    await storeBlueprintVersion(db, source.id, id, { path, rawText, sourceCommit: null, blobSha: null }, file.parsed);
-    ids.push(id);
+    const { versionId } = await storeBlueprintVersion(db, source.id, id, { path, rawText, sourceCommit: null, blobSha: null }, file.parsed);
+    targets.push({ blueprintId: id, versionId });
   }
-  return ids;
+  return targets;
 }
 
 async function readLocalRetrievalFiles(arg: string, block: RetrievalBlock) {
@@ -180,24 +190,25 @@ export async function runCommand(argv: string[]): Promise<number> {
     const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY, ...blueprintRootOf(positionals[0]) });
     const arg = positionals[0];
     const isProject = !resume && /\.ya?ml$/i.test(arg!) && isSoevProjectText(await readFile(arg!, 'utf8').catch(() => ''), arg!);
-    const blueprintIds = resume ? [null] : isProject ? await projectBlueprints(db, arg!) : [await blueprintFromArgument(db, arg!)];
+    const targets = resume ? [null] : isProject ? await projectBlueprints(db, arg!) : [await blueprintFromArgument(db, arg!)];
     let exitCode = 0;
-    for (const blueprintId of blueprintIds) {
-      const code = await runOne(blueprintId);
+    for (const target of targets) {
+      const code = await runOne(target);
       if (code === 3) return 3;
       exitCode = Math.max(exitCode, code);
     }
     return exitCode;
 
-    async function runOne(blueprintId: string | null): Promise<number> {
+    async function runOne(target: RunTarget | null): Promise<number> {
       let runId = resume;
-      if (!runId && blueprintId) {
+      if (!runId && target) {
         const maxCost = values['max-cost'] === undefined ? undefined : Number(values['max-cost']);
         if (maxCost !== undefined && !(maxCost > 0)) throw new RunConfigError('--max-cost must be a positive number of US dollars');
         const req = await requestRun(
           db,
           {
-            blueprintId,
+            blueprintId: target.blueprintId,
+            ...(target.versionId ? { versionId: target.versionId } : {}),
             trigger: 'cli',
             ...(list(values.models as string | undefined) ? { models: list(values.models as string)! } : {}),
             ...(list(values.judges as string | undefined) ? { judges: list(values.judges as string)! } : {}),
@@ -232,7 +243,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       if (status === 'busy') return 3;
       // one JSON file per suite of a project: FILE gets the suite's name before its extension
       const json = values.json as string | undefined;
-      return reportRun(db, runId!, config.ASSAY_PUBLIC_URL, isProject && json && json !== '-' && blueprintIds.length > 1 ? json.replace(/(\.[^./]+)?$/, `.${blueprintId!.replace(/[^A-Za-z0-9_-]+/g, '_')}$1`) : json);
+      return reportRun(db, runId!, config.ASSAY_PUBLIC_URL, isProject && json && json !== '-' && targets.length > 1 ? json.replace(/(\.[^./]+)?$/, `.${target!.blueprintId.replace(/[^A-Za-z0-9_-]+/g, '_')}$1`) : json);
     }
   });
 }
