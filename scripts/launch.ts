@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { env, EnvError } from '../lib/server/env';
 import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
-import { Worker } from 'node:worker_threads';
+import { tsxWorker } from '../lib/server/tsx-worker';
 import type { SyncWorkerData, SyncWorkerMessage } from './sync-worker';
 import { portFromArgs } from './launch-args';
 import type * as SeedDemo from '../lib/server/db/seed/seed-demo';
@@ -29,14 +29,14 @@ async function serving(port: number, child: { exitCode: number | null }, path: s
   }
   return false;
 }
+
 /**
  * The local blueprints' sync in a worker thread that ends with it (scripts/sync-worker.ts), so
  * that the launcher does not keep what the sync loaded for as long as the app runs (~50 MB).
- * tsx is registered inside the worker: a worker's `--import tsx` is not applied on Node 20.
  */
 function syncInWorker(data: SyncWorkerData): Promise<Extract<SyncWorkerMessage, { type: 'synced' }>> {
   const script = new URL('./sync-worker.ts', import.meta.url).href;
-  const worker = new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, { eval: true, workerData: data });
+  const worker = tsxWorker(script, { workerData: data });
   return new Promise((resolve, reject) => {
     worker.once('message', (m: SyncWorkerMessage) => {
       void worker.terminate();

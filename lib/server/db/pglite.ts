@@ -12,7 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { tsxWorker } from '../tsx-worker';
 import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker';
 
 export interface EmbeddedDatabase {
@@ -20,13 +21,12 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-/** A worker running pglite-worker.ts, through tsx registered inside it (a worker's `--import tsx` is not applied on Node 20). */
+/** A worker running pglite-worker.ts. */
 function startWorker(data: PgliteWorkerData): Worker {
   const script = import.meta.url.replace(/pglite\.ts$/, 'pglite-worker.ts');
   // PGlite's own JavaScript is small and short-lived (protocol buffers pass through it): a young
   // generation of 8 MB instead of V8's default keeps its garbage from adding tens of MB
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, {
-    eval: true,
+  return tsxWorker(script, {
     workerData: data,
     resourceLimits: { maxYoungGenerationSizeMb: 8 },
   });

@@ -14,6 +14,7 @@
  * loads the TypeScript through tsx, registered inside it with the project's tsconfig (paths).
  */
 import { Worker } from 'node:worker_threads';
+import { tsxWorker } from '../tsx-worker';
 import { verdictFromOutcome, type Verdict } from '@/lib/core';
 import type { GradingJob, WorkerMessage } from './grading-protocol';
 
@@ -125,10 +126,7 @@ class GradingWorker {
     const entry = import.meta.url.replace(/grading-pool\.ts$/, 'grading-worker.ts');
     this.worker = process.env.NEXT_RUNTIME
       ? new Worker(new URL('./grading-worker.ts', import.meta.url), workerOptions)
-      : new Worker(
-          `import('node:url').then(async (url) => { const tsx = await import('tsx/esm/api'); tsx.register({ tsconfig: url.fileURLToPath(${JSON.stringify(tsconfig)}) }); return import(${JSON.stringify(entry)}); });`,
-          { ...workerOptions, eval: true },
-        );
+      : tsxWorker(entry, workerOptions, tsconfig);
     let readyResolve!: () => void;
     this.ready = new Promise<void>((resolve) => (readyResolve = resolve));
     this.failed = new Promise<void>((resolve) => (this.failedResolve = resolve));

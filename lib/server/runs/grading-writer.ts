@@ -95,7 +95,7 @@ function attemptsAndCounters(items: readonly Grading[], first: number): { sql: s
      ),
      x AS (SELECT run_id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'error'))::int AS e FROM v GROUP BY run_id)
      -- appended, not added to the run's row (lib/server/db/verdict-counts.ts): no run row is locked
-     INSERT INTO run_verdict_counts (run_id, done, errors) SELECT run_id, n, e FROM x WHERE n > 0 AND (SELECT count(*) FROM a) >= 0`,
+     INSERT INTO run_verdict_counts (run_id, done, errors) SELECT run_id, n, e FROM x WHERE (SELECT count(*) FROM a) >= 0`,
     params: [
       col(() => randomUUID()), col((g) => g.runId), col((g) => g.reply.id), col((g) => g.reply.promptKey), col((g) => g.reply.modelId),
       col((g) => g.attempt.score), col((g) => g.attempt.errorCount), col((g) => g.attempt.gateFailed), col((g) => g.attempt.noApplicable), col((g) => g.attempt.passed ?? null),

@@ -10,6 +10,7 @@
  * the worker loads the TypeScript through tsx.
  */
 import { Worker } from 'node:worker_threads';
+import { tsxWorker } from '../../tsx-worker';
 import { BLUEPRINT_LIMITS } from '@/lib/core';
 import { stoppedFile, validateFile, type FileToValidate } from './validate-file';
 import type { ValidatedFile } from './validation';
@@ -73,7 +74,7 @@ class ValidationWorker {
     // registered inside it (a worker's `--import tsx` is not applied on Node 20).
     this.worker = process.env.NEXT_RUNTIME
       ? new Worker(new URL('./validate-worker.ts', import.meta.url), options)
-      : new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url.replace(/validate-in-worker\.ts$/, 'validate-worker.ts'))}); });`, { ...options, eval: true });
+      : tsxWorker(import.meta.url.replace(/validate-in-worker\.ts$/, 'validate-worker.ts'), options);
     // an idle worker does not keep the process (a CLI, a test run) alive
     this.worker.unref();
     this.worker.on('message', (m: ValidatedFile) => this.settle(m));
