@@ -8,7 +8,7 @@
  * other steps cost). The four are measured interleaved, round after round in one process after a
  * warm-up, in CPU time (`process.cpuUsage`), so that a machine loaded by others skews them
  * alike; each ratio is the median of the per-round ratios. `BENCH_REPEAT` sets the rounds
- * (default 9).
+ * (default 15).
  */
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
@@ -23,7 +23,7 @@ const CORPUS = fileURLToPath(new URL('../../shared/corpus/weval-configs/blueprin
 export async function bench(): Promise<void> {
   const { files } = await expandPaths([CORPUS]);
   const corpus = await Promise.all(files.map(async (path) => ({ file: relative(CORPUS, path), text: await readFile(path, 'utf8') })));
-  const rounds = Math.max(1, Number(process.env.BENCH_REPEAT ?? 9));
+  const rounds = Math.max(1, Number(process.env.BENCH_REPEAT ?? 15));
 
   const runs = {
     plain: () => {
@@ -56,6 +56,7 @@ export async function bench(): Promise<void> {
   for (let r = 0; r < rounds; r++) {
     for (const [name, run] of Object.entries(runs) as [keyof typeof runs, () => void][]) ms[name].push(cpuMs(run));
   }
+  if (process.env.BENCH_VERBOSE) console.log(ms.loader.map((v, i) => (v / ms.plain[i]!).toFixed(2)).join(' '));
   const ratio = (name: keyof typeof runs) => median(ms[name].map((v, i) => v / ms.plain[i]!));
   console.log(`${corpus.length} blueprints; CPU ms per pass over the corpus, median of ${rounds} interleaved rounds after a warm-up`);
   console.log(`  js-yaml loadAll   ${median(ms.plain).toFixed(1)} ms`);

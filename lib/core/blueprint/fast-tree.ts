@@ -1,28 +1,34 @@
 /**
- * The loader's fast path: the same located-value tree as positions.ts, built from `js-yaml`
- * (what Weval parses with, ~4× faster than the `yaml` library's lexer alone) instead of
- * `yaml`'s position-keeping documents. js-yaml has no source positions, but its `listener`
- * reports where each node's parse opens and closes; a node's line and column are where its
- * content starts (after spaces, line breaks and comments), which is what `yaml` reports.
+ * The loader's fast path: the same located-value tree as positions.ts, read straight from the
+ * text by a small reader of the YAML that blueprints are written in (block mappings and lists,
+ * plain, quoted and block scalars, flow lists and mappings, comments, `---` documents). It
+ * builds no token stream, no document and no intermediate JS value: each node is made once,
+ * where it is read, with its line and column. That is what makes the loader as fast as a plain
+ * `js-yaml` parse, which keeps no positions at all (bench/loader.bench.ts).
  *
- * It is only a shortcut: whenever the two libraries could disagree, it gives up (returns
- * null) and the caller takes the exact path (documents.ts), which then reports everything.
- * Given up on, rather than imitated:
- * - anything js-yaml rejects (syntax errors are `yaml`'s to word), JSON (it has its own
- *   syntax check), a BOM (js-yaml drops it, shifting offsets), `%` directives;
+ * It is only a shortcut, and a conservative one: whenever the text is not plainly in its
+ * subset, it gives up (returns null) and the caller takes the exact path (documents.ts, the
+ * `yaml` library), which then decides and reports everything. Given up on:
+ * - anything that could be a syntax error (its wording and positions are `yaml`'s), JSON (it
+ *   has its own syntax check), a BOM, `%` directives, `...` document ends, tabs and carriage
+ *   returns anywhere (`yaml` treats them by rules of their own);
  * - anchors, aliases, tags and `<<` merge keys (the exact path expands and counts them
- *   against the alias-bomb limits), explicit `?` keys, collection keys, flow pairs;
+ *   against the alias-bomb limits), explicit `?` keys, collection keys, flow pairs, empty
+ *   values inside flow collections, keys over 1,024 characters;
+ * - a plain scalar over several lines, a block scalar with an indentation indicator, with a
+ *   more-indented line in folded style, or with spaces-only lines deeper than its indentation;
+ * - a line indented deeper than the structure allows (a continuation, or an error);
  * - two keys of one mapping that are equal once resolved (`1` and `1.0`, `~` and `null`);
  * - a double-quoted string whose escapes make text PostgreSQL cannot store;
  * - anywhere near the depth, node or document limits.
- * Scalars are read with js-yaml's failsafe schema (every scalar a string) and plain ones are
- * then resolved by `yaml`'s own core-schema tags, so booleans (`yes` stays a string), octals,
- * floats, nulls and big integers come out exactly as on the exact path.
+ * Plain scalars are resolved by `yaml`'s own core-schema tags, so booleans (`yes` stays a
+ * string), octals, floats, nulls and big integers come out exactly as on the exact path.
+ * fast-tree.test.ts checks both paths give the same result on the corpus, the examples, the
+ * hostile inputs and generated, mutated blueprints.
  *
  * An empty value (`key:` with nothing after it) has no content to place, so its location is
  * `UNPLACED` (line 0); parse.ts takes the exact path when such a location reaches a result.
  */
-import jsyaml, { type LoaderState } from 'js-yaml';
 import { Document, isScalar, type ScalarTag } from 'yaml';
 import type { BlueprintLimits } from './limits';
 import { keyString, scalarValue, type YEntry, type YNode, type YScalarValue } from './positions';
@@ -32,64 +38,50 @@ import { unstorableOffset } from './text';
 /** The location of a node that has no content of its own to point at (see parse.ts). */
 export const UNPLACED: SourceLoc = Object.freeze({ line: 0, col: 0 });
 
-/** Thrown inside the listener to stop parsing at the first thing the fast path does not take. */
+/** Thrown anywhere in the reader at the first thing it does not take. */
 class GiveUp extends Error {}
-
-/** Built while parsing: the node, js-yaml's value for it (to check the pairing) and where it ends. */
-interface Built {
-  node: YNode;
-  raw: unknown;
-  /** Offsets of the content's first character (-1 for an empty node) and of the end of the node. */
-  start: number;
-  end: number;
-  /** A scalar followed by `:`: a mapping's key. */
-  key: boolean;
-}
-
-
-const NONE: readonly Built[] = [];
 
 // The same options as the exact path's Composer, so plain scalars resolve with the same tags.
 const CORE = new Document(null, { merge: true, uniqueKeys: false });
 const PLAIN_TAGS = CORE.schema.tags.filter((t): t is ScalarTag => t.default === true && !('collection' in t && t.collection) && Boolean((t as ScalarTag).test));
 
-/** The tree of each non-empty document, or null when the exact path must decide. */
-export function readYamlFast(text: string, limits: BlueprintLimits): YNode[] | null {
-  if (text.charCodeAt(0) === 0xfeff || text.startsWith('%') || text.includes('\n%')) return null;
-  const builder = new TreeBuilder(text, limits);
-  let documents: unknown[];
-  try {
-    // js-yaml counts every node's nesting (scalars too), so at this depth the collections are within the limit.
-    documents = jsyaml.loadAll(text, null, { schema: jsyaml.FAILSAFE_SCHEMA, maxDepth: limits.maxDepth, listener: (event, state) => builder.on(event, state) });
-  } catch {
-    return null; // a syntax error, a limit or something given up on: the exact path reports it
-  }
-  const roots = builder.roots;
-  if (roots.length !== documents.length || documents.length * 2 > limits.maxDocuments) return null;
-  const nodes: YNode[] = [];
-  for (let i = 0; i < roots.length; i++) {
-    const { node, raw } = roots[i]!;
-    if ((raw ?? null) !== (documents[i] ?? null)) return null;
-    if (!(node.kind === 'scalar' && node.value === null)) nodes.push(node);
-  }
-  return nodes.length > 0 ? nodes : null;
+const NL = 0x0a;
+const SPACE = 0x20;
+const HASH = 0x23;
+const COLON = 0x3a;
+const DASH = 0x2d;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
+const DOT = 0x2e;
+
+/** A node and the offset just past it. */
+interface Read {
+  node: YNode;
+  end: number;
 }
 
-class TreeBuilder {
-  readonly roots: Built[] = [];
-  /**
-   * The open nodes, as two parallel stacks (no object per node): where each one's parse
-   * opened, and its children so far (an array allocated at the first child: most nodes are
-   * scalars, which have none).
-   */
-  private readonly opens: number[] = [];
-  private readonly kids: (Built[] | null)[] = [];
+/** The tree of each non-empty document, or null when the exact path must decide. */
+export function readYamlFast(text: string, limits: BlueprintLimits): YNode[] | null {
+  if (text.charCodeAt(0) === 0xfeff || text.startsWith('%') || text.includes('\n%') || text.includes('\t') || text.includes('\r')) return null;
+  try {
+    return new Reader(text, limits).documents();
+  } catch (e) {
+    if (e instanceof GiveUp) return null;
+    throw e;
+  }
+}
+
+class Reader {
   private readonly lineStarts: number[] = [0];
-  private count = 0;
+  private readonly backslashes: Finder;
+  private readonly colons: Finder;
+  private readonly comments: Finder;
+  /** The line of the last offset asked about (lineOf). */
+  private line = 0;
+  private nodes = 0;
+  private depth = 0;
   /** Only the escapes `\0`, `\x`, `\u` and `\U` can make a NUL or a lone surrogate (the text itself has none). */
   private readonly escapes: boolean;
-  /** The line of the last location asked for: nodes close roughly in text order, so the next is usually on it or just after. */
-  private line = 0;
 
   constructor(
     private readonly text: string,
@@ -97,222 +89,756 @@ class TreeBuilder {
   ) {
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
     this.escapes = text.includes('\\') && /\\[0xuU]/.test(text);
+    this.backslashes = new Finder(text, '\\');
+    this.colons = new Finder(text, ':');
+    this.comments = new Finder(text, ' #');
   }
 
-  on(event: 'open' | 'close', state: LoaderState): void {
-    if (event === 'open') {
-      this.opens.push(state.position);
-      this.kids.push(null);
-      return;
-    }
-    const built = this.close(this.opens.pop()!, this.kids.pop() ?? NONE, state);
-    // Every node closes at least once here; the exact path also counts an empty value js-yaml
-    // may not compose (one per key at most), so it counts at most twice this: within half the
-    // limit, it is within the limit there too.
-    if (++this.count * 2 > this.limits.maxNodes) throw new GiveUp();
-    const depth = this.kids.length;
-    if (depth > 0) {
-      const siblings = this.kids[depth - 1];
-      if (siblings) siblings.push(built);
-      else this.kids[depth - 1] = [built];
-    } else if (this.roots.push(built) * 2 > this.limits.maxDocuments) {
-      // Each document closes one root: past the margin, stop before parsing the rest (200,000 `---`).
-      throw new GiveUp();
-    }
-  }
-
-  private close(open: number, children: readonly Built[], state: LoaderState): Built {
-    if (state.anchor !== null || (state.tag !== null && state.tag !== '?')) throw new GiveUp();
-    const raw = state.result;
-    const end = state.position;
-    // `"x"#c`, `[x]#c`: js-yaml takes a comment right after a token, `yaml` wants a space before it.
-    if (this.text.charCodeAt(end) === 0x23 && !isBreakOrSpace(this.text.charCodeAt(end - 1))) throw new GiveUp();
-    // js-yaml reads a value as a candidate key first, and keeps it when no `:` follows: the same node, one level in.
-    if (children.length === 1 && raw !== null && children[0]!.raw === raw && (typeof raw === 'object' || state.kind === 'scalar')) {
-      const inner = children[0]!;
-      if (inner.start < 0 || this.contentStart(open) !== inner.start) throw new GiveUp();
-      inner.end = end;
-      inner.key = state.kind === 'scalar' && this.followedByColon(end);
-      return inner;
-    }
-    if (state.kind === null) {
-      if (raw !== null || !allEmpty(children)) throw new GiveUp();
-      return { node: { kind: 'scalar', value: null, quoted: false, loc: UNPLACED }, raw, start: -1, end, key: false };
-    }
-    const start = this.contentStart(open);
-    const loc = this.locAt(start);
-    if (state.kind === 'scalar') {
-      if (typeof raw !== 'string' || !allEmpty(children)) throw new GiveUp();
-      const key = this.followedByColon(end);
-      return { node: this.scalar(raw, start, loc, key), raw, start, end, key };
-    }
-    if (state.kind === 'sequence') {
-      if (!Array.isArray(raw) || raw.length !== children.length) throw new GiveUp();
-      const items: YNode[] = new Array<YNode>(children.length);
-      for (let i = 0; i < children.length; i++) {
-        if (children[i]!.raw !== raw[i]) throw new GiveUp();
-        items[i] = children[i]!.node;
+  documents(): YNode[] | null {
+    const roots: YNode[] = [];
+    let documents = 1;
+    let at = this.contentLine(0);
+    while (at >= 0) {
+      if (this.isMarker(at, DASH)) {
+        // `---` starts a document; only a comment may follow it on its line. Each counts
+        // (an empty one too): within half the limit, the exact path is within it.
+        if (++documents * 2 > this.limits.maxDocuments) throw new GiveUp();
+        this.restOfLine(at + 3, true);
+        at = this.contentLine(this.nextLine(at));
+        continue;
       }
-      if (this.isBlock(start)) this.checkContinuations(children, start);
-      return { node: { kind: 'seq', items, loc }, raw, start, end, key: false };
+      if (this.isMarker(at, DOT)) throw new GiveUp(); // `...` with no document before it
+      const indent = this.indent(at);
+      const { node, end } = this.block(at + indent, indent, -1);
+      roots.push(node);
+      at = this.contentLine(end);
+      if (at >= 0 && this.isMarker(at, DOT)) {
+        // `...` ends the document; the next one (if any) must start with `---`.
+        this.restOfLine(at + 3, true);
+        at = this.contentLine(this.nextLine(at));
+        if (at >= 0 && !this.isMarker(at, DASH)) throw new GiveUp();
+      }
+      if (at >= 0 && !this.isMarker(at, DASH)) throw new GiveUp(); // more content after the document's node
     }
-    if (state.kind === 'mapping') {
-      const entries = this.entries(children, raw);
-      if (this.isBlock(start)) this.checkContinuations(children, start);
-      return { node: { kind: 'map', entries, loc }, raw, start, end, key: false };
+    const nodes = roots.filter((n) => !(n.kind === 'scalar' && n.value === null));
+    return nodes.length > 0 ? nodes : null;
+  }
+
+  // ── Block structure ────────────────────────────────────────────────────────────────────
+
+  /**
+   * The node whose content starts at `at` (column `column`), inside a block collection
+   * indented `parent`. `end` is a line start (or the text's end) from which the next content
+   * line is looked for.
+   */
+  private block(at: number, column: number, parent: number): Read {
+    const t = this.text;
+    const c = t.charCodeAt(at);
+    if (c === DASH && this.isBreakOrSpace(t.charCodeAt(at + 1))) return this.sequence(at, column);
+    const key = this.key(at);
+    if (key) return this.mapping(at, column, key);
+    const value = this.inline(at, parent);
+    return { node: value.node, end: value.end };
+  }
+
+  private sequence(first: number, column: number): Read {
+    const t = this.text;
+    this.enter();
+    const items: YNode[] = [];
+    const loc = this.loc(first);
+    let at = first;
+    for (;;) {
+      let p = at + 1;
+      while (t.charCodeAt(p) === SPACE) p++;
+      let item: Read;
+      if (this.endsLine(p)) {
+        item = this.valueBelow(this.nextLine(p), column, false);
+      } else {
+        const c = t.charCodeAt(p);
+        const col = p - this.lineStart(p);
+        if (c === DASH && this.isBreakOrSpace(t.charCodeAt(p + 1))) item = this.sequence(p, col);
+        else {
+          const key = this.key(p);
+          item = key ? this.mapping(p, col, key) : this.inline(p, column);
+        }
+      }
+      items.push(item.node);
+      const next = this.contentLine(item.end);
+      if (next < 0 || this.isBoundary(next)) return this.leave({ node: { kind: 'seq', items, loc }, end: item.end });
+      const indent = this.indent(next);
+      if (indent > column) throw new GiveUp();
+      if (indent < column || !(t.charCodeAt(next + indent) === DASH && this.isBreakOrSpace(t.charCodeAt(next + indent + 1)))) {
+        return this.leave({ node: { kind: 'seq', items, loc }, end: item.end });
+      }
+      at = next + indent;
     }
+  }
+
+  private mapping(first: number, column: number, firstKey: Key): Read {
+    const t = this.text;
+    this.enter();
+    const entries: YEntry[] = [];
+    const loc = this.loc(first);
+    let key: Key | null = firstKey;
+    let end: number;
+    for (;;) {
+      let p = key.valueAt;
+      while (t.charCodeAt(p) === SPACE) p++;
+      const value = this.endsLine(p) ? this.valueBelow(this.nextLine(p), column, true) : this.inline(p, column);
+      entries.push({ key: keyString(key.node), keyNode: key.node, value: value.node });
+      end = value.end;
+      const next = this.contentLine(end);
+      if (next < 0 || this.isBoundary(next)) break;
+      const indent = this.indent(next);
+      if (indent > column) throw new GiveUp();
+      if (indent < column) break;
+      key = this.key(next + indent);
+      if (!key) throw new GiveUp(); // a list item or a scalar among a mapping's keys
+    }
+    if (entries.length > 1) distinctKeys(entries);
+    return this.leave({ node: { kind: 'map', entries, loc }, end });
+  }
+
+  /**
+   * A value written on the lines below its key or dash (`from` is the next line's start): a
+   * deeper node; for a mapping's key, a list at the key's own column; or nothing (null).
+   */
+  private valueBelow(from: number, column: number, ofKey: boolean): Read {
+    const t = this.text;
+    const next = this.contentLine(from);
+    if (next >= 0 && !this.isBoundary(next)) {
+      const indent = this.indent(next);
+      if (indent > column) return this.block(next + indent, indent, column);
+      if (ofKey && indent === column && t.charCodeAt(next + indent) === DASH && this.isBreakOrSpace(t.charCodeAt(next + indent + 1))) return this.sequence(next + indent, indent);
+    }
+    this.count();
+    return { node: { kind: 'scalar', value: null, quoted: false, loc: UNPLACED }, end: from };
+  }
+
+  /** A value that starts on its key's or dash's line, inside a block collection indented `parent`. */
+  private inline(p: number, parent: number): Read {
+    const t = this.text;
+    const c = t.charCodeAt(p);
+    this.count();
+    if (c === 0x7c || c === 0x3e) return this.blockScalar(p, parent);
+    let end: number;
+    let node: YNode;
+    if (c === DQUOTE || c === SQUOTE) {
+      const q = this.quoted(p, parent);
+      node = q.node;
+      end = q.end;
+    } else if (c === 0x5b || c === 0x7b) {
+      this.nodes--; // the collection counts itself
+      const f = this.flow(p, parent);
+      node = f.node;
+      end = f.end;
+    } else {
+      let e = this.plainEnd(p, false);
+      if (t.charCodeAt(e) === COLON) throw new GiveUp(); // `key: a: b`, a nested mapping in a compact one: yaml's error
+      const first = t.slice(p, trimEnd(t, p, e));
+      const more = t.charCodeAt(e) === NL ? this.plainLines(e, parent) : null;
+      if (more) e = more.end;
+      node = { kind: 'scalar', value: more ? first + more.text : resolvePlain(first, false), quoted: false, loc: this.loc(p) };
+      end = e;
+    }
+    return { node, end: this.restOfLine(end, false) };
+  }
+
+  // ── Keys ───────────────────────────────────────────────────────────────────────────────
+
+  /** An implicit key at `p` (a one-line scalar followed by `:` and a space or the line's end), or null. */
+  private key(p: number): Key | null {
+    const t = this.text;
+    const c = t.charCodeAt(p);
+    let node: YNode;
+    let end: number;
+    if (c === DQUOTE || c === SQUOTE) {
+      const q = this.quotedLine(p);
+      if (!q) return null;
+      end = q.end;
+      while (t.charCodeAt(end) === SPACE) end++;
+      if (t.charCodeAt(end) !== COLON || !this.isBreakOrSpace(t.charCodeAt(end + 1))) return null;
+      node = { kind: 'scalar', value: q.value, quoted: true, loc: this.loc(p) };
+    } else {
+      if (!plainStart(c, t.charCodeAt(p + 1))) return null;
+      end = this.plainEnd(p, false);
+      if (t.charCodeAt(end) !== COLON) return null;
+      node = { kind: 'scalar', value: resolvePlain(t.slice(p, trimEnd(t, p, end)), true), quoted: false, loc: this.loc(p) };
+    }
+    if (end - p > 1024) throw new GiveUp(); // yaml's limit on an implicit key
+    this.count();
+    return { node, valueAt: end + 1 };
+  }
+
+  // ── Scalars ────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Where a plain scalar starting at `p` ends on its line: before ` #`, before a `:` followed
+   * by a space or the line's end (also `,` `[` `]` `{` `}` in a flow collection), or at the
+   * line's end. A scalar that cannot start here is given up on.
+   */
+  private plainEnd(p: number, inFlow: boolean, continued = false): number {
+    const t = this.text;
+    // A continuation line may start with any character (`- x`, `'x`…): it is text there.
+    if (!continued && !plainStart(t.charCodeAt(p), t.charCodeAt(p + 1))) throw new GiveUp();
+    if (!inFlow) {
+      // In a block, only `: `, `:` at the line's end and ` #` end it before the line does: found natively.
+      const eol = this.lineEnd(p);
+      let colon = this.colons.next(p);
+      while (colon < eol && !this.isBreakOrSpace(t.charCodeAt(colon + 1))) colon = this.colons.next(colon + 1);
+      const hash = this.comments.next(p);
+      const end = colon < eol ? colon : eol;
+      return hash + 1 < end ? hash + 1 : end;
+    }
+    let i = p;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === NL || Number.isNaN(c)) return i;
+      if (c === HASH && t.charCodeAt(i - 1) === SPACE) return i;
+      if (c === COLON) {
+        const n = t.charCodeAt(i + 1);
+        if (this.isBreakOrSpace(n) || (inFlow && isFlowIndicator(n))) return i;
+      }
+      if (inFlow && isFlowIndicator(c)) return i;
+      i++;
+    }
+  }
+
+  /**
+   * The lines a plain scalar goes on over (those indented past `parent`, up to a comment or a
+   * less-indented line), folded: a line break is a space, n empty lines are n line feeds.
+   * Null when it ends on its first line. A plain scalar over lines is always a string.
+   */
+  private plainLines(eol: number, parent: number): { text: string; end: number } | null {
+    const t = this.text;
+    let text = '';
+    let end = eol;
+    let empties = 0;
+    let at = eol + 1;
+    for (;;) {
+      let i = at;
+      while (t.charCodeAt(i) === SPACE) i++;
+      const c = t.charCodeAt(i);
+      if (c === NL) {
+        empties++;
+        at = i + 1;
+        continue;
+      }
+      if (Number.isNaN(c) || c === HASH || i - at <= parent || (i === at && this.isBoundary(at))) break;
+      const e = this.plainEnd(i, false, true);
+      if (t.charCodeAt(e) !== NL && e < t.length) throw new GiveUp(); // a `: ` or a comment on a continuation line
+      text += (empties === 0 ? ' ' : '\n'.repeat(empties)) + t.slice(i, trimEnd(t, i, e));
+      empties = 0;
+      end = e;
+      at = e + 1;
+    }
+    return end === eol ? null : { text, end };
+  }
+
+  /** A quoted scalar (which may span lines, folded as `yaml` folds them). */
+  private quoted(p: number, parent: number): Read {
+    const one = this.quotedLine(p);
+    if (one) return { node: { kind: 'scalar', value: one.value, quoted: true, loc: this.loc(p) }, end: one.end };
+    return { node: { kind: 'scalar', value: this.quotedLines(p, parent), quoted: true, loc: this.loc(p) }, end: this.quotedEnd };
+  }
+
+  /** A quoted scalar closed on its own line, or null when it goes on (or has an escaped line break). */
+  private quotedLine(p: number): { value: string; end: number } | null {
+    const t = this.text;
+    const q = t.charCodeAt(p);
+    const eol = this.lineEnd(p);
+    if (q === SQUOTE) {
+      let value = '';
+      let from = p + 1;
+      for (;;) {
+        const close = t.indexOf("'", from);
+        if (close < 0 || close > eol) return null;
+        if (t.charCodeAt(close + 1) === SQUOTE) {
+          value += t.slice(from, close + 1);
+          from = close + 2;
+          continue;
+        }
+        return { value: value + t.slice(from, close), end: this.afterQuote(close + 1) };
+      }
+    }
+    const close = t.indexOf('"', p + 1);
+    if (close >= 0 && close < eol && this.backslashes.next(p + 1) > close) return { value: t.slice(p + 1, close), end: this.afterQuote(close + 1) };
+    let value = '';
+    let i = p + 1;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === DQUOTE) break;
+      if (c === NL || Number.isNaN(c)) return null;
+      if (c === 0x5c) {
+        if (t.charCodeAt(i + 1) === NL) return null;
+        const e = this.escape(i);
+        value += e.text;
+        i = e.end;
+        continue;
+      }
+      const stop = nextOf(t, i, eol);
+      value += t.slice(i, stop);
+      i = stop;
+    }
+    if (this.escapes && unstorableOffset(value) >= 0) throw new GiveUp();
+    return { value, end: this.afterQuote(i + 1) };
+  }
+
+  private quotedEnd = 0;
+
+  /**
+   * A quoted scalar over several lines: each line break with the spaces around it is one
+   * space, or as many line feeds as there are empty lines; an escaped line break joins the
+   * lines. Its lines after the first must be indented past the collection it is in.
+   */
+  private quotedLines(p: number, parent: number): string {
+    const t = this.text;
+    const double = t.charCodeAt(p) === DQUOTE;
+    let value = '';
+    let i = p + 1;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (Number.isNaN(c)) throw new GiveUp();
+      if (double ? c === DQUOTE : c === SQUOTE && t.charCodeAt(i + 1) !== SQUOTE) break;
+      if (!double && c === SQUOTE) {
+        value += "'";
+        i += 2;
+        continue;
+      }
+      if (c === NL || c === SPACE) {
+        // Spaces before a line break are dropped; spaces elsewhere are kept.
+        let j = i;
+        while (t.charCodeAt(j) === SPACE) j++;
+        if (t.charCodeAt(j) !== NL) {
+          value += t.slice(i, j);
+          i = j;
+          continue;
+        }
+        let empty = 0;
+        i = this.continuation(j + 1, parent);
+        while (t.charCodeAt(i) === NL) {
+          empty++;
+          i = this.continuation(i + 1, parent);
+        }
+        value += empty === 0 ? ' ' : '\n'.repeat(empty);
+        continue;
+      }
+      if (double && c === 0x5c) {
+        if (t.charCodeAt(i + 1) === NL) {
+          i = this.continuation(i + 2, parent);
+          continue;
+        }
+        const e = this.escape(i);
+        value += e.text;
+        i = e.end;
+        continue;
+      }
+      value += t[i];
+      i++;
+    }
+    if (this.escapes && unstorableOffset(value) >= 0) throw new GiveUp();
+    this.quotedEnd = this.afterQuote(i + 1);
+    return value;
+  }
+
+  /** The first non-space of a quoted or flow continuation line, which must be indented past `parent`. */
+  private continuation(lineStart: number, parent: number, closing = 0): number {
+    const t = this.text;
+    let i = lineStart;
+    while (t.charCodeAt(i) === SPACE) i++;
+    const c = t.charCodeAt(i);
+    if (c === NL) return i;
+    if (this.isBoundary(lineStart)) throw new GiveUp();
+    const indent = i - lineStart;
+    if (indent > parent || (indent === parent && c === closing && closing !== 0)) return i;
     throw new GiveUp();
   }
 
-  /**
-   * Pairs a mapping's children: a key is a scalar followed by `:`; a key with no value node
-   * (`key:` then the next key) gets an empty one; an empty node where no value is due is
-   * js-yaml's attempt at a further key. The pairing is then checked against
-   * js-yaml's own object, key by key.
-   */
-  private entries(children: readonly Built[], raw: unknown): YEntry[] {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new GiveUp();
-    const pairs: { key: Built; value: Built | null }[] = [];
-    for (const child of children) {
-      if (child.key) pairs.push({ key: child, value: null });
-      else if (pairs.length > 0 && pairs.at(-1)!.value === null) pairs.at(-1)!.value = child;
-      else if (child.start >= 0) throw new GiveUp();
-      // else: js-yaml's look for another key found none (at a `---`, or the end): nothing was written there
-    }
-    const object = raw as Record<string, unknown>;
-    if (Object.keys(object).length !== pairs.length) throw new GiveUp();
-    const entries: YEntry[] = new Array<YEntry>(pairs.length);
-    // js-yaml's keys are distinct as written; only a key resolved to a number, boolean or null can equal another.
-    let resolved = false;
-    for (let i = 0; i < pairs.length; i++) {
-      const { key, value } = pairs[i]!;
-      const written = key.raw as string;
-      const valueNode: YNode = value?.node ?? { kind: 'scalar', value: null, quoted: false, loc: UNPLACED };
-      if (!Object.prototype.hasOwnProperty.call(object, written) || object[written] !== (value ? value.raw : null)) throw new GiveUp();
-      const k = keyString(key.node);
-      if (k !== written) resolved = true;
-      entries[i] = { key: k, keyNode: key.node, value: valueNode };
-    }
-    if (resolved && new Set(entries.map((e) => e.key)).size !== entries.length) throw new GiveUp();
-    return entries;
-  }
-
-  private scalar(raw: string, start: number, loc: SourceLoc, atKey: boolean): YNode {
-    const first = this.text.charCodeAt(start);
-    // `"…"`, `'…'`, `|`, `>`: as written; only a plain scalar is resolved (to a number, boolean, null…).
-    const quoted = first === 0x22 || first === 0x27 || first === 0x7c || first === 0x3e;
-    if (first === 0x22 && this.escapes && unstorableOffset(raw) >= 0) throw new GiveUp();
-    return { kind: 'scalar', value: quoted ? raw : resolvePlain(raw, atKey), quoted, loc };
-  }
-
-  /**
-   * The first character of a node's content: past spaces, line breaks and comments. A
-   * property (`&anchor`, `!tag`), an alias (`*name`) or an explicit key (`? `, `: `) there
-   * is left to the exact path.
-   */
-  private contentStart(from: number): number {
-    const t = this.text;
-    let i = from;
-    for (;;) {
-      const c = t.charCodeAt(i);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
-      else if (c === 0x23) {
-        const eol = t.indexOf('\n', i);
-        i = eol < 0 ? t.length : eol;
-      } else break;
-    }
-    const c = t.charCodeAt(i);
-    if (c === 0x26 || c === 0x21 || c === 0x2a) throw new GiveUp();
-    if ((c === 0x3f || c === 0x3a) && isBreakOrSpace(t.charCodeAt(i + 1))) throw new GiveUp();
+  /** After a closing quote: `yaml` wants a space before a comment (`"x"#c` is its error). */
+  private afterQuote(i: number): number {
+    if (this.text.charCodeAt(i) === HASH) throw new GiveUp();
     return i;
   }
 
-  private followedByColon(end: number): boolean {
+  private escape(i: number): { text: string; end: number } {
     const t = this.text;
-    let i = end;
-    while (t.charCodeAt(i) === 0x20 || t.charCodeAt(i) === 0x09) i++;
-    return t.charCodeAt(i) === 0x3a;
-  }
-
-  private isBlock(start: number): boolean {
-    const c = this.text.charCodeAt(start);
-    return c !== 0x5b && c !== 0x7b;
+    const c = t[i + 1];
+    const simple = c === undefined ? undefined : ESCAPES[c];
+    if (simple !== undefined) return { text: simple, end: i + 2 };
+    const digits = c === 'x' ? 2 : c === 'u' ? 4 : c === 'U' ? 8 : 0;
+    if (digits === 0) throw new GiveUp();
+    const hex = t.slice(i + 2, i + 2 + digits);
+    if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) throw new GiveUp();
+    const code = parseInt(hex, 16);
+    if (code > 0x10ffff) throw new GiveUp();
+    return { text: String.fromCodePoint(code), end: i + 2 + digits };
   }
 
   /**
-   * js-yaml lets a quoted or plain scalar, or a flow collection, continue on lines indented no
-   * more than the block collection it is in; `yaml` ends it there ("Missing closing quote"…).
-   * A continuation line must be blank or indented past the collection's column (`yaml`'s
-   * `indentNext`, counting spaces only), as `yaml` requires, or the exact path decides.
+   * `|` or `>` with an optional `-` or `+`, then its lines, all indented alike past `parent`.
+   * The value's location is the indicator's, as on the exact path.
    */
-  private checkContinuations(children: readonly Built[], blockStart: number): void {
-    const column = blockStart - this.lineStarts[this.locAt(blockStart).line - 1]!;
-    for (const child of children) {
-      if (child.start < 0) continue;
-      const first = this.text.charCodeAt(child.start);
-      if (child.node.kind === 'scalar' ? first === 0x7c || first === 0x3e : this.isBlock(child.start)) continue;
-      const t = this.text;
-      let last = child.end - 1;
-      while (last > child.start && (t.charCodeAt(last) === 0x20 || t.charCodeAt(last) === 0x09 || t.charCodeAt(last) === 0x0a || t.charCodeAt(last) === 0x0d)) last--;
-      const newline = t.indexOf('\n', child.start);
-      if (newline < 0 || newline > last) continue; // on one line
-      const lastLine = this.locAt(last).line;
-      for (let line = child.node.loc.line; line < lastLine; line++) {
-        let i = this.lineStarts[line]!;
-        while (t.charCodeAt(i) === 0x20) i++;
-        const c = t.charCodeAt(i);
-        const blank = c === 0x0a || (c === 0x0d && t.charCodeAt(i + 1) === 0x0a);
-        const indent = i - this.lineStarts[line]!;
-        // `yaml` lets the outermost closing bracket alone on the last line sit at the collection's column
-        const closing = child.node.kind !== 'scalar' && indent === column && i === last;
-        if (!blank && indent <= column && !closing) throw new GiveUp();
+  private blockScalar(p: number, parent: number): Read {
+    const t = this.text;
+    const folded = t.charCodeAt(p) === 0x3e;
+    let h = p + 1;
+    const chomp = t.charCodeAt(h);
+    const keep = chomp === 0x2b;
+    const strip = chomp === DASH;
+    if (keep || strip) h++;
+    if (!this.isBreakOrSpace(t.charCodeAt(h))) throw new GiveUp(); // an indentation indicator, or garbage
+    let at = this.restOfLine(h, false);
+    // The lines: content lines (text after the indentation) and empty ones ('').
+    const lines: string[] = [];
+    let indent = -1;
+    let lastContent = -1;
+    let leadingDeepest = 0;
+    while (at < t.length) {
+      let i = at;
+      while (t.charCodeAt(i) === SPACE) i++;
+      const spaces = i - at;
+      const eol = this.lineEnd(at);
+      if (i === eol && (indent < 0 || spaces <= indent)) {
+        // spaces only, no deeper than the indentation: an empty line
+        if (indent < 0) leadingDeepest = Math.max(leadingDeepest, spaces);
+        lines.push('');
+        at = eol + 1;
+        continue;
       }
+      if (indent < 0) {
+        if (spaces <= parent) break;
+        if (leadingDeepest > spaces) throw new GiveUp(); // yaml wants an indentation indicator
+        indent = spaces;
+      }
+      if (spaces < indent) break;
+      if (indent === 0 && this.isBoundary(at)) throw new GiveUp();
+      lines.push(t.slice(at + indent, eol));
+      lastContent = lines.length - 1;
+      at = eol + 1;
     }
+    if (lastContent < 0) throw new GiveUp(); // no content: yaml's rules for the empty block scalar are its own
+    if (keep && at >= t.length && !t.endsWith('\n')) throw new GiveUp(); // kept, at the text's end without a line break
+    let value = folded ? fold(lines, lastContent) : lines.slice(0, lastContent + 1).join('\n');
+    if (!strip) value += '\n';
+    if (keep) value += '\n'.repeat(lines.length - lastContent - 1);
+    // Trailing empty lines belong to the scalar; the next content is looked for after them.
+    return { node: { kind: 'scalar', value, quoted: true, loc: this.loc(p) }, end: Math.min(at, t.length) };
+  }
+
+  // ── Flow collections ───────────────────────────────────────────────────────────────────
+
+  /**
+   * A flow collection; its lines after the first must be indented past `parent`, except that
+   * the outermost one's closing bracket may stand at `parent`'s column, as `yaml` allows.
+   */
+  private flow(p: number, parent: number, outermost = true): Read {
+    const t = this.text;
+    this.enter();
+    const open = t.charCodeAt(p);
+    const loc = this.loc(p);
+    const isMap = open === 0x7b;
+    const close = isMap ? 0x7d : 0x5d;
+    const previousClose = this.closingAtParent;
+    this.closingAtParent = outermost ? close : 0;
+    const items: YNode[] = [];
+    const entries: YEntry[] = [];
+    let i = this.flowSpace(p + 1, parent);
+    for (;;) {
+      if (t.charCodeAt(i) === close) break;
+      const keyOrItem = this.flowScalarOrCollection(i, parent);
+      i = this.flowSpace(keyOrItem.end, parent);
+      if (isMap) {
+        if (t.charCodeAt(i) !== COLON || keyOrItem.node.kind !== 'scalar') throw new GiveUp();
+        i = this.flowSpace(i + 1, parent);
+        const c = t.charCodeAt(i);
+        if (c === 0x2c || c === close) throw new GiveUp(); // an empty value
+        const value = this.flowScalarOrCollection(i, parent);
+        entries.push({ key: keyString(keyOrItem.node), keyNode: keyOrItem.node, value: value.node });
+        i = this.flowSpace(value.end, parent);
+      } else {
+        if (t.charCodeAt(i) === COLON) throw new GiveUp(); // a flow pair
+        items.push(keyOrItem.node);
+      }
+      const c = t.charCodeAt(i);
+      if (c === 0x2c) i = this.flowSpace(i + 1, parent);
+      else if (c !== close) throw new GiveUp();
+    }
+    if (entries.length > 1) distinctKeys(entries);
+    this.closingAtParent = previousClose;
+    const node: YNode = isMap ? { kind: 'map', entries, loc } : { kind: 'seq', items, loc };
+    return this.leave({ node, end: this.afterQuote(i + 1) });
+  }
+
+  /** The closing bracket that may stand at the parent's column (the outermost flow collection's), or 0. */
+  private closingAtParent = 0;
+
+  private flowScalarOrCollection(i: number, parent: number): Read {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      const inner = this.flow(i, parent, false);
+      return inner;
+    }
+    this.count();
+    if (c === DQUOTE || c === SQUOTE) return this.quoted(i, parent);
+    const end = this.plainEnd(i, true);
+    const node: YNode = { kind: 'scalar', value: resolvePlain(t.slice(i, trimEnd(t, i, end)), false), quoted: false, loc: this.loc(i) };
+    // A plain scalar ending at a line break goes on if the next token is not `,` `:` or a bracket.
+    if (t.charCodeAt(end) === NL || t.charCodeAt(end) === HASH) {
+      const next = t.charCodeAt(this.flowSpace(end, parent));
+      if (next !== 0x2c && next !== 0x5d && next !== 0x7d && next !== COLON) throw new GiveUp();
+    }
+    return { node, end };
+  }
+
+  /** Spaces, line breaks and comments inside a flow collection; its lines must be indented past `parent`. */
+  private flowSpace(i: number, parent: number): number {
+    const t = this.text;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === SPACE) i++;
+      else if (c === NL) i = this.continuation(i + 1, parent, this.closingAtParent);
+      else if (c === HASH && (t.charCodeAt(i - 1) === SPACE || t.charCodeAt(i - 1) === NL)) i = this.lineEnd(i);
+      else if (Number.isNaN(c)) throw new GiveUp();
+      else return i;
+    }
+  }
+
+  // ── Lines ──────────────────────────────────────────────────────────────────────────────
+
+  /** After a value on its line: only spaces and a comment may follow. Returns the next line's start. */
+  private restOfLine(i: number, marker: boolean): number {
+    const t = this.text;
+    const start = i;
+    while (t.charCodeAt(i) === SPACE) i++;
+    const c = t.charCodeAt(i);
+    if (c === HASH && (i > start || marker || t.charCodeAt(i - 1) === SPACE)) i = this.lineEnd(i);
+    else if (c !== NL && !Number.isNaN(c)) throw new GiveUp();
+    return i >= t.length ? t.length : i + 1;
+  }
+
+  /** The start of the first line at or after `from` (a line start) with content: not blank, not only a comment. -1 at the end. */
+  private contentLine(from: number): number {
+    const t = this.text;
+    let at = from;
+    while (at < t.length) {
+      let i = at;
+      while (t.charCodeAt(i) === SPACE) i++;
+      const c = t.charCodeAt(i);
+      if (c === NL) at = i + 1;
+      else if (c === HASH) at = this.lineEnd(i) + 1;
+      else if (Number.isNaN(c)) return -1;
+      else return at;
+    }
+    return -1;
+  }
+
+  private isBoundary(lineStart: number): boolean {
+    return this.isMarker(lineStart, DASH) || this.isMarker(lineStart, DOT);
+  }
+
+  /** `---` or `...` at a line's start, followed by a space or the line's end. */
+  private isMarker(lineStart: number, c: number): boolean {
+    const t = this.text;
+    return t.charCodeAt(lineStart) === c && t.charCodeAt(lineStart + 1) === c && t.charCodeAt(lineStart + 2) === c && this.isBreakOrSpace(t.charCodeAt(lineStart + 3));
+  }
+
+  private indent(lineStart: number): number {
+    const t = this.text;
+    let i = lineStart;
+    while (t.charCodeAt(i) === SPACE) i++;
+    return i - lineStart;
+  }
+
+  /** Whether nothing but a comment follows on this line (`p` is past the spaces). */
+  private endsLine(p: number): boolean {
+    const c = this.text.charCodeAt(p);
+    return c === NL || Number.isNaN(c) || c === HASH;
+  }
+
+  /** The offset of the line break ending the line `i` is on (or the text's end). */
+  private lineEnd(i: number): number {
+    const line = this.lineOf(i);
+    return line + 1 < this.lineStarts.length ? this.lineStarts[line + 1]! - 1 : this.text.length;
+  }
+
+  /** The start of the line after the one `i` is on (or the text's end). */
+  private nextLine(i: number): number {
+    const line = this.lineOf(i);
+    return line + 1 < this.lineStarts.length ? this.lineStarts[line + 1]! : this.text.length;
+  }
+
+  private lineStart(i: number): number {
+    return this.lineStarts[this.lineOf(i)]!;
+  }
+
+  private isBreakOrSpace(c: number): boolean {
+    return c === SPACE || c === NL || Number.isNaN(c);
   }
 
   /** Line and column as the `yaml` LineCounter gives them (lines end at `\n`). */
-  private locAt(offset: number): SourceLoc {
+  private loc(offset: number): SourceLoc {
+    const line = this.lineOf(offset);
+    return { line: line + 1, col: offset - this.lineStarts[line]! + 1 };
+  }
+
+  /**
+   * The (0-based) line an offset is on. The reader asks in text order, so a cursor moves
+   * forward a line or two at a time; a step back is a binary search.
+   */
+  private lineOf(offset: number): number {
     const starts = this.lineStarts;
     let line = this.line;
-    if (starts[line]! <= offset) {
-      while (line + 1 < starts.length && starts[line + 1]! <= offset && line - this.line < 8) line++;
-      if (line + 1 >= starts.length || starts[line + 1]! > offset) {
-        this.line = line;
-        return { line: line + 1, col: offset - starts[line]! + 1 };
+    if (starts[line]! > offset) {
+      let hi = line;
+      line = 0;
+      while (line < hi) {
+        const mid = (line + hi + 1) >> 1;
+        if (starts[mid]! <= offset) line = mid;
+        else hi = mid - 1;
       }
     }
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    this.line = lo;
-    return { line: lo + 1, col: offset - starts[lo]! + 1 };
+    while (line + 1 < starts.length && starts[line + 1]! <= offset) line++;
+    this.line = line;
+    return line;
+  }
+
+  // ── Limits ─────────────────────────────────────────────────────────────────────────────
+
+  /** Each node read counts: within half the limit, the exact path (which counts after expanding) is within it. */
+  private count(): void {
+    if (++this.nodes * 2 > this.limits.maxNodes) throw new GiveUp();
+  }
+
+  /** A collection opens: one node, one level deeper. */
+  private enter(): void {
+    this.count();
+    if (++this.depth * 2 > this.limits.maxDepth) throw new GiveUp();
+  }
+
+  private leave(read: Read): Read {
+    this.depth--;
+    return read;
   }
 }
 
-/** A scalar's or an empty node's frame may hold js-yaml's empty attempts at a key (before a block scalar, at a `---`). */
-function allEmpty(children: readonly Built[]): boolean {
-  return children.every((c) => c.start < 0);
+/**
+ * The next occurrence of a string at or after an offset, for offsets asked in (mostly)
+ * increasing order: each occurrence is searched for once, not once per scalar before it
+ * (a rare string would otherwise be searched to the text's end from every scalar).
+ */
+class Finder {
+  /** The first occurrence at or after `from` is at `found` (Infinity: none). */
+  private from = 1;
+  private found = 0;
+  constructor(
+    private readonly text: string,
+    private readonly needle: string,
+  ) {}
+
+  /** The offset, or Infinity when there is none. */
+  next(from: number): number {
+    if (from < this.from || from > this.found) {
+      const i = this.text.indexOf(this.needle, from);
+      this.from = from;
+      this.found = i < 0 ? Infinity : i;
+    }
+    return this.found;
+  }
 }
 
-function isBreakOrSpace(c: number): boolean {
-  return Number.isNaN(c) || c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+interface Key {
+  node: YNode;
+  /** Just past the `:`. */
+  valueAt: number;
+}
+
+const ESCAPES: Record<string, string> = {
+  '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+};
+
+/** The next `\`, `"` or line end from `i` (the end of a run of plain characters in a double-quoted scalar). */
+function nextOf(t: string, i: number, eol: number): number {
+  let j = i;
+  while (j < eol) {
+    const c = t.charCodeAt(j);
+    if (c === 0x5c || c === DQUOTE) return j;
+    j++;
+  }
+  return j;
+}
+
+/** Whether a plain scalar may start with `c` (followed by `next`): not an indicator, save `-` `?` `:` before a non-space. */
+function plainStart(c: number, next: number): boolean {
+  if (Number.isNaN(c) || c === SPACE || c === NL) return false;
+  // , [ ] { } # & * ! | > ' " % @ `
+  if (c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === HASH || c === 0x26 || c === 0x2a || c === 0x21 || c === 0x7c || c === 0x3e || c === SQUOTE || c === DQUOTE || c === 0x25 || c === 0x40 || c === 0x60) return false;
+  if (c === 0x3f || c === COLON) return false; // `?x`, `:x`: left to the exact path
+  if (c === DASH) return !(next === SPACE || next === NL || Number.isNaN(next));
+  return true;
+}
+
+function isFlowIndicator(c: number): boolean {
+  return c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
+}
+
+function trimEnd(t: string, from: number, end: number): number {
+  let e = end;
+  while (e > from && t.charCodeAt(e - 1) === SPACE) e--;
+  return e;
 }
 
 /**
- * The first characters a core-schema null, boolean, integer or float can start with (the tags'
- * patterns are checked in fast-tree.test.ts): any other plain scalar is a string, without
- * trying eleven patterns on it.
+ * Folded style: a line break between two text lines is a space and n empty lines between
+ * them are n line feeds; next to a more-indented line (one that starts with a space after the
+ * indentation, spaces-only lines deeper than it included) the line break is kept.
  */
-const MAY_RESOLVE = /^[-+.~0-9nNtTfF]/;
+function fold(lines: string[], last: number): string {
+  let out = '';
+  let empties = 0;
+  let previous: string | null = null;
+  for (let i = 0; i <= last; i++) {
+    const line = lines[i]!;
+    if (line === '') {
+      empties++;
+      continue;
+    }
+    if (previous === null) out += '\n'.repeat(empties);
+    else if (previous.charCodeAt(0) === SPACE || line.charCodeAt(0) === SPACE) out += '\n'.repeat(empties + 1);
+    else out += empties === 0 ? ' ' : '\n'.repeat(empties);
+    out += line;
+    empties = 0;
+    previous = line;
+  }
+  return out;
+}
+
+/** Keys equal once resolved (`1` and `1.0`…) or written twice: the exact path reports or merges them. */
+function distinctKeys(entries: YEntry[]): void {
+  if (entries.length <= 8) {
+    for (let i = 1; i < entries.length; i++) for (let j = 0; j < i; j++) if (entries[i]!.key === entries[j]!.key) throw new GiveUp();
+    return;
+  }
+  if (new Set(entries.map((e) => e.key)).size !== entries.length) throw new GiveUp();
+}
+
+/**
+ * Whether a plain scalar could be a core-schema null, boolean, integer or float (the tags'
+ * patterns are checked in fast-tree.test.ts): any other is a string, without trying eight
+ * patterns on it.
+ */
+function mayResolve(source: string): boolean {
+  if (source === '') return true;
+  const c = source.charCodeAt(0);
+  if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x7e) return true; // 0-9 - + . ~
+  // null, true, false in their three spellings: at most five letters
+  return source.length <= 5 && (c === 0x6e || c === 0x4e || c === 0x74 || c === 0x54 || c === 0x66 || c === 0x46);
+}
 
 /** A plain scalar's value by `yaml`'s core schema, as the exact path's Composer resolves it. */
 function resolvePlain(source: string, atKey: boolean): YScalarValue {
   if (atKey && source === '<<') throw new GiveUp(); // a merge key
-  if (source !== '' && !MAY_RESOLVE.test(source)) return source;
+  if (!mayResolve(source)) return source;
   const tag = PLAIN_TAGS.find((t) => t.test!.test(source));
   if (!tag) return source;
   let failed = false;

@@ -152,7 +152,7 @@ function assignIds(drafts: DraftPrompt[], issues: Issues): Prompt[] {
     const first = firstAt.get(id);
     if (!first) {
       firstAt.set(id, draft);
-      return { id, idSource, ...draft.prompt };
+      return withId(draft, id, idSource);
     }
     let n = 2;
     while (taken.has(`${id}-${n}`)) n++;
@@ -165,8 +165,16 @@ function assignIds(drafts: DraftPrompt[], issues: Issues): Prompt[] {
       `${what} is already used by the prompt at line ${first.prompt.loc?.line}:${first.prompt.loc?.col}; this one is renamed "${renamed}"`,
       idSource === 'explicit' ? 'Give every prompt a unique `id` (results are stored by prompt id).' : 'Remove the duplicate prompt, or give both an explicit, unique `id`.',
     );
-    return { id: renamed, idSource: 'renamed' as const, ...draft.prompt };
+    return withId(draft, renamed, 'renamed');
   });
+}
+
+/** The draft itself, given its id (not copied: drafts are the parser's own, and a copy per prompt showed in profiles). */
+function withId(draft: DraftPrompt, id: string, idSource: Prompt['idSource']): Prompt {
+  const prompt = draft.prompt as Prompt;
+  prompt.id = id;
+  prompt.idSource = idSource;
+  return prompt;
 }
 
 function titleFromFile(file: string): string {

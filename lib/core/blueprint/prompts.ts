@@ -64,28 +64,43 @@ export function normalizePrompt(node: YNode, header: Header, ctx: PointsContext)
   const expectNode = get(node, 'expect');
   const fields = caseFields(node, issues);
 
+  // Issues are found in the order of the fields; the object is written out rather than spread
+  // together (spreads were a tenth of the loader's normalising).
+  const system = systemOf(node, issues);
+  const ideal = idealOf(node, issues);
+  const weight = weightOf(node, issues);
+  const { citation, citationUrl } = citationOf(node, issues);
+  const description = stringField(get(node, 'description'), 'description', issues);
   const prompt: DraftPrompt['prompt'] = {
     messages,
-    ...systemOf(node, issues),
-    ideal: idealOf(node, issues),
-    weight: weightOf(node, issues),
-    ...citationOf(node, issues),
-    description: stringField(get(node, 'description'), 'description', issues),
+    ideal,
+    weight,
+    citation,
+    citationUrl,
+    description,
     points,
-    ...fields,
+    repeats: fields.repeats,
+    status: fields.status,
+    split: fields.split,
+    lineage: fields.lineage,
+    category: fields.category,
+    tags: fields.tags,
+    variants: fields.variants,
+    rule: fields.rule,
+    derived_from: fields.derived_from,
+    answerability: fields.answerability,
+    provenance: fields.provenance,
     render_as: renderAsOf(get(node, 'render_as'), issues, 'prompt') ?? header.render_as ?? 'markdown',
     noCache: booleanOf(get(node, 'noCache'), 'noCache', issues) ?? header.noCache,
-    ...temperatureField(node, issues),
-    expect: expectNode && isSoevExpect(expectNode) ? expectOf(expectNode, issues) : null,
+    expect: null,
     loc: node.loc,
   };
-  return { prompt, explicitId, idLoc: idNode?.loc ?? node.loc };
-}
-
-/** Only a prompt that writes `temperature` carries it, so other prompts' stored shape is unchanged. */
-function temperatureField(node: YMap, issues: Issues): Pick<Prompt, 'temperature'> {
+  // Only a prompt that writes `system` or `temperature` carries it, so other prompts' stored shape is unchanged.
+  if (system !== undefined) prompt.system = system;
   const temperature = promptTemperatureOf(node, issues);
-  return temperature === null ? {} : { temperature };
+  if (temperature !== null) prompt.temperature = temperature;
+  if (expectNode && isSoevExpect(expectNode)) prompt.expect = expectOf(expectNode, issues);
+  return { prompt, explicitId, idLoc: idNode?.loc ?? node.loc };
 }
 
 /** `messages` (formal `{role, content}` or shorthand `{user: …}`), else `prompt`/`promptText`. */
@@ -202,13 +217,14 @@ function tooManyPoints(blocks: YNode[], ctx: PointsContext): boolean {
   return false;
 }
 
-function systemOf(node: YMap, issues: Issues): { system?: string | null } {
+/** The prompt's own system prompt, null for none, undefined when not written (or invalid). */
+function systemOf(node: YMap, issues: Issues): string | null | undefined {
   const system = get(node, 'system');
-  if (!system) return {};
-  if (system.kind === 'scalar' && (system.value === null || typeof system.value === 'string')) return { system: system.value as string | null };
+  if (!system) return undefined;
+  if (system.kind === 'scalar' && (system.value === null || typeof system.value === 'string')) return system.value as string | null;
   const plural = system.kind === 'seq' ? ' Did you mean `systems` (plural) in the header, for system-prompt variants?' : '';
   issues.error(system.loc, 'schema', `a prompt's \`system\` must be a string or null, not ${describe(system)}`, `Write \`system: "You are a …"\` (or \`system: null\` for none).${plural}`);
-  return {};
+  return undefined;
 }
 
 function idealOf(node: YMap, issues: Issues): string | null {
