@@ -183,8 +183,8 @@ class Reader {
     let end: number;
     for (;;) {
       let p = key.valueAt;
-      while (t.charCodeAt(p) === SPACE) p++;
-      const value = this.endsLine(p) ? this.valueBelow(this.nextLine(p), column, true) : this.inline(p, column);
+      while (p >= 0 && t.charCodeAt(p) === SPACE) p++;
+      const value = p < 0 ? this.nothing(key.end!) : this.endsLine(p) ? this.valueBelow(this.nextLine(p), column, true) : this.inline(p, column);
       entries.push({ key: keyString(key.node), keyNode: key.node, value: value.node });
       end = value.end;
       const next = this.contentLine(end);
@@ -211,8 +211,13 @@ class Reader {
       if (indent > column) return this.block(next + indent, indent, column);
       if (ofKey && indent === column && t.charCodeAt(next + indent) === DASH && this.isBreakOrSpace(t.charCodeAt(next + indent + 1))) return this.sequence(next + indent, indent);
     }
+    return this.nothing(from);
+  }
+
+  /** An empty value: null, with nothing to place it at. */
+  private nothing(end: number): Read {
     this.count();
-    return { node: { kind: 'scalar', value: null, quoted: false, loc: UNPLACED }, end: from };
+    return { node: { kind: 'scalar', value: null, quoted: false, loc: UNPLACED }, end };
   }
 
   /** A value that starts on its key's or dash's line, inside a block collection indented `parent`. */
@@ -246,10 +251,14 @@ class Reader {
 
   // ── Keys ───────────────────────────────────────────────────────────────────────────────
 
-  /** An implicit key at `p` (a one-line scalar followed by `:` and a space or the line's end), or null. */
+  /**
+   * A key at `p`, or null: an implicit one (a one-line scalar followed by `:` and a space or
+   * the line's end) or an explicit one (`? ` and a scalar, then `: ` at the same column).
+   */
   private key(p: number): Key | null {
     const t = this.text;
     const c = t.charCodeAt(p);
+    if (c === 0x3f && this.isBreakOrSpace(t.charCodeAt(p + 1))) return this.explicitKey(p);
     let node: YNode;
     let end: number;
     if (c === DQUOTE || c === SQUOTE) {
@@ -268,6 +277,22 @@ class Reader {
     if (end - p > 1024) throw new GiveUp(); // yaml's limit on an implicit key
     this.count();
     return { node, valueAt: end + 1 };
+  }
+
+  /** `? key` (a scalar on its line), then its value after a `:` at the same column, if any. */
+  private explicitKey(p: number): Key {
+    const t = this.text;
+    const column = p - this.lineStart(p);
+    let q = p + 1;
+    while (t.charCodeAt(q) === SPACE) q++;
+    if (this.endsLine(q)) throw new GiveUp(); // a key on the lines below
+    const key = this.inline(q, column);
+    if (key.node.kind !== 'scalar') throw new GiveUp(); // a collection key
+    const next = this.contentLine(key.end);
+    if (next >= 0 && this.indent(next) === column && t.charCodeAt(next + column) === COLON && this.isBreakOrSpace(t.charCodeAt(next + column + 1))) {
+      return { node: key.node, valueAt: next + column + 1 };
+    }
+    return { node: key.node, valueAt: -1, end: key.end };
   }
 
   // ── Scalars ────────────────────────────────────────────────────────────────────────────
@@ -749,8 +774,9 @@ class Finder {
 
 interface Key {
   node: YNode;
-  /** Just past the `:`. */
+  /** Just past the `:`; -1 for an explicit key with no value (then `end` is where the key ended). */
   valueAt: number;
+  end?: number;
 }
 
 const ESCAPES: Record<string, string> = {
@@ -773,7 +799,7 @@ function plainStart(c: number, next: number): boolean {
   if (Number.isNaN(c) || c === SPACE || c === NL) return false;
   // , [ ] { } # & * ! | > ' " % @ `
   if (c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === HASH || c === 0x26 || c === 0x2a || c === 0x21 || c === 0x7c || c === 0x3e || c === SQUOTE || c === DQUOTE || c === 0x25 || c === 0x40 || c === 0x60) return false;
-  if (c === 0x3f || c === COLON) return false; // `?x`, `:x`: left to the exact path
+  if (c === 0x3f || c === COLON) return false; // `?x`, `:x`: left to the exact path (`? ` is an explicit key)
   if (c === DASH) return !(next === SPACE || next === NL || Number.isNaN(next));
   return true;
 }
