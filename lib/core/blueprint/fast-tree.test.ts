@@ -202,6 +202,38 @@ describe('generated blueprints', () => {
   }, 120_000);
 });
 
+describe('mutated corpus blueprints', () => {
+  // Real blueprints hold what the generator above rarely writes (plain and quoted scalars over
+  // lines, block scalars with blank and deeper lines, flow lists over lines, comments,
+  // explicit keys): a slice of one, mutated where its structure is (line starts, indentation,
+  // after `:` and `-`), must give the same result both ways.
+  const files = filesOf(CORPUS).filter((f) => f.file.endsWith('.yml') || f.file.endsWith('.yaml'));
+  const snippet = fc.constantFrom(' ', '  ', '\n', '\n\n', '- ', ': ', '? ', '#', ' #', '"', "'", '|', '>-', '|+', '[', ']', '{', '}', ',', '\\', '\\n', "''", '---\n', '...\n', '&a ', '*a', '!t ', '~', 'null', '1.0', '0o7', 'yes', 'x: y', '  - z\n');
+  const mutation = fc.tuple(fc.nat(), fc.oneof(snippet, fc.string({ maxLength: 4 })), fc.nat({ max: 4 }), fc.boolean());
+
+  it('give the same result both ways, and the fast path takes many of them', () => {
+    const runs = Number(process.env.FUZZ_RUNS ?? 600);
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.nat({ max: files.length - 1 }), fc.nat(), fc.nat({ max: 60 }), fc.array(mutation, { maxLength: 4 }), (which, from, lines, mutations) => {
+        const all = files[which]!.text.split('\n');
+        const start = from % all.length;
+        let source = all.slice(start, start + 10 + lines).join('\n') + '\n';
+        for (const [at, insert, remove, atLineStart] of mutations) {
+          let i = source.length ? at % (source.length + 1) : 0;
+          if (atLineStart) i = source.lastIndexOf('\n', i - 1) + 1;
+          source = source.slice(0, i) + insert + source.slice(i + remove);
+        }
+        expectSame(source, { file: 'mutated.yml' });
+        if (takes(source)) taken++;
+      }),
+      { numRuns: runs, seed: Number(process.env.FUZZ_SEED ?? 20261203) },
+    );
+    // a fast path that gave up on every mutation would pass the comparison without being tested by it
+    expect(taken).toBeGreaterThan(runs / 8);
+  }, 120_000);
+});
+
 describe('plain scalar resolution', () => {
   it('only tries the core-schema tags on scalars that can start one of them', async () => {
     // fast-tree.ts skips the tags for plain scalars not starting with - + . ~ 0-9, and for words of over five letters starting with n N t T f F.

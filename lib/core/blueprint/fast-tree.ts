@@ -137,8 +137,7 @@ class Reader {
     if (c === DASH && this.isBreakOrSpace(t.charCodeAt(at + 1))) return this.sequence(at, column);
     const key = this.key(at);
     if (key) return this.mapping(at, column, key);
-    const value = this.inline(at, parent);
-    return { node: value.node, end: value.end };
+    return this.inline(at, parent);
   }
 
   private sequence(first: number, column: number): Read {
@@ -364,7 +363,8 @@ class Reader {
   private quoted(p: number, parent: number): Read {
     const one = this.quotedLine(p);
     if (one) return { node: { kind: 'scalar', value: one.value, quoted: true, loc: this.loc(p) }, end: one.end };
-    return { node: { kind: 'scalar', value: this.quotedLines(p, parent), quoted: true, loc: this.loc(p) }, end: this.quotedEnd };
+    const lines = this.quotedLines(p, parent);
+    return { node: { kind: 'scalar', value: lines.value, quoted: true, loc: this.loc(p) }, end: lines.end };
   }
 
   /** A quoted scalar closed on its own line, or null when it goes on (or has an escaped line break). */
@@ -409,14 +409,12 @@ class Reader {
     return { value, end: this.afterQuote(i + 1) };
   }
 
-  private quotedEnd = 0;
-
   /**
    * A quoted scalar over several lines: each line break with the spaces around it is one
    * space, or as many line feeds as there are empty lines; an escaped line break joins the
    * lines. Its lines after the first must be indented past the collection it is in.
    */
-  private quotedLines(p: number, parent: number): string {
+  private quotedLines(p: number, parent: number): { value: string; end: number } {
     const t = this.text;
     const double = t.charCodeAt(p) === DQUOTE;
     let value = '';
@@ -462,8 +460,7 @@ class Reader {
       i++;
     }
     if (this.escapes && unstorableOffset(value) >= 0) throw new GiveUp();
-    this.quotedEnd = this.afterQuote(i + 1);
-    return value;
+    return { value, end: this.afterQuote(i + 1) };
   }
 
   /** The first non-space of a quoted or flow continuation line, which must be indented past `parent`. */
