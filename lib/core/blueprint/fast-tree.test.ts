@@ -115,6 +115,7 @@ describe('YAML on which the two libraries differ', () => {
 
   const givenUp: [string, string][] = [
     ['an anchor and an alias', 'title: t\nbase: &b x\nprompts:\n  - prompt: *b\n'],
+    ['an explicit merge key (found by the generated blueprints)', 'title: t\n? <<\nprompts:\n  - prompt: hi\n'],
     ['a merge key', 'title: t\nbase: &b {prompt: hi}\nprompts:\n  - <<: *b\n    should: [x]\n'],
     ['a duplicate key (js-yaml throws, yaml reports it)', 'title: t\ntitle: u\nprompts:\n  - prompt: hi\n'],
     ['keys equal once resolved (1 and 1.0)', 'title: t\nprompts:\n  - prompt: hi\n    should:\n      - $contains: x\n        1: a\n        1.0: b\n'],

@@ -287,6 +287,7 @@ class Reader {
     if (this.endsLine(q)) throw new GiveUp(); // a key on the lines below
     const key = this.inline(q, column);
     if (key.node.kind !== 'scalar') throw new GiveUp(); // a collection key
+    if (!key.node.quoted && key.node.value === '<<') throw new GiveUp(); // `? <<`: a merge key
     const next = this.contentLine(key.end);
     if (next >= 0 && this.indent(next) === column && t.charCodeAt(next + column) === COLON && this.isBreakOrSpace(t.charCodeAt(next + column + 1))) {
       return { node: key.node, valueAt: next + column + 1 };
