@@ -318,13 +318,12 @@ class Reader {
     let i = p;
     for (;;) {
       const c = t.charCodeAt(i);
-      if (c === NL || Number.isNaN(c)) return i;
+      if (c === NL || Number.isNaN(c) || isFlowIndicator(c)) return i;
       if (c === HASH && t.charCodeAt(i - 1) === SPACE) return i;
       if (c === COLON) {
         const n = t.charCodeAt(i + 1);
-        if (this.isBreakOrSpace(n) || (inFlow && isFlowIndicator(n))) return i;
+        if (this.isBreakOrSpace(n) || isFlowIndicator(n)) return i;
       }
-      if (inFlow && isFlowIndicator(c)) return i;
       i++;
     }
   }
