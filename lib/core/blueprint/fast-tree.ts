@@ -103,7 +103,7 @@ class Reader {
         // `---` starts a document; only a comment may follow it on its line. Each counts
         // (an empty one too): within half the limit, the exact path is within it.
         if (++documents * 2 > this.limits.maxDocuments) throw new GiveUp();
-        this.restOfLine(at + 3, true);
+        this.restOfLine(at + 3);
         at = this.contentLine(this.nextLine(at));
         continue;
       }
@@ -114,7 +114,7 @@ class Reader {
       at = this.contentLine(end);
       if (at >= 0 && this.isMarker(at, DOT)) {
         // `...` ends the document; the next one (if any) must start with `---`.
-        this.restOfLine(at + 3, true);
+        this.restOfLine(at + 3);
         at = this.contentLine(this.nextLine(at));
         if (at >= 0 && !this.isMarker(at, DASH)) throw new GiveUp();
       }
@@ -132,9 +132,7 @@ class Reader {
    * line is looked for.
    */
   private block(at: number, column: number, parent: number): Read {
-    const t = this.text;
-    const c = t.charCodeAt(at);
-    if (c === DASH && this.isBreakOrSpace(t.charCodeAt(at + 1))) return this.sequence(at, column);
+    if (this.isDashItem(at)) return this.sequence(at, column);
     const key = this.key(at);
     if (key) return this.mapping(at, column, key);
     return this.inline(at, parent);
@@ -153,9 +151,8 @@ class Reader {
       if (this.endsLine(p)) {
         item = this.valueBelow(this.nextLine(p), column, false);
       } else {
-        const c = t.charCodeAt(p);
         const col = p - this.lineStart(p);
-        if (c === DASH && this.isBreakOrSpace(t.charCodeAt(p + 1))) item = this.sequence(p, col);
+        if (this.isDashItem(p)) item = this.sequence(p, col);
         else {
           const key = this.key(p);
           item = key ? this.mapping(p, col, key) : this.inline(p, column);
@@ -166,7 +163,7 @@ class Reader {
       if (next < 0 || this.isBoundary(next)) return this.leave({ node: { kind: 'seq', items, loc }, end: item.end });
       const indent = this.indent(next);
       if (indent > column) throw new GiveUp();
-      if (indent < column || !(t.charCodeAt(next + indent) === DASH && this.isBreakOrSpace(t.charCodeAt(next + indent + 1)))) {
+      if (indent < column || !this.isDashItem(next + indent)) {
         return this.leave({ node: { kind: 'seq', items, loc }, end: item.end });
       }
       at = next + indent;
@@ -203,12 +200,11 @@ class Reader {
    * deeper node; for a mapping's key, a list at the key's own column; or nothing (null).
    */
   private valueBelow(from: number, column: number, ofKey: boolean): Read {
-    const t = this.text;
     const next = this.contentLine(from);
     if (next >= 0 && !this.isBoundary(next)) {
       const indent = this.indent(next);
       if (indent > column) return this.block(next + indent, indent, column);
-      if (ofKey && indent === column && t.charCodeAt(next + indent) === DASH && this.isBreakOrSpace(t.charCodeAt(next + indent + 1))) return this.sequence(next + indent, indent);
+      if (ofKey && indent === column && this.isDashItem(next + indent)) return this.sequence(next + indent, indent);
     }
     return this.nothing(from);
   }
@@ -223,7 +219,8 @@ class Reader {
   private inline(p: number, parent: number): Read {
     const t = this.text;
     const c = t.charCodeAt(p);
-    this.count();
+    // a scalar counts here, a collection where it opens (enter)
+    if (c !== 0x5b && c !== 0x7b) this.count();
     if (c === 0x7c || c === 0x3e) return this.blockScalar(p, parent);
     let end: number;
     let node: YNode;
@@ -232,8 +229,7 @@ class Reader {
       node = q.node;
       end = q.end;
     } else if (c === 0x5b || c === 0x7b) {
-      this.nodes--; // the collection counts itself
-      const f = this.flow(p, parent);
+      const f = this.flow(p, parent, true);
       node = f.node;
       end = f.end;
     } else {
@@ -245,7 +241,7 @@ class Reader {
       node = { kind: 'scalar', value: more ? first + more.text : resolvePlain(first, false), quoted: false, loc: this.loc(p) };
       end = e;
     }
-    return { node, end: this.restOfLine(end, false) };
+    return { node, end: this.restOfLine(end) };
   }
 
   // ── Keys ───────────────────────────────────────────────────────────────────────────────
@@ -257,7 +253,7 @@ class Reader {
   private key(p: number): Key | null {
     const t = this.text;
     const c = t.charCodeAt(p);
-    if (c === 0x3f && this.isBreakOrSpace(t.charCodeAt(p + 1))) return this.explicitKey(p);
+    if (c === 0x3f && isBreakOrSpace(t.charCodeAt(p + 1))) return this.explicitKey(p);
     let node: YNode;
     let end: number;
     if (c === DQUOTE || c === SQUOTE) {
@@ -265,7 +261,7 @@ class Reader {
       if (!q) return null;
       end = q.end;
       while (t.charCodeAt(end) === SPACE) end++;
-      if (t.charCodeAt(end) !== COLON || !this.isBreakOrSpace(t.charCodeAt(end + 1))) return null;
+      if (t.charCodeAt(end) !== COLON || !isBreakOrSpace(t.charCodeAt(end + 1))) return null;
       node = { kind: 'scalar', value: q.value, quoted: true, loc: this.loc(p) };
     } else {
       if (!plainStart(c, t.charCodeAt(p + 1))) return null;
@@ -289,7 +285,7 @@ class Reader {
     if (key.node.kind !== 'scalar') throw new GiveUp(); // a collection key
     if (!key.node.quoted && key.node.value === '<<') throw new GiveUp(); // `? <<`: a merge key
     const next = this.contentLine(key.end);
-    if (next >= 0 && this.indent(next) === column && t.charCodeAt(next + column) === COLON && this.isBreakOrSpace(t.charCodeAt(next + column + 1))) {
+    if (next >= 0 && this.indent(next) === column && t.charCodeAt(next + column) === COLON && isBreakOrSpace(t.charCodeAt(next + column + 1))) {
       return { node: key.node, valueAt: next + column + 1 };
     }
     return { node: key.node, valueAt: -1, end: key.end };
@@ -310,7 +306,7 @@ class Reader {
       // In a block, only `: `, `:` at the line's end and ` #` end it before the line does: found natively.
       const eol = this.lineEnd(p);
       let colon = this.colons.next(p);
-      while (colon < eol && !this.isBreakOrSpace(t.charCodeAt(colon + 1))) colon = this.colons.next(colon + 1);
+      while (colon < eol && !isBreakOrSpace(t.charCodeAt(colon + 1))) colon = this.colons.next(colon + 1);
       const hash = this.comments.next(p);
       const end = colon < eol ? colon : eol;
       return hash + 1 < end ? hash + 1 : end;
@@ -322,7 +318,7 @@ class Reader {
       if (c === HASH && t.charCodeAt(i - 1) === SPACE) return i;
       if (c === COLON) {
         const n = t.charCodeAt(i + 1);
-        if (this.isBreakOrSpace(n) || isFlowIndicator(n)) return i;
+        if (isBreakOrSpace(n) || isFlowIndicator(n)) return i;
       }
       i++;
     }
@@ -508,8 +504,8 @@ class Reader {
     const keep = chomp === 0x2b;
     const strip = chomp === DASH;
     if (keep || strip) h++;
-    if (!this.isBreakOrSpace(t.charCodeAt(h))) throw new GiveUp(); // an indentation indicator, or garbage
-    let at = this.restOfLine(h, false);
+    if (!isBreakOrSpace(t.charCodeAt(h))) throw new GiveUp(); // an indentation indicator, or garbage
+    let at = this.restOfLine(h);
     // The lines: content lines (text after the indentation) and empty ones ('').
     const lines: string[] = [];
     let indent = -1;
@@ -553,73 +549,69 @@ class Reader {
    * A flow collection; its lines after the first must be indented past `parent`, except that
    * the outermost one's closing bracket may stand at `parent`'s column, as `yaml` allows.
    */
-  private flow(p: number, parent: number, outermost = true): Read {
+  private flow(p: number, parent: number, outermost: boolean): Read {
     const t = this.text;
     this.enter();
     const open = t.charCodeAt(p);
     const loc = this.loc(p);
     const isMap = open === 0x7b;
     const close = isMap ? 0x7d : 0x5d;
-    const previousClose = this.closingAtParent;
-    this.closingAtParent = outermost ? close : 0;
+    const closing = outermost ? close : 0;
     const items: YNode[] = [];
     const entries: YEntry[] = [];
-    let i = this.flowSpace(p + 1, parent);
+    let i = this.flowSpace(p + 1, parent, closing);
     for (;;) {
       if (t.charCodeAt(i) === close) break;
-      const keyOrItem = this.flowScalarOrCollection(i, parent);
-      i = this.flowSpace(keyOrItem.end, parent);
+      const keyOrItem = this.flowScalarOrCollection(i, parent, closing);
+      i = this.flowSpace(keyOrItem.end, parent, closing);
       if (isMap) {
         if (t.charCodeAt(i) !== COLON || keyOrItem.node.kind !== 'scalar') throw new GiveUp();
-        i = this.flowSpace(i + 1, parent);
+        i = this.flowSpace(i + 1, parent, closing);
         const c = t.charCodeAt(i);
         if (c === 0x2c || c === close) throw new GiveUp(); // an empty value
-        const value = this.flowScalarOrCollection(i, parent);
+        const value = this.flowScalarOrCollection(i, parent, closing);
         entries.push({ key: keyString(keyOrItem.node), keyNode: keyOrItem.node, value: value.node });
-        i = this.flowSpace(value.end, parent);
+        i = this.flowSpace(value.end, parent, closing);
       } else {
         if (t.charCodeAt(i) === COLON) throw new GiveUp(); // a flow pair
         items.push(keyOrItem.node);
       }
       const c = t.charCodeAt(i);
-      if (c === 0x2c) i = this.flowSpace(i + 1, parent);
+      if (c === 0x2c) i = this.flowSpace(i + 1, parent, closing);
       else if (c !== close) throw new GiveUp();
     }
     if (entries.length > 1) distinctKeys(entries);
-    this.closingAtParent = previousClose;
     const node: YNode = isMap ? { kind: 'map', entries, loc } : { kind: 'seq', items, loc };
     return this.leave({ node, end: this.afterQuote(i + 1) });
   }
 
-  /** The closing bracket that may stand at the parent's column (the outermost flow collection's), or 0. */
-  private closingAtParent = 0;
-
-  private flowScalarOrCollection(i: number, parent: number): Read {
+  /** An item, key or value inside a flow collection (`closing`: as for flowSpace). */
+  private flowScalarOrCollection(i: number, parent: number, closing: number): Read {
     const t = this.text;
     const c = t.charCodeAt(i);
-    if (c === 0x5b || c === 0x7b) {
-      const inner = this.flow(i, parent, false);
-      return inner;
-    }
+    if (c === 0x5b || c === 0x7b) return this.flow(i, parent, false);
     this.count();
     if (c === DQUOTE || c === SQUOTE) return this.quoted(i, parent);
     const end = this.plainEnd(i, true);
     const node: YNode = { kind: 'scalar', value: resolvePlain(t.slice(i, trimEnd(t, i, end)), false), quoted: false, loc: this.loc(i) };
     // A plain scalar ending at a line break goes on if the next token is not `,` `:` or a bracket.
     if (t.charCodeAt(end) === NL || t.charCodeAt(end) === HASH) {
-      const next = t.charCodeAt(this.flowSpace(end, parent));
+      const next = t.charCodeAt(this.flowSpace(end, parent, closing));
       if (next !== 0x2c && next !== 0x5d && next !== 0x7d && next !== COLON) throw new GiveUp();
     }
     return { node, end };
   }
 
-  /** Spaces, line breaks and comments inside a flow collection; its lines must be indented past `parent`. */
-  private flowSpace(i: number, parent: number): number {
+  /**
+   * Spaces, line breaks and comments inside a flow collection; its lines must be indented past
+   * `parent`, but for `closing`, the outermost collection's closing bracket (0 inside a nested one).
+   */
+  private flowSpace(i: number, parent: number, closing: number): number {
     const t = this.text;
     for (;;) {
       const c = t.charCodeAt(i);
       if (c === SPACE) i++;
-      else if (c === NL) i = this.continuation(i + 1, parent, this.closingAtParent);
+      else if (c === NL) i = this.continuation(i + 1, parent, closing);
       else if (c === HASH && (t.charCodeAt(i - 1) === SPACE || t.charCodeAt(i - 1) === NL)) i = this.lineEnd(i);
       else if (Number.isNaN(c)) throw new GiveUp();
       else return i;
@@ -629,12 +621,12 @@ class Reader {
   // ── Lines ──────────────────────────────────────────────────────────────────────────────
 
   /** After a value on its line: only spaces and a comment may follow. Returns the next line's start. */
-  private restOfLine(i: number, marker: boolean): number {
+  private restOfLine(i: number): number {
     const t = this.text;
     const start = i;
     while (t.charCodeAt(i) === SPACE) i++;
     const c = t.charCodeAt(i);
-    if (c === HASH && (i > start || marker || t.charCodeAt(i - 1) === SPACE)) i = this.lineEnd(i);
+    if (c === HASH && (i > start || t.charCodeAt(i - 1) === SPACE)) i = this.lineEnd(i);
     else if (c !== NL && !Number.isNaN(c)) throw new GiveUp();
     return i >= t.length ? t.length : i + 1;
   }
@@ -655,6 +647,11 @@ class Reader {
     return -1;
   }
 
+  /** `- ` (or `-` ending its line): a block list's item. */
+  private isDashItem(p: number): boolean {
+    return this.text.charCodeAt(p) === DASH && isBreakOrSpace(this.text.charCodeAt(p + 1));
+  }
+
   private isBoundary(lineStart: number): boolean {
     return this.isMarker(lineStart, DASH) || this.isMarker(lineStart, DOT);
   }
@@ -662,7 +659,7 @@ class Reader {
   /** `---` or `...` at a line's start, followed by a space or the line's end. */
   private isMarker(lineStart: number, c: number): boolean {
     const t = this.text;
-    return t.charCodeAt(lineStart) === c && t.charCodeAt(lineStart + 1) === c && t.charCodeAt(lineStart + 2) === c && this.isBreakOrSpace(t.charCodeAt(lineStart + 3));
+    return t.charCodeAt(lineStart) === c && t.charCodeAt(lineStart + 1) === c && t.charCodeAt(lineStart + 2) === c && isBreakOrSpace(t.charCodeAt(lineStart + 3));
   }
 
   private indent(lineStart: number): number {
@@ -692,10 +689,6 @@ class Reader {
 
   private lineStart(i: number): number {
     return this.lineStarts[this.lineOf(i)]!;
-  }
-
-  private isBreakOrSpace(c: number): boolean {
-    return c === SPACE || c === NL || Number.isNaN(c);
   }
 
   /** Line and column as the `yaml` LineCounter gives them (lines end at `\n`). */
@@ -799,6 +792,11 @@ function plainStart(c: number, next: number): boolean {
   if (c === 0x3f || c === COLON) return false; // `?x`, `:x`: left to the exact path (`? ` is an explicit key)
   if (c === DASH) return !(next === SPACE || next === NL || Number.isNaN(next));
   return true;
+}
+
+/** A space, a line break or the text's end (NaN). */
+function isBreakOrSpace(c: number): boolean {
+  return c === SPACE || c === NL || Number.isNaN(c);
 }
 
 function isFlowIndicator(c: number): boolean {
