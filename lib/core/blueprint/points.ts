@@ -136,8 +136,7 @@ function scalarPoint(node: Extract<YNode, { kind: 'scalar' }>, where: Where, ctx
     ctx.issues.error(node.loc, 'schema', 'an empty criterion', 'Write what the reply should do, e.g. `- "Mentions the deadline"`, or remove the item.');
     return null;
   }
-  // Written out, not spread from base(): the commonest point, and a spread costs ~10× a literal.
-  return { kind: 'text', weight: 1, citation: null, path: where.path, source: where.block, gate: false, loc: node.loc, text };
+  return { kind: 'text', ...base(where, node.loc), text };
 }
 
 const COMMON_KEYS = ['weight', 'multiplier', 'citation', 'gate'];
