@@ -9,8 +9,30 @@ const nextConfig = {
   // fake's URLs do) is a different origin, which Next warns about ("Cross origin request
   // detected") and will block in a future version.
   allowedDevOrigins: ['127.0.0.1', 'localhost', '[::1]'],
-  // server-only packages with wasm or native-ish internals: load them from node_modules
-  serverExternalPackages: ['pg', '@prisma/adapter-pg', '@electric-sql/pglite', 'quickjs-emscripten', 'inngest'],
+  // Server-side packages Node loads from node_modules instead of the bundler compiling them: those
+  // with wasm or native-ish internals, and the big ones (eld's language n-grams are 6.3 MB of
+  // JavaScript; the provider SDKs, zod, yaml). Compiling them for the server cost `next dev`
+  // ~300 MB of Turbopack memory and time on every first compile, for code that is never edited
+  // here (docs/limits.md, "Memory").
+  serverExternalPackages: [
+    'pg',
+    '@prisma/adapter-pg',
+    '@electric-sql/pglite',
+    'quickjs-emscripten',
+    'inngest',
+    'eld',
+    'openai',
+    '@anthropic-ai/sdk',
+    '@google/genai',
+    'google-auth-library',
+    'zod',
+    'yaml',
+    're2js',
+    'jstat',
+    'ws',
+    '@octokit/rest',
+    '@octokit/auth-app',
+  ],
   async headers() {
     return [
       {

@@ -1,5 +1,5 @@
 /**
- * A `next start` of a spec's own (through scripts/launch.ts, as `npm start` runs it), for the
+ * A `next start` (or `next dev`) of a spec's own (through scripts/launch.ts, as `npm start` runs it), for the
  * specs that need their own configuration (a GitHub repository, a blueprint folder, a database
  * of their own): started with the spec's environment over the defaults every such spec wants
  * (no demo seed, no telemetry, no Inngest), its output kept for the error messages, stopped
@@ -24,11 +24,13 @@ export interface AppServer {
 /** Settings every spec-owned app starts with; a spec's `env` overrides them, `undefined` removes a variable. */
 const DEFAULT_ENV = { ASSAY_SEED_DEMO: '', NEXT_TELEMETRY_DISABLED: '1', INNGEST_DEV: '', INNGEST_EVENT_KEY: '' };
 
-export function startAppServer(opts: { port: number; env?: Record<string, string | undefined> }): AppServer {
+/** `mode`: `start` (the production build, as `npm start`) or `dev` (as `npm run dev`, its V8 flags included). */
+export function startAppServer(opts: { port: number; env?: Record<string, string | undefined>; mode?: 'start' | 'dev' }): AppServer {
   const url = `http://127.0.0.1:${opts.port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, ...DEFAULT_ENV, PORT: String(opts.port), ...opts.env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/launch.ts', 'next', 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = opts.mode === 'dev' ? ['--max-semi-space-size=2', '--import', 'tsx', 'scripts/launch.ts', 'next', 'dev'] : ['--import', 'tsx', 'scripts/launch.ts', 'next', 'start'];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (log += d.toString()));

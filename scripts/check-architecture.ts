@@ -28,7 +28,7 @@ export const CONFIG_ROOT = ['lib/server/env.ts', 'lib/server/platform.ts', 'lib/
 /** Files outside the root that may read the environment anyway, and why. */
 export const CONFIG_EXCEPTIONS: Record<string, string> = {
   'lib/server/secret-redactor.ts': '`processSecrets()` reads every secret variable so that its value is redacted from logs, pages and reports: not configuration',
-  'scripts/launch.ts': 'process entry point of `npm run dev`/`npm start`: validates the configuration at start-up and passes the environment on to next',
+  'scripts/launch.ts': 'process entry point of `npm run dev`/`npm start`: validates the configuration at start-up and passes the environment on to next (its child, or itself for the in-process dev server)',
   'lib/cli/main.ts': 'the CLI entry point (installs the secret redactor on the console)',
 };
 

@@ -1,20 +1,24 @@
 /**
  * `npm run dev` / `npm start`: validates the configuration, opens the database (the
  * embedded PGlite when DATABASE_URL is unset), applies migrations, syncs the local
- * blueprints, then runs `next <dev|start>` with DATABASE_URL pointing at that database.
+ * blueprints, then runs `next <dev|start>` with DATABASE_URL pointing at that database:
+ * the dev server in this process (scripts/dev-in-process.ts), `next start` as a child.
  *
  *   tsx scripts/launch.ts next dev [next args…]
  *   tsx scripts/launch.ts --migrate-only
  */
 import { leanHeap } from '../lib/server/lean-heap';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { env, EnvError } from '../lib/server/env';
+import { fileURLToPath } from 'node:url';
+import { env, EnvError, type Env } from '../lib/server/env';
 import { openDatabase } from '../lib/server/db/database';
 import { createDb } from '../lib/server/db/client';
 import { tsxWorker } from '../lib/server/tsx-worker';
 import type { SyncWorkerData, SyncWorkerMessage } from './sync-worker';
 import { portFromArgs } from './launch-args';
+import { inProcessOptions, startDevServer } from './dev-in-process';
 import type * as SeedDemo from '../lib/server/db/seed/seed-demo';
 import type { DemoProvider } from '../lib/server/db/seed/seed-demo';
 import type { Db } from '../lib/server/db/client';
@@ -48,6 +52,21 @@ function syncInWorker(data: SyncWorkerData): Promise<Extract<SyncWorkerMessage, 
   });
 }
 
+/**
+ * A new embedded data directory is created (PostgreSQL's initdb) and migrated by a child process
+ * that then exits, before this process opens it. Done here, the memory those two steps used
+ * stayed with the launcher for as long as the app ran, although their worker threads had ended
+ * (the C allocator keeps a finished thread's pages): ~100 MB on every first start
+ * (docs/limits.md, "Memory").
+ */
+async function createDataDirApart(config: Env): Promise<void> {
+  const dir = config.ASSAY_DATA_DIR;
+  if (config.DATABASE_URL || dir.startsWith('memory://') || existsSync(join(dir, 'PG_VERSION'))) return;
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--migrate-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const code = await new Promise<number>((done) => child.on('exit', (c, s) => done(c ?? (s ? 1 : 0))));
+  if (code !== 0) throw new Error(`creating the embedded database in ${dir} failed (its process exited with ${code}; its error is above)`);
+}
+
 import { createRedactor, knownSecrets, redactConsole } from '../lib/server/secret-redactor';
 
 // the launcher's log lines (a failed start prints its error) pass the secret redactor too
@@ -57,10 +76,11 @@ async function main(): Promise<number> {
   // the launcher lives as long as the app: it holds the embedded database
   leanHeap();
   const config = env();
+  const [command, ...given] = process.argv.slice(2);
+  if (command !== '--migrate-only') await createDataDirApart(config);
   const database = await openDatabase(config);
   const where = database.mode === 'server' ? 'PostgreSQL server' : `embedded PGlite (${config.ASSAY_DATA_DIR})`;
   console.log(`assay: database ready: ${where}`);
-  const [command, ...given] = process.argv.slice(2);
   // `npm run dev -- -p 3001` wins over PORT (an invalid one stops here, before next starts)
   const { port, rest: args } = portFromArgs(given);
   if (command === '--migrate-only') {
@@ -93,17 +113,42 @@ async function main(): Promise<number> {
     demo = { db, provider, live };
   }
   if (command !== 'next') throw new Error('usage: launch.ts next <dev|start> [args…] | --migrate-only');
-  // Spawn next directly (not through npx: SIGTERM through npx left next-server running),
-  // and asynchronously: a blocking spawn would freeze the embedded database we serve.
-  const child = spawn(process.execPath, [join('node_modules', 'next', 'dist', 'bin', 'next'), ...args, '--port', String(port ?? config.PORT)], {
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: '1' },
-  });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  process.on('SIGINT', forward('SIGINT'));
-  process.on('SIGTERM', forward('SIGTERM'));
-  const exited = new Promise<number>((done) => child.on('exit', (c, s) => done(c ?? (s ? 1 : 0))));
-  if (demo && (await serving(port ?? config.PORT, child, `/api/runs/${demo.live.DEMO_LIVE_RUN}/progress`))) {
+  const appEnv = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: '1' };
+  const appPort = port ?? config.PORT;
+  const inProcess = args[0] === 'dev' ? inProcessOptions(args.slice(1)) : null;
+  let exited: Promise<number>;
+  let appRunning: { exitCode: number | null };
+  if (inProcess) {
+    // `npm run dev`: next's dev server in this process (scripts/dev-in-process.ts)
+    // what next's CLI child was given, on this process now: next and the app read process.env
+    Object.assign(process.env, appEnv, { NODE_ENV: 'development' });
+    const server = await startDevServer(appPort, inProcess);
+    console.log(`assay: ready on ${server.url}`);
+    appRunning = { exitCode: null };
+    exited = new Promise<number>((done) => {
+      // a second Ctrl-C, while this one closes, ends the process at once (Node's default)
+      const stop = () =>
+        void server.close().then(
+          () => done(0),
+          (e: unknown) => (console.error('assay: closing the dev server:', e), done(1)),
+        );
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  } else {
+    // Spawn next directly (not through npx: SIGTERM through npx left next-server running),
+    // and asynchronously: a blocking spawn would freeze the embedded database we serve.
+    const child = spawn(process.execPath, [join('node_modules', 'next', 'dist', 'bin', 'next'), ...args, '--port', String(appPort)], {
+      stdio: 'inherit',
+      env: { ...process.env, ...appEnv },
+    });
+    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+    process.on('SIGINT', forward('SIGINT'));
+    process.on('SIGTERM', forward('SIGTERM'));
+    appRunning = child;
+    exited = new Promise<number>((done) => child.on('exit', (c, s) => done(c ?? (s ? 1 : 0))));
+  }
+  if (demo && (await serving(appPort, appRunning, `/api/runs/${demo.live.DEMO_LIVE_RUN}/progress`))) {
     // Only now: a starting server resumes every run it finds running, and this one is ours.
     await demo.live.startDemoLiveRun(demo.db, demo.provider).then(
       (live) => console.log(`assay: demo run ${live.runId} is in progress (${live.waiting} replies waiting on a rate-limited provider)`),

@@ -11,6 +11,7 @@ import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
 import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
+import { nodeHttpFetch } from './node-http-fetch';
 import { OpenAiBatchApi } from './openai-batch';
 import { normaliseToolCalls, stringifyArguments } from './tool-calls';
 import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type Usage } from './types';
@@ -125,6 +126,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       organization: null,
       project: null,
       logLevel: 'off',
+      // node:http instead of the global fetch for the JSON calls: a third less CPU per call (node-http-fetch.ts)
+      fetch: nodeHttpFetch,
       ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
       ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
     });
