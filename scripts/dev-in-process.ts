@@ -47,7 +47,14 @@ export async function startDevServer(port: number, { hostname }: InProcessOption
   const app = next({ dev: true, turbopack: true, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const server: Server = createServer((req, res) => void handle(req, res));
+  // next answers its own errors; one that escapes it is logged and ends that request, not the process
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      console.error('assay: the dev server failed on', req.url, e);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
   // Next's live reload (HMR) is a WebSocket on the same port. An open tab holds it for as long
   // as the tab is open, and the server no longer tracks a socket once upgraded: closing must end them.
   const upgraded = new Set<Duplex>();
@@ -55,7 +62,10 @@ export async function startDevServer(port: number, { hostname }: InProcessOption
   server.on('upgrade', (req, socket, head) => {
     upgraded.add(socket);
     socket.once('close', () => upgraded.delete(socket));
-    void upgrade(req, socket, head);
+    upgrade(req, socket, head).catch((e: unknown) => {
+      console.error('assay: the dev server failed on a WebSocket', req.url, e);
+      socket.destroy();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
