@@ -9,7 +9,7 @@
  *   - the parser's time on each example blueprint in Node (what each check costs the page,
  *     the figure that decides whether it needs a web worker).
  */
-import { chromium } from '@playwright/test';
+import { launchChromium } from './chromium';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -30,7 +30,7 @@ export async function bench(): Promise<void> {
   ensureBuild();
   const port = fixedPort ?? (await freePort());
   const app = startAppServer({ port, env: { ASSAY_DATA_DIR: 'memory://' } });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  const browser = await launchChromium();
   try {
     await app.ready('/author');
     const url = `${app.url}/author?example=${EXAMPLE}`;

@@ -16,7 +16,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { chromium } from '@playwright/test';
+import { launchChromium } from './chromium';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startJudgedFake } from './fake-process';
@@ -143,7 +143,7 @@ async function devIdle(firstPage: 'browser' | 'fetch'): Promise<void> {
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   // npm's own process is npm's, not Assay's
   const sampler = sampleTree(child.pid!, { everyMs: 250, countRoot: false });
-  const browser = firstPage === 'browser' ? await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] }) : null;
+  const browser = firstPage === 'browser' ? await launchChromium() : null;
   try {
     const started = performance.now();
     await listening(port, child, () => stderr);

@@ -1,37 +1,15 @@
 import { expect, test } from '@playwright/test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processMemory, processTree, type ProcessMemory } from '../bench/process-memory';
 import { freePort, startAppServer, type AppServer } from './app-server';
 
-/** The live descendants of `pid`, with their command lines (Linux /proc). */
-function descendants(pid: number): { pid: number; command: string }[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // ended while listed
-    }
-  }
-  const found: { pid: number; command: string }[] = [];
-  const walk = (parent: number) => {
-    for (const [child, p] of parentOf) {
-      if (p !== parent) continue;
-      let command = '';
-      try {
-        command = readFileSync(`/proc/${child}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-      } catch {
-        // ended while listed
-      }
-      found.push({ pid: child, command });
-      walk(child);
-    }
-  };
-  walk(pid);
-  return found;
+/** The live descendants of `pid` (not itself), with their command lines. */
+function descendants(pid: number): ProcessMemory[] {
+  return processTree(pid)
+    .filter((p) => p !== pid)
+    .flatMap((p) => processMemory(p) ?? []);
 }
 
 // `npm run dev` as a newcomer runs it: no DATABASE_URL, a data directory that does not exist yet
