@@ -76,3 +76,55 @@ describe('AdaptiveLimit (AIMD)', () => {
     expect(s.mean).toBeLessThan(1.5);
   });
 });
+
+describe('AdaptiveLimit: what a call leaves to the next call of its slot', () => {
+  it('goes to the waiter that gets the slot, once; the next waiter inherits nothing', async () => {
+    const settled: string[] = [];
+    const l = new AdaptiveLimit<string>(1, (h) => settled.push(h));
+    let release!: () => void;
+    const first = l.run(async (_e, slot) => {
+      expect(slot.claim()).toBeNull(); // a free slot inherits nothing
+      await new Promise<void>((r) => (release = r));
+      slot.leave('record of the first call');
+    });
+    const claimed: (string | null)[] = [];
+    const second = l.run(async (_e, slot) => void claimed.push(slot.claim(), slot.claim()));
+    const third = l.run(async (_e, slot) => void claimed.push(slot.claim()));
+    await new Promise((r) => setTimeout(r, 5));
+    release();
+    await Promise.all([first, second, third]);
+    expect(claimed).toEqual(['record of the first call', null, null]);
+    expect(settled).toEqual([]);
+  });
+
+  it('is settled when no one waits, when the slot is not reused, and when the next call fails before claiming it', async () => {
+    const settled: string[] = [];
+    const l = new AdaptiveLimit<string>(2, (h) => settled.push(h));
+    await l.run(async (_e, slot) => slot.leave('nobody waiting'));
+    expect(settled).toEqual(['nobody waiting']);
+
+    // the limit halves while both slots are busy: the freed slot is not handed on
+    let releaseA!: () => void;
+    let releaseB!: () => void;
+    const a = l.run(async (e, slot) => {
+      await new Promise<void>((r) => (releaseA = r));
+      l.rateLimited(e);
+      slot.leave('slot given up');
+    });
+    const b = l.run(async (_e, slot) => {
+      await new Promise<void>((r) => (releaseB = r));
+      slot.leave('left to a failing call');
+    });
+    const waiter = l.run(async () => {
+      throw new Error('failed before claiming');
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    releaseA();
+    await a;
+    expect(settled).toEqual(['nobody waiting', 'slot given up']);
+    releaseB();
+    await b;
+    await expect(waiter).rejects.toThrow('failed before claiming');
+    expect(settled).toEqual(['nobody waiting', 'slot given up', 'left to a failing call']);
+  });
+});

@@ -20,10 +20,22 @@ export interface SlotStats {
   decreases: number;
 }
 
-export class AdaptiveLimit {
+/**
+ * A slot as `fn` sees it. A call may leave something to the next call of its slot (`leave`):
+ * the gateway leaves its call's record, which the next call commits in the statement of its
+ * own reservation (one statement per slot turn instead of two). The next call takes it with
+ * `claim`; whatever is not claimed (no one was waiting, the limit was lowered, or `fn` failed
+ * before claiming) goes to the limiter's `settle`, so nothing left is ever dropped.
+ */
+export interface Slot<H> {
+  claim(): H | null;
+  leave(h: H): void;
+}
+
+export class AdaptiveLimit<H = never> {
   private active = 0;
   private current: number;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: ((inherited: H | null) => void)[] = [];
   private successes = 0;
   /** Bumped on every decrease: a 429 from a call started before it says nothing new. */
   private epoch = 0;
@@ -34,7 +46,10 @@ export class AdaptiveLimit {
   private since = performance.now();
   private last = this.since;
 
-  constructor(readonly maximum: number) {
+  constructor(
+    readonly maximum: number,
+    private readonly settle: (h: H) => void = () => undefined,
+  ) {
     if (!Number.isInteger(maximum) || maximum < 1) throw new Error(`a concurrency limit must be a whole number ≥ 1, not ${maximum}`);
     this.current = maximum;
   }
@@ -60,24 +75,38 @@ export class AdaptiveLimit {
   }
 
   /** Runs `fn` in a slot; `fn` reports the call's outcome with the epoch it is given. */
-  async run<T>(fn: (epoch: number) => Promise<T>): Promise<T> {
+  async run<T>(fn: (epoch: number, slot: Slot<H>) => Promise<T>): Promise<T> {
     // A waiter is handed its slot by `next` (taken on its behalf), so no one overtakes it.
-    if (this.active >= this.current || this.waiting.length > 0) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let inherited: H | null = null;
+    if (this.active >= this.current || this.waiting.length > 0) inherited = await new Promise<H | null>((resolve) => this.waiting.push(resolve));
     else this.take();
+    let left: H | null = null;
+    const slot: Slot<H> = {
+      claim: () => {
+        const h = inherited;
+        inherited = null;
+        return h;
+      },
+      leave: (h) => void (left = h),
+    };
     try {
-      return await fn(this.epoch);
+      return await fn(this.epoch, slot);
     } finally {
+      if (inherited !== null) this.settle(inherited);
       this.tick();
       this.active--;
-      this.next();
+      this.next(left);
     }
   }
 
-  private next(): void {
+  /** Hands free slots to waiters, in order; `left` goes with the first of them (or to `settle`). */
+  private next(left: H | null = null): void {
     while (this.active < this.current && this.waiting.length > 0) {
       this.take();
-      this.waiting.shift()!();
+      this.waiting.shift()!(left);
+      left = null;
     }
+    if (left !== null) this.settle(left);
   }
 
   /** A call that started in `epoch` was rate limited. */

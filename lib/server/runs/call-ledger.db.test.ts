@@ -63,3 +63,25 @@ it('leaves every pooled session committing synchronously after ledger statements
     for (const s of sessions) s.release();
   }
 });
+
+it('commits the record a reservation carries first, whatever the reservation’s outcome', async () => {
+  const runId = await runWithBudget(2);
+  expect(await reserveCall(t.db, { runId, holder: null })).toBe('ok');
+  // the slot's next call: the first call's record travels with its reservation
+  const first = { runId, cache: { key: 'carried-1', modelId: 'openai:m', response: reply('one') }, cost: 0.25 };
+  expect(await reserveCall(t.db, { runId, holder: null }, first)).toBe('ok');
+  let run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+  expect({ made: run.providerCalls, reserved: run.reservedCalls, cost: run.costUsd }).toEqual({ made: 1, reserved: 1, cost: 0.25 });
+  // the budget is spent (one made, one on the wire): refused, and the carried record still counts
+  const second = { runId, cache: { key: 'carried-2', modelId: 'openai:m', response: reply('two') }, cost: 0.5 };
+  expect(await reserveCall(t.db, { runId, holder: null }, second)).toBe('budget');
+  run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+  expect({ made: run.providerCalls, reserved: run.reservedCalls, cost: run.costUsd }).toEqual({ made: 2, reserved: 0, cost: 0.75 });
+  expect(await t.db.responseCache.count({ where: { key: { in: ['carried-1', 'carried-2'] } } })).toBe(2);
+  // a lapsed lease refuses the reservation, and the record still lands
+  await t.db.run.update({ where: { id: runId }, data: { maxCalls: null, leaseHolder: 'someone-else' } });
+  expect(await reserveCall(t.db, { runId, holder: 'me' }, { runId, cache: null, cost: 0 })).toBe('lease');
+  // (that record reconciles a reservation no one holds: the counter cannot go below zero)
+  run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+  expect({ made: run.providerCalls, reserved: run.reservedCalls }).toEqual({ made: 3, reserved: 0 });
+});

@@ -1,12 +1,13 @@
 /**
- * The gateway's three statements per provider call (gateway.ts): the response-cache lookup,
- * the budget-and-lease reservation, and the record of the made call (cache row, reservation
- * reconciled, cost added). Each is group-committed (db/group-commit.ts): concurrent calls of
- * one worker share one statement through the pool, so a provider call costs a fraction of a
- * round trip instead of three. The guarantees are those of one call per statement:
+ * The gateway's statements per provider call (gateway.ts): the response-cache lookup, and the
+ * budget-and-lease reservation with the record of the call its provider slot made before
+ * (cache row, reservation reconciled, cost added); a record with no next call to carry it goes
+ * alone. Each is group-committed (db/group-commit.ts): concurrent calls of one worker share one
+ * statement through the pool, so a provider call costs a fraction of a round trip instead of
+ * three. The guarantees are those of one call per statement:
  *  - a reservation is granted only while the lease is held and the budget has room, in the
  *    statement that takes it (the run's row is locked, so concurrent workers see each other);
- *  - a call is recorded before its caller resumes (and before its provider slot is freed).
+ *  - a call is recorded before its caller resumes, and before its slot's next call is sent.
  */
 import type { ChatResponse } from '../providers';
 import { poolOf, type Db } from '../db/client';
@@ -67,7 +68,8 @@ async function lookupBatch(db: Db, items: Lookup[]): Promise<(ChatResponse | nul
   return out;
 }
 
-type LedgerOp = { reserve: Reservation } | { record: CallRecord };
+/** A reservation, a record, or both: the record of a slot's last call with the reservation of its next (gateway.ts). */
+type LedgerOp = { reserve: Reservation; record?: CallRecord } | { reserve?: undefined; record: CallRecord };
 
 interface RunRow {
   runId: string;
@@ -96,18 +98,20 @@ async function ledgerBatch(db: Db, ops: LedgerOp[]): Promise<(ReservationOutcome
     if (!row) rows.push((row = { runId, holder: holder ?? null, k: 0, asking: [], n: 0, cost: 0 }));
     return row;
   };
+  // Reservations first, so that a record joins the row of its run's lease holder (one row per run).
   ops.forEach((op, at) => {
-    if ('reserve' in op) {
-      const row = rowFor(op.reserve.runId, op.reserve.holder);
-      row.k++;
-      row.asking.push(at);
-    } else {
-      const row = rowFor(op.record.runId, undefined);
-      row.n++;
-      row.cost += op.record.cost;
-      if (op.record.cache) cached.set(op.record.cache.key, { modelId: op.record.cache.modelId, response: JSON.stringify(op.record.cache.response) });
-    }
+    if (!op.reserve) return;
+    const row = rowFor(op.reserve.runId, op.reserve.holder);
+    row.k++;
+    row.asking.push(at);
   });
+  for (const { record } of ops) {
+    if (!record) continue;
+    const row = rowFor(record.runId, undefined);
+    row.n++;
+    row.cost += record.cost;
+    if (record.cache) cached.set(record.cache.key, { modelId: record.cache.modelId, response: JSON.stringify(record.cache.response) });
+  }
   // A run's row is updated once per statement: a second lease holder of the same run in one
   // batch (never, while leases hold) goes in a statement of its own.
   const statements: RunRow[][] = [];
@@ -192,9 +196,13 @@ export function lookupCached(db: Db, l: Lookup): Promise<ChatResponse | null> {
   return ledgerOf(db).lookups.submit(l);
 }
 
-/** Reserves one call of the run's budget, if its lease is held (`holder`) and the budget has room. */
-export async function reserveCall(db: Db, r: Reservation): Promise<ReservationOutcome> {
-  return (await ledgerOf(db).calls.submit({ reserve: r })) ?? 'budget';
+/**
+ * Reserves one call of the run's budget, if its lease is held (`holder`) and the budget has
+ * room. `after`: a made call recorded in the same statement (applied first), committed when
+ * this resolves, whatever the outcome of the reservation.
+ */
+export async function reserveCall(db: Db, r: Reservation, after?: CallRecord): Promise<ReservationOutcome> {
+  return (await ledgerOf(db).calls.submit(after ? { reserve: r, record: after } : { reserve: r })) ?? 'budget';
 }
 
 /** Records a made call: its reservation becomes a provider call, its cost is added, its response cached. */

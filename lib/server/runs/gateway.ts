@@ -2,11 +2,12 @@
  * Every provider call of a run goes through here: the response cache (keyed by model,
  * messages, parameters and attempt), the run's budget and lease (checked atomically in the
  * database, so they hold across workers), a concurrency limit per provider (only the call and
- * its reservation and record hold a slot: the cache lookup happens outside it) that halves on
+ * its reservation hold a slot: the cache lookup happens outside it) that halves on
  * a 429 and grows back on success (adaptive-limit.ts; maxima from providers/concurrency.ts),
  * per-provider timeouts, the run's deadline, and retries with backoff honouring `retry-after`.
- * The three statements of a call are group-committed with those of concurrent calls
- * (call-ledger.ts): a fraction of a round trip each instead of three.
+ * The statements of a call are group-committed with those of concurrent calls (call-ledger.ts),
+ * and a call's record travels with its slot's next reservation: a fraction of a round trip
+ * each, and one statement on the provider's path per call.
  *
  * The budget counts calls actually made: each attempt reserves one call (`reserved_calls`)
  * just before it is sent, in the statement that checks the lease and the budget, and
@@ -23,9 +24,9 @@ import { callCacheKey } from '@/lib/core';
 import { costUsd, isProviderError, providerConcurrency, providerTimeoutMs, resolveModel, withRetry, type ChatMessage, type ChatResponse, type ProviderConfig, type RetryOptions } from '../providers';
 import type { Db } from '../db/client';
 import { storable } from '../db/storable-text';
-import { AdaptiveLimit, type SlotStats } from './adaptive-limit';
+import { AdaptiveLimit, type Slot, type SlotStats } from './adaptive-limit';
 import { addAuthorCost, releaseAuthorCall, reserveAuthorCall } from './author-budget';
-import { lookupCached, recordCall, reserveCall } from './call-ledger';
+import { lookupCached, recordCall, reserveCall, type CallRecord, type ReservationOutcome } from './call-ledger';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import type { RunContext } from './run-context';
 
@@ -76,11 +77,47 @@ export async function cachedResponse(db: Db, run: RunContext, key: string, req: 
   return lookupCached(db, { runId: run.runId, cacheNotBefore: run.cacheNotBefore, key });
 }
 
+/** A made call's record, left to the next call of its slot, and whether it is committed. */
+interface PendingRecord {
+  record: CallRecord;
+  committed: () => void;
+  failed: (e: unknown) => void;
+}
+
+/** A call made in a slot: its record (committed or not yet) and its outcome. */
+type Made = { recorded: Promise<void>; reservedAt: Date } & ({ response: ChatResponse } | { error: unknown });
+
+function leaveRecord(slot: Slot<PendingRecord>, record: CallRecord): Promise<void> {
+  const recorded = new Promise<void>((committed, failed) => slot.leave({ record, committed, failed }));
+  recorded.catch(() => undefined); // awaited by the caller once out of its slot
+  return recorded;
+}
+
+/** Reserves a call, committing the record left by the slot's previous call (if any) in the same statement. */
+async function reserveAfter(db: Db, r: Parameters<typeof reserveCall>[1], left: PendingRecord | null): Promise<ReservationOutcome> {
+  try {
+    const outcome = await reserveCall(db, r, left?.record);
+    left?.committed();
+    return outcome;
+  } catch (e) {
+    left?.failed(e);
+    throw e;
+  }
+}
+
+/** A left record no call claimed: committed on its own. */
+function commitAlone(db: Db, left: PendingRecord): void {
+  recordCall(db, left.record).then(
+    () => left.committed(),
+    (e: unknown) => left.failed(e),
+  );
+}
+
 /** What the steps call: the live gateway, or a batch round's in front of it (batch-gateway.ts). */
 export type CallGateway = Pick<LlmGateway, 'call' | 'providers' | 'maxSlots'>;
 
 export class LlmGateway {
-  private readonly limiters = new Map<string, AdaptiveLimit>();
+  private readonly limiters = new Map<string, AdaptiveLimit<PendingRecord>>();
   /** Calls made through this gateway, for progress and benchmarks. */
   calls = 0;
   cacheHits = 0;
@@ -92,10 +129,10 @@ export class LlmGateway {
     return this.opts.providers;
   }
 
-  private limiter(provider: string): AdaptiveLimit {
+  private limiter(provider: string): AdaptiveLimit<PendingRecord> {
     let l = this.limiters.get(provider);
     if (!l) {
-      l = new AdaptiveLimit(providerConcurrency(provider, this.opts.concurrency));
+      l = new AdaptiveLimit<PendingRecord>(providerConcurrency(provider, this.opts.concurrency), (left) => commitAlone(this.opts.db, left));
       this.limiters.set(provider, l);
     }
     return l;
@@ -132,21 +169,25 @@ export class LlmGateway {
     const ownTimeout = typeof custom?.timeoutMs === 'number' ? custom.timeoutMs : undefined;
     const timeoutMs = this.opts.timeoutMs ?? ownTimeout ?? providerTimeoutMs(client.provider, this.opts.timeouts);
     const holder = run.leaseHolder ?? null;
+    const author = run.draftAuthorId ?? null;
     let cost: number | null = null;
-    // The slot is held until the response is recorded, not just received: after a crash at
-    // most `concurrency` calls per provider can have completed without a record, so a resumed
-    // run repeats at most that many completed calls.
+    // The slot is released as soon as the call is made; the call's record is left to the slot's
+    // next call, which commits it in the statement of its own reservation (call-ledger.ts), or
+    // is committed at once when no call is waiting. The caller resumes once it is committed,
+    // and a slot's next call is sent only after it: after a crash at most `concurrency` calls
+    // per provider can have completed without a record, so a resumed run repeats at most that
+    // many. A slot used to wait for its record's commit and then for its next reservation's:
+    // two statements per slot turn, the provider idle through both (issue 15).
     const response = await withRetry(
-      () =>
-        limit.run(async (epoch) => {
-          const author = run.draftAuthorId ?? null;
+      async () => {
+        const made = await limit.run(async (epoch, slot): Promise<Made> => {
           const reservedAt = new Date();
           if (author) {
             const day = await reserveAuthorCall(db, author, reservedAt);
             if (!day.ok) throw new BudgetExceededError(run.runId, day.reason);
           }
           // Reserve this attempt: the lease and the budget are checked in the same statement.
-          const gate = await reserveCall(db, { runId: run.runId, holder });
+          const gate = await reserveAfter(db, { runId: run.runId, holder }, slot.claim());
           if (gate !== 'ok' && author) await releaseAuthorCall(db, author, reservedAt);
           if (gate === 'lease') throw new LeaseLostError(run.runId);
           if (gate === 'budget') throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
@@ -166,18 +207,20 @@ export class LlmGateway {
           } catch (e) {
             if (isProviderError(e) && e.kind === 'rate_limited') limit.rateLimited(epoch);
             // Made, and failed (or cut short by the deadline): it counts, and costs nothing we know of.
-            await recordCall(db, { runId: run.runId, cache: null, cost: 0 });
-            throw e;
+            return { recorded: leaveRecord(slot, { runId: run.runId, cache: null, cost: 0 }), reservedAt, error: e };
           }
           limit.succeeded();
           // What the cache, the reply and the judges see is what PostgreSQL can store (NUL, lone surrogates).
           r = storable(r);
           cost = costUsd(model, r.usage, r.costUsd);
           // Remember the response, reconcile the reservation and add the cost (one statement).
-          await recordCall(db, { runId: run.runId, cache: { key, modelId: req.modelId, response: r }, cost: cost ?? 0 });
-          if (author) await addAuthorCost(db, author, cost ?? 0, reservedAt);
-          return r;
-        }),
+          return { recorded: leaveRecord(slot, { runId: run.runId, cache: { key, modelId: req.modelId, response: r }, cost: cost ?? 0 }), reservedAt, response: r };
+        });
+        await made.recorded;
+        if ('error' in made) throw made.error;
+        if (author) await addAuthorCost(db, author, cost ?? 0, made.reservedAt);
+        return made.response;
+      },
       { ...this.opts.retry, ...(run.signal ? { signal: run.signal } : {}) },
     );
     return { response, fromCache: false, costUsd: cost };
