@@ -30,6 +30,8 @@ interface Connection {
   buffer: Buffer;
   pending: Uint8Array[];
   closed: boolean;
+  /** Its named prepared statements, as the backend knows them (scoped, see scopeStatement). */
+  statements: Set<string>;
 }
 
 /** Message types that end a unit of work the backend answers with ReadyForQuery. */
@@ -45,6 +47,7 @@ export class PgliteServer {
   private owner: Connection | null = null;
   private nextId = 1;
   private readonly conns = new Set<Connection>();
+  private closing = false;
 
   /** `password`: required of every connection (user name any; PGlite has one role). */
   constructor(
@@ -65,6 +68,9 @@ export class PgliteServer {
   }
 
   async close(): Promise<void> {
+    // nothing more runs (a closing connection's cleanup would race the database's own close)
+    this.closing = true;
+    this.queue = [];
     for (const c of this.conns) c.socket.destroy();
     const server = this.server;
     this.server = null;
@@ -73,7 +79,7 @@ export class PgliteServer {
 
   private accept(socket: Socket): void {
     socket.setNoDelay(true);
-    const conn: Connection = { id: this.nextId++, socket, buffer: Buffer.alloc(0), pending: [], closed: false };
+    const conn: Connection = { id: this.nextId++, socket, buffer: Buffer.alloc(0), pending: [], closed: false, statements: new Set() };
     this.conns.add(conn);
     let startup = true;
     /** The startup message held back until the password is checked, and the challenge's salt. */
@@ -124,7 +130,9 @@ export class PgliteServer {
           this.enqueue(conn, [p.startup]);
           continue;
         }
-        conn.pending.push(new Uint8Array(conn.buffer.subarray(0, len)));
+        const scoped = scopeStatement(conn, new Uint8Array(conn.buffer.subarray(0, len)));
+        if (!scoped) return void socket.destroy(); // a malformed message: PostgreSQL would drop the connection too
+        conn.pending.push(scoped);
         conn.buffer = conn.buffer.subarray(len);
         if (FLUSHING.has(type)) {
           const parts = conn.pending;
@@ -143,12 +151,18 @@ export class PgliteServer {
         this.owner = null;
         void this.db.exec('ROLLBACK').catch(() => {}).finally(() => this.pump());
       }
+      // Its prepared statements go with it, as a server's go with the session (pools reconnect all day).
+      if (conn.statements.size > 0 && !this.closing) {
+        this.enqueue(conn, [...[...conn.statements].map(closeStatement), SYNC]);
+        conn.statements.clear();
+      }
     };
     socket.on('close', drop);
     socket.on('error', drop);
   }
 
   private enqueue(conn: Connection, parts: Uint8Array[]): void {
+    if (this.closing) return;
     const bytes = parts.length === 1 ? parts[0]! : new Uint8Array(Buffer.concat(parts));
     this.queue.push({ conn, bytes, done: () => {} });
     this.pump();
@@ -183,6 +197,58 @@ export class PgliteServer {
       }
     })();
   }
+}
+
+/*
+ * Named prepared statements belong to a session, and every connection here shares PGlite's one
+ * session: two connections preparing the same name (a pool's connections all prepare the run
+ * pipeline's statements, db/prepared.ts) would collide ("prepared statement already exists"),
+ * and one's DEALLOCATE would drop the other's. So each connection's statement names are scoped
+ * to it on the way in: Parse, Bind, and Describe/Close of a statement ('S'). The unnamed
+ * statement stays shared (a batch runs whole, so no other connection's Parse gets between).
+ */
+const PARSE = 'P'.charCodeAt(0);
+const BIND = 'B'.charCodeAt(0);
+const DESCRIBE = 'D'.charCodeAt(0);
+const CLOSE = 'C'.charCodeAt(0);
+const STATEMENT = 'S'.charCodeAt(0);
+const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+
+/** The message with the statement name at `at` (if not empty) scoped to the connection; null if it has no end. */
+function scopeName(conn: Connection, msg: Uint8Array, at: number, parsed: boolean): Uint8Array | null {
+  const end = at < msg.length ? msg.indexOf(0, at) : -1;
+  if (end < 0) return null;
+  if (end === at) return msg;
+  const scoped = Buffer.from(`c${conn.id}:${Buffer.from(msg.subarray(at, end)).toString('utf8')}`);
+  if (parsed) conn.statements.add(scoped.toString('utf8'));
+  const out = Buffer.concat([msg.subarray(0, at), scoped, msg.subarray(end)]);
+  out.writeInt32BE(out.length - 1, 1);
+  return new Uint8Array(out);
+}
+
+function scopeStatement(conn: Connection, msg: Uint8Array): Uint8Array | null {
+  switch (msg[0]) {
+    case PARSE:
+      return scopeName(conn, msg, 5, true);
+    case BIND: {
+      const portalEnd = msg.indexOf(0, 5);
+      return portalEnd < 0 ? null : scopeName(conn, msg, portalEnd + 1, false); // after the portal's name
+    }
+    case DESCRIBE:
+    case CLOSE:
+      return msg[5] === STATEMENT ? scopeName(conn, msg, 6, false) : msg;
+    default:
+      return msg;
+  }
+}
+
+/** Close (statement) of a scoped name. */
+function closeStatement(name: string): Uint8Array {
+  const body = Buffer.concat([Buffer.from([STATEMENT]), Buffer.from(name), Buffer.from([0])]);
+  const head = Buffer.alloc(5);
+  head.writeUInt8(CLOSE, 0);
+  head.writeInt32BE(4 + body.length, 1);
+  return new Uint8Array(Buffer.concat([head, body]));
 }
 
 /** The `user` parameter of a startup message (protocol 3: int32 length, int32 version, key\0value\0…\0). */

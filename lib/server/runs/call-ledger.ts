@@ -13,6 +13,7 @@ import type { ChatResponse } from '../providers';
 import { poolOf, type Db } from '../db/client';
 import { GroupCommit, perClient } from '../db/group-commit';
 import { compareCodeUnits } from '@/lib/core';
+import { preparedStatement } from '../db/prepared';
 
 interface Lookup {
   runId: string;
@@ -46,22 +47,21 @@ function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, { i
   return groups;
 }
 
+const CACHE_LOOKUP = preparedStatement('cache-lookup', `WITH hit AS (
+         SELECT key, response FROM response_cache WHERE key = ANY($1::text[]) AND ($3::timestamptz IS NULL OR created_at >= $3::timestamptz)
+       ), u AS (
+         UPDATE runs SET cache_hits = cache_hits + (SELECT count(*) FROM unnest($1::text[]) k JOIN hit ON hit.key = k)::int
+         WHERE id = $2 AND EXISTS (SELECT 1 FROM hit) RETURNING 1
+       )
+       SELECT key, response FROM hit WHERE EXISTS (SELECT 1 FROM u)`);
+
 async function lookupBatch(db: Db, items: Lookup[]): Promise<(ChatResponse | null)[]> {
   const out: (ChatResponse | null)[] = items.map(() => null);
   for (const group of groupBy(items, (l) => `${l.runId}|${l.cacheNotBefore?.toISOString() ?? ''}`).values()) {
     const { runId, cacheNotBefore } = group[0]!.item;
     const keys = group.map((g) => g.item.key);
     // Every asking call that hits is counted, as one statement per call counted them.
-    const { rows } = await poolOf(db).query<{ key: string; response: ChatResponse }>(
-      `WITH hit AS (
-         SELECT key, response FROM response_cache WHERE key = ANY($1::text[]) AND ($3::timestamptz IS NULL OR created_at >= $3::timestamptz)
-       ), u AS (
-         UPDATE runs SET cache_hits = cache_hits + (SELECT count(*) FROM unnest($1::text[]) k JOIN hit ON hit.key = k)::int
-         WHERE id = $2 AND EXISTS (SELECT 1 FROM hit) RETURNING 1
-       )
-       SELECT key, response FROM hit WHERE EXISTS (SELECT 1 FROM u)`,
-      [keys, runId, cacheNotBefore],
-    );
+    const { rows } = await poolOf(db).query<{ key: string; response: ChatResponse }>(CACHE_LOOKUP([keys, runId, cacheNotBefore]));
     const byKey = new Map(rows.map((r) => [r.key, r.response]));
     for (const g of group) out[g.at] = byKey.get(g.item.key) ?? null;
   }
@@ -81,6 +81,34 @@ interface RunRow {
   n: number;
   cost: number;
 }
+
+const LEDGER = preparedStatement('ledger', `WITH commit_mode AS (
+         -- this statement's own transaction commits without waiting for its WAL flush (see ASYNC_COMMIT)
+         SELECT set_config('synchronous_commit', 'off', true) AS mode
+       ), stored AS (
+         INSERT INTO response_cache (key, model_id, response, created_at)
+         SELECT k, m, r::jsonb, now() FROM unnest($1::text[], $2::text[], $3::text[]) AS x(k, m, r)
+         ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
+         RETURNING 1
+       ), ask AS (
+         SELECT * FROM unnest($4::text[], $5::text[], $6::int[], $7::int[], $8::float8[]) AS a(id, holder, k, n, c)
+       ), cur AS (
+         -- locked first, so the grant is computed from the latest committed counters even when
+         -- another worker changed them in between
+         SELECT r.id, r.lease_holder, r.max_calls, r.max_cost_usd, ask.holder, ask.k,
+                r.provider_calls + ask.n AS calls, GREATEST(r.reserved_calls - ask.n, 0) AS reserved, r.cost_usd + ask.c AS cost
+         FROM runs r JOIN ask ON ask.id = r.id ORDER BY r.id FOR UPDATE OF r
+       ), granted AS (
+         SELECT id, holder, calls, reserved, cost, (holder IS NULL OR lease_holder = holder) AS leased,
+                CASE WHEN k = 0 OR (holder IS NOT NULL AND lease_holder IS DISTINCT FROM holder) OR (max_cost_usd IS NOT NULL AND cost >= max_cost_usd) THEN 0
+                     WHEN max_calls IS NULL THEN k
+                     ELSE GREATEST(LEAST(k, max_calls - calls - reserved), 0) END AS g
+         FROM cur
+       ), u AS (
+         UPDATE runs r SET provider_calls = g.calls, reserved_calls = g.reserved + g.g, cost_usd = g.cost
+         FROM granted g WHERE r.id = g.id AND (SELECT count(*) FROM stored) >= 0 RETURNING 1
+       )
+       SELECT id, holder, g::int AS granted, leased FROM granted WHERE (SELECT count(*) FROM u) >= 0 AND (SELECT mode FROM commit_mode) IS NOT NULL`);
 
 /**
  * Reservations and records share one statement (and so one commit on the run's row, which
@@ -123,36 +151,7 @@ async function ledgerBatch(db: Db, ops: LedgerOp[]): Promise<(ReservationOutcome
   for (const [i, st] of statements.entries()) {
     // in key order, as the run rows below are locked in id order: two workers' batches lock alike
     const cache = i === 0 ? [...cached.entries()].sort(([a], [b]) => compareCodeUnits(a, b)) : [];
-    const { rows: result } = await poolOf(db).query<{ id: string; holder: string | null; granted: number; leased: boolean }>(
-      `WITH commit_mode AS (
-         -- this statement's own transaction commits without waiting for its WAL flush (see ASYNC_COMMIT)
-         SELECT set_config('synchronous_commit', 'off', true) AS mode
-       ), stored AS (
-         INSERT INTO response_cache (key, model_id, response, created_at)
-         SELECT k, m, r::jsonb, now() FROM unnest($1::text[], $2::text[], $3::text[]) AS x(k, m, r)
-         ON CONFLICT (key) DO UPDATE SET response = EXCLUDED.response, created_at = EXCLUDED.created_at
-         RETURNING 1
-       ), ask AS (
-         SELECT * FROM unnest($4::text[], $5::text[], $6::int[], $7::int[], $8::float8[]) AS a(id, holder, k, n, c)
-       ), cur AS (
-         -- locked first, so the grant is computed from the latest committed counters even when
-         -- another worker changed them in between
-         SELECT r.id, r.lease_holder, r.max_calls, r.max_cost_usd, ask.holder, ask.k,
-                r.provider_calls + ask.n AS calls, GREATEST(r.reserved_calls - ask.n, 0) AS reserved, r.cost_usd + ask.c AS cost
-         FROM runs r JOIN ask ON ask.id = r.id ORDER BY r.id FOR UPDATE OF r
-       ), granted AS (
-         SELECT id, holder, calls, reserved, cost, (holder IS NULL OR lease_holder = holder) AS leased,
-                CASE WHEN k = 0 OR (holder IS NOT NULL AND lease_holder IS DISTINCT FROM holder) OR (max_cost_usd IS NOT NULL AND cost >= max_cost_usd) THEN 0
-                     WHEN max_calls IS NULL THEN k
-                     ELSE GREATEST(LEAST(k, max_calls - calls - reserved), 0) END AS g
-         FROM cur
-       ), u AS (
-         UPDATE runs r SET provider_calls = g.calls, reserved_calls = g.reserved + g.g, cost_usd = g.cost
-         FROM granted g WHERE r.id = g.id AND (SELECT count(*) FROM stored) >= 0 RETURNING 1
-       )
-       SELECT id, holder, g::int AS granted, leased FROM granted WHERE (SELECT count(*) FROM u) >= 0 AND (SELECT mode FROM commit_mode) IS NOT NULL`,
-      [cache.map(([k]) => k), cache.map(([, c]) => c.modelId), cache.map(([, c]) => c.response), st.map((r) => r.runId), st.map((r) => r.holder), st.map((r) => r.k), st.map((r) => r.n), st.map((r) => r.cost)],
-    );
+    const { rows: result } = await poolOf(db).query<{ id: string; holder: string | null; granted: number; leased: boolean }>(LEDGER([cache.map(([k]) => k), cache.map(([, c]) => c.modelId), cache.map(([, c]) => c.response), st.map((r) => r.runId), st.map((r) => r.holder), st.map((r) => r.k), st.map((r) => r.n), st.map((r) => r.cost)]));
     for (const r of st) {
       const row = result.find((x) => x.id === r.runId && x.holder === r.holder);
       const leased = row ? row.leased : r.holder === null;

@@ -10,6 +10,20 @@ import { randomUUID } from 'node:crypto';
 import { poolOf, type Db } from '../db/client';
 import { GroupCommit, perClient } from '../db/group-commit';
 import { cellCurveJson, cellData } from './summarise';
+import { preparedStatement } from '../db/prepared';
+
+const CELL_ATTEMPTS = preparedStatement('cell-attempts', `SELECT a.run_id, a.prompt_key, a.model_id, a.score, a.error_count
+     FROM attempt_scores a JOIN unnest($1::text[], $2::text[], $3::text[]) AS c(run_id, prompt_key, model_id)
+       ON a.run_id = c.run_id AND a.prompt_key = c.prompt_key AND a.model_id = c.model_id
+     ORDER BY a.run_id, a.prompt_key, a.model_id, a.reply_id`);
+
+const CELL_UPSERT = preparedStatement('cell-upsert', `INSERT INTO run_cell_summaries (id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count, scored_attempts, passes, pass_curve)
+     SELECT id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count, scored_attempts, passes, pass_curve::jsonb
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::int[], $11::int[], $12::text[])
+       AS x(id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count, scored_attempts, passes, pass_curve)
+     ON CONFLICT (run_id, prompt_key, model_id) DO UPDATE SET score = EXCLUDED.score, pass_at_k = EXCLUDED.pass_at_k,
+       pass_hat_k = EXCLUDED.pass_hat_k, attempts = EXCLUDED.attempts, error_count = EXCLUDED.error_count,
+       scored_attempts = EXCLUDED.scored_attempts, passes = EXCLUDED.passes, pass_curve = EXCLUDED.pass_curve`);
 
 export interface CellRef {
   runId: string;
@@ -25,13 +39,7 @@ async function updateCells(db: Db, refs: CellRef[]): Promise<void[]> {
   const cells = new Map<string, CellRef>();
   for (const c of refs) cells.set(JSON.stringify([c.runId, c.promptKey, c.modelId]), c);
   const list = [...cells.values()];
-  const { rows } = await pool.query<{ run_id: string; prompt_key: string; model_id: string; score: number | null; error_count: number }>(
-    `SELECT a.run_id, a.prompt_key, a.model_id, a.score, a.error_count
-     FROM attempt_scores a JOIN unnest($1::text[], $2::text[], $3::text[]) AS c(run_id, prompt_key, model_id)
-       ON a.run_id = c.run_id AND a.prompt_key = c.prompt_key AND a.model_id = c.model_id
-     ORDER BY a.run_id, a.prompt_key, a.model_id, a.reply_id`,
-    [list.map((c) => c.runId), list.map((c) => c.promptKey), list.map((c) => c.modelId)],
-  );
+  const { rows } = await pool.query<{ run_id: string; prompt_key: string; model_id: string; score: number | null; error_count: number }>(CELL_ATTEMPTS([list.map((c) => c.runId), list.map((c) => c.promptKey), list.map((c) => c.modelId)]));
   const attempts = new Map<string, { score: number | null; errorCount: number }[]>();
   for (const r of rows) {
     const k = JSON.stringify([r.run_id, r.prompt_key, r.model_id]);
@@ -43,15 +51,7 @@ async function updateCells(db: Db, refs: CellRef[]): Promise<void[]> {
     const d = cellData(attempts.get(JSON.stringify([c.runId, c.promptKey, c.modelId])) ?? [], c.passThreshold);
     return { c, d, curve: cellCurveJson(d) };
   });
-  await pool.query(
-    `INSERT INTO run_cell_summaries (id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count, scored_attempts, passes, pass_curve)
-     SELECT id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count, scored_attempts, passes, pass_curve::jsonb
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::int[], $9::int[], $10::int[], $11::int[], $12::text[])
-       AS x(id, run_id, prompt_key, model_id, score, pass_at_k, pass_hat_k, attempts, error_count, scored_attempts, passes, pass_curve)
-     ON CONFLICT (run_id, prompt_key, model_id) DO UPDATE SET score = EXCLUDED.score, pass_at_k = EXCLUDED.pass_at_k,
-       pass_hat_k = EXCLUDED.pass_hat_k, attempts = EXCLUDED.attempts, error_count = EXCLUDED.error_count,
-       scored_attempts = EXCLUDED.scored_attempts, passes = EXCLUDED.passes, pass_curve = EXCLUDED.pass_curve`,
-    [
+  await pool.query(CELL_UPSERT([
       out.map(() => randomUUID()),
       out.map((o) => o.c.runId),
       out.map((o) => o.c.promptKey),
@@ -64,8 +64,7 @@ async function updateCells(db: Db, refs: CellRef[]): Promise<void[]> {
       out.map((o) => o.d.scoredAttempts),
       out.map((o) => o.d.passes),
       out.map((o) => o.curve),
-    ],
-  );
+    ]));
   return refs.map(() => undefined);
 }
 

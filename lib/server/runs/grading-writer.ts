@@ -24,6 +24,7 @@ import type pg from 'pg';
 import { Prisma } from '@/generated/prisma/client';
 import { poolOf, type Db } from '../db/client';
 import { GroupCommit, perClient } from '../db/group-commit';
+import { preparedStatement } from '../db/prepared';
 import { storable } from '../db/storable-text';
 import { unstorableOffset } from '@/lib/core';
 
@@ -214,19 +215,20 @@ async function writeByStaging(client: pg.PoolClient, items: readonly Grading[], 
   await client.query('COMMIT');
 }
 
+const INSERT_VERDICTS = preparedStatement(
+  'insert-verdicts',
+  `WITH v AS (
+     INSERT INTO verdicts (${NAMES})
+     SELECT ${COLUMNS.map(([n, type]) => (type === 'jsonb' ? `${n}::jsonb` : type === 'verdict_status' ? `${n}::verdict_status` : n)).join(', ')}
+     FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type === 'jsonb' || type === 'verdict_status' ? 'text' : type}[]`).join(', ')}) AS x(${NAMES})
+     ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status
+   ),
+   ${attemptsAndCounters([], COLUMNS.length + 1).sql}`,
+);
+
 async function writeByArrays(pool: pg.Pool, items: readonly Grading[], rows: Prisma.VerdictCreateManyInput[]): Promise<void> {
   const arrays = COLUMNS.map(([, , value]) => rows.map(value));
-  const rest = attemptsAndCounters(items, COLUMNS.length + 1);
-  await pool.query(
-    `WITH v AS (
-       INSERT INTO verdicts (${NAMES})
-       SELECT ${COLUMNS.map(([n, type]) => (type === 'jsonb' ? `${n}::jsonb` : type === 'verdict_status' ? `${n}::verdict_status` : n)).join(', ')}
-       FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type === 'jsonb' || type === 'verdict_status' ? 'text' : type}[]`).join(', ')}) AS x(${NAMES})
-       ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status
-     ),
-     ${rest.sql}`,
-    [...arrays, ...rest.params],
-  );
+  await pool.query(INSERT_VERDICTS([...arrays, ...attemptsAndCounters(items, COLUMNS.length + 1).params]));
 }
 
 /** Whether the database behind a client is PGlite (PostgreSQL in WebAssembly), asked once per client. */

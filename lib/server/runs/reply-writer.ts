@@ -7,6 +7,7 @@
 import type { GenerationCell } from '@/lib/core';
 import { poolOf, type Db } from '../db/client';
 import { GroupCommit, perClient } from '../db/group-commit';
+import { preparedStatement } from '../db/prepared';
 
 /** One reply row, every value already storable (generate.ts builds it). */
 export interface ReplyRow extends Pick<GenerationCell, 'promptKey' | 'modelId' | 'systemIndex' | 'temperatureIndex' | 'temperature' | 'attempt'> {
@@ -33,13 +34,14 @@ export interface ReplyRow extends Pick<GenerationCell, 'promptKey' | 'modelId' |
   structured: string | null;
 }
 
-const COLUMNS = [
-  'id', 'run_id', 'prompt_key', 'model_id', 'system_index', 'temperature_index', 'temperature', 'attempt', 'turns', 'content', 'tool_calls',
-  'finish_reason', 'prompt_tokens', 'completion_tokens', 'latency_ms', 'cost_usd', 'error', 'error_kind', 'from_cache', 'served_model',
-  'system_fingerprint', 'provider_meta', 'structured',
-] as const;
-const CASTS: Record<number, string> = { 8: '::jsonb', 10: '::jsonb', 21: '::jsonb', 22: '::jsonb' };
-/** 23 parameters a row: 500 rows stay far below PostgreSQL's 65,535. */
+/** Each column with its array type (JSON columns travel as text and are cast once stored). */
+const COLUMNS: readonly (readonly [string, string, string?])[] = [
+  ['id', 'text'], ['run_id', 'text'], ['prompt_key', 'text'], ['model_id', 'text'], ['system_index', 'int'], ['temperature_index', 'int'],
+  ['temperature', 'float8'], ['attempt', 'int'], ['turns', 'text', 'jsonb'], ['content', 'text'], ['tool_calls', 'text', 'jsonb'],
+  ['finish_reason', 'text'], ['prompt_tokens', 'int'], ['completion_tokens', 'int'], ['latency_ms', 'int'], ['cost_usd', 'float8'],
+  ['error', 'text'], ['error_kind', 'text'], ['from_cache', 'boolean'], ['served_model', 'text'], ['system_fingerprint', 'text'],
+  ['provider_meta', 'text', 'jsonb'], ['structured', 'text', 'jsonb'],
+];
 const MAX_ROWS = 500;
 
 function values(r: ReplyRow): unknown[] {
@@ -50,26 +52,23 @@ function values(r: ReplyRow): unknown[] {
   ];
 }
 
+/** One text whatever the batch's size (a column per array): a prepared statement (db/prepared.ts). */
+const INSERT_REPLIES = preparedStatement('insert-replies', `WITH ins AS (
+     INSERT INTO replies (${COLUMNS.map(([c]) => c).join(', ')}, created_at)
+     SELECT ${COLUMNS.map(([c, , cast]) => (cast ? `${c}::${cast}` : c)).join(', ')}, now()
+     FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) AS x(${COLUMNS.map(([c]) => c).join(', ')})
+     ON CONFLICT (run_id, prompt_key, model_id, system_index, temperature_index, attempt) DO NOTHING
+     RETURNING id, run_id, error
+   ), counted AS (
+     UPDATE runs r SET done_calls = r.done_calls + x.n, error_calls = r.error_calls + x.e
+     FROM (SELECT run_id, count(*)::int AS n, (count(*) FILTER (WHERE error IS NOT NULL))::int AS e FROM ins GROUP BY run_id) x
+     WHERE r.id = x.run_id RETURNING 1
+   )
+   SELECT id FROM ins`);
+
 async function insertReplies(db: Db, rows: ReplyRow[]): Promise<boolean[]> {
-  const params: unknown[] = [];
-  const groups = rows.map((r) => {
-    const start = params.length;
-    params.push(...values(r));
-    return `(${COLUMNS.map((_, c) => `$${start + c + 1}${CASTS[c] ?? ''}`).join(', ')}, now())`;
-  });
-  const { rows: inserted } = await poolOf(db).query<{ id: string }>(
-    `WITH ins AS (
-       INSERT INTO replies (${COLUMNS.join(', ')}, created_at) VALUES ${groups.join(', ')}
-       ON CONFLICT (run_id, prompt_key, model_id, system_index, temperature_index, attempt) DO NOTHING
-       RETURNING id, run_id, error
-     ), counted AS (
-       UPDATE runs r SET done_calls = r.done_calls + x.n, error_calls = r.error_calls + x.e
-       FROM (SELECT run_id, count(*)::int AS n, (count(*) FILTER (WHERE error IS NOT NULL))::int AS e FROM ins GROUP BY run_id) x
-       WHERE r.id = x.run_id RETURNING 1
-     )
-     SELECT id FROM ins`,
-    params,
-  );
+  const table = rows.map(values);
+  const { rows: inserted } = await poolOf(db).query<{ id: string }>(INSERT_REPLIES(COLUMNS.map((_, c) => table.map((r) => r[c]))));
   const ids = new Set(inserted.map((r) => r.id));
   return rows.map((r) => ids.has(r.id));
 }
