@@ -4,6 +4,7 @@
  * the server scopes statement names to their connection: two connections may prepare one name
  * with different texts, and a connection's statements go when it closes.
  */
+import type { Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
@@ -58,7 +59,7 @@ describe.runIf(onPglite)('the embedded database server keeps prepared statements
     try {
       const raw = new pg.Client({ connectionString: url });
       await raw.connect();
-      const socket = (raw as unknown as { connection: { stream: import('node:net').Socket } }).connection.stream;
+      const socket = (raw as unknown as { connection: { stream: Socket } }).connection.stream;
       const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
       raw.on('error', () => undefined);
       // 'B', length 8, then a portal name with no terminating NUL
