@@ -21,7 +21,7 @@ interface Lookup {
   key: string;
 }
 
-interface Reservation {
+export interface Reservation {
   runId: string;
   holder: string | null;
 }

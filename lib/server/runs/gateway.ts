@@ -26,7 +26,7 @@ import type { Db } from '../db/client';
 import { storable } from '../db/storable-text';
 import { AdaptiveLimit, type Slot, type SlotStats } from './adaptive-limit';
 import { addAuthorCost, releaseAuthorCall, reserveAuthorCall } from './author-budget';
-import { lookupCached, recordCall, reserveCall, type CallRecord, type ReservationOutcome } from './call-ledger';
+import { lookupCached, recordCall, reserveCall, type CallRecord, type Reservation, type ReservationOutcome } from './call-ledger';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import type { RunContext } from './run-context';
 
@@ -94,7 +94,7 @@ function leaveRecord(slot: Slot<PendingRecord>, record: CallRecord): Promise<voi
 }
 
 /** Reserves a call, committing the record left by the slot's previous call (if any) in the same statement. */
-async function reserveAfter(db: Db, r: Parameters<typeof reserveCall>[1], left: PendingRecord | null): Promise<ReservationOutcome> {
+async function reserveAfter(db: Db, r: Reservation, left: PendingRecord | null): Promise<ReservationOutcome> {
   try {
     const outcome = await reserveCall(db, r, left?.record);
     left?.committed();

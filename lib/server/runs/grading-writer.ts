@@ -84,28 +84,30 @@ const NAMES = COLUMNS.map(([n]) => n).join(', ');
 
 const ATTEMPT_COLUMNS = 'id, run_id, reply_id, prompt_key, model_id, score, error_count, gate_failed, no_applicable, passed';
 
-/** The attempt scores and the counters' row, after the verdicts CTE `v` (same statement, same commit). */
-function attemptsAndCounters(items: readonly Grading[], first: number): { sql: string; params: unknown[] } {
-  const col = <T,>(f: (g: Grading) => T) => items.map(f);
+/** The attempt scores and the counters' row, after the verdicts CTE `v` (same statement, same commit); their parameters from `first` on. */
+function attemptsAndCountersSql(first: number): string {
   const p = (i: number) => `$${first + i}`;
-  return {
-    sql: `a AS (
+  return `a AS (
        INSERT INTO attempt_scores (${ATTEMPT_COLUMNS})
        SELECT * FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::float8[], ${p(6)}::int[], ${p(7)}::boolean[], ${p(8)}::boolean[], ${p(9)}::boolean[])
        ON CONFLICT (run_id, reply_id) DO NOTHING RETURNING 1
      ),
      x AS (SELECT run_id, count(*)::int AS n, (count(*) FILTER (WHERE status = 'error'))::int AS e FROM v GROUP BY run_id)
      -- appended, not added to the run's row (lib/server/db/verdict-counts.ts): no run row is locked
-     INSERT INTO run_verdict_counts (run_id, done, errors) SELECT run_id, n, e FROM x WHERE (SELECT count(*) FROM a) >= 0`,
-    params: [
-      col(() => randomUUID()), col((g) => g.runId), col((g) => g.reply.id), col((g) => g.reply.promptKey), col((g) => g.reply.modelId),
-      col((g) => g.attempt.score), col((g) => g.attempt.errorCount), col((g) => g.attempt.gateFailed), col((g) => g.attempt.noApplicable), col((g) => g.attempt.passed ?? null),
-    ],
-  };
+     INSERT INTO run_verdict_counts (run_id, done, errors) SELECT run_id, n, e FROM x WHERE (SELECT count(*) FROM a) >= 0`;
+}
+
+/** The parameters of attemptsAndCountersSql: one array per attempt-score column. */
+function attemptsAndCountersParams(items: readonly Grading[]): unknown[] {
+  const col = <T,>(f: (g: Grading) => T) => items.map(f);
+  return [
+    col(() => randomUUID()), col((g) => g.runId), col((g) => g.reply.id), col((g) => g.reply.promptKey), col((g) => g.reply.modelId),
+    col((g) => g.attempt.score), col((g) => g.attempt.errorCount), col((g) => g.attempt.gateFailed), col((g) => g.attempt.noApplicable), col((g) => g.attempt.passed ?? null),
+  ];
 }
 
 /**
- * The same as attemptsAndCounters for the COPY path, where every row is inserted or the COPY
+ * The same as attemptsAndCountersSql for the COPY path, where every row is inserted or the COPY
  * fails: the counters are counted here, and the statements are written out with their values
  * (escaped by the driver) so that the COMMIT can follow in the same simple query.
  */
@@ -206,11 +208,10 @@ async function writeByCopy(client: pg.PoolClient, items: readonly Grading[], row
 async function writeByStaging(client: pg.PoolClient, items: readonly Grading[], rows: Prisma.VerdictCreateManyInput[]): Promise<void> {
   await client.query('BEGIN; CREATE TEMP TABLE IF NOT EXISTS verdicts_staging (LIKE verdicts INCLUDING DEFAULTS) ON COMMIT DELETE ROWS');
   await copyInto(client, 'verdicts_staging', rows);
-  const rest = attemptsAndCounters(items, 1);
   await client.query(
     `WITH v AS (INSERT INTO verdicts (${NAMES}) SELECT ${NAMES} FROM verdicts_staging ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status),
-     ${rest.sql}`,
-    rest.params,
+     ${attemptsAndCountersSql(1)}`,
+    attemptsAndCountersParams(items),
   );
   await client.query('COMMIT');
 }
@@ -223,12 +224,12 @@ const INSERT_VERDICTS = preparedStatement(
      FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type === 'jsonb' || type === 'verdict_status' ? 'text' : type}[]`).join(', ')}) AS x(${NAMES})
      ON CONFLICT (run_id, reply_id, point_index) DO NOTHING RETURNING run_id, status
    ),
-   ${attemptsAndCounters([], COLUMNS.length + 1).sql}`,
+   ${attemptsAndCountersSql(COLUMNS.length + 1)}`,
 );
 
 async function writeByArrays(pool: pg.Pool, items: readonly Grading[], rows: Prisma.VerdictCreateManyInput[]): Promise<void> {
   const arrays = COLUMNS.map(([, , value]) => rows.map(value));
-  await pool.query(INSERT_VERDICTS([...arrays, ...attemptsAndCounters(items, COLUMNS.length + 1).params]));
+  await pool.query(INSERT_VERDICTS([...arrays, ...attemptsAndCountersParams(items)]));
 }
 
 /** Whether the database behind a client is PGlite (PostgreSQL in WebAssembly), asked once per client. */
