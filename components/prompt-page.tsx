@@ -45,6 +45,17 @@ export function Conversation({ view }: { view: PromptPageView }) {
         </div>
       )}
       {view.citation && <p className={`text-sm ${muted}`}>Source: {view.citation}</p>}
+      {view.toolUse.length > 0 && (
+        <div className={`${card} p-3`} data-testid="prompt-tool-use">
+          <p className={`text-xs font-semibold uppercase ${muted}`}>Tool use</p>
+          <ul className="text-sm">
+            {view.toolUse.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <p className={`text-xs ${muted}`}>As the blueprint states them; not graded (Weval does not grade them either). The tool points grade the calls.</p>
+        </div>
+      )}
     </div>
   );
 }
@@ -152,6 +163,11 @@ export function ReplyCard({ card: c, focus = false }: { card: ReplyCardView; foc
           )}
           {a.gateNote && <GateBanner text={a.gateNote} />}
           <ReplySetup attempt={a} model={c.label} full={focus} />
+          {a.outcome && (
+            <p role="note" data-testid="reply-outcome" data-outcome={a.outcome.kind} title={a.outcome.detail} className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+              <span className="font-semibold">{a.outcome.label}</span>: {a.outcome.detail}
+            </p>
+          )}
           {a.error ? (
             <div role="note" data-testid="reply-error" className="rounded border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
               <p className="font-semibold">The model did not answer ({a.error.kind}).</p>

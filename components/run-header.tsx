@@ -33,9 +33,19 @@ export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderV
             <span key={j.label}>
               {i > 0 && ', '}
               {j.label}
+              {j.method && (
+                <span className={`ml-1 text-xs ${muted}`} data-testid="judge-method">
+                  {j.method}
+                </span>
+              )}
               {j.alsoGraded && <span className="ml-1 rounded bg-amber-100 px-1 text-xs text-amber-900 dark:bg-amber-950 dark:text-amber-200">also graded</span>}
             </span>
           ))}
+        </p>
+      )}
+      {view.judgeMethodsNote && (
+        <p role="note" className={`text-xs ${muted}`} data-testid="judge-methods-note">
+          {view.judgeMethodsNote}
         </p>
       )}
       {(view.parent || view.rescores.length > 0) && (

@@ -11,7 +11,7 @@ const score = (model: string, extra: Partial<RunResultsDocument['run']['scores']
 const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
   run: {
     id: 'run1', blueprintId: 'bp', status: 'completed', identityHash: 'h', models: [], judges: [], error: null, rescoreOf: null,
-    replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0,
+    replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0, unpricedModels: [],
     batch: { mode: 'live', lines: 0, batches: 0, savedUsd: 0 },
     startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, sealedPrompts: 0, groups: [], ...run,
   },
@@ -24,6 +24,15 @@ describe('the end-of-run report', () => {
     const batch = runReport(doc({ costUsd: 0.5, batch: { mode: 'batch', lines: 36, batches: 2, savedUsd: 0.5 } }), none, 'http://assay.example/');
     expect(batch.lines).toContain('  batch mode: 36 calls in 2 provider batches, saved $0.50 against live prices');
     expect(runReport(doc({}), none, 'http://assay.example/').lines.join('\n')).not.toMatch(/batch/);
+  });
+
+  it('says the cost is unknown for models priced nowhere, never a total that counts them as $0', () => {
+    const line = (run: Partial<RunResultsDocument['run']>) => runReport(doc(run), none, 'http://assay.example/').lines.find((l) => l.includes('provider calls'));
+    expect(line({ costUsd: 0.4 })).toBe('  provider calls: 36 (0 answered from the cache), cost $0.40');
+    expect(line({ costUsd: 0.4, unpricedModels: ['openai:house-judge'] })).toBe('  provider calls: 36 (0 answered from the cache), cost $0.40 + unknown (no price known for openai:house-judge)');
+    expect(line({ costUsd: 0, unpricedModels: ['openai:house-model', 'openai:house-judge'] })).toBe(
+      '  provider calls: 36 (0 answered from the cache), cost unknown (no price known for openai:house-model, openai:house-judge)',
+    );
   });
 
   it('prints 0–100 scores with their interval and coverage, and the run’s page; exit 0', () => {

@@ -12,6 +12,7 @@ import { formatAlpha } from '@/lib/views/judge-reliability-view';
 import { formatInterval, formatPercent, formatScore, formatUsd, plural } from '@/lib/views/format';
 import { intervalNote } from '@/lib/views/interval-view';
 import { coverageText } from '@/lib/views/run-view';
+import { costLabel } from '@/lib/views/cost-label';
 
 /** An interval over fewer prompts than this is flagged as rough. */
 export const FEW_PROMPTS = 5;
@@ -60,7 +61,7 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
     lines.push(`  replies:  ${r.replies.done} of ${r.replies.total} done (${answered} answered, ${r.replies.errors} failed)`);
   }
   lines.push(`  verdicts: ${r.verdicts.done} of ${r.verdicts.total} made (${r.verdicts.errors} errors)`);
-  lines.push(`  provider calls: ${r.providerCalls} (${r.cacheHits} answered from the cache), cost ${formatUsd(r.costUsd)}`);
+  lines.push(`  provider calls: ${r.providerCalls} (${r.cacheHits} answered from the cache), cost ${costLabel(r.costUsd, r.unpricedModels)}`);
   if (r.batch.mode === 'batch') {
     const saved = r.batch.savedUsd === null ? 'an unknown amount (no price for these models)' : formatUsd(r.batch.savedUsd);
     lines.push(`  batch mode: ${r.batch.lines} calls in ${r.batch.batches} provider batches, saved ${saved} against live prices`);

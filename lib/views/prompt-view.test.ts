@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PromptReply, RunPrompt } from '@/lib/server/db/queries/run-prompt';
 import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { parseBlueprint, storedPoint, StoredPointsSchema } from '@/lib/core';
-import { COMPARE_PAGE_SIZE, conversation, promptPageView, replyCards, replyTurns } from './prompt-view';
+import { COMPARE_PAGE_SIZE, conversation, promptPageView, replyCards, replyTurns, toolUseLines } from './prompt-view';
 
 function storedPoints(yaml: string) {
   const r = parseBlueprint(yaml, { file: 'test.yml' });
@@ -49,6 +49,7 @@ title: t
   gateFailures: [{ modelId: 'b:two', pointIndexes: [1], failed: 1, attempts: 1 }],
   previousKey: 'p0',
   nextKey: null,
+  tools: {},
 };
 
 describe('prompt page view', () => {
@@ -91,6 +92,13 @@ describe('prompt page view', () => {
     expect(v.nextHref).toBeNull();
   });
 
+  it("says a prompt's Weval tool-use fields in words, and nothing when it has none", () => {
+    expect(promptPageView('r1', data, ranking, { model: null, compare: 1 }).toolUse).toEqual([]);
+    const withTools = { ...data, tools: { requiredTools: ['search', 'retrieve'], prohibitedTools: ['calculator'], maxCalls: 1 } };
+    expect(promptPageView('r1', withTools, ranking, { model: null, compare: 1 }).toolUse).toEqual(['Required tools: search, retrieve', 'Prohibited tools: calculator', 'At most 1 tool call']);
+    expect(toolUseLines({ maxCalls: 0 })).toEqual(['At most 0 tool calls']);
+  });
+
   it('shows a page of models side by side when none is selected', () => {
     const v = promptPageView('r1', data, ranking, { model: null, compare: 2 });
     expect(v.selectedModelId).toBeNull();
@@ -125,6 +133,7 @@ describe('prompt page view', () => {
       ],
       toolCalls: null,
       finishReason: 'stop',
+      refusal: null,
       promptTokens: 10,
       completionTokens: 3,
       latencyMs: 1200,
@@ -146,8 +155,23 @@ describe('prompt page view', () => {
     expect(replyCards('r1', data.prompt, [], ['d:four'], ranking, null)[0]?.attempts).toEqual([]);
   });
 
+  it('says above the reply that the provider refused it, or that it was cut off at the token limit', () => {
+    const base = { id: 'x', modelId: 'a:one', systemIndex: 0, temperatureIndex: 0, temperature: 0, attempt: 0, turns: [], toolCalls: null, promptTokens: null, completionTokens: null, latencyMs: null, costUsd: null, error: null, errorKind: null, fromCache: false, attemptScores: [], verdicts: [], variants: [] };
+    const attempt = (r: Pick<PromptReply, 'content' | 'finishReason' | 'refusal'> & Partial<PromptReply>) => replyCards('r1', data.prompt, [{ ...base, ...r }], ['a:one'], ranking, null)[0]?.attempts[0];
+    const refused = attempt({ content: "I'm sorry, I can't help with that.", finishReason: 'stop', refusal: 'message.refusal' });
+    expect(refused).toMatchObject({ content: "I'm sorry, I can't help with that.", outcome: { kind: 'refused', label: 'Refused' } });
+    expect(refused?.outcome?.detail).toContain('message.refusal');
+    // every provider's word for "stopped at the output limit"
+    for (const finishReason of ['length', 'max_tokens', 'MAX_TOKENS']) {
+      expect(attempt({ content: 'The sky is blue because', finishReason, refusal: null })?.outcome).toMatchObject({ kind: 'cut_off', label: 'Cut off at the token limit' });
+    }
+    expect(attempt({ content: 'Done.', finishReason: 'end_turn', refusal: null })?.outcome).toBeNull();
+    // an error reply says it did not answer; no outcome on top of that
+    expect(attempt({ content: '', finishReason: null, refusal: null, error: 'blocked', errorKind: 'blocked' })?.outcome).toBeNull();
+  });
+
   it("shows an attempt's variants, a failed one as its error", () => {
-    const base = { id: 'x', modelId: 'a:one', systemIndex: 0, temperatureIndex: 0, temperature: 0, attempt: 0, content: 'Six weeks.', turns: [], toolCalls: null, finishReason: null, promptTokens: null, completionTokens: null, latencyMs: null, costUsd: null, error: null, errorKind: null, fromCache: false, attemptScores: [], verdicts: [] };
+    const base = { id: 'x', modelId: 'a:one', systemIndex: 0, temperatureIndex: 0, temperature: 0, attempt: 0, content: 'Six weeks.', turns: [], toolCalls: null, finishReason: null, refusal: null, promptTokens: null, completionTokens: null, latencyMs: null, costUsd: null, error: null, errorKind: null, fromCache: false, attemptScores: [], verdicts: [] };
     const variants = [
       { name: 'formal', content: '', error: 'HTTP 400: context too long' },
       { name: 'informal', content: 'You have 6 weeks.', error: null },

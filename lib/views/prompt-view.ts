@@ -4,7 +4,7 @@
  * model's reply is the focus (the cell); the others follow a few at a time, so the page
  * stays small however many models ran.
  */
-import { pointCode, pointDirection, pointLabel, type StoredPoint, type StoredToolCall, type StoredTurn } from '@/lib/core';
+import { pointCode, pointDirection, pointLabel, REPLY_OUTCOME_LABELS, replyOutcome, type PromptToolFields, type StoredPoint, type StoredToolCall, type StoredTurn } from '@/lib/core';
 import type { GridVerdict, PromptReply, RunPrompt } from '@/lib/server/db/queries/run-prompt';
 import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { scoreColour } from './colour-scale';
@@ -57,6 +57,8 @@ export interface PromptPageView {
   system: string | null;
   ideal: string | null;
   citation: string | null;
+  /** Weval's tool-use fields as lines ("Required tools: search"), empty when the prompt has none; shown, never graded. */
+  toolUse: string[];
   points: PointHeaderView[];
   grid: {
     columns: { modelId: string; label: string; href: string; selected: boolean }[];
@@ -188,6 +190,7 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
     system: prompt.system,
     ideal: prompt.ideal,
     citation: prompt.citation,
+    toolUse: toolUseLines(data.tools),
     points,
     grid: { columns, groups: groupRows(rows), totals },
     gateNote: gated
@@ -206,6 +209,15 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
   };
 }
 
+/** A prompt's `requiredTools`, `prohibitedTools` and `maxCalls` in words (lib/core/blueprint/tool-fields.ts). */
+export function toolUseLines(tools: PromptToolFields): string[] {
+  return [
+    ...(tools.requiredTools?.length ? [`Required tools: ${tools.requiredTools.join(', ')}`] : []),
+    ...(tools.prohibitedTools?.length ? [`Prohibited tools: ${tools.prohibitedTools.join(', ')}`] : []),
+    ...(tools.maxCalls !== undefined ? [`At most ${plural(tools.maxCalls, 'tool call')}`] : []),
+  ];
+}
+
 export interface ToolCallView {
   name: string;
   /** The arguments as pretty JSON (or the raw string the model wrote when it was not JSON). */
@@ -220,6 +232,12 @@ export interface AttemptView {
   /** The conversation before the final reply, generated turns marked; empty for a single-turn prompt. */
   turns: TurnView[];
   content: string | null;
+  /**
+   * Said above the reply when it is not simply complete: the provider marked it as a refusal
+   * ("Refused", its text is the content), or it stopped at the token limit ("cut off at the
+   * token limit") and the points graded a partial answer. Null for a complete reply or an error.
+   */
+  outcome: { kind: 'refused' | 'cut_off'; label: string; detail: string } | null;
   toolCalls: ToolCallView[];
   error: { kind: string; message: string } | null;
   scoreLabel: string;
@@ -248,6 +266,16 @@ export interface ReplyCardView {
 
 function toolCallViews(calls: readonly StoredToolCall[] | null): ToolCallView[] {
   return (calls ?? []).map((c) => ({ name: c.name, argumentsText: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments ?? {}, null, 2) }));
+}
+
+function outcomeView(r: Pick<PromptReply, 'refusal' | 'finishReason'>): AttemptView['outcome'] {
+  const kind = replyOutcome(r);
+  if (kind === 'complete') return null;
+  const detail =
+    kind === 'refused'
+      ? `The provider marked this reply as a refusal (${r.refusal}); its text is shown and graded as the reply.`
+      : `The reply stopped at the output token limit (finish reason “${r.finishReason}”), so the points graded a partial answer.`;
+  return { kind, label: REPLY_OUTCOME_LABELS[kind], detail };
 }
 
 export function replyCards(
@@ -289,7 +317,8 @@ export function replyCards(
         const meta = [
           r.promptTokens !== null && r.completionTokens !== null ? `${formatCount(r.promptTokens)} + ${formatCount(r.completionTokens)} tokens` : null,
           r.latencyMs !== null ? formatDuration(r.latencyMs) : null,
-          r.costUsd !== null ? formatUsd(r.costUsd) : null,
+          // a reply without a cost was answered by a model priced nowhere: unknown, not free
+          r.costUsd !== null ? formatUsd(r.costUsd) : r.error === null ? 'cost unknown' : null,
           r.finishReason ? `finish: ${r.finishReason}` : null,
         ].filter(Boolean);
         const conversationOf = replyTurns(prompt.messages, r.turns);
@@ -299,6 +328,7 @@ export function replyCards(
           temperatureLabel: r.temperature === null ? 'temperature: the provider’s default' : `temperature ${r.temperature}`,
           turns: conversationOf.turns,
           content: r.error ? null : r.content,
+          outcome: r.error ? null : outcomeView(r),
           toolCalls: toolCallViews(r.toolCalls),
           error: r.error ? { kind: r.errorKind ?? 'error', message: r.error } : null,
           scoreLabel: r.error ? 'error' : formatScore(a?.score ?? null),

@@ -7,6 +7,9 @@ import { describeInterval, formatCount, formatDate, formatDateTime, formatDurati
 import { intervalNote, type IntervalNoteView } from './interval-view';
 import { intervalBar, type IntervalBar } from './leaderboard-view';
 import { href, type RunView } from './urls';
+import { runJudgeMethods, runMixedMethodsNote } from './judge-method-view';
+import type { JudgeMethodCount } from '@/lib/server/db/queries/run-judge-methods';
+import { costLabel } from './cost-label';
 
 export type StatusTone = 'ok' | 'working' | 'failed';
 
@@ -46,8 +49,13 @@ export interface RunHeaderView {
   tabs: RunTabView[];
   diffChoices: { label: string; href: string }[];
   error: string | null;
-  /** The judge panel, each judge flagged when it is also one of the run's graded models. */
-  judges: { label: string; alsoGraded: boolean }[];
+  /**
+   * The judge panel, each judge flagged when it is also one of the run's graded models, with how
+   * its answers were read ("log-probabilities", "3 samples each (the model refuses log-probabilities)"; null before any verdict).
+   */
+  judges: { label: string; alsoGraded: boolean; method: string | null }[];
+  /** Said when the panel's answers were read by different methods (judge-method-view.ts). */
+  judgeMethodsNote: string | null;
   /** Things a reader must know before trusting the numbers (a judge grading itself). */
   warnings: string[];
   /** For a rescore: the run whose replies it re-graded. */
@@ -71,12 +79,16 @@ export function coverageText(c: Coverage): string {
 const StoredJudges = z.array(JudgeSpecSchema);
 const StoredModels = z.array(z.string());
 
-/** A run's judge panel as stored, each judge flagged when it is also a graded model. */
-export function judgePanelView(judges: unknown, models: unknown): RunHeaderView['judges'] {
+/** A run's judge panel as stored, each judge flagged when it is also a graded model, with how its answers were read (`methods`: run-judge-methods.ts). */
+export function judgePanelView(judges: unknown, models: unknown, methods: readonly JudgeMethodCount[] = []): RunHeaderView['judges'] {
   const panel = StoredJudges.safeParse(judges);
   const graded = new Set(StoredModels.safeParse(models).data ?? []);
   if (!panel.success) return [];
-  return panel.data.map((j) => ({ label: `${j.model} (${j.approach})`, alsoGraded: graded.has(j.model) }));
+  const read = runJudgeMethods(methods);
+  return panel.data.map((j) => {
+    const label = `${j.model} (${j.approach})`;
+    return { label, alsoGraded: graded.has(j.model), method: read.get(label) ?? null };
+  });
 }
 
 /** A batch-mode run says so, and what the providers' batch discount saved it (a live run shows neither). */
@@ -109,7 +121,7 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
         ]
       : chatFacts(h)),
   ];
-  const judges = judgePanelView(h.judges, h.models);
+  const judges = judgePanelView(h.judges, h.models, h.judgeMethods);
   const tabs: RunTabView[] = [
     ...(retrieval
       ? [{ label: 'Results', href: href.run(h.id), current: current === 'prompts' }]
@@ -135,6 +147,7 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     error: h.error,
     draftBanner: h.draft ? 'Draft run: a try-it run of an unpublished draft, seen only by its author and maintainers. It is never on a leaderboard.' : null,
     judges,
+    judgeMethodsNote: runMixedMethodsNote(h.judgeMethods),
     warnings: [
       ...judges.filter((j) => j.alsoGraded).map((j) => `Judge ${j.label} is also a graded model in this run: it grades its own replies, which can favour them.`),
       ...(retrieval || s.working || h.status === 'failed' || !withheldReason(h.coverage)
@@ -154,7 +167,7 @@ function chatFacts(h: RunHeader): RunHeaderView['facts'] {
     { label: 'Verdicts', value: formatCount(h.doneVerdicts) },
     { label: 'Errors', value: `${plural(h.errorCalls, 'failed reply', 'failed replies')}, ${plural(h.errorVerdicts, 'verdict error')}` },
     { label: 'Coverage', value: coverageText(h.coverage) },
-    { label: 'Cost', value: formatUsd(h.costUsd) },
+    { label: 'Cost', value: costLabel(h.costUsd, h.unpricedModels) },
     ...batchFacts(h.batch),
   ];
 }
@@ -186,7 +199,8 @@ export interface RankingEntryView {
 /** How a run's model scores are made and when one is withheld: the caption of every run ranking. */
 export const RANKING_CAPTION = `Every model in this run, best first: prompt-weighted score (0–100), 95% interval over prompts (its method and what it rests on beneath it), and coverage (verdicts that got a result). ${COVERAGE_RULE}`;
 
-export function rankingView(runId: string, rows: (RunModelRow & Partial<RunModelCoverage>)[]): RankingEntryView[] {
+/** `unpricedModels`: the run's models with no known price (RunHeader), whose cost column says unknown rather than $0. */
+export function rankingView(runId: string, rows: (RunModelRow & Partial<RunModelCoverage>)[], unpricedModels: readonly string[] = []): RankingEntryView[] {
   const ranks = competitionRanks(rows.map((r) => r.score));
   return rows.map((r, i) => ({
     rank: ranks[i] ?? null,
@@ -202,7 +216,7 @@ export function rankingView(runId: string, rows: (RunModelRow & Partial<RunModel
     replies: formatCount(r.replyCount),
     verdicts: formatCount(r.verdictCount),
     errors: r.errorCount,
-    cost: formatUsd(r.costUsd),
+    cost: costLabel(r.costUsd, unpricedModels.includes(r.modelId) ? [r.modelId] : []),
     latency: r.latencyMsP50 === null ? '—' : formatDuration(r.latencyMsP50),
     coverage: coverageText({ judgedVerdicts: r.judgedVerdicts ?? 0, judgedScored: r.judgedScored ?? 0, deterministicVerdicts: r.deterministicVerdicts ?? 0, deterministicScored: r.deterministicScored ?? 0 }),
     withheld: r.withheldReason ?? null,

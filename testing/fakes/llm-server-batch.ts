@@ -11,6 +11,13 @@
  * answered then, once, by the same rules as a live call (`answer`), billed at half price. Lines
  * whose last user turn matches `fail.lastUser` come back errored (`times`: only that many), so
  * a client's partial-failure path is exercised.
+ *
+ * `end` makes the whole batch end otherwise, as the Batch API reference and guide document (openai-node
+ * src/resources/batches.ts: Batch.status, Batch.errors as a list of BatchError {code, line, message,
+ * param}; failed_at, expired_at): `failed` (OpenAI: the input file failed validation or the organisation's
+ * enqueued-token limit was reached, code `token_limit_exceeded`; no line runs, no output or error file)
+ * or `expired` (the 24-hour window passed: the first `answered` lines are answered, the rest are written
+ * to the error file with code `batch_expired` (OpenAI) or come back with result.type `expired` (Anthropic)).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -33,6 +40,27 @@ export const BatchConfigSchema = z.object({
       /** `expired` (Anthropic: result.type expired; OpenAI: an error line with code batch_expired) or `errored`. */
       as: z.enum(['errored', 'expired']).default('errored'),
     })
+    .optional(),
+  /** How every batch ends instead of completing (see the header). */
+  end: z
+    .discriminatedUnion('status', [
+      z.object({
+        status: z.literal('failed'),
+        /** Batch.errors.data; default: OpenAI's enqueued-token limit. */
+        errors: z
+          .array(z.object({ code: z.string(), message: z.string(), line: z.number().int().min(1).nullable().default(null), param: z.string().nullable().default(null) }))
+          .min(1)
+          .default([
+            {
+              code: 'token_limit_exceeded',
+              message: 'Enqueued token limit reached for fake-model in organization org-fake. Limit: 90,000 enqueued tokens. Please try again once some in_progress batches have been completed.',
+              line: null,
+              param: null,
+            },
+          ]),
+      }),
+      z.object({ status: z.literal('expired'), answered: z.number().int().min(0).default(0) }),
+    ])
     .optional(),
 });
 export type BatchConfig = z.infer<typeof BatchConfigSchema>;
@@ -83,6 +111,8 @@ interface FakeBatch {
   cancelled: boolean;
   /** Set when the batch completed: one result per line, in line order. */
   results?: { customId: string; answer: LineAnswer | 'expired' | 'canceled' }[];
+  /** How it ended when not completed: the config's `end` at the time it settled. */
+  end?: NonNullable<BatchConfig['end']>;
   endedMs?: number;
   outputFileId?: string | null;
   errorFileId?: string | null;
@@ -147,7 +177,18 @@ export function createBatchApis(host: BatchHost) {
   const settle = (b: FakeBatch): void => {
     if (b.results || b.cancelled) return;
     if (now() - b.createdMs < host.config().delayMs) return;
-    b.results = b.lines.map((l) => {
+    const end = host.config().end;
+    if (end) b.end = end;
+    // A failed batch (OpenAI) ran none of its lines: no results, no files, only the batch's errors.
+    if (end?.status === 'failed' && b.dialect === 'openai') {
+      b.results = [];
+      b.endedMs = now();
+      b.outputFileId = null;
+      b.errorFileId = null;
+      return;
+    }
+    b.results = b.lines.map((l, i) => {
+      if (end?.status === 'expired' && i >= end.answered) return { customId: l.customId, answer: 'expired' as const };
       const fail = shouldFail(b.dialect, l.body);
       if (fail?.as === 'expired') return { customId: l.customId, answer: 'expired' as const };
       if (fail) return { customId: l.customId, answer: { ok: false as const, status: 500, body: { message: 'The server had an error processing this line (fake)' } } };
@@ -198,28 +239,29 @@ export function createBatchApis(host: BatchHost) {
     settle(b);
     const age = now() - b.createdMs;
     const done = b.results !== undefined;
-    const status = b.cancelled ? 'cancelled' : done ? 'completed' : age < host.config().delayMs / 4 ? 'validating' : 'in_progress';
+    const status = b.cancelled ? 'cancelled' : done ? (b.end?.status ?? 'completed') : age < host.config().delayMs / 4 ? 'validating' : 'in_progress';
     const failed = (b.results ?? []).filter((r) => r.answer === 'expired' || r.answer === 'canceled' || !r.answer.ok).length;
     return {
       id: b.id,
       object: 'batch',
       endpoint: b.endpoint,
-      errors: null,
+      errors: b.end?.status === 'failed' ? { object: 'list', data: b.end.errors } : null,
       input_file_id: b.inputFileId,
       completion_window: '24h',
       status,
       output_file_id: done ? b.outputFileId : null,
       error_file_id: done ? b.errorFileId : null,
       created_at: seconds(b.createdMs),
-      in_progress_at: status === 'validating' ? null : seconds(b.createdMs),
+      in_progress_at: status === 'validating' || status === 'failed' ? null : seconds(b.createdMs),
       expires_at: seconds(b.createdMs + 24 * 3600_000),
-      finalizing_at: done ? seconds(b.endedMs!) : null,
-      completed_at: done && !b.cancelled ? seconds(b.endedMs!) : null,
-      failed_at: null,
-      expired_at: null,
+      finalizing_at: done && status !== 'failed' ? seconds(b.endedMs!) : null,
+      completed_at: status === 'completed' ? seconds(b.endedMs!) : null,
+      failed_at: status === 'failed' ? seconds(b.endedMs!) : null,
+      expired_at: status === 'expired' ? seconds(b.endedMs!) : null,
       cancelling_at: b.cancelled ? seconds(b.endedMs!) : null,
       cancelled_at: b.cancelled ? seconds(b.endedMs!) : null,
-      request_counts: { total: b.lines.length, completed: done ? b.lines.length - failed : 0, failed: done ? failed : 0 },
+      // A batch that failed validation never counted its lines.
+      request_counts: status === 'failed' ? { total: 0, completed: 0, failed: 0 } : { total: b.lines.length, completed: done ? b.lines.length - failed : 0, failed: done ? failed : 0 },
       metadata: b.metadata ?? null,
     };
   }

@@ -6,7 +6,10 @@
  * messages, tool results naming their call) so adapter mistakes fail here, not in production.
  */
 import type { FakeMessage, FakeRequest, JudgeAnswer } from './llm-server-rules';
+import { GeminiBadRequest, parseGeminiRequest, renderGeminiAnswer, renderGeminiError, type GeminiErrorExtras } from './llm-server-gemini';
 import { parseSoevRequest, renderSoevAnswer, SoevBadRequest } from './llm-server-soev';
+import { checkAnthropicTools, checkOpenAiTools } from './llm-server-tools';
+import { anthropicUsageBody, openAiUsageBody, type FakeUsage } from './llm-server-usage';
 
 export type Dialect = FakeRequest['dialect'];
 
@@ -15,7 +18,11 @@ export interface FakeAnswer {
   toolCalls: { id: string; name: string; arguments: unknown }[];
   /** Present when the client asked for log-probabilities (OpenAI only). */
   logprobTokens?: JudgeAnswer['tokens'];
-  usage: { promptTokens: number; completionTokens: number };
+  /**
+   * `reasoningTokens`: of completionTokens, a reasoning model's hidden reasoning (llm-server-capabilities.ts);
+   * the cache counts are of promptTokens (llm-server-usage.ts renders each dialect's fields).
+   */
+  usage: FakeUsage;
   costUsd?: number;
   /** What the reply says served it (`model`, `system_fingerprint`). */
   served: { model: string; fingerprint: string };
@@ -86,9 +93,17 @@ function openAiMessages(raw: unknown[]): { system: string; messages: FakeMessage
   return { system: system.join('\n\n'), messages };
 }
 
-export function parseRequest(dialect: Dialect, body: unknown, headers: Record<string, string | string[] | undefined>): FakeRequest {
+/** `path` is needed by Gemini only, whose model is in the path. */
+export function parseRequest(dialect: Dialect, body: unknown, headers: Record<string, string | string[] | undefined>, path = ''): FakeRequest {
   if (!isRecord(body)) throw new BadRequest('the body must be a JSON object');
   const attempt = attemptOf(body, headers);
+  if (dialect === 'gemini') {
+    try {
+      return parseGeminiRequest(path, body, attempt);
+    } catch (e) {
+      throw e instanceof GeminiBadRequest ? new BadRequest(e.message) : e;
+    }
+  }
   if (dialect === 'soev') {
     try {
       return parseSoevRequest(body, headers, attempt);
@@ -99,6 +114,8 @@ export function parseRequest(dialect: Dialect, body: unknown, headers: Record<st
   if (dialect === 'openai') {
     if (typeof body.model !== 'string') throw new BadRequest("'model' is required");
     if (!Array.isArray(body.messages) || body.messages.length === 0) throw new BadRequest("'messages' must be a non-empty array");
+    // Tools in any shape but the documented ones are refused as OpenAI refuses them (llm-server-tools.ts).
+    checkOpenAiTools(body.tools);
     const { system, messages } = openAiMessages(body.messages);
     const maxTokens = body.max_tokens ?? body.max_completion_tokens;
     return {
@@ -117,10 +134,20 @@ export function parseRequest(dialect: Dialect, body: unknown, headers: Record<st
     if (typeof body.model !== 'string') throw new BadRequest('model: Field required');
     if (typeof body.max_tokens !== 'number') throw new BadRequest('max_tokens: Field required');
     if (!Array.isArray(body.messages) || body.messages.length === 0) throw new BadRequest('messages: at least one message is required');
+    checkAnthropicTools(body.tools);
     const messages: FakeMessage[] = [];
-    for (const m of body.messages) {
+    for (const [i, m] of body.messages.entries()) {
       if (!isRecord(m) || (m.role !== 'user' && m.role !== 'assistant')) {
         throw new BadRequest("messages: roles must be 'user' or 'assistant' (the system prompt is the top-level 'system' field)");
+      }
+      // The Messages API answers 400 invalid_request_error to an empty turn ('' or no blocks) anywhere
+      // but a final assistant turn (a prefill), and to an empty text block.
+      const final = i === body.messages.length - 1 && m.role === 'assistant';
+      if (!final && (m.content === '' || (Array.isArray(m.content) && m.content.length === 0))) {
+        throw new BadRequest(`messages.${i}: all messages must have non-empty content except for the optional final assistant message`);
+      }
+      if (Array.isArray(m.content) && m.content.some((b) => isRecord(b) && b.type === 'text' && b.text === '')) {
+        throw new BadRequest(`messages.${i}: text content blocks must be non-empty`);
       }
       const blocks: unknown[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? m.content : [];
       let content = '';
@@ -166,6 +193,7 @@ export function parseRequest(dialect: Dialect, body: unknown, headers: Record<st
 
 export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAnswer, seq: number): Json {
   if (dialect === 'soev') return renderSoevAnswer(req, answer, seq);
+  if (dialect === 'gemini') return renderGeminiAnswer(req, answer, seq);
   const { promptTokens, completionTokens } = answer.usage;
   if (dialect === 'openai') {
     return {
@@ -191,12 +219,8 @@ export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAns
           finish_reason: answer.toolCalls.length ? 'tool_calls' : 'stop',
         },
       ],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-        ...(answer.costUsd !== undefined ? { cost: answer.costUsd } : {}),
-      },
+      // openai-node CompletionUsage: cached tokens are part of prompt_tokens, reasoning tokens of completion_tokens.
+      usage: openAiUsageBody(answer.usage, answer.costUsd),
     };
   }
   if (dialect === 'anthropic') {
@@ -211,7 +235,7 @@ export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAns
       ],
       stop_reason: answer.toolCalls.length ? 'tool_use' : 'end_turn',
       stop_sequence: null,
-      usage: { input_tokens: promptTokens, output_tokens: completionTokens },
+      usage: anthropicUsageBody(answer.usage),
     };
   }
   return {
@@ -251,7 +275,18 @@ export function answerHeaders(dialect: Dialect, answer: Pick<FakeAnswer, 'served
   return { 'x-request-id': `req_fake_${seq}`, ...never };
 }
 
-export function renderError(dialect: Dialect, status: number, message: string): Json {
+/**
+ * A 429 for a rate limit: the wait in a `retry-after` header (OpenAI, Anthropic), or for Gemini only in
+ * the body's RetryInfo (Google sends no such header; see llm-server-gemini.ts).
+ */
+export function rateLimitReply(dialect: Dialect, message: string, retryAfterSeconds: string): { body: Json; headers: Record<string, string> } {
+  if (dialect === 'gemini') return { body: renderGeminiError(429, message, { retryDelaySeconds: retryAfterSeconds }), headers: {} };
+  return { body: renderError(dialect, 429, message), headers: { 'retry-after': retryAfterSeconds } };
+}
+
+/** `gemini` extras: the 429's RetryInfo delay and an ErrorInfo reason (llm-server-gemini.ts). */
+export function renderError(dialect: Dialect, status: number, message: string, gemini?: GeminiErrorExtras): Json {
+  if (dialect === 'gemini') return renderGeminiError(status, message, gemini);
   if (dialect === 'openai') {
     return { error: { message, type: OPENAI_ERROR_TYPES[status] ?? 'server_error', param: null, code: OPENAI_ERROR_TYPES[status] ?? null } };
   }

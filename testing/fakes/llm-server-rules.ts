@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { candidateTokens, certainTokens, encodingForModel, type FakeToken } from './llm-server-tokens';
+import { FakeUsageSchema } from './llm-server-usage';
 
 /**
  * A RegExp, or a string holding one so rules can travel as JSON: `/source/flags` (e.g.
@@ -21,8 +23,9 @@ export const JudgeSchema = z.object({
   /** Text before the label, as judges that reason first write it. */
   reasoning: z.string().optional(),
   /**
-   * `assay`: Assay's judge protocol, `<reflection>…</reflection>\n<answer>X</answer>` with X its own
-   * token; `bare`: the label alone (after the reasoning, if any).
+   * `assay`: Assay's judge protocol, `<reflection>…</reflection>\n<answer>X</answer>`; `bare`: the
+   * label alone (after the reasoning, if any). Either way tokenised as OpenAI's tokenizer does
+   * (llm-server-tokens.ts): `>X` is one token for most letters.
    */
   format: z.enum(['assay', 'bare']).default('assay'),
 });
@@ -38,14 +41,25 @@ export const RuleSchema = z
     lastTool: PatternSchema.optional(),
     system: PatternSchema.optional(),
     reply: z.string().optional(),
+    /** Send `reply` as the provider's refusal, or as a reply cut off at the token limit, in each dialect's shape (llm-server-outcomes.ts). */
+    outcome: z.enum(['refusal', 'cut_off']).optional(),
     toolCalls: z.array(FakeToolCallSchema).optional(),
     judge: JudgeSchema.optional(),
     /** Answer with this HTTP error instead. */
-    error: z.object({ status: z.number().int().min(400).max(599), message: z.string().optional(), headers: z.record(z.string(), z.string()).optional() }).optional(),
+    error: z
+      .object({
+        status: z.number().int().min(400).max(599),
+        message: z.string().optional(),
+        headers: z.record(z.string(), z.string()).optional(),
+        /** The provider's own error code in the body (OpenAI `insufficient_quota`, Anthropic `billing_error`…): llm-server-outcomes.ts. */
+        code: z.string().optional(),
+      })
+      .optional(),
     /** Never answer (until the client gives up). */
     hang: z.boolean().optional(),
     latencyMs: z.number().min(0).optional(),
-    usage: z.object({ promptTokens: z.number().int().min(0), completionTokens: z.number().int().min(0) }).optional(),
+    /** Token counts per class (llm-server-usage.ts), each reported in the dialect's documented fields. */
+    usage: FakeUsageSchema.optional(),
     /** Reported as OpenRouter's `usage.cost`. */
     costUsd: z.number().min(0).optional(),
     /** Applies to the first n matching requests only, then falls through to later rules. */
@@ -116,7 +130,7 @@ export interface FakeMessage {
 }
 
 export interface FakeRequest {
-  dialect: 'openai' | 'anthropic' | 'custom' | 'soev';
+  dialect: 'openai' | 'anthropic' | 'custom' | 'soev' | 'gemini';
   model: string;
   /** System prompt(s), joined; '' when none. */
   system: string;
@@ -202,35 +216,40 @@ export function pickFault(faults: readonly FaultConfig[], req: FakeRequest, u: n
 export interface JudgeAnswer {
   content: string;
   label: string;
-  /** Per output token, with the label token's alternatives carrying log(p) of every label. */
-  tokens: { token: string; logprob: number; top: { token: string; logprob: number }[] }[];
+  /**
+   * When log-probabilities were asked for (`k` given): the content's tokens as the model's
+   * tokenizer writes them, the position where the labels part carrying each label's log(p)
+   * among its alternatives (see llm-server-tokens.ts).
+   */
+  tokens?: FakeToken[];
+}
+
+/** How a judge answer is asked: top-k log-probabilities (absent: not asked), the model (its tokenizer), a sample's attempt. */
+export interface JudgeAsk {
+  k?: number;
+  model: string;
+  sample?: { attempt: number };
 }
 
 /**
- * The judge reply for a label distribution: the answer is the most likely label, and at its
- * token position the top log-probabilities log(p) of each label (p > 0), best first, cut to
- * the k the client asked for; a client doing softmax over them gets the distribution back.
- * A sampled request (temperature > 0, no log-probabilities asked for) answers a label drawn
- * at a low-discrepancy quantile of its attempt number instead, so n samples of attempts
- * 0…n−1 approximate the distribution deterministically.
+ * The judge reply for a label distribution: the answer is the most likely label, and where the
+ * labels' texts part, the top log-probabilities hold each label's log(p) (p > 0) as the tokenizer
+ * writes it there (`>A`, `>B`, …), best first, cut to the k the client asked for; a client that
+ * finds the label's token and maps those alternatives back to labels gets the distribution back.
+ * A sampled request (temperature > 0, no log-probabilities asked for) answers a label drawn at a
+ * low-discrepancy quantile of its attempt number instead, so n samples of attempts 0…n−1
+ * approximate the distribution deterministically.
  */
-export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, k: number, sample?: { attempt: number }): JudgeAnswer {
-  const { ranked, chosen } = rankLabels(judge.labels, sample);
+export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, ask: JudgeAsk): JudgeAnswer {
+  const { ranked, chosen } = rankLabels(judge.labels, ask.sample);
   const [before, after] =
     judge.format === 'assay'
       ? [`<reflection>${judge.reasoning ?? 'Graded against the criterion.'}</reflection>\n<answer>`, '</answer>']
       : [judge.reasoning ? `${judge.reasoning} ` : '', ''];
-  const prefix = tokenise(before);
-  const plain = (token: string) => ({ token, logprob: 0, top: k > 0 ? [{ token, logprob: 0 }] : [] });
-  return {
-    content: before + chosen.token + after,
-    label: chosen.token,
-    tokens: [
-      ...prefix.map(plain),
-      { token: chosen.token, logprob: chosen.logprob, top: ranked.slice(0, Math.min(k, 20)) },
-      ...(after ? [plain(after)] : []),
-    ],
-  };
+  const content = before + chosen.token + after;
+  if (ask.k === undefined) return { content, label: chosen.token };
+  const candidates = ranked.map((r) => ({ text: before + r.token + after, p: Math.exp(r.logprob) }));
+  return { content, label: chosen.token, tokens: candidateTokens(candidates, ranked.indexOf(chosen), ask.k, encodingForModel(ask.model)) };
 }
 
 type Ranked = { token: string; logprob: number };
@@ -291,16 +310,15 @@ export function batchedJudgeViews(req: FakeRequest): BatchQuestionView[] | null 
 /**
  * The batched judge reply: one `LETTER: NUMBER` line per question whose rule is a judge rule
  * (a question without one gets no line, as a per-point prompt without one gets no label), each
- * answer number its own token carrying log(p) of every option the rule gives, exactly as the
- * per-point answer carries them for its letter. Sampled requests draw each question's answer
- * at the same quantile of the attempt number as a per-point sample would.
+ * answer number's position carrying log(p) of every option the rule gives, as the tokenizer
+ * writes the numbers there, exactly as the per-point answer carries them for its letter. Sampled
+ * requests draw each question's answer at the same quantile of the attempt number as a
+ * per-point sample would.
  */
-export function batchedJudgeAnswer(questions: readonly { letter: string; options: number; judge: z.infer<typeof JudgeSchema> | undefined }[], k: number, sample?: { attempt: number }): JudgeAnswer {
+export function batchedJudgeAnswer(questions: readonly { letter: string; options: number; judge: z.infer<typeof JudgeSchema> | undefined }[], ask: JudgeAsk): JudgeAnswer {
   const reasoning = questions.find((q) => q.judge?.reasoning)?.judge?.reasoning ?? 'Graded against each question.';
   const head = `<reflection>${reasoning}</reflection>\n<answers>\n`;
-  const plain = (token: string) => ({ token, logprob: 0, top: k > 0 ? [{ token, logprob: 0 }] : [] });
-  const tokens: JudgeAnswer['tokens'] = tokenise(head).map(plain);
-  let content = head;
+  const lines: { letter: string; ranked: Ranked[]; chosen: Ranked }[] = [];
   for (const q of questions) {
     if (!q.judge) continue;
     // Option letters (A = option 1) as the per-point protocol writes them; anything else is no option here.
@@ -310,27 +328,22 @@ export function batchedJudgeAnswer(questions: readonly { letter: string; options
       if (n >= 1 && n <= q.options) numbered[String(n)] = p;
     }
     if (!Object.values(numbered).some((p) => p > 0)) continue;
-    const { ranked, chosen } = rankLabels(numbered, sample);
-    content += `${q.letter}: ${chosen.token}\n`;
-    tokens.push(plain(`${q.letter}: `), { token: chosen.token, logprob: chosen.logprob, top: ranked.slice(0, Math.min(k, 20)) }, plain('\n'));
+    lines.push({ letter: q.letter, ...rankLabels(numbered, ask.sample) });
   }
-  content += '</answers>';
-  tokens.push(plain('</answers>'));
+  /** The answer with line `at` (if any) answering `number` instead of its chosen option. */
+  const render = (at = -1, number = '') => `${head}${lines.map((l, j) => `${l.letter}: ${j === at ? number : l.chosen.token}\n`).join('')}</answers>`;
+  const content = render();
+  if (ask.k === undefined) return { content, label: '' };
+  const encoding = encodingForModel(ask.model);
+  // Each question's alternatives, varying its line alone; the positions where its options part are its own.
+  const perLine = lines.map((l, j) => candidateTokens(l.ranked.map((r) => ({ text: render(j, r.token), p: Math.exp(r.logprob) })), l.ranked.indexOf(l.chosen), ask.k!, encoding));
+  const tokens = certainTokens(content, ask.k, encoding).map((t, pos) => perLine.find((q) => q[pos]!.logprob !== 0 || q[pos]!.top.length > 1)?.[pos] ?? t);
   return { content, label: '', tokens };
 }
 
-/** Whitespace-attached word tokens; they concatenate back to the text exactly. */
-export function tokenise(text: string): string[] {
-  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
-}
-
-/** Plain replies get token log-probabilities too (deterministic, not meaningful). */
-export function plainLogprobs(content: string, k: number): JudgeAnswer['tokens'] {
-  return tokenise(content).map((token, i) => {
-    const logprob = -0.05 * ((i % 4) + 1);
-    const alternatives = Array.from({ length: Math.max(0, Math.min(k, 20) - 1) }, (_, j) => ({ token: `alt${j + 1}`, logprob: -4 - j }));
-    return { token, logprob, top: k > 0 ? [{ token, logprob }, ...alternatives] : [] };
-  });
+/** Plain replies get token log-probabilities too: the tokenizer's tokens, each certain (deterministic, not meaningful). */
+export function plainLogprobs(content: string, k: number, model: string): FakeToken[] {
+  return certainTokens(content, k, encodingForModel(model));
 }
 
 export const GARBAGE = 'Hmm… let me think about that ~~ §§ (no verdict) ~~';

@@ -121,16 +121,25 @@ describe('fake LLM: scripted replies', () => {
 describe('fake LLM: judge answers', () => {
   const labels = { CLASS_ABSENT: 0.05, CLASS_PARTIALLY_PRESENT: 0.25, CLASS_FULLY_PRESENT: 0.7 };
 
-  it('answers the most likely label with log(p) of every label at its position', async () => {
+  /** The wire tokens as [token, p] pairs of their alternatives. */
+  const alternatives = (t: Json) => (t.top_logprobs as Json[]).map((x) => [x.token as string, Math.exp(x.logprob as number)]);
+
+  it('answers the most likely label, tokenised as OpenAI does, with log(p) of every label where the labels part', async () => {
     const f = await start({ rules: [{ model: 'judge', judge: { labels, format: 'bare' } }] });
     const { json } = await openai(f, user('Grade this reply', 'fake-judge', { logprobs: true, top_logprobs: 5 }));
     const choice = json.choices[0];
     expect(choice.message.content).toBe('CLASS_FULLY_PRESENT');
-    expect(choice.logprobs.content).toHaveLength(1);
-    const top = choice.logprobs.content[0].top_logprobs as { token: string; logprob: number }[];
-    expect(top.map((t) => t.token)).toEqual(['CLASS_FULLY_PRESENT', 'CLASS_PARTIALLY_PRESENT', 'CLASS_ABSENT']);
-    for (const t of top) expect(t.logprob).toBeCloseTo(Math.log(labels[t.token as keyof typeof labels]), 12);
-    expect(choice.logprobs.content[0].logprob).toBeCloseTo(Math.log(0.7), 12);
+    // o200k_base: CLASS_FULLY_PRESENT is `CLASS` `_FULL` `Y` `_PRESENT`; the labels part at the second token.
+    const tokens = choice.logprobs.content as Json[];
+    expect(tokens.map((t) => t.token)).toEqual(['CLASS', '_FULL', 'Y', '_PRESENT']);
+    expect(alternatives(tokens[1]!)).toEqual([
+      ['_FULL', expect.closeTo(0.7, 12)],
+      ['_PART', expect.closeTo(0.25, 12)],
+      ['_AB', expect.closeTo(0.05, 12)],
+    ]);
+    expect(tokens[1]!.logprob).toBeCloseTo(Math.log(0.7), 12);
+    // Where every label agrees (before the parting, and after it on the chosen path) the token is certain.
+    for (const i of [0, 2, 3]) expect(tokens[i]).toEqual({ token: tokens[i]!.token, logprob: 0, bytes: null, top_logprobs: [{ token: tokens[i]!.token, logprob: 0, bytes: null }] });
   });
 
   it('normalises weights that do not sum to 1, cuts to the k asked for, and drops p = 0', async () => {
@@ -144,26 +153,41 @@ describe('fake LLM: judge answers', () => {
     expect(one.map((t: Json) => t.token)).toEqual(['yes']);
   });
 
-  it('can reason before the label; tokens concatenate to the content and the label is last', async () => {
+  it('can reason before the label; tokens concatenate to the content and the label is last, with its space', async () => {
     const f = await start({ rules: [{ judge: { labels: { A: 0.4, B: 0.6 }, reasoning: 'The reply cites its source.', format: 'bare' } }] });
     const choice = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 2 }))).json.choices[0];
     expect(choice.message.content).toBe('The reply cites its source. B');
     const tokens = choice.logprobs.content as Json[];
-    expect(tokens.map((t) => t.token).join('')).toBe(choice.message.content);
-    expect(tokens.at(-1)!.top_logprobs.map((t: Json) => t.token)).toEqual(['B', 'A']);
+    expect(tokens.map((t) => t.token)).toEqual(['The', ' reply', ' cites', ' its', ' source', '.', ' B']);
+    expect(alternatives(tokens.at(-1)!)).toEqual([
+      [' B', expect.closeTo(0.6, 12)],
+      [' A', expect.closeTo(0.4, 12)],
+    ]);
   });
 
-  it('speaks Assay’s judge protocol by default: the answer letter is its own token', async () => {
+  it('speaks Assay’s judge protocol by default: the letter glued to ">" as o200k_base writes it, ">A"… its alternatives', async () => {
     const f = await start({ rules: [{ judge: { labels: { A: 0.2, B: 0.8 }, reasoning: 'Mostly there.' } }] });
     const choice = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 5 }))).json.choices[0];
     expect(choice.message.content).toBe('<reflection>Mostly there.</reflection>\n<answer>B</answer>');
     const tokens = choice.logprobs.content as Json[];
-    expect(tokens.map((t) => t.token).join('')).toBe(choice.message.content);
-    const letter = tokens.find((t) => t.token === 'B')!;
-    expect(letter.top_logprobs.map((t: Json) => [t.token, Math.exp(t.logprob)])).toEqual([
-      ['B', expect.closeTo(0.8, 12)],
-      ['A', expect.closeTo(0.2, 12)],
+    expect(tokens.map((t) => t.token)).toEqual(['<', 'reflection', '>', 'Mostly', ' there', '.</', 'reflection', '>\n', '<', 'answer', '>B', '</', 'answer', '>']);
+    expect(alternatives(tokens[10]!)).toEqual([
+      ['>B', expect.closeTo(0.8, 12)],
+      ['>A', expect.closeTo(0.2, 12)],
     ]);
+  });
+
+  it('tokenises with the model’s own tokenizer: cl100k_base for gpt-4 glues ">F", o200k_base for gpt-4o does not', async () => {
+    const f = await start({ rules: [{ judge: { labels: { E: 0.3, F: 0.7 }, reasoning: 'ok' } }] });
+    const tokensOf = async (model: string) => (await openai(f, user('?', model, { logprobs: true, top_logprobs: 5 }))).json.choices[0].logprobs.content as Json[];
+    const gpt4 = await tokensOf('gpt-4');
+    const at4 = gpt4.findIndex((t) => t.token === '>F');
+    expect(alternatives(gpt4[at4]!)).toEqual([['>F', expect.closeTo(0.7, 12)], ['>E', expect.closeTo(0.3, 12)]]);
+    const gpt4o = await tokensOf('gpt-4o-mini');
+    const at4o = gpt4o.findIndex((t) => t.token === 'F');
+    // The bare `>` holds F's mass against the glued `>E`; F then follows, certain on that path.
+    expect(alternatives(gpt4o[at4o - 1]!)).toEqual([['>', expect.closeTo(0.7, 12)], ['>E', expect.closeTo(0.3, 12)]]);
+    expect(alternatives(gpt4o[at4o]!)).toEqual([['F', 1]]);
   });
 
   it('samples deterministically by attempt when asked at temperature > 0 without logprobs', async () => {
@@ -354,7 +378,7 @@ describe('fake LLM: batched judge prompts follow the per-point rules', () => {
   ];
   const body = (messages: unknown, extra: Json = {}) => ({ model: 'judge', messages, ...extra });
 
-  it('answers each question with the distribution its per-point prompt gets, each answer its own token', async () => {
+  it('answers each question with the distribution its per-point prompt gets, read at each answer’s own token position', async () => {
     const f = await start({ rules });
     const batch = buildJudgeBatchRequest({ approach: 'standard', questions, reply });
     const choice = (await openai(f, body(batch.messages, { logprobs: true, top_logprobs: 5 }))).json.choices[0];

@@ -1,7 +1,8 @@
 /**
  * The fake LLM provider: ONE real HTTP server used by the unit tests, the e2e suite and the
  * benchmarks (STYLE.md habit 8). It speaks OpenAI `POST /v1/chat/completions`, Anthropic
- * `POST /v1/messages`, a home-made `POST /custom/chat`, `GET /v1/models`, both batch APIs
+ * `POST /v1/messages`, Gemini `POST /v1beta/models/{m}:generateContent` (llm-server-gemini.ts),
+ * a home-made `POST /custom/chat`, `GET /v1/models`, both batch APIs
  * (OpenAI Files + Batches, Anthropic Message Batches: llm-server-batch.ts), and embeddings as
  * OpenAI `POST /v1/embeddings`, Gemini `POST /v1beta/models/{m}:batchEmbedContents` (and
  * `:embedContent`) and `POST /custom/embed` (llm-server-embeddings.ts), and a soev server's
@@ -30,7 +31,13 @@ import {
 } from './llm-server-embeddings';
 import { SOEV_RUNS_PATH } from './llm-server-soev';
 import { BatchConfigSchema, createBatchApis, readBytes, type BatchConfig, type BatchConfigInput, type BatchStats } from './llm-server-batch';
-import { answerHeaders, BadRequest, parseRequest, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
+import { ToolShapeError } from './llm-server-tools';
+import { answerHeaders, BadRequest, parseRequest, rateLimitReply, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
+import { openAiEmbeddingLimitError } from './llm-server-embedding-limits';
+import { isGeminiChatPath } from './llm-server-gemini';
+import { withErrorCode, withOutcome } from './llm-server-outcomes';
+import { billedUsd, type FakePrice, type FakeUsage } from './llm-server-usage';
+import { asSampled, capabilityRefusal, withReasoning } from './llm-server-capabilities';
 import {
   batchedJudgeAnswer,
   batchedJudgeViews,
@@ -60,12 +67,9 @@ import {
 export type { FaultConfig, Rule, RuleInput, Pattern, FakeRequest, FakeMessage, ServedEntryInput } from './llm-server-rules';
 export type { BatchConfigInput, BatchStats } from './llm-server-batch';
 
-/** The fake's price list, USD per 1M tokens (every model alike): what its billing ledger charges. */
-export interface FakePrice {
-  input: number;
-  output: number;
-}
-export const FAKE_PRICE_PER_MTOK: FakePrice = { input: 1, output: 2 };
+/** The fake's price list, USD per 1M tokens (every model alike): what its billing ledger charges, each token class at its rate. */
+export type { FakePrice };
+export const FAKE_PRICE_PER_MTOK: FakePrice = { input: 1, output: 2, cachedInput: 0.1, cacheWrite: 1.25 };
 
 /** What the fake billed: live calls at its price, batch lines at half of it (as OpenAI and Anthropic do). */
 export interface FakeBilling {
@@ -133,6 +137,8 @@ export interface RecordedRequest {
   status: number;
   fault?: FaultKind;
   rule?: string;
+  /** The parameter the model refused (llm-server-capabilities.ts), when the request was answered with that refusal. */
+  refused?: string;
 }
 
 export interface FakeStats {
@@ -202,6 +208,7 @@ function dialectFor(method: string, path: string): Dialect | null {
   if (path.endsWith('/messages')) return 'anthropic';
   if (path === '/custom/chat') return 'custom';
   if (path === SOEV_RUNS_PATH) return 'soev';
+  if (isGeminiChatPath(path)) return 'gemini';
   return null;
 }
 
@@ -209,7 +216,8 @@ function presentedKey(req: IncomingMessage): string | undefined {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length);
   const x = req.headers['x-api-key'] ?? req.headers['x-goog-api-key'];
-  return Array.isArray(x) ? x[0] : x;
+  // Gemini also takes the key as `?key=` (Gemini API reference, API keys).
+  return (Array.isArray(x) ? x[0] : x) ?? new URL(req.url ?? '/', 'http://fake').searchParams.get('key') ?? undefined;
 }
 
 const normaliseFaults = (f: FaultConfig | FaultConfig[] | null | undefined): FaultConfig[] =>
@@ -231,8 +239,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const price = options.price ?? FAKE_PRICE_PER_MTOK;
   let billing: FakeBilling = { liveUsd: 0, batchUsd: 0, totalUsd: 0, liveCalls: 0, batchLines: 0 };
   // Billed as the providers bill: tokens × price, batch lines at `rate` 0.5.
-  const bill = (usage: { promptTokens: number; completionTokens: number }, rate: number): void => {
-    const usd = ((usage.promptTokens * price.input + usage.completionTokens * price.output) / 1_000_000) * rate;
+  const bill = (usage: FakeUsage, rate: number): void => {
+    const usd = billedUsd(usage, price) * rate;
     if (rate === 1) {
       billing.liveUsd += usd;
       billing.liveCalls++;
@@ -278,24 +286,23 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     let tokens: FakeAnswer['logprobTokens'];
     if (malformed) {
       content = GARBAGE;
-      tokens = k === undefined ? undefined : plainLogprobs(content, k);
+      tokens = k === undefined ? undefined : plainLogprobs(content, k, req.model);
     } else if (batch) {
       const sampled = k === undefined && (req.temperature ?? 0) > 0;
       const judged = batchedJudgeAnswer(
         batch.map((q) => ({ letter: q.letter, options: q.options, judge: q.rule?.judge })),
-        k ?? 0,
-        sampled ? { attempt: Number(req.attempt ?? 0) || 0 } : undefined,
+        { k, model: req.model, ...(sampled ? { sample: { attempt: Number(req.attempt ?? 0) || 0 } } : {}) },
       );
       content = judged.content;
-      tokens = k === undefined ? undefined : judged.tokens;
+      tokens = judged.tokens;
     } else if (rule?.judge) {
       const sampled = k === undefined && (req.temperature ?? 0) > 0;
-      const judged = judgeAnswer(rule.judge, k ?? 0, sampled ? { attempt: Number(req.attempt ?? 0) || 0 } : undefined);
+      const judged = judgeAnswer(rule.judge, { k, model: req.model, ...(sampled ? { sample: { attempt: Number(req.attempt ?? 0) || 0 } } : {}) });
       content = judged.content;
-      tokens = k === undefined ? undefined : judged.tokens;
+      tokens = judged.tokens;
     } else {
       content = rule?.reply ?? (rule?.toolCalls ? '' : defaultReply(req));
-      tokens = k === undefined ? undefined : plainLogprobs(content, k);
+      tokens = k === undefined ? undefined : plainLogprobs(content, k, req.model);
     }
     const toolCalls = malformed ? [] : (rule?.toolCalls ?? []).map((c, i) => ({ id: `call_fake_${seq}_${i}`, name: c.name, arguments: c.arguments ?? {} }));
     const promptTokens = countTokens(req.system, ...req.messages.map((m) => m.content));
@@ -304,7 +311,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       content,
       toolCalls,
       ...(tokens ? { logprobTokens: tokens } : {}),
-      usage: rule?.usage ?? { promptTokens, completionTokens },
+      // A reasoning model's hidden reasoning is billed with the completion (llm-server-capabilities.ts).
+      usage: rule?.usage ?? withReasoning(req.dialect, req.model, { promptTokens, completionTokens }),
       ...(rule?.costUsd !== undefined ? { costUsd: rule.costUsd } : {}),
       served: servedFor(req, rule, served),
     };
@@ -315,7 +323,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       calls++;
       refused++;
       httpReq.resume();
-      return sendJson(res, 429, renderError(dialect, 429, `Too many concurrent requests (fake limit ${maxConcurrent})`), { 'retry-after': '0.05' });
+      const limited = rateLimitReply(dialect, `Too many concurrent requests (fake limit ${maxConcurrent})`, '0.05');
+      return sendJson(res, 429, limited.body, limited.headers);
     }
     inFlight++;
     peak = Math.max(peak, inFlight);
@@ -333,9 +342,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     calls++;
     const mySeq = ++seq;
     let req: FakeRequest;
+    let sent: unknown;
     try {
-      req = parseRequest(dialect, JSON.parse(await readBody(httpReq)) as unknown, httpReq.headers);
+      sent = JSON.parse(await readBody(httpReq)) as unknown;
+      req = parseRequest(dialect, sent, httpReq.headers, path);
     } catch (e) {
+      // A refused tools list comes with the body the dialect's API sends (param, code: llm-server-tools.ts).
+      if (e instanceof ToolShapeError) return sendJson(res, 400, e.body);
       const message = e instanceof BadRequest ? e.message : `invalid JSON body: ${(e as Error).message}`;
       return sendJson(res, 400, renderError(dialect, 400, message));
     }
@@ -345,10 +358,24 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
     const presented = presentedKey(httpReq);
     if (apiKeys && (!presented || !apiKeys.has(presented))) {
+      // Gemini answers a bad key with 400 INVALID_ARGUMENT, reason API_KEY_INVALID (Gemini API troubleshooting page).
+      if (dialect === 'gemini') {
+        entry.status = 400;
+        return sendJson(res, 400, renderError(dialect, 400, 'API key not valid. Please pass a valid API key.', { reason: 'API_KEY_INVALID' }));
+      }
       entry.status = 401;
       // Echoes the key, as some providers do: proves the adapters redact what comes back.
       return sendJson(res, 401, renderError(dialect, 401, `Incorrect API key provided: ${presented ?? '(none)'}`));
     }
+    // A parameter the model refuses (log-probabilities, a temperature, max_tokens on a reasoning
+    // model: llm-server-capabilities.ts) is answered as its provider answers it, before anything is generated.
+    const refusal = capabilityRefusal(dialect, req.model, sent);
+    if (refusal) {
+      entry.status = refusal.status;
+      entry.refused = refusal.param;
+      return sendJson(res, refusal.status, refusal.body);
+    }
+    req = asSampled(dialect, req);
 
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
@@ -374,7 +401,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
     if (fault?.kind === 'rate_limited') {
       entry.status = 429;
-      return sendJson(res, 429, renderError(dialect, 429, 'Rate limit reached (fake)'), { 'retry-after': fault.config.retryAfter ?? '0.05' });
+      const limited = rateLimitReply(dialect, 'Rate limit reached (fake)', fault.config.retryAfter ?? '0.05');
+      return sendJson(res, 429, limited.body, limited.headers);
     }
     if (fault?.kind === 'server_error') {
       entry.status = 500;
@@ -382,7 +410,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     }
     if (rule?.error) {
       entry.status = rule.error.status;
-      return sendJson(res, rule.error.status, renderError(dialect, rule.error.status, rule.error.message ?? `scripted error ${rule.error.status}`), rule.error.headers);
+      const message = rule.error.message ?? `scripted error ${rule.error.status}`;
+      // A scripted Gemini 429's retry-after travels as the body's RetryInfo, as Google sends it.
+      const retryDelaySeconds = dialect === 'gemini' && rule.error.status === 429 ? rule.error.headers?.['retry-after'] : undefined;
+      const headers = retryDelaySeconds === undefined ? rule.error.headers : Object.fromEntries(Object.entries(rule.error.headers ?? {}).filter(([h]) => h !== 'retry-after'));
+      const errorBody = renderError(dialect, rule.error.status, message, retryDelaySeconds === undefined ? undefined : { retryDelaySeconds });
+      return sendJson(res, rule.error.status, withErrorCode(dialect, errorBody, rule.error.code), headers);
     }
 
     if (fault?.kind === 'truncated' || fault?.kind === 'empty' || fault?.kind === 'html') {
@@ -399,7 +432,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
     const malformed = fault?.kind === 'malformed';
     const answer = answerFor(req, rule, malformed, batch);
-    const body = renderAnswer(dialect, req, answer, mySeq);
+    const body = withOutcome(dialect, renderAnswer(dialect, req, answer, mySeq), rule?.outcome);
     entry.status = 200;
     // Counted once the response is actually handed over: a client that already gave up did not complete.
     res.on('finish', () => {
@@ -425,6 +458,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (apiKeys && (!presented || !apiKeys.has(presented))) {
       return sendJson(res, 401, renderEmbeddingError(dialect, 401, `Incorrect API key provided: ${presented ?? '(none)'}`));
     }
+    const overLimit = dialect === 'openai' ? openAiEmbeddingLimitError(req.model, req.inputs) : null;
+    if (overLimit) return sendJson(res, overLimit.status, overLimit.body);
     // the same seeded fault draws as chat: a retry of the same batch is a fresh draw
     const key = `embed:${createHash('sha256').update(JSON.stringify([req.model, req.inputs])).digest('hex').slice(0, 16)}`;
     const occurrence = seen.get(key) ?? 0;

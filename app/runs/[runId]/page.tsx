@@ -46,8 +46,8 @@ async function HeatmapSection({ run, page, sort }: { run: Run; page: number; sor
 }
 
 async function ModelsSection({ run }: { run: Run }) {
-  const ranking = await loadRunRanking(run.id);
-  return <RankingTable entries={rankingView(run.id, ranking)} caption={RANKING_CAPTION} detailed />;
+  const [ranking, header] = await Promise.all([loadRunRanking(run.id), loadRunHeader(run.id)]);
+  return <RankingTable entries={rankingView(run.id, ranking, header?.unpricedModels)} caption={RANKING_CAPTION} detailed />;
 }
 
 /** Judge reliability of the run (every view) and, under the models view, of each model. */

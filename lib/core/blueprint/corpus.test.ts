@@ -15,7 +15,7 @@ const INVALID: Record<string, string[]> = {
   // A plain value containing ": " (js-yaml, Weval's parser, rejects both files too).
   'blueprints/eu-ai-act-202401689.yml': ['3:14 syntax'],
   'blueprints/maternal-health-uttar-pradesh.yml': ['2:8 syntax'],
-  // `toolUse.mode: auto` (Weval rejects it too: only trace-only), and Perl's `(??{…})` is not a JavaScript regex.
+  // `toolUse.mode: auto` (Weval's parser rejects it too; Assay's own sending mode is spelled `native`), and Perl's `(??{…})` is not a JavaScript regex.
   'blueprints/tool-use-native-test.yml': ['14:9 schema', '60:19 invalid_regex', '61:19 invalid_regex'],
 };
 

@@ -113,6 +113,12 @@ export function readDocuments(text: string, format: BlueprintFormat, issues: Iss
   let syntaxErrors = 0;
   for (const doc of docs) {
     for (const error of doc.errors) {
+      if (isUnspacedComment(error)) {
+        // `prompts: []# note`: YAML wants a space before `#`, js-yaml (Weval's parser) reads a comment
+        // all the same, and so does `yaml` after reporting it, so the document is the one Weval had.
+        issues.warn(locAt(lineCounter, error.pos[0]), 'syntax', 'a comment must be separated from the value before it by a space; read as a comment, as Weval (js-yaml) reads it', 'Put a space before `#` (`[]  # note`), or quote the value if the `#` belongs to it.');
+        continue;
+      }
       syntaxErrors++;
       issues.error(locAt(lineCounter, error.pos[0]), 'syntax', `YAML syntax error: ${firstLine(error.message)}`, yamlHint(error.code, error.message));
     }
@@ -210,6 +216,11 @@ function promptsOfDocument(doc: YNode, issues: Issues): YNode[] {
   if (doc.kind === 'map') return [doc];
   issues.error(doc.loc, 'schema', `a prompt document must be a prompt mapping or a list of prompts, not ${describe(doc)}`, 'Write prompts as `- prompt: "…"` items (one list), or one prompt mapping per `---` document.');
   return [];
+}
+
+/** `yaml`'s error for a `#` right after a token (`]#`, `"#`): one js-yaml accepts as a comment. */
+function isUnspacedComment(error: YAMLParseError): boolean {
+  return error.code === 'MISSING_CHAR' && /^Comments must be separated from other tokens by white space characters/.test(error.message);
 }
 
 function firstLine(message: string): string {

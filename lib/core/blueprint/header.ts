@@ -11,6 +11,7 @@ import { optionalString, stringList } from './case-fields';
 import { citationReadingOf, corpusOf, CRITERIA_HEADER_KEYS, isCitationReading, messagesOf } from './criteria-header';
 import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
 import { RETRIEVAL_KEYS, retrievalBlockOf } from './retrieval-field';
+import { TOOL_MODES, toolModeHint } from './tool-fields';
 import { JudgeModeSchema, RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
 
 export type Header = Omit<Blueprint, 'prompts' | 'title'> & {
@@ -321,8 +322,8 @@ function toolName(item: YNode): string | undefined {
 
 /**
  * `toolUse: { enabled, mode, maxSteps, maxCalls, outputFormat }`. Weval accepts only
- * `mode: trace-only` (calls written as TOOL_CALL lines in the reply), and so does Assay: no run
- * step reads another mode, so accepting `native` or `auto` promised what no run did.
+ * `mode: trace-only` (calls written as TOOL_CALL lines in the reply, no tools sent); Assay also
+ * accepts its own `native` (tools sent in each provider's shape). See tool-fields.ts.
  */
 function toolUseOf(node: YNode | undefined, issues: Issues): unknown {
   if (!node) return null;
@@ -332,8 +333,8 @@ function toolUseOf(node: YNode | undefined, issues: Issues): unknown {
     return null;
   }
   const mode = entry(node, 'mode');
-  if (mode && str(mode.value) !== 'trace-only') {
-    issues.error(mode.value.loc, 'schema', `\`toolUse.mode\` must be trace-only, not ${JSON.stringify(toJS(mode.value))}`, 'Write `mode: trace-only` (or leave it out): the model writes each call as a `TOOL_CALL {"name": …, "arguments": …}` line, which the tool points read.');
+  if (mode && !(TOOL_MODES as readonly unknown[]).includes(str(mode.value))) {
+    issues.error(mode.value.loc, 'schema', `\`toolUse.mode\` must be trace-only or native, not ${JSON.stringify(toJS(mode.value))}`, toolModeHint(toJS(mode.value)));
   }
   for (const key of ['maxSteps', 'maxCalls']) {
     const limit = get(node, key);

@@ -13,6 +13,7 @@ import { closest } from '../points/suggest';
 import { limitHint } from './limits';
 import { normalizeBlock, type PointsContext } from './points';
 import { describe, entry, get, str, toJS, truthy, type YMap, type YNode } from './positions';
+import { promptToolFieldsOf, TOOL_PROMPT_KEYS } from './tool-fields';
 import { promptTemperatureOf } from './weval-fields';
 import type { Message, Point, Prompt, SourceLoc } from './schema';
 
@@ -28,7 +29,7 @@ export const POINT_KEYS = ['should', 'points', 'expect', 'expects', 'expectation
 
 export const PROMPT_KEYS = [
   'id', 'prompt', 'promptText', 'messages', 'ideal', 'idealResponse', 'system', 'description', 'citation', 'reference', 'weight', 'importance',
-  'multiplier', ...POINT_KEYS, 'should_not', 'criteria', 'render_as', 'noCache', 'temperature', 'correct', ...CASE_KEYS,
+  'multiplier', ...POINT_KEYS, 'should_not', 'criteria', 'render_as', 'noCache', 'temperature', 'correct', ...TOOL_PROMPT_KEYS, ...CASE_KEYS,
 ];
 
 const ROLES = ['user', 'assistant', 'system', 'ai'] as const;
@@ -95,10 +96,11 @@ export function normalizePrompt(node: YNode, header: Header, ctx: PointsContext)
     expect: null,
     loc: node.loc,
   };
-  // Only a prompt that writes `system` or `temperature` carries it, so other prompts' stored shape is unchanged.
+  // Only a prompt that writes `system`, `temperature` or a tool-use field carries it, so other prompts' stored shape is unchanged.
   if (system !== undefined) prompt.system = system;
   const temperature = promptTemperatureOf(node, issues);
   if (temperature !== null) prompt.temperature = temperature;
+  Object.assign(prompt, promptToolFieldsOf(node, issues));
   if (expectNode && isSoevExpect(expectNode)) prompt.expect = expectOf(expectNode, issues);
   return { prompt, explicitId, idLoc: idNode?.loc ?? node.loc };
 }

@@ -191,6 +191,14 @@ export const PromptSchema = z.object({
   noCache: z.boolean().nullable(),
   /** The prompt's own `temperature` (Weval's per-prompt field): it runs at this one only. Absent or null: the blueprint's. */
   temperature: z.number().nullable().optional(),
+  /**
+   * Weval's tool-use fields (lib/core/blueprint/tool-fields.ts): tools the trace must contain,
+   * tools it must not, and a cap on calls. Stored and shown, never graded (as in Weval); absent
+   * when the prompt does not write them.
+   */
+  requiredTools: z.array(z.string()).optional(),
+  prohibitedTools: z.array(z.string()).optional(),
+  maxCalls: z.number().min(0).optional(),
   /** soev `expect` case fields, or null when the prompt has none. */
   expect: ExpectSchema.nullable(),
   lineage: z.string().nullable(),

@@ -205,6 +205,9 @@ function promptSchema(): z.ZodType {
     render_as: nullable(RenderAsSchema, 'How replies are shown: markdown (default), html or plaintext.'),
     noCache: nullable(z.boolean(), 'Bypass the response cache for this prompt.'),
     temperature: nullable(z.number().min(0).max(2), 'This prompt\'s own temperature: it runs at this one only, whatever the blueprint\'s.'),
+    requiredTools: z.array(NonBlank).optional().describe('Weval: tools the trace should contain. Shown with the prompt, not graded (as in Weval); grade with `$tool_called`.'),
+    prohibitedTools: z.array(NonBlank).optional().describe('Weval: tools the trace should not contain. Shown, not graded (as in Weval); grade with `$tool_called` under `should_not`.'),
+    maxCalls: z.number().min(0).optional().describe('Weval: a cap on tool calls. Shown, not graded (as in Weval); grade with `$tool_call_count_between`.'),
     correct: nullable(correctBlock(), 'Assay structured check over the reply and its tool calls.'),
     repeats: nullable(z.number().int().min(1), 'Assay: run this prompt k times as independent samples (pass@k, pass^k).'),
     status: nullable(z.enum(['active', 'draft', 'retired']), 'Assay: only `active` prompts run.'),
@@ -266,7 +269,10 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
       z
         .object({
           enabled: z.boolean().optional(),
-          mode: z.enum(['trace-only']).optional().describe('`trace-only` (the only mode, as in Weval): the model writes each call as a TOOL_CALL line in the reply.'),
+          mode: z
+            .enum(['trace-only', 'native'])
+            .optional()
+            .describe('`trace-only` (default, as in Weval): no tools sent; the model writes each call as a TOOL_CALL line. `native` (Assay): tools sent in each provider\'s shape.'),
           maxSteps: z.number().int().min(1).optional(),
           maxCalls: z.number().int().min(1).optional(),
           outputFormat: z.unknown().optional(),

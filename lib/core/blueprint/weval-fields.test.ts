@@ -35,12 +35,14 @@ describe('Weval fields that were holes', () => {
     expect(at(bad)).toEqual(["3:16 a prompt's `temperature` must be a number from 0 to 2, not 3"]);
   });
 
-  it('toolUse: only trace-only; maxSteps and maxCalls whole numbers ≥ 1, with positions', () => {
+  it('toolUse: trace-only (Weval) or native (Assay), never auto; maxSteps and maxCalls whole numbers ≥ 1, with positions', () => {
     const ok = parseBlueprint('toolUse: { enabled: true, mode: trace-only, maxSteps: 2, maxCalls: 3 }\n---\n- prompt: a\n', { file: 'u.yml' });
     expect(ok.ok).toBe(true);
     expect(ok.warnings).toEqual([]);
-    const bad = parseBlueprint('toolUse:\n  mode: native\n  maxCalls: 0\n---\n- prompt: a\n', { file: 'u.yml' });
-    expect(at(bad)).toEqual(['2:9 `toolUse.mode` must be trace-only, not "native"', '3:13 `toolUse.maxCalls` must be a whole number ≥ 1']);
+    expect(parseBlueprint('toolUse: { mode: native }\n---\n- prompt: a\n', { file: 'u.yml' }).ok).toBe(true);
+    const bad = parseBlueprint('toolUse:\n  mode: auto\n  maxCalls: 0\n---\n- prompt: a\n', { file: 'u.yml' });
+    expect(at(bad)).toEqual(['2:9 `toolUse.mode` must be trace-only or native, not "auto"', '3:13 `toolUse.maxCalls` must be a whole number ≥ 1']);
+    expect(!bad.ok && bad.errors[0]!.hint).toMatch(/Weval's parser rejects `auto` too; write `mode: native`/);
   });
 
   it('externalServices: an invalid URL, a missing url and a method other than GET/POST/PUT are load-time errors', () => {

@@ -84,6 +84,10 @@ export function wevalPrompt(p: Omit<Prompt, 'id' | 'idSource'> & { id?: string }
   if (shouldNot.length > 0) out.should_not = nest(shouldNot);
   out.render_as = p.render_as ?? 'markdown';
   if (p.noCache !== null) out.noCache = p.noCache;
+  // Weval keeps these on the prompt when written, so they count in its hash of the prompt.
+  if (p.requiredTools !== undefined) out.requiredTools = p.requiredTools;
+  if (p.prohibitedTools !== undefined) out.prohibitedTools = p.prohibitedTools;
+  if (p.maxCalls !== undefined) out.maxCalls = p.maxCalls;
   const assay = assayFields(p);
   if (assay) out.assay = assay;
   return out;

@@ -39,6 +39,11 @@ export interface ConversationEvidence {
   structured?: unknown;
   /** Why this conversation has no reply (a variant whose generation failed); absent when it has one. (judged helper) */
   error?: string | null;
+  /**
+   * Set when the provider itself marked the reply as a refusal (which signal: `message.refusal`,
+   * `stop_reason: refusal`…, replies.refusal); `reply` then holds the refusal's text. Added by H4.
+   */
+  refusal?: string | null;
 }
 
 /** Everything a criterion may grade for one attempt of one case. */

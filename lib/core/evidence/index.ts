@@ -3,6 +3,7 @@ export {
   JudgeApproachSchema,
   parseStored,
   parseStoredOrNull,
+  SampledBecauseSchema,
   StoredBatchCallSchema,
   StoredDetailSchema,
   StoredDistributionSchema,
@@ -16,6 +17,7 @@ export {
   StoredToolCallSchema,
   StoredToolCallsSchema,
   StoredTurnsSchema,
+  type SampledBecause,
   type StoredBatchCall,
   type StoredDistribution,
   type StoredJudgeRecord,
@@ -24,6 +26,7 @@ export {
   type StoredTurn,
 } from './schemas';
 export { ToolCallSchema, type ToolCall } from './tool-call';
+export { isCutOff, REPLY_OUTCOME_LABELS, replyOutcome, StoredRefusalSchema, type ReplyOutcome, type StoredRefusal } from './reply-outcome';
 export { describeCheck, functionName, labelName, orderedDistribution, pointCode, pointDirection, pointLabel, pointLabels, storedPoint } from './labels';
 export {
   MAX_SERVED_VALUE,

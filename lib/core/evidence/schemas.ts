@@ -27,6 +27,15 @@ export type StoredBatchCall = z.infer<typeof StoredBatchCallSchema>;
 export const JudgeApproachSchema = z.enum(['standard', 'prompt-aware', 'holistic']);
 
 /**
+ * Why a judge's distribution was estimated from sampled answers: the provider returned no
+ * log-probabilities (`no-logprobs`), returned them but the label's position could not be read
+ * from them (`label-not-in-logprobs`: lib/core/judging/label-position.ts), or the model refuses
+ * the log-probability parameters altogether (`logprobs-refused`, e.g. reasoning models).
+ */
+export const SampledBecauseSchema = z.enum(['no-logprobs', 'label-not-in-logprobs', 'logprobs-refused']);
+export type SampledBecause = z.infer<typeof SampledBecauseSchema>;
+
+/**
  * One judge's answer on one point (`verdicts.judges[i]`). `score` is the value of the
  * question under this judge's distribution, in [0,1] before any `should_not` inversion;
  * null when the judge failed or found the question does not apply. Strict: an unknown key
@@ -43,6 +52,13 @@ export const StoredJudgeRecordSchema = z
     reasoning: z.string().nullable(),
     /** Why this judge gave no answer (provider error, malformed output after retries). */
     error: z.string().nullable(),
+    /**
+     * `method: samples` only: why the judge was sampled instead of read from log-probabilities
+     * (absent on rows written before it was recorded). See `SampledBecauseSchema`.
+     */
+    sampledBecause: SampledBecauseSchema.optional(),
+    /** `method: samples` only: how many sampled answers carried a label (the estimate's n). */
+    n: z.number().int().positive().optional(),
     /**
      * Batched judging only (absent for per-point answers): the call that produced this answer
      * (its response-cache key: model, messages, parameters, attempt), the question's letter in

@@ -1,18 +1,21 @@
 /**
  * Reading a batched judge answer (batch-prompt.ts): one line per lettered question inside the
  * LAST `<answers>` block, each question's distribution read from the top log-probabilities of
- * ITS OWN answer token (the option number on its line), or, without log-probabilities, from
- * several sampled answers of the whole batch. Each question stands alone: a missing,
+ * ITS OWN answer token (the option number on its line, found as label-position.ts finds any
+ * label), or, without log-probabilities, from several sampled answers of the whole batch. Each question stands alone: a missing,
  * repeated-with-a-different-answer or out-of-range answer makes that question an error (with
  * the reason) and the others are still read, so one slip costs one verdict, not the reply's.
  */
 import { remap, type JudgeOutputToken } from './prompt';
 import type { JudgeBatchRequest } from './batch-prompt';
-import { distributionFromLogprobs, distributionFromSamples, type JudgeDistribution, type TopLogprob } from './distribution';
+import { distributionFromSamples, type JudgeDistribution } from './distribution';
+import { readLabelPosition } from './label-position';
 
 export type BatchAnswerReading =
   | { letter: string; ok: true; distribution: JudgeDistribution; label: string; reasoning: string | null }
-  | { letter: string; ok: false; error: string };
+  | { letter: string; ok: false; error: string }
+  /** Log-probabilities came back and the line parsed, but its number's position does not give the distribution: sample. */
+  | { letter: string; ok: false; unreadable: string };
 
 export interface JudgeBatchReading {
   /** One per question of the request, in the order asked. */
@@ -30,8 +33,9 @@ const REFLECTION = /<\s*reflection\s*>([\s\S]*?)<\s*\/\s*reflection\s*>/gi;
 interface Line {
   letter: string;
   number: string;
-  /** Offset of the number in the text that was parsed. */
+  /** Offset of the number in the text that was parsed, and its length as written (`04` is 2). */
   at: number;
+  length: number;
   raw: string;
 }
 
@@ -45,7 +49,7 @@ function answerLines(text: string): Line[] | null {
   const lines: Line[] = [];
   for (const m of body.matchAll(LINE)) {
     const numberAt = m.indices![2]![0];
-    lines.push({ letter: m[1]!.toUpperCase(), number: String(Number(m[2]!)), at: bodyAt + numberAt, raw: m[0].trim() });
+    lines.push({ letter: m[1]!.toUpperCase(), number: String(Number(m[2]!)), at: bodyAt + numberAt, length: m[2]!.length, raw: m[0].trim() });
   }
   return lines;
 }
@@ -70,37 +74,10 @@ function pickLine(lines: readonly Line[], letter: string, options: Record<string
 }
 
 /**
- * The top log-probabilities at the token holding a question's answer number, rewritten so
- * each alternative names an option number: a token that carries more than the number (`": 4"`,
- * `"4\n"`, `"B:4"`) has the same surrounding text stripped from its alternatives. Null when the
- * number is split across tokens (`"1"` + `"0"` for option 10: the first token's alternatives are
- * not the options) or no token covers it.
- */
-function topAtAnswer(tokens: readonly JudgeOutputToken[], at: number, length: number): TopLogprob[] | null {
-  let start = 0;
-  for (const t of tokens) {
-    const end = start + t.token.length;
-    if (at >= start && at < end) {
-      if (at + length > end) return null;
-      const before = t.token.slice(0, at - start).trim();
-      const after = t.token.slice(at - start + length).trim();
-      return t.top.map((alt) => {
-        let s = alt.token.trim();
-        if (before && s.startsWith(before)) s = s.slice(before.length);
-        if (after && s.endsWith(after)) s = s.slice(0, s.length - after.length);
-        return { token: s.trim(), logprob: alt.logprob };
-      });
-    }
-    start = end;
-  }
-  return null;
-}
-
-/**
  * Reads one batched judge output. With log-probabilities, each question's distribution comes
- * from its own answer token; where that token's alternatives hold no option (or the number is
- * split across tokens) the question falls back to the point mass of its parsed answer, as the
- * per-point reader does (method `samples`, n = 1).
+ * from its own answer token; where that position does not give it (no option among its
+ * alternatives, the number split across tokens) the question is `unreadable`, as the per-point
+ * reader says, and the caller samples. Without log-probabilities each answer is one sample.
  */
 export function readJudgeBatchOutput(output: string, request: JudgeBatchRequest, logprobs: readonly JudgeOutputToken[] | null): JudgeBatchReading {
   const lines = answerLines(output);
@@ -117,11 +94,10 @@ export function readJudgeBatchOutput(output: string, request: JudgeBatchRequest,
     const numbers = Object.keys(q.options);
     if (tokenLines && logprobs) {
       const inTokens = tokenLines.filter((l) => l.letter === q.letter && l.number === picked.line.number).at(-1);
-      const top = inTokens ? topAtAnswer(logprobs, inTokens.at, inTokens.number.length) : null;
-      if (top) {
-        const d = distributionFromLogprobs(top, numbers);
-        if (!('error' in d)) return { letter: q.letter, ok: true, distribution: remap(d, q.options), label: q.options[picked.line.number]!, reasoning };
-      }
+      if (!inTokens) return { letter: q.letter, ok: false, unreadable: `the log-probability tokens hold no line "${q.letter}: ${picked.line.number}"` };
+      const read = readLabelPosition(logprobs, { start: inTokens.at, end: inTokens.at + inTokens.length }, numbers);
+      if (!read.ok) return { letter: q.letter, ok: false, unreadable: read.unreadable };
+      return { letter: q.letter, ok: true, distribution: remap(read.distribution, q.options), label: q.options[picked.line.number]!, reasoning };
     }
     const single = distributionFromSamples([picked.line.number], numbers);
     if ('error' in single) return { letter: q.letter, ok: false, error: single.error };

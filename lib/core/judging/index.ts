@@ -43,4 +43,5 @@ export { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, judgeKey, judgeReliab
 export { modelIdentity, selfJudging, type ModelIdentity, type SelfJudgingKind } from './self-judging';
 export { BATCH_SYSTEM, buildJudgeBatchRequest, JUDGE_BATCH_MAX_QUESTIONS, splitIntoBatches, type BatchQuestionKey, type JudgeBatchInput, type JudgeBatchRequest } from './batch-prompt';
 export { readJudgeBatchOutput, readJudgeBatchSamples, type BatchAnswerReading, type JudgeBatchReading } from './batch-reading';
+export { readLabelPosition, UNSEEN_LABEL_TOLERANCE, type LabelPositionReading, type LabelSpan } from './label-position';
 export { modeAgreement, type ModeAgreement, type ModeVerdict } from './mode-agreement';

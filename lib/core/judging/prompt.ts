@@ -10,8 +10,9 @@
  * reply), `holistic` (+ the other criteria, so the judge sees the rubric as a whole).
  */
 import type { Message } from '../blueprint/schema';
-import { distributionFromLogprobs, distributionFromSamples, type JudgeDistribution, type TopLogprob } from './distribution';
+import { distributionFromSamples, type JudgeDistribution } from './distribution';
 import { neutraliseDelimiters, parseLastLabel } from './hardening';
+import { readLabelPosition, type JudgeOutputToken, type LabelSpan } from './label-position';
 import type { JudgeQuestion } from './questions';
 import { questionLabels } from './values';
 
@@ -114,15 +115,16 @@ export function buildJudgeRequest(input: JudgeInput): JudgeRequest {
   };
 }
 
-export interface JudgeOutputToken {
-  token: string;
-  logprob: number;
-  top: readonly TopLogprob[];
-}
+export type { JudgeOutputToken };
 
 export type JudgeReading =
   | { ok: true; distribution: JudgeDistribution; reasoning: string | null; label: string }
-  | { ok: false; error: string };
+  | { ok: false; error: string }
+  /**
+   * Log-probabilities came back and the answer parsed, but its label's position does not give
+   * the distribution (see label-position.ts): the caller samples the judge instead.
+   */
+  | { ok: false; unreadable: string };
 
 /** A distribution keyed by what the judge wrote (a letter, an option number) → keyed by the question's labels. */
 export function remap(distribution: JudgeDistribution, letters: Record<string, string>): JudgeDistribution {
@@ -136,23 +138,27 @@ export function remap(distribution: JudgeDistribution, letters: Record<string, s
 
 /**
  * Reads one judge output. With log-probabilities, the distribution comes from the top
- * log-probabilities at the LAST answer letter's token; without them it is the point mass
- * of the parsed letter (callers combine several samples with `readJudgeSamples`).
+ * log-probabilities at the LAST answer letter's token (label-position.ts); where they came back
+ * but that position does not give it, the reading says so (`unreadable`) rather than guess.
+ * Without them it is the point mass of the parsed letter, one sample (callers combine several
+ * samples with `readJudgeSamples`).
  */
 export function readJudgeOutput(output: string, request: JudgeRequest, logprobs: readonly JudgeOutputToken[] | null): JudgeReading {
   const letters = Object.keys(request.letters);
   const parsed = parseLastLabel(output, letters, { tag: 'answer' });
   if (!parsed.ok) return { ok: false, error: parsed.error };
+  const label = request.letters[parsed.label]!;
   if (logprobs && logprobs.length > 0) {
-    const at = answerTokenIndex(logprobs, letters);
-    if (at >= 0) {
-      const d = distributionFromLogprobs(logprobs[at]!.top, letters);
-      if (!('error' in d)) return { ok: true, distribution: remap(d, request.letters), reasoning: parsed.reasoning, label: request.letters[parsed.label]! };
-    }
+    const span = answerSpan(logprobs.map((t) => t.token).join(''), letters);
+    if (!span) return { ok: false, unreadable: 'the log-probability tokens hold no <answer> with an option letter' };
+    if (span.letter !== parsed.label) return { ok: false, unreadable: `the log-probability tokens answer ${span.letter}, the reply ${parsed.label}` };
+    const read = readLabelPosition(logprobs, span, letters);
+    if (!read.ok) return { ok: false, unreadable: read.unreadable };
+    return { ok: true, distribution: remap(read.distribution, request.letters), reasoning: parsed.reasoning, label };
   }
   const single = distributionFromSamples([parsed.label], letters);
   if ('error' in single) return { ok: false, error: single.error };
-  return { ok: true, distribution: remap(single, request.letters), reasoning: parsed.reasoning, label: request.letters[parsed.label]! };
+  return { ok: true, distribution: remap(single, request.letters), reasoning: parsed.reasoning, label };
 }
 
 /** Several sampled outputs of the same request → the empirical distribution (method `samples`). */
@@ -172,21 +178,17 @@ export function readJudgeSamples(outputs: readonly string[], request: JudgeReque
   return { ok: true, distribution: mapped, reasoning, label: best };
 }
 
-/** The index of the token holding the last `<answer>X</answer>` letter, or -1. */
-function answerTokenIndex(tokens: readonly JudgeOutputToken[], letters: readonly string[]): number {
-  let text = '';
-  const starts: number[] = [];
-  for (const t of tokens) {
-    starts.push(text.length);
-    text += t.token;
+/** Quotes and emphasis the answer parser forgives around a letter (hardening.ts `parseLastLabel`). */
+const ANSWER = /<\s*answer\s*>[\s*_`"']*([A-Za-z])[\s*_`"'.]*<\s*\/\s*answer\s*>/dg;
+
+/** Where the last `<answer>X</answer>` letter sits in `text` (X one of `letters`), or null. */
+function answerSpan(text: string, letters: readonly string[]): (LabelSpan & { letter: string }) | null {
+  let last: (LabelSpan & { letter: string }) | null = null;
+  for (const m of text.matchAll(ANSWER)) {
+    const letter = m[1]!.toUpperCase();
+    if (letters.includes(letter)) last = { letter, start: m.indices![1]![0], end: m.indices![1]![1] };
   }
-  const re = /<\s*answer\s*>\s*([A-Z])\s*<\s*\/\s*answer\s*>/g;
-  let last: RegExpExecArray | null = null;
-  for (let m = re.exec(text); m; m = re.exec(text)) if (letters.includes(m[1]!)) last = m;
-  if (!last) return -1;
-  const letterAt = last.index + last[0].indexOf(last[1]!, last[0].indexOf('>') + 1);
-  for (let i = starts.length - 1; i >= 0; i--) if (starts[i]! <= letterAt) return i;
-  return -1;
+  return last;
 }
 
 /** The labels a question's distribution is keyed by, in presentation order. */

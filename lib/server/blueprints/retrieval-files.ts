@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
+import { embeddingLimitIssues } from './embedding-input-limits';
 import { parseRetrievalFiles, RETRIEVAL_LIMITS, type BlueprintIssue, type RetrievalBlock, type RetrievalData, type RetrievalLimits } from '@/lib/core';
 
 export type LoadRetrievalFilesResult = { ok: true; data: RetrievalData; contentHash: string; warnings: BlueprintIssue[]; paths: RetrievalFilePaths } | { ok: false; issues: BlueprintIssue[] };
@@ -75,6 +76,8 @@ export async function loadRetrievalFiles(
   const sources = Object.fromEntries(ROLES.map((role) => [role, { path: full[role], text: texts[role]! }])) as Record<(typeof ROLES)[number], { path: string; text: string }>;
   const parsed = parseRetrievalFiles(sources, limits);
   if (!parsed.ok) return parsed;
+  const tooLong = embeddingLimitIssues(block, parsed.data, sources);
+  if (tooLong.length > 0) return { ok: false, issues: tooLong };
   return { ok: true, data: parsed.data, contentHash: retrievalContentHash(texts as Record<(typeof ROLES)[number], string>), warnings: parsed.warnings, paths: full };
 }
 

@@ -33,8 +33,12 @@ export const testPolicy: PullRequestPolicy = {
   publicUrl: 'http://assay.test',
 };
 
-/** The platform defaults requestRun needs (judges, default collection), fixed for tests. */
-export const TEST_RUN_DEFAULTS: RunDefaults = { judges: ['openai:judge-a'], defaultCollection: 'CORE', judgeSamples: 3 };
+/**
+ * The platform defaults requestRun needs (judges, default collection), fixed for tests. The judge
+ * has a known price: a PR run carries a cost cap, and a capped run refuses a model priced nowhere
+ * (runs/unpriced-models.ts).
+ */
+export const TEST_RUN_DEFAULTS: RunDefaults = { judges: ['openai:gpt-4o-mini'], defaultCollection: 'CORE', judgeSamples: 3 };
 
 /**
  * The run pipeline for tests: the real requestRun (queued runs rows, identity, budget caps,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startFakeLlm } from '@/testing/fakes/llm-server';
-import { AnthropicClient, ANTHROPIC_DEFAULT_MAX_TOKENS, fromAnthropicMessage, toAnthropicParams } from './anthropic';
+import { AnthropicClient, fromAnthropicMessage, toAnthropicParams } from './anthropic';
+import { anthropicMaxTokens } from './anthropic-limits';
 import { runLlmClientContract } from './llm-client-contract.testkit';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 
@@ -24,7 +25,7 @@ describe('Anthropic mapping', () => {
     });
     expect(params).toEqual({
       model: 'claude-3-5-haiku-latest',
-      max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+      max_tokens: 8_192, // Claude Haiku 3.5's own output limit (anthropic-limits.ts)
       system: 'Be brief.',
       temperature: 0,
       messages: [{ role: 'user', content: 'Hi' }],
@@ -69,6 +70,29 @@ describe('Anthropic mapping', () => {
     ]);
   });
 
+  it('leaves out an empty assistant turn, merging the user turns around it (the API refuses empty content)', () => {
+    const params = toAnthropicParams({
+      model: 'claude-haiku-4-5',
+      messages: [
+        { role: 'user', content: 'First question' },
+        { role: 'assistant', content: '' },
+        { role: 'user', content: 'Second question' },
+      ],
+    });
+    expect(params.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'First question' },
+          { type: 'text', text: 'Second question' },
+        ],
+      },
+    ]);
+    // an assistant turn that made only tool calls is not empty: it stays
+    const tools = toAnthropicParams({ model: 'm', messages: [{ role: 'user', content: 'Go' }, { role: 'assistant', content: '', toolCalls: [{ id: 't', name: 'f', arguments: {} }] }, { role: 'tool', toolCallId: 't', content: 'ok' }] });
+    expect(tools.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
   it('reads text and tool_use blocks, stop reason and usage; never logprobs', () => {
     const message = {
       id: 'm',
@@ -95,13 +119,40 @@ describe('Anthropic mapping', () => {
 });
 
 describe('Anthropic adapter against the fake', () => {
+  it('answers a multi-turn conversation whose earlier reply was empty (the fake refuses empty turns as the API does)', async () => {
+    const fake = await startFakeLlm({ rules: [{ reply: 'second answer' }] });
+    try {
+      const client = new AnthropicClient({ apiKey: 'sk-ant-test', baseURL: fake.origin });
+      const res = await client.chat({
+        model: 'claude-haiku-4-5',
+        messages: [
+          { role: 'user', content: 'First question' },
+          { role: 'assistant', content: '' },
+          { role: 'user', content: 'Second question' },
+        ],
+      });
+      expect(res.content).toBe('second answer');
+      // what the fake refuses: the same turn sent as `content: ''`, as the adapter used to send it
+      const raw = await fetch(`${fake.origin}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-test', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }, { role: 'user', content: 'b' }] }),
+      });
+      expect(raw.status).toBe(400);
+      expect(await raw.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('non-empty content') } });
+    } finally {
+      await fake.close();
+    }
+  });
+
+
   it('authenticates with the key and always sends max_tokens', async () => {
     const fake = await startFakeLlm({ apiKeys: ['sk-ant-good'], rules: [{ reply: 'hello from claude' }] });
     try {
       const client = new AnthropicClient({ apiKey: 'sk-ant-good', baseURL: fake.origin });
       const res = await client.chat({ model: 'claude-3-5-haiku-latest', messages: [{ role: 'user', content: 'hi' }] });
       expect(res).toMatchObject({ content: 'hello from claude', finishReason: 'end_turn' });
-      expect(fake.requests().at(-1)).toMatchObject({ dialect: 'anthropic', request: { maxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS } });
+      expect(fake.requests().at(-1)).toMatchObject({ dialect: 'anthropic', request: { maxTokens: anthropicMaxTokens('claude-3-5-haiku-latest') } });
     } finally {
       await fake.close();
     }

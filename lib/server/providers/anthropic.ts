@@ -10,14 +10,17 @@ import { AnthropicBatchApi } from './anthropic-batch';
 import { attemptHeaders } from './attempt-header';
 import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
+import { ANTHROPIC_FALLBACK_MAX_TOKENS, anthropicMaxTokens } from './anthropic-limits';
 import { costUsd } from './cost';
+import { anthropicOutcome } from './reply-outcome';
+import { anthropicUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
-import { functionTools, parseArguments } from './tool-calls';
+import { anthropicTools, parseArguments } from './tool-calls';
 import { type ChatRequest, type ChatResponse, type LlmClient, type ToolCall } from './types';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
-/** The Messages API insists on a limit; this one is generous for evaluation replies. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+/** The limit for a model anthropic-limits.ts does not know; known models get their own output limit. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = ANTHROPIC_FALLBACK_MAX_TOKENS;
 
 export interface AnthropicOptions {
   apiKey: string;
@@ -48,6 +51,13 @@ export function toAnthropicParams(req: ChatRequest): AnthropicParams {
         blocks.push({ type: 'tool_use', id: c.id ?? `toolu_${i}`, name: c.name, input: parseArguments(c.arguments) });
       }
     }
+    // An assistant turn with nothing in it (a model that answered '' earlier in a multi-turn
+    // cell) is left out: the Messages API answers 400 to empty content ("all messages must have
+    // non-empty content except for the optional final assistant message"), and an empty text
+    // block is refused too. Leaving it out sends what the model's context held (nothing from it);
+    // a placeholder text would put words in its mouth. The user turns around it are then merged
+    // into one message below, as the API requires alternating roles.
+    if (role === 'assistant' && blocks.length === 0) continue;
     const last = messages.at(-1);
     if (last && last.role === role) {
       // Consecutive turns of one role (e.g. several tool results) must be one message.
@@ -58,14 +68,10 @@ export function toAnthropicParams(req: ChatRequest): AnthropicParams {
       messages.push({ role, content: onlyText ? (blocks[0] as { text: string }).text : blocks.length ? blocks : '' });
     }
   }
-  const tools: Tool[] = functionTools(req.tools).map((t) => ({
-    name: t.name,
-    ...(t.description ? { description: t.description } : {}),
-    input_schema: (t.parameters ?? { type: 'object', properties: {} }) as Tool.InputSchema,
-  }));
+  const tools: Tool[] = anthropicTools(req.tools);
   return {
     model: req.model,
-    max_tokens: req.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    max_tokens: req.maxTokens ?? anthropicMaxTokens(req.model),
     messages,
     ...(system ? { system } : {}),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
@@ -85,12 +91,15 @@ export function fromAnthropicMessage(message: Message, ctx: { provider: string; 
     if (block.type === 'text') content += block.text;
     else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
   }
+  // `stop_reason: refusal` keeps its text as a refusal, or with no text throws `blocked` (reply-outcome.ts).
+  const outcome = anthropicOutcome(ctx.provider, message, content);
   const u = message.usage;
-  const usage = u && typeof u.input_tokens === 'number' ? { promptTokens: u.input_tokens, completionTokens: u.output_tokens ?? 0 } : null;
+  const usage = anthropicUsage(u);
   return {
-    content,
+    content: outcome.content,
     toolCalls,
     finishReason: message.stop_reason ?? null,
+    ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
     usage,
     costUsd: costUsd(ctx.model, usage),
     logprobs: null,
@@ -105,8 +114,14 @@ const ANTHROPIC_ERRORS: SdkErrorKinds = {
   isAbort: (e) => e instanceof APIUserAbortError,
   isTimeout: (e) => e instanceof APIConnectionTimeoutError,
   isConnection: (e) => e instanceof APIConnectionError,
-  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message } : null),
+  // codes: `billing_error`, and a 429 whose `details.error_code` is the spend limit, are out of credit, not a rate limit (classify.ts).
+  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.type, e.errorCode] } : null),
 };
+
+/** The Anthropic SDK's errors, classified (the client's calls; the contract suite reads documented error bodies through it). */
+export function classifyAnthropicError(e: unknown, provider: string, secrets: readonly string[] = []): unknown {
+  return classifySdkError(e, ANTHROPIC_ERRORS, provider, secrets);
+}
 
 export class AnthropicClient implements LlmClient {
   readonly provider: string;
@@ -142,7 +157,7 @@ export class AnthropicClient implements LlmClient {
         message = data;
         headers = response.headers;
       } catch (e) {
-        throw classifySdkError(e, ANTHROPIC_ERRORS, this.provider, this.#secrets);
+        throw classifyAnthropicError(e, this.provider, this.#secrets);
       }
       return fromAnthropicMessage(message, { provider: this.provider, model: req.model, latencyMs: performance.now() - started, headers });
     });

@@ -26,6 +26,11 @@ export interface BatchState {
   status: string;
   /** Nothing more will change: results (possibly partial) can be read. */
   ended: boolean;
+  /**
+   * The batch's own failure, when it ended without running (some of) its lines (OpenAI `failed`,
+   * `expired`): what every line missing from its results failed with.
+   */
+  error?: ProviderError;
 }
 
 export type BatchLineResult = { customId: string; response: ChatResponse; error?: undefined } | { customId: string; error: ProviderError; response?: undefined };

@@ -36,6 +36,20 @@ describe('classification', () => {
     ]);
   });
 
+  it('reads an account out of credit or quota as `quota`, whatever its status, and never retries it', () => {
+    expect(kindForStatus(402)).toBe('quota');
+    // OpenAI's insufficient_quota comes as a 429, like a rate limit; waiting does not fix it
+    const openai = httpError({ provider: 'openai', status: 429, headers: { 'retry-after': '1' }, detail: 'You exceeded your current quota', codes: ['insufficient_quota', 'insufficient_quota'] });
+    expect(openai).toMatchObject({ kind: 'quota', retryable: false, retryAfterMs: undefined });
+    expect(openai.message).toMatch(/no credit or quota left.*no further calls/);
+    expect(openai.message).not.toMatch(/concurrency/);
+    // Anthropic's spend limit is a 429 rate_limit_error with details.error_code
+    expect(httpError({ provider: 'anthropic', status: 429, codes: ['rate_limit_error', 'enforced_spend_limit_reached'] }).kind).toBe('quota');
+    expect(httpError({ provider: 'anthropic', status: 400, codes: ['billing_error', null] }).kind).toBe('quota');
+    // an ordinary rate limit stays one
+    expect(httpError({ provider: 'openai', status: 429, codes: ['rate_limit_exceeded', 'requests'] }).kind).toBe('rate_limited');
+  });
+
   it('builds a message that says what to do, carries retry-after, and redacts secrets', () => {
     const e = httpError({ provider: 'openai', status: 401, detail: '401 Incorrect API key provided: sk-abcdefghijklmnop', secrets: ['sk-abcdefghijklmnop'] });
     expect(e.message).toBe('openai: HTTP 401: Incorrect API key provided: [redacted] (check the API key for this provider)');

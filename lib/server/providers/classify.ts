@@ -31,7 +31,24 @@ export function parseRetryAfter(headers: HeaderSource, now: () => number = Date.
   return Math.max(0, at - now());
 }
 
+/**
+ * The providers' own codes for an account out of credit or quota, whatever the status they come
+ * with: OpenAI's 429 `insufficient_quota` (OpenAI's "Error codes" guide: "You exceeded your current
+ * quota, please check your plan and billing details"), Anthropic's `billing_error` and the
+ * `details.error_code` that names a spend limit (@anthropic-ai/sdk resources/shared.ts ErrorType
+ * and ErrorDetails: `enforced_spend_limit_reached` "crossed the monthly API usage threshold of its
+ * API tier", `contract_spend_limit_reached`). Waiting does not help any of them, unlike a rate limit.
+ */
+const QUOTA_CODES: ReadonlySet<string> = new Set(['insufficient_quota', 'billing_error', 'enforced_spend_limit_reached', 'contract_spend_limit_reached']);
+
+/** Whether an error body's codes (error.code, error.type…) say the account is out of credit or quota. */
+export function isQuotaCode(codes: readonly (string | null | undefined)[]): boolean {
+  return codes.some((c) => typeof c === 'string' && QUOTA_CODES.has(c));
+}
+
 export function kindForStatus(status: number): ProviderErrorKind {
+  // 402 Payment Required: OpenRouter's "insufficient credits" (OpenRouter docs, "Errors"), Anthropic's billing_error.
+  if (status === 402) return 'quota';
   if (status === 429) return 'rate_limited';
   if (status === 401 || status === 403) return 'auth';
   // 408 (request timeout) and 409 (conflict, e.g. a lock) are transient by definition.
@@ -42,6 +59,7 @@ export function kindForStatus(status: number): ProviderErrorKind {
 const HINTS: Partial<Record<ProviderErrorKind, string>> = {
   auth: 'check the API key for this provider',
   rate_limited: 'rate limited; lower the concurrency for this provider or retry later',
+  quota: 'the account has no credit or quota left: add credit or raise the limit with the provider; this run makes no further calls to it',
 };
 
 /** A ProviderError for an HTTP failure; `detail` is the provider's own message, redacted. */
@@ -50,9 +68,11 @@ export function httpError(init: {
   status: number;
   headers?: HeaderSource;
   detail?: string;
+  /** The provider's machine-readable codes from the error body (OpenAI `code`/`type`, Anthropic `type`/`details.error_code`). */
+  codes?: readonly (string | null | undefined)[];
   secrets?: readonly (string | undefined)[];
 }): ProviderError {
-  const kind = kindForStatus(init.status);
+  const kind = isQuotaCode(init.codes ?? []) ? 'quota' : kindForStatus(init.status);
   // SDK messages often start with the status again ("429 Rate limit…"); say it once.
   const detail = init.detail ? redact(init.detail.replace(/^\d{3}\s+/, ''), init.secrets ?? []).slice(0, 500) : '';
   const hint = HINTS[kind];
@@ -70,7 +90,7 @@ export interface SdkErrorKinds {
   /** The request never got an answer (refused, reset, DNS). */
   isConnection(e: unknown): boolean;
   /** The HTTP failure the error carries, or null when it carries none. */
-  http(e: unknown): { status: number; headers?: HeaderSource; message: string } | null;
+  http(e: unknown): { status: number; headers?: HeaderSource; message: string; codes?: readonly (string | null | undefined)[] } | null;
 }
 
 /**
@@ -82,7 +102,7 @@ export function classifySdkError(e: unknown, sdk: SdkErrorKinds, provider: strin
   if (sdk.isAbort(e) || e instanceof ProviderError) return e;
   if (sdk.isTimeout?.(e)) return new ProviderError({ kind: 'timeout', provider, message: `${provider}: request timed out` });
   const http = sdk.http(e);
-  if (http) return httpError({ provider, status: http.status, headers: http.headers, detail: http.message, secrets });
+  if (http) return httpError({ provider, status: http.status, headers: http.headers, detail: http.message, ...(http.codes ? { codes: http.codes } : {}), secrets });
   if (sdk.isConnection(e)) return networkError(provider, errorText(e), secrets);
   return unreadableReply(provider, e, secrets);
 }

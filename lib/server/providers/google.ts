@@ -9,8 +9,11 @@ import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
+import { geminiOutcome, geminiPromptBlock } from './reply-outcome';
+import { geminiUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
-import { functionTools, parseArguments } from './tool-calls';
+import { readGeminiErrorBody } from './gemini-error-body';
+import { geminiFunctionDeclarations, parseArguments } from './tool-calls';
 import { type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type ToolCall } from './types';
 
 export interface GoogleOptions {
@@ -51,16 +54,15 @@ export function toGeminiParams(req: ChatRequest, extra: { signal?: AbortSignal; 
         parts.push({ functionCall: { ...(c.id ? { id: c.id } : {}), name: c.name, args: isRecord(args) ? args : { value: args } } });
       }
     }
+    // Gemini refuses a turn without parts (400 "contents.parts must not be empty"), and an empty
+    // text is no part (a protobuf oneof left unset): an empty reply is left out, the turns around it joined.
+    if (parts.length === 0) continue;
     const last = contents.at(-1);
     if (last && last.role === role) last.parts = [...(last.parts ?? []), ...parts];
     else contents.push({ role, parts });
   }
 
-  const declarations = functionTools(req.tools).map((t) => ({
-    name: t.name,
-    ...(t.description ? { description: t.description } : {}),
-    ...(t.parameters ? { parametersJsonSchema: t.parameters } : {}),
-  }));
+  const declarations = geminiFunctionDeclarations(req.tools);
   const headers = attemptHeaders(req);
   return {
     model: req.model,
@@ -87,8 +89,8 @@ export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; mo
   if (fault) throw fault;
   const candidate = res?.candidates?.[0];
   if (!candidate) {
-    const blocked = res?.promptFeedback?.blockReason;
-    throw malformedError(ctx.provider, blocked ? `the prompt was blocked (${blocked})` : 'no candidates in the reply');
+    // A blocked prompt is the provider's answer, with its reason (reply-outcome.ts), not a malformed reply.
+    throw geminiPromptBlock(ctx.provider, res?.promptFeedback) ?? malformedError(ctx.provider, 'no candidates in the reply');
   }
   let content = '';
   const toolCalls: ToolCall[] = [];
@@ -98,11 +100,10 @@ export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; mo
       toolCalls.push({ ...(part.functionCall.id ? { id: part.functionCall.id } : {}), name: part.functionCall.name, arguments: part.functionCall.args ?? {} });
     }
   }
+  // A safety finish keeps its text as a refusal, or with no text throws `blocked` (reply-outcome.ts).
+  const outcome = geminiOutcome(ctx.provider, candidate, content);
   const meta = res.usageMetadata;
-  const usage =
-    meta && typeof meta.promptTokenCount === 'number'
-      ? { promptTokens: meta.promptTokenCount, completionTokens: meta.candidatesTokenCount ?? 0 }
-      : null;
+  const usage = geminiUsage(meta);
   const chosen = candidate.logprobsResult?.chosenCandidates;
   const tops = candidate.logprobsResult?.topCandidates ?? [];
   const logprobs: TokenLogprob[] | null = chosen?.length
@@ -113,7 +114,8 @@ export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; mo
       }))
     : null;
   return {
-    content,
+    content: outcome.content,
+    ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
     toolCalls,
     finishReason: candidate.finishReason ?? null,
     usage,
@@ -125,11 +127,24 @@ export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; mo
   };
 }
 
-/** The Gemini SDK's errors, for the shared SDK classifier. They carry a status but no headers, so a 429 has no retry-after. */
+/**
+ * The Gemini SDK's errors, for the shared SDK classifier. They carry a status and the body but no
+ * headers: a 429's wait is the body's RetryInfo (gemini-error-body.ts), handed on as the
+ * `retry-after-ms` it stands for so the limiter waits it out.
+ */
 const GEMINI_ERRORS: SdkErrorKinds = {
   isAbort: isAbortError,
   isConnection: (e) => e instanceof TypeError, // undici's "fetch failed"
-  http: (e) => (e instanceof ApiError && typeof e.status === 'number' ? { status: e.status, message: e.message } : null),
+  http: (e) => {
+    if (!(e instanceof ApiError) || typeof e.status !== 'number') return null;
+    const body = readGeminiErrorBody(e.message);
+    return {
+      status: e.status,
+      message: body.message,
+      codes: body.codes,
+      ...(body.retryAfterMs !== undefined ? { headers: { 'retry-after-ms': String(body.retryAfterMs) } } : {}),
+    };
+  },
 };
 
 export function classifyGeminiError(e: unknown, provider: string, secrets: readonly string[]): unknown {

@@ -20,6 +20,31 @@ interface OutputLine {
   error?: { code?: string | null; message?: string | null } | null;
 }
 
+/**
+ * Codes of a failed batch that waiting cures: the organisation's enqueued-token limit frees up as
+ * other batches finish (OpenAI Batch guide, "Rate limits": "Please try again once some in_progress
+ * batches have been completed").
+ */
+const WAIT_CODES: ReadonlySet<string> = new Set(['token_limit_exceeded']);
+
+/**
+ * Why a batch ended without answering its lines, from its own fields (OpenAI API reference, Batch
+ * object: `status` failed, with `errors.data[]` of {code, message, line, param}; expired, when the
+ * 24-hour completion window passed), or undefined for a batch that completed or was cancelled.
+ */
+export function batchError(provider: string, b: Pick<Batch, 'id' | 'status' | 'errors'>, secrets: readonly string[] = []): ProviderError | undefined {
+  if (b.status === 'failed') {
+    const errors = b.errors?.data ?? [];
+    const said = errors.map((e) => `${e.code ?? 'error'}${typeof e.line === 'number' ? ` (line ${e.line})` : ''}: ${e.message ?? ''}`.trim()).join('; ');
+    const kind = errors.length > 0 && errors.every((e) => WAIT_CODES.has(e.code ?? '')) ? 'rate_limited' : 'bad_request';
+    return new ProviderError({ kind, provider, message: `${provider}: batch ${b.id} failed: ${redact(said || 'no reason given', secrets).slice(0, 500)}` });
+  }
+  if (b.status === 'expired') {
+    return new ProviderError({ kind: 'retryable', provider, message: `${provider}: batch ${b.id} expired (its 24-hour completion window passed) before this line ran` });
+  }
+  return undefined;
+}
+
 export class OpenAiBatchApi implements BatchApi {
   // ES private fields, not TypeScript's `private`: the SDK object holds the API key, and a
   // logged, inspected or serialised adapter must never show it (resolve.test.ts).
@@ -39,7 +64,8 @@ export class OpenAiBatchApi implements BatchApi {
   }
 
   #state(b: Batch): BatchState {
-    return { id: b.id, status: b.status, ended: FINAL.has(b.status) };
+    const error = batchError(this.provider, b, this.#secrets);
+    return { id: b.id, status: b.status, ended: FINAL.has(b.status), ...(error ? { error } : {}) };
   }
 
   #sdkCall<T>(fn: () => Promise<T>): Promise<T> {

@@ -4,16 +4,19 @@
  * so they are all this one adapter (see catalog.ts).
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
 import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply, type SdkErrorKinds } from './classify';
+import { isUnsupportedParameter, knownLimits, refusalOf, UnsupportedParameterError } from './capabilities';
 import { costUsd } from './cost';
+import { bodyError, choiceError, moderationBlock, openAiOutcome } from './reply-outcome';
+import { openAiUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
 import { nodeHttpFetch } from './node-http-fetch';
 import { OpenAiBatchApi } from './openai-batch';
-import { normaliseToolCalls, stringifyArguments } from './tool-calls';
+import { normaliseToolCalls, openAiTools, stringifyArguments } from './tool-calls';
 import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type Usage } from './types';
 
 export interface OpenAiCompatibleOptions {
@@ -56,28 +59,35 @@ export function toOpenAiMessages(messages: ChatRequest['messages']): ChatComplet
   });
 }
 
-export function toOpenAiParams(req: ChatRequest): ChatCompletionCreateParamsNonStreaming {
+/**
+ * `maxTokensField`: `max_tokens` by default, since every compatible server (vLLM, Ollama…) knows
+ * it; `max_completion_tokens` where OpenAI refuses the older name (its reasoning models:
+ * capabilities.ts).
+ */
+export function toOpenAiParams(req: ChatRequest, maxTokensField: 'max_tokens' | 'max_completion_tokens' = 'max_tokens'): ChatCompletionCreateParamsNonStreaming {
   return {
     model: req.model,
     messages: toOpenAiMessages(req.messages),
     ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-    // `max_tokens`, not `max_completion_tokens`: every compatible server (vLLM, Ollama…) knows it.
-    ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-    ...(req.tools?.length ? { tools: req.tools as ChatCompletionTool[] } : {}),
+    ...(req.maxTokens !== undefined ? { [maxTokensField]: req.maxTokens } : {}),
+    ...(req.tools?.length ? { tools: openAiTools(req.tools) } : {}),
     ...(req.topLogprobs !== undefined ? { logprobs: true, top_logprobs: req.topLogprobs } : {}),
   };
 }
 
 export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider: string; model: string; latencyMs: number; headers?: Headers | null }): ChatResponse {
-  const fault = bodyFault(ctx.provider, completion);
+  const fault = bodyFault(ctx.provider, completion) ?? bodyError(ctx.provider, completion);
   if (fault) throw fault;
   const choice = completion?.choices?.[0];
   if (!choice || typeof choice !== 'object' || !choice.message) {
     throw malformedError(ctx.provider, `no choices in the reply: ${JSON.stringify(completion).slice(0, 200)}`);
   }
+  const failed = choiceError(ctx.provider, choice);
+  if (failed) throw failed;
+  // A refusal keeps its text as the content; a filter finish with no text throws `blocked` (reply-outcome.ts).
+  const outcome = openAiOutcome(ctx.provider, choice);
   const raw = completion.usage;
-  const usage: Usage | null =
-    raw && typeof raw.prompt_tokens === 'number' ? { promptTokens: raw.prompt_tokens, completionTokens: raw.completion_tokens ?? 0 } : null;
+  const usage: Usage | null = openAiUsage(raw);
   // OpenRouter adds its charge to `usage.cost`; it is the real figure when present.
   const reported = (raw as { cost?: unknown } | undefined)?.cost;
   const logprobs: TokenLogprob[] | null =
@@ -87,9 +97,10 @@ export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider
       top: (t.top_logprobs ?? []).map((x) => ({ token: x.token, logprob: x.logprob })),
     })) ?? null;
   return {
-    content: typeof choice.message.content === 'string' ? choice.message.content : '',
+    content: outcome.content,
     toolCalls: normaliseToolCalls(choice.message.tool_calls),
     finishReason: choice.finish_reason ?? null,
+    ...(outcome.refusal ? { refusal: outcome.refusal } : {}),
     usage,
     costUsd: costUsd(ctx.model, usage, typeof reported === 'number' ? reported : null),
     logprobs,
@@ -103,7 +114,7 @@ const OPENAI_ERRORS: SdkErrorKinds = {
   isAbort: (e) => e instanceof APIUserAbortError,
   isTimeout: (e) => e instanceof APIConnectionTimeoutError,
   isConnection: (e) => e instanceof APIConnectionError,
-  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message } : null),
+  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.code, e.type] } : null),
 };
 
 export class OpenAiCompatibleClient implements LlmClient {
@@ -114,6 +125,8 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly #timeoutMs: number;
   /** OpenAI's Batch API over the same SDK object (only for providers that have it: batch-types.ts). */
   readonly batch: BatchApi | undefined;
+  /** Models that refused `max_tokens` (OpenAI: "Use 'max_completion_tokens' instead"). */
+  readonly #completionTokensModels = new Set<string>();
 
   constructor(opts: OpenAiCompatibleOptions) {
     this.provider = opts.provider;
@@ -140,18 +153,31 @@ export class OpenAiCompatibleClient implements LlmClient {
     return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
       let completion: ChatCompletion;
       let headers: Headers;
-      try {
+      const send = (field: 'max_tokens' | 'max_completion_tokens') =>
         // withResponse: the headers say what was served (openai-model, x-request-id).
-        const { data, response } = await this.#sdk.chat.completions
-          .create(toOpenAiParams(req), {
+        this.#sdk.chat.completions
+          .create(toOpenAiParams(req, field), {
             signal,
             // Our deadline fires first; the SDK's is only a backstop.
             timeout: timeoutMs + 1_000,
             headers: attemptHeaders(req),
           })
           .withResponse();
-        completion = data;
-        headers = response.headers;
+      try {
+        const field = knownLimits(this.provider, req.model).maxTokens ?? (this.#completionTokensModels.has(req.model) ? 'max_completion_tokens' : 'max_tokens');
+        let sent;
+        try {
+          sent = await send(field);
+        } catch (e) {
+          // The same cap under the name this model accepts: a spelling, not a capability, so it is
+          // remembered by the client for every run, and the refused request was not billed.
+          const refused = this.#classify(e);
+          if (!(isUnsupportedParameter(refused) && refused.refusal.param === 'max_tokens' && field === 'max_tokens' && req.maxTokens !== undefined)) throw e;
+          this.#completionTokensModels.add(req.model);
+          sent = await send('max_completion_tokens');
+        }
+        completion = sent.data;
+        headers = sent.response.headers;
       } catch (e) {
         throw this.#classify(e);
       }
@@ -173,7 +199,15 @@ export function classifyOpenAiError(e: unknown, provider: string, baseURL: strin
   // Say where: "fetch failed" alone does not tell a user which base URL could not be reached.
   if (e instanceof APIConnectionError) return networkError(provider, `${errorText(e)} (${baseURL})`, secrets);
   if (e instanceof APIError && typeof e.status === 'number') {
-    return httpError({ provider, status: e.status, headers: e.headers, detail: e.message, secrets });
+    // OpenRouter's moderation refusal (a 403 with the flagged reasons) is a block, not a key problem.
+    const flagged = moderationBlock(provider, e.status, e.error);
+    if (flagged) return flagged;
+    // codes: `insufficient_quota` comes as a 429 and must not be retried as a rate limit (classify.ts).
+    const error = httpError({ provider, status: e.status, headers: e.headers, detail: e.message, codes: [e.code, e.type], secrets });
+    // A refused parameter (logprobs, a temperature, max_tokens): the gateway sends the call again without it.
+    const body = (e.error ?? {}) as { message?: unknown };
+    const refusal = refusalOf(e.status, { param: e.param ?? null, code: e.code ?? null, message: typeof body.message === 'string' ? body.message : e.message });
+    return refusal ? new UnsupportedParameterError(refusal, { provider, status: e.status, message: error.message }) : error;
   }
   if (e instanceof ProviderError) return e;
   return unreadableReply(provider, e, secrets);

@@ -56,7 +56,7 @@ describe('resolveModel', () => {
     );
     expect(resolutionError(() => resolveModel('anthropic:claude-3-5-haiku-latest', { keys: {} }))).toContain('set ANTHROPIC_API_KEY');
     expect(resolutionError(() => resolveModel('openrouter:x/y', { keys: {} }))).toContain('set OPENROUTER_API_KEY');
-    expect(resolutionError(() => resolveModel('google:gemini-2.0-flash', { keys: {}, baseUrlOverride: 'http://127.0.0.1:1/v1' }))).toContain('set GOOGLE_API_KEY');
+    expect(resolutionError(() => resolveModel('google:gemini-2.0-flash', { keys: {} }))).toContain('set GOOGLE_API_KEY');
     expect(resolveModel('ollama:llama3', { keys: {} }).model).toBe('llama3');
   });
 

@@ -17,8 +17,8 @@ export interface ProviderConfig {
   /** API key per provider (from OPENAI_API_KEY, ANTHROPIC_API_KEY, …). */
   keys: Partial<Record<ProviderName, string>>;
   /**
-   * ASSAY_LLM_BASE_URL: every OpenAI-compatible and the Anthropic provider go to this base URL
-   * instead (the fake LLM server in tests and demos); keys then become optional.
+   * ASSAY_LLM_BASE_URL: every OpenAI-compatible, the Anthropic and the Google provider go to this
+   * base URL instead (the fake LLM server in tests and demos); keys then become optional.
    */
   baseUrlOverride?: string;
   /** Where a local server (vLLM, Ollama, LM Studio) runs, when not at its usual port. */
@@ -69,7 +69,7 @@ function cached(config: ProviderConfig, key: string, make: () => LlmClient): Llm
 
 function clientFor(provider: ProviderName, config: ProviderConfig, modelId: string): LlmClient {
   const entry = PROVIDERS[provider];
-  const override = entry.api === 'google' ? undefined : config.baseUrlOverride;
+  const override = config.baseUrlOverride;
   const key = config.keys[provider] || (override || !entry.keyRequired ? PLACEHOLDER_KEY : undefined);
   if (!key) {
     throw new ModelResolutionError(modelId, `${modelId} needs an API key for ${provider}: set ${entry.keyEnv} in the environment (see .env.example).`);
@@ -81,7 +81,11 @@ function clientFor(provider: ProviderName, config: ProviderConfig, modelId: stri
       const baseURL = override ? override.replace(/\/v1\/?$/, '') : (config.baseUrls?.[provider] ?? entry.baseUrl);
       return new AnthropicClient({ apiKey: key, baseURL, provider, ...timeout });
     }
-    if (entry.api === 'google') return new GoogleClient({ apiKey: key, ...(config.baseUrls?.google ? { baseURL: config.baseUrls.google } : {}), ...timeout });
+    if (entry.api === 'google') {
+      // The Gemini SDK adds /v1beta/models/… itself, so an OpenAI-style `…/v1` override loses its suffix.
+      const baseURL = override ? override.replace(/\/v1\/?$/, '') : config.baseUrls?.google;
+      return new GoogleClient({ apiKey: key, ...(baseURL ? { baseURL } : {}), ...timeout });
+    }
     return new OpenAiCompatibleClient({ provider, apiKey: key, baseURL: override ?? config.baseUrls?.[provider] ?? entry.baseUrl, ...timeout });
   });
 }

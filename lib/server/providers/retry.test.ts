@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startFakeLlm } from '@/testing/fakes/llm-server';
 import { OpenAiCompatibleClient } from './openai-compatible';
-import { backoffDelay, withRetry } from './retry';
+import { backoffDelay, deadlineAfter, withRetry } from './retry';
 import { ProviderError, type ProviderErrorKind } from './types';
 
 const err = (kind: ProviderErrorKind, retryAfterMs?: number) => new ProviderError({ kind, provider: 'p', message: kind, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
@@ -87,6 +87,25 @@ describe('withRetry', () => {
     const p = withRetry(f.fn, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('run cancelled')), 20);
     await expect(p).rejects.toThrow('run cancelled');
+  });
+
+  it('tries a timed-out call again once only (it may already be billed), while other faults keep every attempt', async () => {
+    const { sleep } = recorder();
+    const twice = failing(err('timeout'), err('timeout'));
+    await expect(withRetry(twice.fn, { maxAttempts: 4, sleep })).rejects.toMatchObject({ kind: 'timeout' });
+    expect(twice.calls()).toBe(2);
+    const mixed = failing(err('retryable'), err('timeout'), err('rate_limited'));
+    await expect(withRetry(mixed.fn, { maxAttempts: 4, sleep })).resolves.toBe('ok after 4');
+    // A caller whose calls bill nothing may allow more.
+    const polls = failing(err('timeout'), err('timeout'), err('timeout'));
+    await expect(withRetry(polls.fn, { maxAttempts: 5, maxTimeoutRetries: 4, sleep })).resolves.toBe('ok after 4');
+  });
+
+  it('gives the retry after a timeout twice the deadline, and every other attempt the same one', async () => {
+    const deadlines: number[] = [];
+    const f = failing(err('retryable'), err('timeout'));
+    await withRetry((attempt, previous) => (deadlines.push(deadlineAfter(1_000, previous)), f.fn(attempt)), { sleep: async () => {} });
+    expect(deadlines).toEqual([1_000, 1_000, 2_000]);
   });
 
   it('gets through 429s from the real fake by honouring its retry-after', async () => {

@@ -3,6 +3,9 @@
  * arguments parsed when they are JSON and kept verbatim when they are not (a criterion may
  * want to see exactly what the model wrote).
  */
+import type { Tool as AnthropicTool } from '@anthropic-ai/sdk/resources/messages';
+import type { FunctionDeclaration } from '@google/genai';
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { ToolCall } from './types';
 
 export function parseArguments(raw: unknown): unknown {
@@ -43,12 +46,77 @@ export function normaliseToolCalls(raw: unknown): ToolCall[] {
   return list.map(normaliseToolCall).filter((c): c is ToolCall => c !== null);
 }
 
-/** OpenAI function-tool format → its parts, for adapters that must translate tools. */
-export function functionTools(tools: readonly unknown[] | undefined): { name: string; description?: string; parameters?: unknown }[] {
+/**
+ * One tool as a blueprint writes it, read once: Weval's `{name, description, schema}` (its
+ * `schema` is the JSON Schema of the arguments), or an OpenAI function tool
+ * `{type: "function", function: {name, description, parameters}}`. Each adapter turns these
+ * parts into its provider's documented shape below, so the translation lives here only.
+ */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments; undefined when the tool declares none. */
+  parameters?: Record<string, unknown>;
+}
+
+export function toolSpecs(tools: readonly unknown[] | undefined): ToolSpec[] {
   return (tools ?? []).flatMap((t) => {
     if (!isRecord(t)) return [];
     const fn = isRecord(t.function) ? t.function : t;
     if (typeof fn.name !== 'string') return [];
-    return [{ name: fn.name, ...(typeof fn.description === 'string' ? { description: fn.description } : {}), parameters: fn.parameters }];
+    // Weval's clients send `t.schema` as the parameters (openai-client.ts `parameters: t.schema || {}`).
+    const parameters = isRecord(fn.parameters) ? fn.parameters : isRecord(fn.schema) ? fn.schema : undefined;
+    return [{ name: fn.name, ...(typeof fn.description === 'string' ? { description: fn.description } : {}), ...(parameters ? { parameters } : {}) }];
   });
+}
+
+/**
+ * OpenAI Chat Completions `tools[]` (also OpenRouter's and every compatible server's):
+ * ChatCompletionFunctionTool `{type: "function", function: FunctionDefinition}` (openai-node
+ * resources/chat/completions; OpenAPI spec ChatCompletionTool). `parameters` may be left out:
+ * "Omitting `parameters` defines a function with an empty parameter list".
+ */
+export function openAiTools(tools: readonly unknown[] | undefined): ChatCompletionFunctionTool[] {
+  return toolSpecs(tools).map((t) => ({
+    type: 'function',
+    function: { name: t.name, ...(t.description !== undefined ? { description: t.description } : {}), ...(t.parameters ? { parameters: t.parameters } : {}) },
+  }));
+}
+
+/**
+ * Anthropic Messages `tools[]`: Tool `{name, description?, input_schema}` where `input_schema`
+ * is required and its `type` must be `object` (@anthropic-ai/sdk resources/messages Tool,
+ * Tool.InputSchema). A tool without a schema takes no arguments: an empty object schema.
+ */
+export function anthropicTools(tools: readonly unknown[] | undefined): AnthropicTool[] {
+  return toolSpecs(tools).map((t) => ({
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    input_schema: { type: 'object', ...(t.parameters ?? { properties: {} }) } as AnthropicTool.InputSchema,
+  }));
+}
+
+/**
+ * Gemini `tools: [{functionDeclarations}]`: FunctionDeclaration `{name, description?,
+ * parametersJsonSchema?}` (@google/genai FunctionDeclaration: `parametersJsonSchema` takes JSON
+ * Schema, which a blueprint's schema is; `parameters` takes Google's OpenAPI subset, and the two
+ * are mutually exclusive). A tool without parameters leaves the field unset, as documented.
+ */
+export function geminiFunctionDeclarations(tools: readonly unknown[] | undefined): FunctionDeclaration[] {
+  return toolSpecs(tools).map((t) => ({
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    ...(t.parameters ? { parametersJsonSchema: t.parameters } : {}),
+  }));
+}
+
+/**
+ * A reply's native tool calls written as Weval's trace, one `TOOL_CALL {"name", "arguments"}`
+ * line each, before the reply's text: what Weval's clients do with the calls a provider returns
+ * (openai-client.ts, anthropic-client.ts, google-client.ts: "synthesize TOOL_CALL lines"), so the
+ * judges and the later turns of a conversation see the calls as they would in Weval.
+ */
+export function withTraceLines(content: string, calls: readonly ToolCall[]): string {
+  const lines = calls.map((c) => `TOOL_CALL ${JSON.stringify({ name: c.name, arguments: c.arguments })}\n`).join('');
+  return (lines + content.trim()).trim();
 }

@@ -27,7 +27,11 @@ export interface ChatRequest {
   messages: ChatMessage[];
   temperature?: number;
   maxTokens?: number;
-  /** Tools in OpenAI's function-tool format; adapters translate them. */
+  /**
+   * Tools to send natively (only a blueprint in `toolUse.mode: native` sends any), as the
+   * blueprint writes them: Weval's `{name, description, schema}` or OpenAI's function tool.
+   * Each adapter translates them into its provider's shape with tool-calls.ts.
+   */
   tools?: unknown[];
   /** Ask for the top-k log-probabilities of each output token (judges read label probabilities from them). */
   topLogprobs?: number;
@@ -52,9 +56,21 @@ export interface TokenLogprob {
   top: TopLogprob[];
 }
 
+/**
+ * Tokens a call was billed for. Totals first, then the classes the providers price apart, each a
+ * part of its total (usage.ts reads each provider's fields into this shape, with their sources).
+ */
 export interface Usage {
+  /** Every input token: fresh, read from the cache and written to it. */
   promptTokens: number;
+  /** Every output token, reasoning and thinking included (what budgets count). */
   completionTokens: number;
+  /** Of promptTokens: read from the provider's prompt cache (billed at its cached-input rate). */
+  cachedInputTokens?: number;
+  /** Of promptTokens: written to the prompt cache (Anthropic bills them above the input rate). */
+  cacheWriteTokens?: number;
+  /** Of completionTokens: hidden reasoning (OpenAI), thinking (Anthropic) or thoughts (Gemini), billed as output. */
+  reasoningTokens?: number;
 }
 
 export interface ChatResponse {
@@ -62,6 +78,13 @@ export interface ChatResponse {
   toolCalls: ToolCall[];
   /** The provider's own word (`stop`, `tool_calls`, `end_turn`, `tool_use`, `STOP`…), or null. */
   finishReason: string | null;
+  /**
+   * Set when the provider itself marked the reply as a refusal (OpenAI `message.refusal`,
+   * `finish_reason: content_filter` with text, Anthropic `stop_reason: refusal`, a Gemini safety
+   * finish with text): which signal it was. `content` then holds the refusal's text, so judges
+   * read it. Absent on an ordinary reply (and on cache entries written before refusals were kept).
+   */
+  refusal?: string;
   usage: Usage | null;
   /** Reported by the provider (OpenRouter) or estimated from the price table; null when unknown. */
   costUsd: number | null;
@@ -93,8 +116,18 @@ export interface LlmClient {
   readonly batch?: BatchApi | undefined;
 }
 
-/** `transport`: a 200 that did not arrive whole (empty, truncated, an HTML page): retried. */
-export type ProviderErrorKind = 'retryable' | 'rate_limited' | 'auth' | 'bad_request' | 'timeout' | 'malformed' | 'transport';
+/**
+ * `transport`: a 200 that did not arrive whole (empty, truncated, an HTML page): retried.
+ * `quota`: the account is out of credit or quota (OpenAI 429 `insufficient_quota`, HTTP 402 of
+ * OpenRouter and Anthropic, Anthropic's spend limit): not retried, and the run stops calling that
+ * provider (gateway.ts), since no call on the same key can succeed until someone pays.
+ * `blocked`: the provider's safety system withheld the reply and sent no text (a Gemini `SAFETY`
+ * finish or blocked prompt, an OpenAI `content_filter` with no content): the same request is
+ * blocked again, so not retried.
+ * `generation_failed`: the provider answered 200 but said generating this reply failed
+ * (OpenRouter's `choice.error`); the call may already be billed, so not retried blindly.
+ */
+export type ProviderErrorKind = 'retryable' | 'rate_limited' | 'auth' | 'bad_request' | 'timeout' | 'malformed' | 'transport' | 'quota' | 'blocked' | 'generation_failed';
 
 /** Kinds worth another attempt: the provider may answer next time. */
 export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['retryable', 'rate_limited', 'timeout', 'transport']);

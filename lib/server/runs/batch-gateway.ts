@@ -62,22 +62,24 @@ export interface RoundGateway extends CallGateway {
 
 export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState): RoundGateway {
   const started = new Set<Promise<unknown>>();
-  const call = async (run: RunContext, req: CallRequest): Promise<CallResult> => {
+  const call = async (run: RunContext, asked: CallRequest): Promise<CallResult> => {
+    // Fitted to the model first (no log-probabilities where it refuses them…), as a live call is: the same key, the same line.
+    const { req, adjustment } = live.fit(run, asked);
     const key = callKeyOf(req);
     const line = state.imported.get(key);
-    if (line?.response) return { response: line.response, fromCache: false, costUsd: line.costUsd };
-    if (line) return live.call(run, req);
+    if (line?.response) return { response: line.response, fromCache: false, costUsd: line.costUsd, ...(adjustment ? { adjustment } : {}) };
+    if (line) return live.call(run, asked);
     if (state.inFlight.has(key)) throw new DeferredToBatch(key);
-    if (run.settings.customModels[req.modelId]) return live.call(run, req);
+    if (run.settings.customModels[req.modelId]) return live.call(run, asked);
     let resolved;
     try {
       resolved = resolveModel(req.modelId, live.providers);
     } catch {
-      return live.call(run, req); // fails there as in live mode, with the same error
+      return live.call(run, asked); // fails there as in live mode, with the same error
     }
-    if (!resolved.client.batch) return live.call(run, req);
+    if (!resolved.client.batch) return live.call(run, asked);
     const cached = await cachedResponse(db, run, key, req);
-    if (cached) return { response: cached, fromCache: true, costUsd: 0 };
+    if (cached) return { response: cached, fromCache: true, costUsd: 0, ...(adjustment ? { adjustment } : {}) };
     const stopped = run.signal?.aborted ? run.signal.reason : null;
     if (stopped) throw stopped;
     state.pending.set(key, {
@@ -99,6 +101,7 @@ export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState):
   return {
     providers: live.providers,
     maxSlots: (provider) => live.maxSlots(provider),
+    fit: (run, req) => live.fit(run, req),
     call(run, req) {
       const p = call(run, req);
       started.add(p);

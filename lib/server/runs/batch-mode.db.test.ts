@@ -124,6 +124,26 @@ describe(`batch mode against the fake's batch APIs (${process.env.ASSAY_TEST_DB}
     }
   });
 
+  it("imports the lines of a batch that failed with the batch's own reason, then answers them live", { timeout: 120_000 }, async () => {
+    // OpenAI's enqueued-token limit (Batch API reference: status failed, errors.data[].code token_limit_exceeded).
+    fake.setBatch({ end: { status: 'failed' } });
+    try {
+      const runId = await run('batch');
+      // Anthropic has no batch-level failure (its batches end with per-line results): only OpenAI's lines failed.
+      const failed = await t.db.batchResult.findMany({ where: { runId, error: { not: null } }, select: { error: true, errorKind: true } });
+      expect(failed.length).toBeGreaterThan(0);
+      for (const f of failed) {
+        expect(f.error).toMatch(/^openai: batch batch_\w+ failed: token_limit_exceeded: Enqueued token limit reached/);
+        expect(f.errorKind).toBe('rate_limited');
+      }
+      // Nothing lost: every failed line was answered live, and the verdicts are live mode's.
+      expect(await t.db.reply.count({ where: { runId, error: { not: null } } })).toBe(0);
+      expect([...(await verdicts(runId)).entries()].sort()).toEqual([...(await verdicts(liveRunId)).entries()].sort());
+    } finally {
+      fake.setBatch(null);
+    }
+  });
+
   it('cuts a batch to the calls its budget has left, imports what it paid for, and stops budget_exceeded', { timeout: 120_000 }, async () => {
     const before = fake.billing();
     const deps = { ...(await fakeDeps(t.db, fake.url)), batchPollMs: 10 };

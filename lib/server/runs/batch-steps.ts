@@ -50,7 +50,8 @@ function batchApiOf(deps: RunDeps, line: Pick<PendingLine, 'modelId'>): BatchApi
 
 /** The one retry policy for the batch API's own calls (create, retrieve, results). */
 function retried<T>(deps: RunDeps, ctx: RunContext, fn: () => Promise<T>): Promise<T> {
-  return withRetry(fn, { maxAttempts: 5, baseDelayMs: 200, maxDelayMs: 10_000, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+  // These calls create, read and fetch batches, which bill nothing themselves: a timeout may be tried as often as any other fault.
+  return withRetry(fn, { maxAttempts: 5, maxTimeoutRetries: 4, baseDelayMs: 200, maxDelayMs: 10_000, ...(ctx.signal ? { signal: ctx.signal } : {}) });
 }
 
 /**
@@ -134,7 +135,9 @@ function failedLine(key: string, customId: string, modelId: string, e: ProviderE
 }
 
 /** One imported line: the reply at the batch price, and what it saved against the live price. */
-function lineToImport(entry: BatchLines[string], customId: string, r: BatchLineResult | undefined, provider: string): LineToImport {
+function lineToImport(entry: BatchLines[string], customId: string, r: BatchLineResult | undefined, provider: string, batchError: ProviderError | undefined): LineToImport {
+  // A line the results lack failed with the batch's own reason (failed, expired) when it gave one.
+  if (!r && batchError) return failedLine(entry.key, customId, entry.modelId, batchError);
   if (!r) return { key: entry.key, customId, modelId: entry.modelId, response: null, error: `${provider}: the batch's results have no line ${customId}`, errorKind: 'retryable', costUsd: null, discountUsd: null };
   if (r.error) return failedLine(entry.key, customId, entry.modelId, r.error);
   const live = r.response.costUsd;
@@ -160,7 +163,7 @@ export async function pollBatches(deps: RunDeps, ctx: RunContext): Promise<PollO
       deps.db,
       ctx.runId,
       b.id,
-      Object.entries(b.lines).map(([customId, entry]) => lineToImport(entry, customId, byId.get(customId), api.provider)),
+      Object.entries(b.lines).map(([customId, entry]) => lineToImport(entry, customId, byId.get(customId), api.provider, state.error)),
     );
     imported++;
   }

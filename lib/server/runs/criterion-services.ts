@@ -66,6 +66,8 @@ export function criterionEvidence(ctx: RunContext, reply: StoredReply, prompt: P
     reply: reply.content,
     citations,
     ...(reply.structured !== null && reply.structured !== undefined ? { structured: reply.structured } : {}),
+    // A provider-marked refusal (replies.refusal): behaviour.expected reads it as `refuse` for certain.
+    ...(reply.refusal ? { refusal: reply.refusal } : {}),
     promptId: prompt.id,
     variants: {},
     expect: prompt.expect,

@@ -21,9 +21,26 @@
  * the sentence that says what was used and when it resets.
  */
 import { callCacheKey } from '@/lib/core';
-import { costUsd, isProviderError, providerConcurrency, providerTimeoutMs, resolveModel, withRetry, type ChatMessage, type ChatResponse, type ProviderConfig, type RetryOptions } from '../providers';
+import {
+  CapabilityMemory,
+  costUsd,
+  deadlineAfter,
+  fitRequest,
+  isProviderError,
+  isUnsupportedParameter,
+  providerConcurrency,
+  modelTimeoutMs,
+  resolveModel,
+  withRetry,
+  type Adjustment,
+  type ChatMessage,
+  type ChatResponse,
+  type ProviderConfig,
+  type RetryOptions,
+} from '../providers';
 import type { Db } from '../db/client';
 import { storable } from '../db/storable-text';
+import { QuotaStops } from './quota-stop';
 import { AdaptiveLimit, type Slot, type SlotStats } from './adaptive-limit';
 import { addAuthorCost, releaseAuthorCall, reserveAuthorCall } from './author-budget';
 import { lookupCached, recordCall, reserveCall, type CallRecord, type Reservation, type ReservationOutcome } from './call-ledger';
@@ -60,7 +77,14 @@ export interface CallResult {
   response: ChatResponse;
   fromCache: boolean;
   costUsd: number | null;
+  /** Present when the request was sent changed to fit the model (capabilities.ts): what was dropped or changed. */
+  adjustment?: Adjustment;
 }
+
+/** How many refusals one call may learn from (logprobs, then a temperature, …) before its error stands. */
+const MAX_CAPABILITY_RESENDS = 3;
+/** Runs whose capability memories a gateway keeps (a long-lived worker executes many runs in turn). */
+const MAX_REMEMBERED_RUNS = 256;
 
 /** The response-cache key of a call: one answer per request, whatever the run's mode (batch-gateway.ts). */
 export function callKeyOf(req: CallRequest): string {
@@ -76,6 +100,9 @@ export async function cachedResponse(db: Db, run: RunContext, key: string, req: 
   if (run.cacheNotBefore !== null || req.noCache === true) return null;
   return lookupCached(db, { runId: run.runId, cacheNotBefore: run.cacheNotBefore, key });
 }
+
+/** Thrown out of a slot before anything is reserved: the call is fitted again (LlmGateway.call). */
+class LimitLearnedMeanwhile extends Error {}
 
 /** A made call's record, left to the next call of its slot, and whether it is committed. */
 interface PendingRecord {
@@ -114,7 +141,7 @@ function commitAlone(db: Db, left: PendingRecord): void {
 }
 
 /** What the steps call: the live gateway, or a batch round's in front of it (batch-gateway.ts). */
-export type CallGateway = Pick<LlmGateway, 'call' | 'providers' | 'maxSlots'>;
+export type CallGateway = Pick<LlmGateway, 'call' | 'providers' | 'maxSlots' | 'fit'>;
 
 export class LlmGateway {
   private readonly limiters = new Map<string, AdaptiveLimit<PendingRecord>>();
@@ -152,9 +179,65 @@ export class LlmGateway {
     for (const l of this.limiters.values()) l.resetStats();
   }
 
+  /**
+   * What each run has learned about its models' limits (capabilities.ts), by run id. Kept here,
+   * not on the RunContext, because a run's context is copied for each execution (execute-run.ts)
+   * while the gateway lives as long as the process: every execution of a run in this process
+   * shares what the run learned, another process relearns it with one unbilled refusal, and a
+   * new run starts again from the published table.
+   */
+  private readonly capabilityMemories = new Map<string, CapabilityMemory>();
+  /** Accounts each run found out of credit or quota: not called again in that run. */
+  private readonly quotaStops = new QuotaStops();
+
+  private capabilities(runId: string): CapabilityMemory {
+    let memory = this.capabilityMemories.get(runId);
+    if (!memory) {
+      if (this.capabilityMemories.size >= MAX_REMEMBERED_RUNS) this.capabilityMemories.delete(this.capabilityMemories.keys().next().value!);
+      this.capabilityMemories.set(runId, (memory = new CapabilityMemory()));
+    }
+    return memory;
+  }
+
+  /**
+   * The request as the model accepts it (no log-probabilities, its only temperature), by the
+   * published table and what this run learned: the cache key is the sent request's, so a cached
+   * answer is found whether the limit was known in advance or learned.
+   */
+  fit(run: RunContext, req: CallRequest): { req: CallRequest; adjustment: Adjustment | undefined } {
+    const fitted = fitRequest(req, this.capabilities(run.runId).limits(req.modelId));
+    const changed = fitted.adjustment.logprobsRefused || 'temperature' in fitted.adjustment;
+    return { req: fitted.req, adjustment: changed ? fitted.adjustment : undefined };
+  }
+
+  /**
+   * One call, fitted to the model; a refusal of a parameter (a 400 that names it) is learned
+   * for the rest of the run and the call sent again without it. That is not a blind retry of
+   * a billed call: the provider refused the request before generating anything.
+   */
   async call(run: RunContext, req: CallRequest): Promise<CallResult> {
+    for (let resend = 0; ; ) {
+      const { req: fitted, adjustment } = this.fit(run, req);
+      try {
+        const result = await this.send(run, fitted);
+        return adjustment ? { ...result, adjustment } : result;
+      } catch (e) {
+        if (e instanceof LimitLearnedMeanwhile) continue;
+        if (!isUnsupportedParameter(e) || e.refusal.param === 'max_tokens' || ++resend > MAX_CAPABILITY_RESENDS) throw e;
+        this.capabilities(run.runId).learn(req.modelId, e.refusal);
+        // Refused for a limit another call of this run already learned (it was sent before): fitted
+        // again it differs and goes. When nothing would change, the refusal is the answer.
+        if (callKeyOf(this.fit(run, req).req) === callKeyOf(fitted)) throw e;
+      }
+    }
+  }
+
+  private async send(run: RunContext, req: CallRequest): Promise<CallResult> {
     const { db } = this.opts;
     const key = callKeyOf(req);
+    // A limit learned by another call while this one waited for its slot: fit it again before
+    // anything is reserved or sent, rather than send a request the model is known to refuse.
+    const stale = () => callKeyOf(this.fit(run, req).req) !== key;
     const hit = await cachedResponse(db, run, key, req);
     if (hit) {
       this.cacheHits++;
@@ -165,9 +248,14 @@ export class LlmGateway {
 
     const custom = run.settings.customModels[req.modelId];
     const { client, model } = resolveModel(custom ? { id: req.modelId, spec: custom } : req.modelId, this.opts.providers);
+    // An account this run found out of credit is not called again (quota-stop.ts).
+    const account = custom ? req.modelId : client.provider;
+    const outOfQuota = this.quotaStops.stopped(run.runId, account);
+    if (outOfQuota) throw outOfQuota;
     const limit = this.limiter(client.provider);
     const ownTimeout = typeof custom?.timeoutMs === 'number' ? custom.timeoutMs : undefined;
-    const timeoutMs = this.opts.timeoutMs ?? ownTimeout ?? providerTimeoutMs(client.provider, this.opts.timeouts);
+    // Per model: a reasoning family gets minutes (timeouts.ts); a retry after a timeout gets twice as long (retry.ts).
+    const timeoutMs = this.opts.timeoutMs ?? ownTimeout ?? modelTimeoutMs(client.provider, model, this.opts.timeouts);
     const holder = run.leaseHolder ?? null;
     const author = run.draftAuthorId ?? null;
     let cost: number | null = null;
@@ -179,8 +267,12 @@ export class LlmGateway {
     // many. A slot used to wait for its record's commit and then for its next reservation's:
     // two statements per slot turn, the provider idle through both (issue 15).
     const response = await withRetry(
-      async () => {
+      async (_attempt, previous) => {
         const made = await limit.run(async (epoch, slot): Promise<Made> => {
+          if (stale()) throw new LimitLearnedMeanwhile();
+          // Again once a slot is free: a call queued behind the one that found the account out of credit is not sent.
+          const stoppedMeanwhile = this.quotaStops.stopped(run.runId, account);
+          if (stoppedMeanwhile) throw stoppedMeanwhile;
           const reservedAt = new Date();
           if (author) {
             const day = await reserveAuthorCall(db, author, reservedAt);
@@ -201,11 +293,12 @@ export class LlmGateway {
               ...(req.tools?.length ? { tools: req.tools } : {}),
               ...(req.topLogprobs ? { topLogprobs: req.topLogprobs } : {}),
               attempt: req.attempt,
-              timeoutMs,
+              timeoutMs: deadlineAfter(timeoutMs, previous),
               ...(run.signal ? { signal: run.signal } : {}),
             });
           } catch (e) {
             if (isProviderError(e) && e.kind === 'rate_limited') limit.rateLimited(epoch);
+            this.quotaStops.observe(run.runId, account, e);
             // Made, and failed (or cut short by the deadline): it counts, and costs nothing we know of.
             return { recorded: leaveRecord(slot, { runId: run.runId, cache: null, cost: 0 }), reservedAt, error: e };
           }

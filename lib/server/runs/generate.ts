@@ -11,13 +11,16 @@ import {
   pickFixture,
   ProviderMetaSchema,
   servedOrNothing,
+  StoredRefusalSchema,
   StoredToolCallsSchema,
   StoredTurnsSchema,
+  toolModeOf,
   type GenerationCell,
   type Message,
   type Served,
+  type StoredRefusal,
 } from '@/lib/core';
-import { isProviderError, ModelResolutionError, type ChatMessage, type ToolCall } from '../providers';
+import { isProviderError, ModelResolutionError, withTraceLines, type ChatMessage, type ToolCall } from '../providers';
 import { isDataRefusal, storable, storableText } from '../db/storable-text';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
@@ -35,6 +38,8 @@ export interface StoredReply {
   error: string | null;
   /** The HTTP system's JSON body of the final turn (replies.structured), or null. */
   structured: unknown;
+  /** The provider's refusal signal when it marked the final reply as a refusal (replies.refusal), else null. */
+  refusal: StoredRefusal;
 }
 
 /**
@@ -48,10 +53,13 @@ export interface Generated {
   content: string;
   toolCalls: ToolCall[] | null;
   finishReason: string | null;
+  /** The provider's refusal signal for the final reply (its text is `content`), or null. */
+  refusal: StoredRefusal;
   promptTokens: number;
   completionTokens: number;
   latencyMs: number;
-  costUsd: number;
+  /** Null once any turn's cost is unknown (a model priced nowhere): a sum that counted it as $0 would be wrong. */
+  costUsd: number | null;
   fromCache: boolean;
   /**
    * What the provider said served the final reply (a cached response keeps the record of the
@@ -74,12 +82,12 @@ export async function findReply(deps: RunDeps, ctx: RunContext, cell: Generation
         attempt: cell.attempt,
       },
     },
-    select: { id: true, promptKey: true, modelId: true, content: true, toolCalls: true, turns: true, error: true, structured: true },
+    select: { id: true, promptKey: true, modelId: true, content: true, toolCalls: true, turns: true, error: true, structured: true, refusal: true },
   });
   return row ? toStored(row) : null;
 }
 
-export function toStored(row: { id: string; promptKey: string; modelId: string; content: string; toolCalls: unknown; turns: unknown; error: string | null; structured?: unknown }): StoredReply {
+export function toStored(row: { id: string; promptKey: string; modelId: string; content: string; toolCalls: unknown; turns: unknown; error: string | null; structured?: unknown; refusal?: string | null }): StoredReply {
   return {
     id: row.id,
     promptKey: row.promptKey,
@@ -89,11 +97,12 @@ export function toStored(row: { id: string; promptKey: string; modelId: string; 
     turns: parseStored(StoredTurnsSchema, row.turns, `replies.turns of reply ${row.id}`),
     error: row.error,
     structured: row.structured ?? null,
+    refusal: parseStored(StoredRefusalSchema, row.refusal ?? null, `replies.refusal of reply ${row.id}`),
   };
 }
 
 export async function converse(deps: RunDeps, ctx: RunContext, cell: Pick<GenerationCell, 'promptKey' | 'modelId' | 'temperature' | 'attempt' | 'messages'>): Promise<Generated> {
-  const out: Generated = { turns: [], content: '', toolCalls: null, finishReason: null, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, fromCache: true, served: null, structured: null };
+  const out: Generated = { turns: [], content: '', toolCalls: null, finishReason: null, refusal: null, promptTokens: 0, completionTokens: 0, latencyMs: 0, costUsd: 0, fromCache: true, served: null, structured: null };
   const fixture = deps.fixtures ? pickFixture(deps.fixtures, cell.promptKey, cell.modelId, cell.attempt) : null;
   const generatedTurns = cell.messages.filter((m) => m.role === 'assistant' && m.content === null).length;
   const last = cell.messages.at(-1);
@@ -109,7 +118,9 @@ export async function converse(deps: RunDeps, ctx: RunContext, cell: Pick<Genera
       const index = i === totalGenerations - 1 ? fixture.turns.length - 1 : Math.min(i, fixture.turns.length - 1);
       return { content: fixture.turns[index] ?? '', toolCalls: null };
     }
-    const tools = ctx.blueprint.tools;
+    // Weval's default, trace-only, sends no tools (the prompt tells the model to write TOOL_CALL
+    // lines); only Assay's `toolUse.mode: native` sends them, each adapter in its provider's shape.
+    const tools = toolModeOf(ctx.blueprint.toolUse) === 'native' ? (ctx.blueprint.tools ?? undefined) : undefined;
     const { response, fromCache, costUsd } = await deps.gateway.call(ctx, {
       modelId: cell.modelId,
       messages: history.map((m): ChatMessage => ({ role: m.role, content: m.content })),
@@ -120,14 +131,19 @@ export async function converse(deps: RunDeps, ctx: RunContext, cell: Pick<Genera
     });
     out.fromCache &&= fromCache;
     out.finishReason = response.finishReason;
+    // The final reply's: an earlier turn's refusal is in the stored turns, not the graded reply.
+    out.refusal = response.refusal ?? null;
     out.promptTokens += response.usage?.promptTokens ?? 0;
     out.completionTokens += response.usage?.completionTokens ?? 0;
     out.latencyMs += fromCache ? 0 : response.latencyMs;
-    out.costUsd += costUsd ?? 0;
+    out.costUsd = out.costUsd === null || costUsd === null ? null : out.costUsd + costUsd;
     // Read through the schema: a cache entry written before served records existed has none.
     out.served = servedOrNothing(response.served);
     out.structured = response.structured ?? null;
-    return { content: response.content, toolCalls: response.toolCalls.length ? response.toolCalls : null };
+    const calls = response.toolCalls.length ? response.toolCalls : null;
+    // Native calls are stored as calls (the tool points read them) and, as Weval's clients do,
+    // also written as TOOL_CALL lines before the text, for the judges and the later turns.
+    return { content: tools?.length && calls ? withTraceLines(response.content, calls) : response.content, toolCalls: calls };
   };
 
   const history: Message[] = [];
@@ -190,6 +206,7 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     error: error === null ? null : storableText(error),
     errorKind,
     structured: g?.structured == null ? null : storable(g.structured),
+    refusal: g ? StoredRefusalSchema.parse(g.refusal === null ? null : storableText(g.refusal).slice(0, 200)) : null,
   };
   let rows: { id: string }[];
   try {
@@ -199,7 +216,7 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     // PostgreSQL refused the reply itself (not the connection): an error reply in its place, so
     // the cell is unscored with a reason and the run goes on (issue 11, finding 5).
     const why = storableText(errorText(e)).slice(0, 500);
-    Object.assign(reply, { content: '', toolCalls: null, structured: null, turns: storable(cell.messages), error: `the reply could not be stored: ${why}`, errorKind: 'unstorable' });
+    Object.assign(reply, { content: '', toolCalls: null, structured: null, refusal: null, turns: storable(cell.messages), error: `the reply could not be stored: ${why}`, errorKind: 'unstorable' });
     g = null;
     rows = await insertReply(deps, ctx, cell, null, reply);
   }
@@ -208,7 +225,7 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
     if (!raced) throw new Error(`reply for ${cell.key} vanished after a conflicting insert`);
     return raced;
   }
-  return { id: reply.id, promptKey: cell.promptKey, modelId: cell.modelId, content: reply.content, toolCalls: reply.toolCalls, turns: reply.turns, error: reply.error, structured: reply.structured };
+  return { id: reply.id, promptKey: cell.promptKey, modelId: cell.modelId, content: reply.content, toolCalls: reply.toolCalls, turns: reply.turns, error: reply.error, structured: reply.structured, refusal: reply.refusal };
 }
 
 /** What is written, already made storable: the returned reply is exactly the stored one. */
@@ -220,6 +237,7 @@ interface Reply {
   error: string | null;
   errorKind: string | null;
   structured: unknown;
+  refusal: StoredRefusal;
 }
 
 function errorText(e: unknown): string {
@@ -244,6 +262,7 @@ async function insertReply(deps: RunDeps, ctx: RunContext, cell: GenerationCell,
     toolCalls: r.toolCalls ? JSON.stringify(r.toolCalls) : null,
     structured: r.structured === null ? null : JSON.stringify(r.structured),
     finishReason: g?.finishReason == null ? null : storableText(g.finishReason),
+    refusal: r.refusal,
     promptTokens: g?.promptTokens ?? null,
     completionTokens: g?.completionTokens ?? null,
     latencyMs: g ? Math.round(g.latencyMs) : null,

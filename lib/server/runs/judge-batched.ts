@@ -3,7 +3,9 @@
  * judge in ONE call as lettered questions (lib/core/judging/batch-prompt.ts), at most
  * JUDGE_BATCH_MAX_QUESTIONS per call (larger sets split evenly). Each question's distribution
  * is read from its own answer token; without log-probabilities the whole batch is sampled
- * `judgeSamples` times, as the per-point mode samples each point. A question the judge left
+ * `judgeSamples` times, as the per-point mode samples each point, and so it is where they came
+ * back but a question's answer position cannot be read (that question's answer then comes from
+ * the samples, its record saying why). A question the judge left
  * unanswered (or answered badly) is asked again, alone with the other such questions, up to
  * the per-point mode's number of tries; the others keep their answers. Every judge record
  * stores the call that produced it, and each verdict's detail says it was batched.
@@ -12,7 +14,6 @@
  */
 import {
   buildJudgeBatchRequest,
-  callCacheKey,
   judgeScaleQuestion,
   outcomeFromJudges,
   readJudgeBatchOutput,
@@ -25,6 +26,7 @@ import {
   type Outcome,
   type Point,
   type Prompt,
+  type SampledBecause,
   type StoredJudgeRecord,
   type Verdict,
 } from '@/lib/core';
@@ -32,7 +34,7 @@ import { isProviderError, ModelResolutionError } from '../providers';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { StoredReply } from './generate';
-import { answeredJudge, askForJudgeOutputs, failedJudge, type JudgeResult } from './judge-call';
+import { answeredJudge, askForJudgeOutputs, failedJudge, firstJudgeCallKey, sampleJudge, type JudgeResult } from './judge-call';
 import type { RunContext } from './run-context';
 
 export interface BatchedGraded {
@@ -72,28 +74,56 @@ async function askJudgeBatch(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, b
     const request = buildJudgeBatchRequest({ approach: judge.approach, questions: open.map((i) => batch[i]!.question), reply: input.reply, conversation: input.conversation, otherCriteria: input.others });
     const base = tryNo * 100; // distinct cache keys per try, as per-point: a bad answer is not replayed from the cache
     // The first call's cache key (the one askForJudgeOutputs makes): where this answer came from.
-    const call = callCacheKey({ model: judge.model, messages: request.messages, temperature: 0, tools: null, topLogprobs: protocol.topLogprobs, attempt: base });
+    const call = firstJudgeCallKey(deps, ctx, judge, request.messages, base, protocol.topLogprobs);
     let reading: JudgeBatchReading;
+    // Per question of this try: why its answer was sampled (undefined: read from log-probabilities).
+    let sampledBecause: (SampledBecause | undefined)[] = open.map(() => undefined);
+    let failed: string | null = null;
     try {
       const out = await askForJudgeOutputs(deps, ctx, judge, request.messages, base, protocol.topLogprobs);
-      // No log-probabilities from this provider: the whole batch was sampled, as per-point samples each point.
-      reading =
-        'logprobs' in out ? readJudgeBatchOutput(out.content, request, out.logprobs) : out.samples.length === 1 ? readJudgeBatchOutput(out.samples[0]!, request, null) : readJudgeBatchSamples(out.samples, request);
+      if ('logprobs' in out) {
+        reading = readJudgeBatchOutput(out.content, request, out.logprobs);
+      } else {
+        // No log-probabilities from this provider: the whole batch was sampled, as per-point samples each point.
+        reading = out.samples.length === 1 ? readJudgeBatchOutput(out.samples[0]!, request, null) : readJudgeBatchSamples(out.samples, request);
+        sampledBecause = open.map(() => out.sampledBecause);
+      }
     } catch (e) {
       if (e instanceof BudgetExceededError) throw e;
       if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
       for (const i of open) lastError[i] = e.message;
       break; // the gateway already retried transient provider errors
     }
+    if (reading.answers.some((a) => 'unreadable' in a)) {
+      // Log-probabilities came back, but some answer's position does not give its distribution:
+      // those questions are answered from samples of the whole batch; the others keep theirs.
+      try {
+        const sampled = readJudgeBatchSamples(await sampleJudge(deps, ctx, judge, request.messages, base), request);
+        reading = {
+          ...reading,
+          answers: reading.answers.map((a, k) => {
+            if (!('unreadable' in a)) return a;
+            sampledBecause[k] = 'label-not-in-logprobs';
+            return sampled.answers[k]!;
+          }),
+        };
+      } catch (e) {
+        if (e instanceof BudgetExceededError) throw e;
+        if (!isProviderError(e) && !(e instanceof ModelResolutionError)) throw e;
+        failed = e.message;
+      }
+    }
     reading.answers.forEach((a, k) => {
       const i = open[k]!;
       if (!a.ok) {
         // The letter is this try's (a retry re-letters the questions it asks again).
-        lastError[i] = `malformed judge output (try ${tryNo + 1}, asked as question ${a.letter} of ${open.length}): ${a.error}`;
+        const why = 'error' in a ? a.error : `${a.unreadable}; sampling it failed: ${failed}`;
+        lastError[i] = `malformed judge output (try ${tryNo + 1}, asked as question ${a.letter} of ${open.length}): ${why}`;
         return;
       }
-      results[i] = answeredJudge(judge, id, batch[i]!.question, a.distribution, a.reasoning, { call, question: a.letter, of: open.length });
+      results[i] = answeredJudge(judge, id, batch[i]!.question, a.distribution, a.reasoning, { batch: { call, question: a.letter, of: open.length }, sampledBecause: sampledBecause[k] });
     });
+    if (failed !== null) break; // as above: a provider's failure ends the tries
   }
   return batch.map((_, i) => results[i] ?? failedJudge(judge, id, lastError[i]!));
 }

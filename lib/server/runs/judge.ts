@@ -51,7 +51,7 @@ async function askJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, questi
   const id = judgeId(judge);
   const request = buildJudgeRequest({ approach: judge.approach, question, reply: input.reply, conversation: input.conversation, otherCriteria: input.others });
   const reading = await askUntilRead(deps, ctx, judge, request);
-  return reading.ok ? answeredJudge(judge, id, question, reading.distribution, reading.reasoning) : failedJudge(judge, id, reading.error);
+  return reading.ok ? answeredJudge(judge, id, question, reading.distribution, reading.reasoning, { sampledBecause: reading.sampledBecause }) : failedJudge(judge, id, reading.error);
 }
 
 async function judgePoint(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt, point: Point, index: number): Promise<Graded> {

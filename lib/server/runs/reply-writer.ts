@@ -19,6 +19,8 @@ export interface ReplyRow extends Pick<GenerationCell, 'promptKey' | 'modelId' |
   /** JSON text or null. */
   toolCalls: string | null;
   finishReason: string | null;
+  /** The provider's refusal signal (StoredRefusalSchema, lib/core/evidence/reply-outcome.ts), or null. */
+  refusal: string | null;
   promptTokens: number | null;
   completionTokens: number | null;
   latencyMs: number | null;
@@ -40,7 +42,7 @@ const COLUMNS: readonly (readonly [string, string, string?])[] = [
   ['temperature', 'float8'], ['attempt', 'int'], ['turns', 'text', 'jsonb'], ['content', 'text'], ['tool_calls', 'text', 'jsonb'],
   ['finish_reason', 'text'], ['prompt_tokens', 'int'], ['completion_tokens', 'int'], ['latency_ms', 'int'], ['cost_usd', 'float8'],
   ['error', 'text'], ['error_kind', 'text'], ['from_cache', 'boolean'], ['served_model', 'text'], ['system_fingerprint', 'text'],
-  ['provider_meta', 'text', 'jsonb'], ['structured', 'text', 'jsonb'],
+  ['provider_meta', 'text', 'jsonb'], ['structured', 'text', 'jsonb'], ['refusal', 'text'],
 ];
 const MAX_ROWS = 500;
 
@@ -48,7 +50,7 @@ function values(r: ReplyRow): unknown[] {
   return [
     r.id, r.runId, r.promptKey, r.modelId, r.systemIndex, r.temperatureIndex, r.temperature, r.attempt, r.turns, r.content, r.toolCalls,
     r.finishReason, r.promptTokens, r.completionTokens, r.latencyMs, r.costUsd, r.error, r.errorKind, r.fromCache, r.servedModel,
-    r.systemFingerprint, r.providerMeta, r.structured,
+    r.systemFingerprint, r.providerMeta, r.structured, r.refusal,
   ];
 }
 

@@ -23,6 +23,7 @@ import type { RunDispatcher, RunRequest, RequestedRun } from './contracts';
 import { RunConfigError } from './errors';
 import { requestRetrievalRun } from './retrieval/request';
 import { identicalRun } from './identical-run';
+import { refuseUnpricedUnderCostCap } from './unpriced-models';
 
 export interface RunDefaults {
   /** The platform's judge panel (ASSAY_JUDGES). */
@@ -97,6 +98,8 @@ export async function requestRun(db: Db, req: RunRequest, dispatcher: RunDispatc
     ...(judgeModeFor(req.judgeMode, bp) === 'batched' ? { judgeMode: 'batched' as const } : {}),
     customModels: Object.fromEntries(Object.entries(customModels).filter(([id]) => capped.includes(id))),
   };
+  // Before anything is stored: a cost cap with an unpriced model could not be kept (unpriced-models.ts).
+  refuseUnpricedUnderCostCap(settings, req.budget?.maxCostUsd);
   const identityHash = runIdentity({ contentHash: version.contentHash, settings, parserVersion: PARSER_VERSION });
 
   if (req.skipIfIdentical) {

@@ -10,6 +10,7 @@ import type { Db } from '../db/client';
 import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
 import { getRunGroups, type RunGroups } from '../db/queries/run-groups';
+import { unpricedOfRun } from '../db/queries/run-unpriced';
 import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 import { withLiveVerdictCount } from '../db/verdict-counts';
 
@@ -25,7 +26,10 @@ export interface RunResultsDocument {
     verdicts: { done: number; total: number; errors: number };
     providerCalls: number;
     cacheHits: number;
+    /** What the priced calls cost; calls to `unpricedModels` are not in it. */
     costUsd: number;
+    /** The run's models and judges with no known price (cost.ts): their cost is unknown, not $0. */
+    unpricedModels: string[];
     /** How the run called its providers, and what batch mode saved (batch-store.ts). */
     batch: BatchSavings;
     startedAt: string | null;
@@ -142,6 +146,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       providerCalls: run.providerCalls,
       cacheHits: run.cacheHits,
       costUsd: run.costUsd,
+      unpricedModels: unpricedOfRun(run),
       batch: await batchSavings(db, runId, run.config),
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,

@@ -81,6 +81,13 @@ describe(`a run of a corpus blueprint against the fake provider (${process.env.A
       ['openai:judge-b', expect.closeTo(b, 10)],
     ]);
     expect(panel[0]!.reasoning).toBe('Judge A reasoning.');
+    // The fake sends o200k_base tokens as OpenAI does, the letter glued to `>` (`>E`, alternatives
+    // `>D`, `>C`): each judge's whole distribution is read from them, not its answer alone.
+    const close = (p: number) => expect.closeTo(p, 10);
+    expect(panel.map((j) => [j.method, j.sampledBecause, j.distribution])).toEqual([
+      ['logprobs', undefined, { CLASS_ABSENT: 0, CLASS_SLIGHTLY_PRESENT: 0, CLASS_PARTIALLY_PRESENT: close(0.2), CLASS_MAJORLY_PRESENT: close(0.3), CLASS_FULLY_PRESENT: close(0.5) }],
+      ['logprobs', undefined, { CLASS_ABSENT: 0, CLASS_SLIGHTLY_PRESENT: 0, CLASS_PARTIALLY_PRESENT: close(0.5), CLASS_MAJORLY_PRESENT: 0, CLASS_FULLY_PRESENT: close(0.5) }],
+    ]);
     const inverted = await t.db.verdict.findFirstOrThrow({ where: { runId, kind: 'text', source: 'should_not' } });
     expect(inverted.score).toBeCloseTo(1 - consensus, 10);
 

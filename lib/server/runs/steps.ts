@@ -231,7 +231,7 @@ async function loadReplies(deps: RunDeps, ids: string[]) {
   if (ids.length === 0) return [];
   return deps.db.reply.findMany({
     where: { id: { in: ids } },
-    select: { id: true, promptKey: true, modelId: true, content: true, toolCalls: true, turns: true, error: true, structured: true },
+    select: { id: true, promptKey: true, modelId: true, content: true, toolCalls: true, turns: true, error: true, structured: true, refusal: true },
   });
 }
 

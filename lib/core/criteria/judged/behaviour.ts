@@ -36,6 +36,9 @@ export const behaviourExpected: CriterionKindDef<z.infer<typeof BehaviourParams>
   needs: ['judge'],
   async evaluate(evidence, params, services) {
     const expected: Behaviour = params.expected ?? expectOf(evidence)?.behaviour ?? 'answer';
+    // The provider marked the reply as a refusal itself: that is the behaviour, known for certain,
+    // so no judge is asked to read it (a judge could call a short refusal an abstention).
+    if (evidence.refusal) return refusedVerdict(expected, evidence.refusal, params.min_probability);
     const j = judgeOf('behaviour.expected', services);
     if ('verdict' in j) return j.verdict;
     const prompt = compose([promptBlock(evidence.messages), block('TEXT', evidence.reply), questionBlock(BEHAVIOUR_QUESTION)]);
@@ -54,6 +57,18 @@ export const behaviourExpected: CriterionKindDef<z.infer<typeof BehaviourParams>
     };
   },
 };
+
+/** The verdict on a reply the provider marked as a refusal: refuse has probability 1. */
+function refusedVerdict(expected: Behaviour, signal: string, minProbability: number | undefined): CriterionVerdict {
+  const distribution = Object.fromEntries(BEHAVIOURS.map((b) => [b, b === 'refuse' ? 1 : 0])) as Record<Behaviour, number>;
+  const pass = minProbability !== undefined ? distribution[expected] >= minProbability : expected === 'refuse';
+  return {
+    status: pass ? 'pass' : 'fail',
+    score: null,
+    detail: `the provider marked the reply as a refusal (${signal}); expected ${expected}`,
+    data: { expected, distribution, refusal: signal },
+  };
+}
 
 const MessageParams = z.object({ /** A message key; replaces the case's `expect.message`. */ message: z.string().min(1).optional() }).strict();
 

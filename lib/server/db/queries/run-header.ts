@@ -10,6 +10,8 @@ import { batchSavings } from './batch-savings';
 import { runCountersSelect } from './run-select';
 import { withLiveVerdictCount } from '../verdict-counts';
 import { redactStored, storedTextRedactor } from './redact-stored';
+import { unpricedOfRun } from './run-unpriced';
+import { getRunJudgeMethods } from './run-judge-methods';
 
 export async function getRunHeader(db: Db, runId: string) {
   const read = await db.run.findUnique({
@@ -57,7 +59,11 @@ export async function getRunHeader(db: Db, runId: string) {
     deterministicVerdicts: c._sum.deterministicVerdicts ?? 0,
     deterministicScored: c._sum.deterministicScored ?? 0,
   };
+  // calls to these are not in costUsd: the page says the cost is unknown for them (run-unpriced.ts)
+  const unpricedModels = unpricedOfRun(run);
+  // how each judge's answers were read (log-probabilities, or samples and why): the judges line says so
+  const judgeMethods = await getRunJudgeMethods(db, runId);
   // a failure message stored before redaction existed may quote a key (redact-stored.ts)
-  return { ...fields, error: redactStored(run.error, storedTextRedactor()), siblings, coverage, batch };
+  return { ...fields, error: redactStored(run.error, storedTextRedactor()), siblings, coverage, batch, unpricedModels, judgeMethods };
 }
 export type RunHeader = NonNullable<Awaited<ReturnType<typeof getRunHeader>>>;

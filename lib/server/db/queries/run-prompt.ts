@@ -11,11 +11,13 @@ import {
   StoredJudgesSchema,
   StoredMessagesSchema,
   StoredPointsSchema,
+  StoredRefusalSchema,
   StoredToolCallsSchema,
   StoredTurnsSchema,
   replySourceOf,
 } from '@/lib/core';
 import type { Db } from '../client';
+import { getPromptToolFields } from './prompt-tool-fields';
 import { SEALED_SPLIT } from './sealed';
 import { redactStored, storedTextRedactor } from './redact-stored';
 
@@ -69,7 +71,7 @@ export interface GateFailure {
 export async function getRunPrompt(db: Db, run: { id: string; versionId: string }, promptKey: string) {
   const prompt = await getVisiblePrompt(db, run.versionId, promptKey);
   if (!prompt) return null;
-  const [cells, grid, attempts, previous, next] = await Promise.all([
+  const [cells, grid, attempts, previous, next, tools] = await Promise.all([
     db.runCellSummary.findMany({
       where: { runId: run.id, promptKey },
       select: { modelId: true, score: true, attempts: true, errorCount: true },
@@ -90,6 +92,7 @@ export async function getRunPrompt(db: Db, run: { id: string; versionId: string 
       orderBy: { position: 'asc' },
       select: { promptKey: true },
     }),
+    getPromptToolFields(db, run.versionId, promptKey),
   ]);
   const gateFailures: GateFailure[] = [];
   for (const modelId of new Set(attempts.filter((a) => a.gateFailed).map((a) => a.modelId))) {
@@ -97,7 +100,7 @@ export async function getRunPrompt(db: Db, run: { id: string; versionId: string 
     const pointIndexes = [...new Set(grid.filter((v) => v.modelId === modelId && v.gate && v.status === 'fail').map((v) => v.pointIndex))].sort((a, b) => a - b);
     gateFailures.push({ modelId, pointIndexes, failed: mine.filter((a) => a.gateFailed).length, attempts: mine.length });
   }
-  return { prompt, cells, grid: grid as GridVerdict[], gateFailures, previousKey: previous?.promptKey ?? null, nextKey: next?.promptKey ?? null };
+  return { prompt, cells, grid: grid as GridVerdict[], gateFailures, previousKey: previous?.promptKey ?? null, nextKey: next?.promptKey ?? null, tools };
 }
 export type RunPrompt = NonNullable<Awaited<ReturnType<typeof getRunPrompt>>>;
 
@@ -156,6 +159,7 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
       turns: true,
       toolCalls: true,
       finishReason: true,
+      refusal: true,
       promptTokens: true,
       completionTokens: true,
       latencyMs: true,
@@ -185,6 +189,7 @@ export async function getPromptReplies(db: Db, run: { id: string; versionId: str
         ...r,
         turns: parseStored(StoredTurnsSchema, r.turns, `${where}: replies.turns`),
         toolCalls: parseStoredOrNull(StoredToolCallsSchema, r.toolCalls, `${where}: replies.tool_calls`),
+        refusal: parseStored(StoredRefusalSchema, r.refusal, `${where}: replies.refusal`),
         verdicts: r.verdicts.map((v) => parseVerdictEvidence(v, where)),
         variants: variantsOf(r),
       },

@@ -10,7 +10,9 @@ import type { CreateEmbeddingResponse } from 'openai/resources/embeddings';
 import { servedFrom } from '@/lib/core';
 import { bodyFault, malformedError } from '../classify';
 import { classifyOpenAiError } from '../openai-compatible';
+import { ProviderError } from '../types';
 import { boundedEmbed } from './bounded-embed';
+import { openAiEmbeddingLimits, planRequests, type EmbeddingInputLimits } from './openai-limits';
 import { embeddingCostUsd } from './prices';
 import { DEFAULT_TIMEOUT_MS } from '../deadline';
 import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from './types';
@@ -75,6 +77,16 @@ export function fromOpenAiEmbeddings(body: CreateEmbeddingResponse, ctx: { provi
   };
 }
 
+/** The responses of consecutive requests as one: vectors in order, tokens and cost summed (unknown if any is). */
+function joinResponses(provider: string, parts: readonly EmbeddingResponse[], latencyMs: number): EmbeddingResponse {
+  if (parts.length === 1) return parts[0]!;
+  const dims = parts[0]!.vectors[0]!.length;
+  if (parts.some((p) => p.vectors[0]!.length !== dims)) throw malformedError(provider, 'the requests of one batch returned different dimensions');
+  const usage = parts.every((p) => p.usage) ? { promptTokens: parts.reduce((s, p) => s + p.usage!.promptTokens, 0) } : null;
+  const costUsd = parts.every((p) => p.costUsd !== null) ? parts.reduce((s, p) => s + p.costUsd!, 0) : null;
+  return { vectors: parts.flatMap((p) => p.vectors), usage, costUsd, latencyMs, served: parts.at(-1)!.served };
+}
+
 export class OpenAiEmbeddingClient implements EmbeddingClient {
   readonly provider: string;
   readonly model: string;
@@ -103,20 +115,42 @@ export class OpenAiEmbeddingClient implements EmbeddingClient {
     });
   }
 
+  /**
+   * One vector per input. For OpenAI's own models the inputs go in as many requests as their
+   * documented token limits need (openai-limits.ts: 300,000 tokens summed per request), one after
+   * the other; an empty input or one over the per-input limit is refused before any request, since
+   * OpenAI would refuse the whole request for it (the retrieval loader refuses both at their line first).
+   */
   embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
+    const limits = openAiEmbeddingLimits(this.provider, req.model);
+    const plan = limits ? planRequests(limits, req.inputs) : { ok: true as const, groups: [req.inputs.map((_, i) => i)] };
+    if (!plan.ok) return Promise.reject(this.#refused(req, limits!, plan.problem));
     return boundedEmbed(this, req, this.#timeoutMs, async ({ signal, timeoutMs, latencyMs }) => {
-      let body: CreateEmbeddingResponse;
-      let headers: Headers;
-      try {
-        const { data, response } = await this.#sdk.embeddings
-          .create({ model: req.model, input: req.inputs, encoding_format: 'base64' }, { signal, timeout: timeoutMs + 1_000 })
-          .withResponse();
-        body = data;
-        headers = response.headers;
-      } catch (e) {
-        throw classifyOpenAiError(e, this.provider, this.#sdk.baseURL, this.#secrets);
+      const parts: EmbeddingResponse[] = [];
+      for (const group of plan.groups) {
+        let body: CreateEmbeddingResponse;
+        let headers: Headers;
+        try {
+          const { data, response } = await this.#sdk.embeddings
+            .create({ model: req.model, input: group.map((i) => req.inputs[i]!), encoding_format: 'base64' }, { signal, timeout: timeoutMs + 1_000 })
+            .withResponse();
+          body = data;
+          headers = response.headers;
+        } catch (e) {
+          throw classifyOpenAiError(e, this.provider, this.#sdk.baseURL, this.#secrets);
+        }
+        parts.push(fromOpenAiEmbeddings(body, { provider: this.provider, model: req.model, inputs: group.length, latencyMs: latencyMs(), headers }));
       }
-      return fromOpenAiEmbeddings(body, { provider: this.provider, model: req.model, inputs: req.inputs.length, latencyMs: latencyMs(), headers });
+      return joinResponses(this.provider, parts, latencyMs());
     });
+  }
+
+  #refused(req: EmbeddingRequest, limits: EmbeddingInputLimits, problem: { kind: 'empty'; index: number } | { kind: 'too_long'; index: number; tokens: number }): ProviderError {
+    const which = `input ${problem.index + 1} of ${req.inputs.length}`;
+    const message =
+      problem.kind === 'empty'
+        ? `${this.provider}: ${which} is an empty string, which ${req.model} refuses: leave it out or give it text`
+        : `${this.provider}: ${which} has ${problem.tokens.toLocaleString('en-US')} tokens, over ${req.model}'s limit of ${limits.maxInputTokens.toLocaleString('en-US')} per input: shorten or split it`;
+    return new ProviderError({ kind: 'bad_request', provider: this.provider, message });
   }
 }
