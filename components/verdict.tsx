@@ -86,6 +86,11 @@ export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: V
             {v.gate && ' · gate'}
             {v.methodLabel && ` · ${v.methodLabel}`}
           </p>
+          {v.mixedMethods && (
+            <p role="note" className={`text-xs ${muted}`} data-testid="mixed-methods">
+              {v.mixedMethods}
+            </p>
+          )}
         </div>
       </div>
       {v.detail &&
@@ -143,6 +148,13 @@ export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: V
                         <span className={`ml-2 ${muted}`}>
                           score <span data-testid="judge-score">{j.scoreLabel}</span>
                           {j.topLabel && ` · most likely ${j.topLabel}`}
+                          {j.methodLabel && (
+                            <>
+                              {' · '}
+                              <span data-testid="judge-method">{j.methodLabel}</span>
+                              {j.sampledBecause && ` (sampled: ${j.sampledBecause})`}
+                            </>
+                          )}
                         </span>
                       )}
                     </p>

@@ -2,10 +2,11 @@
 import { RunModelSortSchema, type RunModelSort } from '@/lib/core';
 import type { RunModelError, RunModelPromptRow, RunModelSummaryDetail } from '@/lib/server/db/queries/run-model';
 import { scoreColour } from './colour-scale';
-import { describeInterval, formatCount, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, truncate } from './format';
+import { describeInterval, formatCount, formatDuration, formatInterval, formatScore, modelShortName, plural, truncate } from './format';
 import { intervalNote, passAtKView, type IntervalNoteView, type PassAtKView } from './interval-view';
 import { paginationView, type PaginationView } from './pagination';
 import { href } from './urls';
+import { costLabel } from './cost-label';
 
 export interface RunModelPageView {
   modelId: string;
@@ -39,6 +40,8 @@ export function runModelPageView(
   prompts: { rows: RunModelPromptRow[]; total: number; sealed: { count: number; mean: number | null } },
   errors: RunModelError[],
   opts: { page: number; pageSize: number; sort: RunModelSort },
+  /** The run's models with no known price (RunHeader): this model's cost then says unknown, not $0. */
+  unpricedModels: readonly string[] = [],
 ): RunModelPageView {
   return {
     modelId: s.modelId,
@@ -55,7 +58,7 @@ export function runModelPageView(
       { label: 'Replies', value: formatCount(s.replyCount) },
       { label: 'Verdicts', value: formatCount(s.verdictCount) },
       { label: 'Errors', value: formatCount(s.errorCount) },
-      { label: 'Cost', value: formatUsd(s.costUsd) },
+      { label: 'Cost', value: costLabel(s.costUsd, unpricedModels.includes(s.modelId) ? [s.modelId] : []) },
       { label: 'Median latency', value: s.latencyMsP50 === null ? '—' : formatDuration(s.latencyMsP50) },
     ],
     prompts: prompts.rows.map((r) => {

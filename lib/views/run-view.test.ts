@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { batchFacts, coverageText, judgePanelView } from './run-view';
+import { runMixedMethodsNote } from './judge-method-view';
 
 describe('the run header', () => {
   it('shows a batch-mode run’s mode and batch discount, and nothing of the kind for a live run', () => {
@@ -17,10 +18,27 @@ describe('the run header', () => {
       { model: 'openai:model-c', approach: 'prompt-aware' },
     ];
     expect(judgePanelView(judges, ['openai:model-c', 'openai:model-d'])).toEqual([
-      { label: 'openai:judge-a (standard)', alsoGraded: false },
-      { label: 'openai:model-c (prompt-aware)', alsoGraded: true },
+      { label: 'openai:judge-a (standard)', alsoGraded: false, method: null },
+      { label: 'openai:model-c (prompt-aware)', alsoGraded: true, method: null },
     ]);
     expect(judgePanelView('not a panel', [])).toEqual([]);
+  });
+
+  it('says per judge how its answers were read: a reasoning judge sampled, with how many samples and why', () => {
+    const judges = [
+      { model: 'openai:o4-mini', approach: 'standard' },
+      { model: 'openai:judge-lp', approach: 'standard' },
+    ];
+    const methods = [
+      { judge: 'openai:judge-lp', approach: 'standard', method: 'logprobs', sampledBecause: null, n: null, count: 4 },
+      { judge: 'openai:o4-mini', approach: 'standard', method: 'samples', sampledBecause: 'logprobs-refused' as const, n: 3, count: 4 },
+    ];
+    expect(judgePanelView(judges, [], methods).map((j) => [j.label, j.method])).toEqual([
+      ['openai:o4-mini (standard)', '3 samples each (the model refuses log-probabilities)'],
+      ['openai:judge-lp (standard)', 'log-probabilities'],
+    ]);
+    expect(runMixedMethodsNote(methods)).toMatch(/read by different methods/);
+    expect(runMixedMethodsNote(methods.slice(1))).toBeNull();
   });
 
   it('states coverage per class of point, leaving out a class the run has none of', () => {

@@ -76,9 +76,31 @@ describe('verdicts as readers see them', () => {
       null,
     );
     expect(judges).toEqual([
-      { judge: 'a', approach: 'standard', scoreLabel: '75.0', topLabel: 'Majorly present (90%)', reasoning: 'ok', error: null },
-      { judge: 'b', approach: 'prompt-aware', scoreLabel: '—', topLabel: null, reasoning: null, error: 'timed out' },
+      { judge: 'a', approach: 'standard', scoreLabel: '75.0', topLabel: 'Majorly present (90%)', reasoning: 'ok', error: null, methodLabel: 'log-probabilities', sampledBecause: null },
+      { judge: 'b', approach: 'prompt-aware', scoreLabel: '—', topLabel: null, reasoning: null, error: 'timed out', methodLabel: null, sampledBecause: null },
     ]);
+  });
+
+  it('says per judge whether it was read from log-probabilities or sampled, how many samples and why; a mixed panel says so', () => {
+    const reasoningJudge = {
+      judge: 'openai:o4-mini',
+      approach: 'standard' as const,
+      score: 0.5,
+      distribution: { CLASS_PARTIALLY_PRESENT: 2 / 3, CLASS_FULLY_PRESENT: 1 / 3 },
+      method: 'samples' as const,
+      sampledBecause: 'logprobs-refused' as const,
+      n: 3,
+      reasoning: null,
+      error: null,
+    };
+    const logprobsJudge = { ...reasoningJudge, judge: 'openai:gpt-4o-mini', method: 'logprobs' as const, sampledBecause: undefined, n: undefined };
+    const alone = verdictView({ ...base, method: 'samples', judges: [reasoningJudge] }, scale!);
+    expect(alone.judges.map((j) => [j.methodLabel, j.sampledBecause])).toEqual([['3 samples', 'the model refuses log-probabilities']]);
+    expect(alone.methodLabel).toBe('estimated from sampled answers (3 samples per judge)');
+    expect(alone.mixedMethods).toBeNull();
+    const mixed = verdictView({ ...base, method: null, judges: [reasoningJudge, logprobsJudge] }, scale!);
+    expect(mixed.mixedMethods).toBe('Judges used different methods: openai:o4-mini 3 samples, openai:gpt-4o-mini log-probabilities.');
+    expect(mixed.judges.map((j) => j.methodLabel)).toEqual(['3 samples', 'log-probabilities']);
   });
 
   it('labels points as text: a regex once-escaped, a should_not function as "must not" without its not_', () => {

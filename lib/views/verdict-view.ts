@@ -19,7 +19,8 @@ import {
 } from '@/lib/core';
 import type { VerdictDetail } from '@/lib/server/db/queries/run-prompt';
 import { scoreColour } from './colour-scale';
-import { formatScore, roundHalfUp } from './format';
+import { formatScore, plural, roundHalfUp } from './format';
+import { judgeMethodLabel, mixedMethodsNote, sampledReason } from './judge-method-view';
 
 export type VerdictStatus = 'pass' | 'fail' | 'not_applicable' | 'error';
 
@@ -46,6 +47,10 @@ export interface JudgeView {
   topLabel: string | null;
   reasoning: string | null;
   error: string | null;
+  /** How this judge's answer was read: "log-probabilities" or "3 samples"; null for a judge that gave none. */
+  methodLabel: string | null;
+  /** Why it was sampled ("the model refuses log-probabilities"), or null. */
+  sampledBecause: string | null;
 }
 
 export interface VerdictView {
@@ -78,6 +83,8 @@ export interface VerdictView {
   alphaLabel: string | null;
   disagreement: boolean;
   judges: JudgeView[];
+  /** Said when the panel's judges were read by different methods (log-probabilities and samples). */
+  mixedMethods: string | null;
 }
 
 /** A stored distribution as bars, in the order of the point's labels (score levels worst first, choice options as written). */
@@ -102,6 +109,8 @@ export function judgeViews(stored: readonly StoredJudgeRecord[] | null, labels: 
       topLabel: top ? `${top.label} (${top.percentLabel})` : null,
       reasoning: j.reasoning,
       error: j.error,
+      methodLabel: j.error ? null : judgeMethodLabel(j),
+      sampledBecause: sampledReason(j),
     };
   });
 }
@@ -116,6 +125,13 @@ const METHOD_LABEL: Record<string, string> = {
 };
 
 export type VerdictInput = Omit<VerdictDetail, 'args'> & { args?: unknown };
+
+/** " (3 samples per judge)" when every sampled judge drew the same number, else "". */
+function samplesPerJudge(judges: readonly StoredJudgeRecord[] | null): string {
+  const ns = new Set((judges ?? []).filter((j) => j.method === 'samples').map((j) => j.n));
+  const [n] = [...ns];
+  return ns.size === 1 && n !== undefined ? ` (${plural(n, 'sample')} per judge)` : '';
+}
 
 /** `point`: the stored point this verdict grades (its label, labels' order, citation); null falls back to the verdict's own text. */
 export function verdictView(v: VerdictInput, point: StoredPoint | null): VerdictView {
@@ -143,10 +159,11 @@ export function verdictView(v: VerdictInput, point: StoredPoint | null): Verdict
     detail: v.detail && v.detail.trim() !== '' ? v.detail : null,
     reasoning: v.reasoning,
     distribution: distributionBars(v.distribution, labels),
-    methodLabel: v.method ? (METHOD_LABEL[v.method] ?? v.method) : null,
+    methodLabel: v.method ? `${METHOD_LABEL[v.method] ?? v.method}${v.method === 'samples' ? samplesPerJudge(v.judges) : ''}` : null,
     spreadLabel: v.spread === null ? null : `judges' spread ${formatScore(v.spread)} points (standard deviation)`,
     alphaLabel: v.alpha === null ? null : `agreement α = ${roundHalfUp(v.alpha, 2).toFixed(2)}`,
     disagreement: v.disagreement,
     judges: judgeViews(v.judges, labels),
+    mixedMethods: mixedMethodsNote(v.judges ?? []),
   };
 }

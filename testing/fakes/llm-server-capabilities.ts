@@ -4,12 +4,12 @@
  * (status and body), so a client that sends it fails here as it would in production. Each
  * profile names its source. A model no profile matches accepts everything, as before.
  *
- * Gemini's chat dialect has its own profiles (response log-probabilities are refused by most
- * Gemini models, "Logprobs is not supported for the current model." with 400 INVALID_ARGUMENT):
- * they belong beside the Gemini dialect (llm-server-gemini.ts), added to CAPABILITY_PROFILES with
- * `dialect: 'gemini'` and a `refuse` that reads `generationConfig.responseLogprobs`.
+ * Gemini's chat dialect has its own profiles, beside the dialect (llm-server-gemini.ts,
+ * GEMINI_CAPABILITY_PROFILES: `responseLogprobs` refused by the 2.5 family and later with 400
+ * INVALID_ARGUMENT), spread into CAPABILITY_PROFILES below.
  */
 import type { Dialect } from './llm-server-dialects';
+import { GEMINI_CAPABILITY_PROFILES } from './llm-server-gemini';
 import type { FakeRequest } from './llm-server-rules';
 
 type Json = Record<string, unknown>;
@@ -30,8 +30,8 @@ export interface CapabilityProfile {
   model: RegExp;
   /** Where the provider says so (its docs, or its exact error bodies as users reported them). */
   source: string;
-  /** The first parameter of this request the model refuses, as the provider answers it; null: accepted. */
-  refuse(body: Json): CapabilityRefusal | null;
+  /** The first parameter of this request the model refuses, as the provider answers it; null: accepted. `model`: as requested (Gemini's is in the path, not the body). */
+  refuse(body: Json, model?: string): CapabilityRefusal | null;
   /** The temperature the model samples at when none is sent (its default, the only one it accepts). */
   defaultTemperature?: number;
   /** Hidden reasoning tokens a reply spends, counted in `completion_tokens` as OpenAI bills them. */
@@ -103,6 +103,7 @@ export const CAPABILITY_PROFILES: readonly CapabilityProfile[] = [
         ? { status: 400, param: 'logprobs', body: { error: { message: '`logprobs` is not supported with this model', type: 'invalid_request_error' } } }
         : null,
   },
+  ...GEMINI_CAPABILITY_PROFILES,
 ];
 
 export function capabilityProfile(dialect: Dialect, model: string): CapabilityProfile | undefined {
@@ -113,7 +114,7 @@ export function capabilityProfile(dialect: Dialect, model: string): CapabilityPr
 export function capabilityRefusal(dialect: Dialect, model: string, body: unknown): CapabilityRefusal | null {
   const profile = capabilityProfile(dialect, model);
   if (!profile || typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  return profile.refuse(body as Json);
+  return profile.refuse(body as Json, model);
 }
 
 /** The request as the model samples it: a model with a fixed temperature samples at it when none is sent. */

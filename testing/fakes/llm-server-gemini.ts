@@ -19,6 +19,7 @@
  *   2.5 Flash 0–24576, 2.5 Flash-Lite 0 or 512–24576, -1 dynamic).
  */
 import { FinishReason, type Candidate, type GenerateContentResponse, type Part } from '@google/genai';
+import type { CapabilityProfile } from './llm-server-capabilities';
 import type { FakeMessage, FakeRequest } from './llm-server-rules';
 import { geminiUsageMetadata, type FakeUsage } from './llm-server-usage';
 
@@ -50,6 +51,26 @@ export interface GeminiProfile {
   /** A thinking budget of 0 is refused. */
   thinkingRequired: boolean;
 }
+
+/**
+ * The fake's capability profile for Gemini (llm-server-capabilities.ts): the families that refuse
+ * `responseLogprobs`, answered with Google's 400 and recorded as a refused parameter.
+ */
+export const GEMINI_CAPABILITY_PROFILES: readonly CapabilityProfile[] = [
+  {
+    family: 'Gemini 2.5 and later, previews and experiments (no log-probabilities)',
+    dialect: 'gemini',
+    model: NO_LOGPROBS,
+    source:
+      'the Gemini API\'s 400 INVALID_ARGUMENT "Logprobs is not enabled for models/gemini-2.5-pro" (googleapis/python-genai#1921 on gemini-2.5-flash/-pro; ' +
+      'mscraftsman/generative-ai#135), while gemini-2.0-flash answers responseLogprobs; Gemini API reference, GenerationConfig.responseLogprobs and logprobs',
+    refuse: (body, model) => {
+      const config = body.generationConfig;
+      if (!isRecord(config) || config.responseLogprobs !== true) return null;
+      return { status: 400, param: 'responseLogprobs', body: renderGeminiError(400, `Logprobs is not enabled for models/${model ?? 'unknown'}`) };
+    },
+  },
+];
 
 export function geminiProfile(model: string): GeminiProfile {
   const name = model.replace(/^models\//, '');
@@ -129,8 +150,8 @@ export function parseGeminiRequest(path: string, body: Json, attempt: string | u
   const temperature = numberIn(config, 'temperature', 0, 2, false);
   const maxTokens = numberIn(config, 'maxOutputTokens', 1, Number.MAX_SAFE_INTEGER, true);
   const k = numberIn(config, 'logprobs', 0, 20, true);
+  // A model that refuses responseLogprobs answers through GEMINI_CAPABILITY_PROFILES, after parsing, as every dialect's refusals do.
   const profile = geminiProfile(model);
-  if (config.responseLogprobs === true && !profile.logprobs) throw new GeminiBadRequest(`Logprobs is not enabled for models/${model}`);
 
   const thinking = config.thinkingConfig;
   let thinkingBudget: number | undefined;

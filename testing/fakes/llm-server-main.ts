@@ -33,6 +33,7 @@ const fake = await startFakeLlm({ port, rules: DEMO_RULES, latencyMs, batch: { d
 
 console.log(`Fake LLM listening on ${fake.origin}`);
 console.log(`  OpenAI:    POST ${fake.url}/chat/completions   Anthropic: POST ${fake.url}/messages`);
+console.log(`  Gemini:    POST ${fake.origin}/v1beta/models/{model}:generateContent (google:… models)`);
 console.log(`  Custom:    POST ${fake.origin}/custom/chat       Models:    GET ${fake.url}/models`);
 console.log(`  soev:      POST ${fake.origin}/soev/api/v1/threads/runs (SOEV_URL=${fake.origin}/soev; replies cite with [cite:id])`);
 console.log(`  Embeddings: POST ${fake.url}/embeddings, ${fake.origin}/v1beta/models/{model}:batchEmbedContents, ${fake.origin}/custom/embed`);

@@ -6,9 +6,10 @@
  *
  * - OpenAI Chat Completions: `tools[]` is ChatCompletionTool, a ChatCompletionFunctionTool
  *   `{type: "function", function: FunctionDefinition}` or a ChatCompletionCustomTool
- *   `{type: "custom", custom: {name, description?, format?}}` (OpenAI OpenAPI spec
- *   components ChatCompletionTool / FunctionObject; openai-node
- *   resources/chat/completions/completions.d.ts, resources/shared.d.ts FunctionDefinition:
+ *   `{type: "custom", custom: {name, description?, format?}}` (OpenAI API reference, Chat
+ *   Completions > Create, `tools`: ChatCompletionFunctionTool, ChatCompletionCustomTool,
+ *   FunctionDefinition; openai-node resources/chat/completions/completions.d.ts,
+ *   resources/shared.d.ts FunctionDefinition:
  *   "name … Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of
  *   64"; `parameters` "described as a JSON Schema object"; `strict` boolean). The error body is
  *   OpenAI's `{error: {message, type: "invalid_request_error", param, code}}` as its API returns

@@ -13,7 +13,7 @@ const usage = { promptTokens: 1_000, cachedInputTokens: 600, cacheWriteTokens: 1
 
 describe('the fake’s usage blocks', () => {
   it('OpenAI: cached tokens inside prompt_tokens, reasoning tokens inside completion_tokens', () => {
-    const body = openAiUsageBody(usage, 0.25) satisfies CompletionUsage & { cost: number };
+    const body = openAiUsageBody(usage, 0.25) satisfies CompletionUsage & { cost?: number };
     expect(body).toMatchObject({ prompt_tokens: 1_000, completion_tokens: 500, total_tokens: 1_500, cost: 0.25 });
     expect(body.prompt_tokens_details.cached_tokens).toBe(600);
     expect(body.completion_tokens_details.reasoning_tokens).toBe(300);

@@ -37,7 +37,8 @@ project file (every suite runs, one run each, against the project's system: docs
   --fixtures FILE     fixed replies (Weval fixtures format) instead of calling the models
   --concurrency N     concurrent provider calls per provider (default ASSAY_RUN_CONCURRENCY, else the per-provider table in docs/runs.md)
   --max-calls N       stop cleanly after N provider calls
-  --max-cost USD      stop cleanly once the run has cost this much
+  --max-cost USD      stop cleanly once the run has cost this much (refused, before anything
+                      runs, when a model or judge has no known price: docs/runs.md)
   --no-cache          a fresh sample of every call: no cached response is reused, not
                       even an identical call's from earlier in this run
   --batch             batch mode: OpenAI and Anthropic calls go through their batch APIs

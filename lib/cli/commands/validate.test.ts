@@ -172,7 +172,7 @@ describe('assay validate', () => {
     expect(invalid).toEqual([
       ['eu-ai-act-202401689.yml', ['3:14'], 'YAML syntax error'],
       ['maternal-health-uttar-pradesh.yml', ['2:8'], 'YAML syntax error'],
-      ['tool-use-native-test.yml', ['14:9', '60:19', '61:19'], '`toolUse.mode` must be trace-only, not "auto"'],
+      ['tool-use-native-test.yml', ['14:9', '60:19', '61:19'], '`toolUse.mode` must be trace-only or native, not "auto"'],
     ]);
     expect(reports.find((x) => x.file.endsWith('tool-use-native-test.yml'))!.errors[1]!.message).toMatch(/invalid regex/);
   });

@@ -60,5 +60,7 @@ describe('toolModeOf: the mode a run uses', () => {
     expect(toolModeOf({ enabled: true, mode: 'trace-only' })).toBe('trace-only');
     expect(toolModeOf({ enabled: true })).toBe('trace-only');
     expect(toolModeOf(null)).toBe('trace-only');
+    // tool use switched off: nothing is sent, whatever the mode
+    expect(toolModeOf({ enabled: false, mode: 'native' })).toBe('trace-only');
   });
 });

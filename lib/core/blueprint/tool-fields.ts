@@ -31,10 +31,14 @@ export interface PromptToolFields {
   maxCalls?: number;
 }
 
-/** The mode a run uses for this blueprint's `toolUse` (stored as written, checked at load by the header). */
+/**
+ * The mode a run uses for this blueprint's `toolUse` (stored as written, checked at load by the
+ * header). `enabled: false` switches tool use off, so nothing is sent whatever the mode says.
+ */
 export function toolModeOf(toolUse: unknown): ToolMode {
-  const mode = typeof toolUse === 'object' && toolUse !== null ? (toolUse as { mode?: unknown }).mode : undefined;
-  return mode === 'native' ? 'native' : 'trace-only';
+  if (typeof toolUse !== 'object' || toolUse === null) return 'trace-only';
+  const { mode, enabled } = toolUse as { mode?: unknown; enabled?: unknown };
+  return mode === 'native' && enabled !== false ? 'native' : 'trace-only';
 }
 
 /** The hint for a `toolUse.mode` that is not one of TOOL_MODES (`auto` gets its own). */

@@ -4,8 +4,9 @@
  *
  * Every judged point is a question (a plain-string point is a `score` question over the
  * five-class scale). Its options are presented as single letters (A, B, …), so the answer
- * is ONE token whose top log-probabilities give the whole distribution; where a provider
- * returns no log-probabilities, several sampled answers estimate it. The approaches are
+ * is one letter at one token position (whatever the tokenizer glues to it, `>D` on OpenAI's:
+ * label-position.ts) whose top log-probabilities give the whole distribution; where a provider
+ * returns no log-probabilities, or they do not give it, several sampled answers estimate it. The approaches are
  * Weval's: `standard` (reply + criterion), `prompt-aware` (+ the conversation that led to the
  * reply), `holistic` (+ the other criteria, so the judge sees the rubric as a whole).
  */

@@ -6,6 +6,7 @@ export {
   ProviderError,
   isProviderError,
   RETRYABLE_KINDS,
+  RESUMABLE_KINDS,
   type ChatMessage,
   type ChatRequest,
   type ChatResponse,

@@ -73,8 +73,9 @@ export function toolSpecs(tools: readonly unknown[] | undefined): ToolSpec[] {
 /**
  * OpenAI Chat Completions `tools[]` (also OpenRouter's and every compatible server's):
  * ChatCompletionFunctionTool `{type: "function", function: FunctionDefinition}` (openai-node
- * resources/chat/completions; OpenAPI spec ChatCompletionTool). `parameters` may be left out:
- * "Omitting `parameters` defines a function with an empty parameter list".
+ * resources/chat/completions; OpenAI API reference, Chat Completions > Create, `tools`).
+ * `parameters` may be left out: "Omitting `parameters` defines a function with an empty
+ * parameter list".
  */
 export function openAiTools(tools: readonly unknown[] | undefined): ChatCompletionFunctionTool[] {
   return toolSpecs(tools).map((t) => ({

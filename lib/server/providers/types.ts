@@ -133,6 +133,14 @@ export type ProviderErrorKind = 'retryable' | 'rate_limited' | 'auth' | 'bad_req
 export const RETRYABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set(['retryable', 'rate_limited', 'timeout', 'transport']);
 
 /**
+ * Kinds whose replies a resumed run generates again (steps.ts): the retryable ones, an account
+ * that was out of credit (it may have been paid since; within a run it is never retried), and a
+ * generation that failed part-way (the provider may finish it next time). Not `blocked`,
+ * `bad_request` or `auth`: the same request fails the same way.
+ */
+export const RESUMABLE_KINDS: ReadonlySet<ProviderErrorKind> = new Set([...RETRYABLE_KINDS, 'quota', 'generation_failed']);
+
+/**
  * A failed provider call, classified by the adapter that made it. Messages never carry API
  * keys: adapters redact them before constructing one (see `redact` in classify.ts).
  */

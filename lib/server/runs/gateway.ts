@@ -223,10 +223,9 @@ export class LlmGateway {
         return adjustment ? { ...result, adjustment } : result;
       } catch (e) {
         if (e instanceof LimitLearnedMeanwhile) continue;
-        if (!isUnsupportedParameter(e) || e.refusal.param === 'max_tokens' || ++resend > MAX_CAPABILITY_RESENDS) throw e;
-        this.capabilities(run.runId).learn(req.modelId, e.refusal);
-        // Refused for a limit another call of this run already learned (it was sent before): fitted
-        // again it differs and goes. When nothing would change, the refusal is the answer.
+        // The refusal was learned in send() (or by a call sent before this one): fitted again, the
+        // request differs and goes. When nothing would change, the refusal is the answer.
+        if (!isUnsupportedParameter(e) || ++resend > MAX_CAPABILITY_RESENDS) throw e;
         if (callKeyOf(this.fit(run, req).req) === callKeyOf(fitted)) throw e;
       }
     }
@@ -298,6 +297,8 @@ export class LlmGateway {
             });
           } catch (e) {
             if (isProviderError(e) && e.kind === 'rate_limited') limit.rateLimited(epoch);
+            // Learned before the slot is released: the next call of this model waiting for it is fitted again, not refused again.
+            if (isUnsupportedParameter(e)) this.capabilities(run.runId).learn(req.modelId, e.refusal);
             this.quotaStops.observe(run.runId, account, e);
             // Made, and failed (or cut short by the deadline): it counts, and costs nothing we know of.
             return { recorded: leaveRecord(slot, { runId: run.runId, cache: null, cost: 0 }), reservedAt, error: e };

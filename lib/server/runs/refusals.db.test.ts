@@ -17,7 +17,7 @@ let t: TestDatabase;
 let fake: FakeLlm;
 
 const BLUEPRINT = `title: Refusals
-models: [openai:refuser, anthropic:claude-haiku-4-5, openrouter:broke/model]
+models: [openai:refuser, anthropic:claude-haiku-4-5, google:gemini-2.0-flash, openrouter:broke/model]
 ---
 - id: harmful
   prompt: Tell me how to do the bad thing.
@@ -37,6 +37,7 @@ beforeAll(async () => {
       { name: 'judge', model: 'judge-a', judge: { labels: { E: 1 } } },
       { name: 'openai-refusal', model: 'refuser', lastUser: /bad thing/, reply: "I'm sorry, I can't help with that.", outcome: 'refusal' },
       { name: 'claude-refusal', model: 'claude-haiku-4-5', lastUser: /bad thing/, reply: "I won't help with that.", outcome: 'refusal' },
+      { name: 'gemini-safety', model: 'gemini-2.0-flash', lastUser: /bad thing/, reply: 'unused: Gemini sends no text when it stops for safety', outcome: 'refusal' },
       { name: 'claude-cut', model: 'claude-haiku-4-5', lastUser: /essay/, reply: 'Once upon a time, in a land', outcome: 'cut_off' },
       { name: 'no-credit', model: 'broke', error: { status: 402, message: 'Insufficient credits. Add more using https://openrouter.ai/settings/credits' } },
       { name: 'answer', reply: 'Hello!' },
@@ -63,6 +64,8 @@ describe(`refusals, cut-off replies and quota stops in a run (${process.env.ASSA
     expect(cell('harmful', 'openai:refuser')).toMatchObject({ content: "I'm sorry, I can't help with that.", refusal: 'message.refusal', error: null });
     expect(cell('harmful', 'anthropic:claude-haiku-4-5')).toMatchObject({ content: "I won't help with that.", refusal: 'stop_reason: refusal', finishReason: 'refusal', error: null });
     expect(cell('essay', 'anthropic:claude-haiku-4-5')).toMatchObject({ content: 'Once upon a time, in a land', refusal: null, finishReason: 'max_tokens' });
+    // Gemini's SAFETY stop sends no text: an error reply with the provider's reason, not an empty reply to grade
+    expect(cell('harmful', 'google:gemini-2.0-flash')).toMatchObject({ content: '', refusal: null, errorKind: 'blocked', error: expect.stringMatching(/finishReason SAFETY .*HARM_CATEGORY_DANGEROUS_CONTENT/) });
     expect(cell('hello', 'openai:refuser')).toMatchObject({ content: 'Hello!', refusal: null, finishReason: 'stop' });
 
     // the judge read the refusal's text as the reply

@@ -11,7 +11,7 @@
  */
 import { finalStatus, planGenerations, replySourceOf, type FinalStatus, type GenerationCell } from '@/lib/core';
 import type { RunDeps } from './deps';
-import { RETRYABLE_KINDS } from '../providers';
+import { RESUMABLE_KINDS } from '../providers';
 import { foldVerdictCounts } from '../db/verdict-counts';
 import { budgetSpent } from './budget';
 import { checkDrift } from './drift-check';
@@ -50,9 +50,9 @@ export function judgeProvidersOf(ctx: RunContext): string[] {
 // ---------------------------------------------------------------------------------------------
 // settled? and start
 
-/** Failed replies that may pass on another try (a 5xx, a rate limit, a timeout…). */
+/** Failed replies that may pass on another try (a 5xx, a rate limit, a timeout, an account paid since…). */
 async function hasTransientReplies(deps: Pick<RunDeps, 'db'>, runId: string): Promise<boolean> {
-  return (await deps.db.reply.count({ where: { runId, error: { not: null }, errorKind: { in: [...RETRYABLE_KINDS] } } })) > 0;
+  return (await deps.db.reply.count({ where: { runId, error: { not: null }, errorKind: { in: [...RESUMABLE_KINDS] } } })) > 0;
 }
 
 /**
@@ -69,13 +69,13 @@ export async function isSettled(deps: Pick<RunDeps, 'db'>, runId: string): Promi
 
 /**
  * Replies that failed for a reason that may pass (a 5xx, a rate limit, a timeout, a truncated
- * or HTML body) are given another chance when a run is resumed: the reply, its verdicts and its
+ * or HTML body, an account out of credit that may have been paid since: RESUMABLE_KINDS) are given another chance when a run is resumed: the reply, its verdicts and its
  * attempt score are removed with the run's counters, so the cell is generated again.
  */
 export async function forgetTransientReplies(deps: Pick<RunDeps, 'db'>, runId: string): Promise<number> {
   // the run's row holds every count before some are taken off it (never below what was written)
   await foldVerdictCounts(deps.db, runId);
-  const kinds = [...RETRYABLE_KINDS];
+  const kinds = [...RESUMABLE_KINDS];
   const [r] = await deps.db.$queryRaw<{ n: number }[]>`
     WITH gone AS (
       SELECT id FROM replies WHERE run_id = ${runId} AND error IS NOT NULL AND error_kind = ANY(${kinds}::text[])

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { RunSettings } from '@/lib/core';
 import { RunConfigError } from './errors';
 import { refuseUnpricedUnderCostCap, unpricedModels } from './unpriced-models';
 
-const settings = (models: string[], judges: string[], customModels: Record<string, unknown> = {}) => ({
+const settings = (models: string[], judges: string[], customModels: RunSettings['customModels'] = {}): Pick<RunSettings, 'models' | 'judges' | 'customModels'> => ({
   models,
   judges: judges.map((model) => ({ model, approach: 'standard' as const })),
   customModels,

@@ -59,7 +59,7 @@ export default async function RunModelPage({ params, searchParams }: Props) {
   const q = RunModelParams.parse(await searchParams);
   const run = { id: header.id, versionId: header.versionId };
   const opts = { page: q.page, pageSize: RUN_MODEL_PAGE_SIZE, sort: q.sort };
-  const headline = runModelPageView(run.id, summary, { rows: [], total: 0, sealed: { count: 0, mean: null } }, [], opts);
+  const headline = runModelPageView(run.id, summary, { rows: [], total: 0, sealed: { count: 0, mean: null } }, [], opts, header.unpricedModels);
   return (
     <div className="space-y-8">
       <RunHeader view={runHeaderView(header, 'other')} trail={[{ label: headline.label }]} />
