@@ -6,6 +6,7 @@ import { runResults } from '@/lib/server/runs/results';
 import { runErrors } from '@/lib/server/runs/run-errors';
 import { createRedactor, processSecrets, redactDeep } from '@/lib/server/secret-redactor';
 import { runReport } from './run-report';
+import { getRunJudgeMethods } from '@/lib/server/db/queries/run-judge-methods';
 import { retrievalResultsDocument } from '@/lib/server/runs/retrieval/results-document';
 import { retrievalReport } from './retrieval-report';
 
@@ -14,7 +15,7 @@ export async function reportRun(db: Db, runId: string, publicUrl: string, json: 
   const doc = await runResults(db, runId);
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true, parentRunId: true } });
   const errors = await runErrors(db, runId, { replyRunId: replySourceOf({ id: runId, ...run }) });
-  const report = runReport(doc, errors, publicUrl);
+  const report = runReport(doc, errors, publicUrl, await getRunJudgeMethods(db, runId));
   for (const line of report.lines) console.error(line);
   await writeJson(doc, json);
   return report.exitCode;

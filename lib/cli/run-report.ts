@@ -13,6 +13,8 @@ import { formatInterval, formatPercent, formatScore, formatUsd, plural } from '@
 import { intervalNote } from '@/lib/views/interval-view';
 import { coverageText } from '@/lib/views/run-view';
 import { costLabel } from '@/lib/views/cost-label';
+import { runJudgeMethods, runMixedMethodsNote } from '@/lib/views/judge-method-view';
+import type { JudgeMethodCount } from '@/lib/server/db/queries/run-judge-methods';
 
 /** An interval over fewer prompts than this is flagged as rough. */
 export const FEW_PROMPTS = 5;
@@ -49,7 +51,8 @@ function groupLines(groups: RunResultsDocument['run']['groups']): string[] {
   return lines;
 }
 
-export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl: string): RunReport {
+/** `judgeMethods`: how each judge's answers were read (run-judge-methods.ts); none: nothing said about it. */
+export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl: string, judgeMethods: readonly JudgeMethodCount[] = []): RunReport {
   const r = doc.run;
   const lines: string[] = [];
   lines.push(`assay: run ${r.id} ${r.status}${r.error ? `: ${r.error}` : ''}`);
@@ -96,6 +99,10 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
   if (!anyScore && r.status === 'completed') warnings.push('error: no model has a score (see the coverage and errors above)');
   lines.push(...groupLines(r.groups));
   lines.push(...judgeLines(r.judgeReliability));
+  // how each judge's answers were read: log-probabilities, or n samples and why (a reasoning model refuses log-probabilities)
+  for (const [judge, how] of runJudgeMethods(judgeMethods)) lines.push(`  ${judge}: ${how}`);
+  const mixed = runMixedMethodsNote(judgeMethods);
+  if (mixed) lines.push(`note: ${mixed}`);
   lines.push(...warnings);
   lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);
   const ok = r.status === 'completed' && allFailed.length === 0 && anyScore;

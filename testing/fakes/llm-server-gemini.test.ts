@@ -124,6 +124,8 @@ describe('the fake speaks Gemini generateContent', () => {
     const refused = await post('gemini-2.5-flash', ask('x', { generationConfig: { responseLogprobs: true, logprobs: 5 } }));
     expect(refused.status).toBe(400);
     expect(ErrorSchema.parse(await refused.json()).error).toEqual({ code: 400, message: 'Logprobs is not enabled for models/gemini-2.5-flash', status: 'INVALID_ARGUMENT' });
+    // answered as a capability refusal (llm-server-capabilities.ts), so the request log names what was refused
+    expect(fake.requests().at(-1)).toMatchObject({ dialect: 'gemini', status: 400, refused: 'responseLogprobs' });
 
     const thinking = ResponseSchema.parse(await (await post('gemini-2.5-flash', ask('hello there'))).json());
     const u = thinking.usageMetadata;

@@ -35,10 +35,10 @@ describe("the fake's refusals and cut-off replies, in each provider's published 
   });
 
   it('Gemini: a SAFETY stop with no content and the blocking rating, or MAX_TOKENS', () => {
-    const refused = withOutcome('gemini', gemini, 'refusal') as GenerateContentResponse;
+    const refused = withOutcome('gemini', gemini, 'refusal') as unknown as GenerateContentResponse;
     expect(refused.candidates?.[0]).toMatchObject({ finishReason: 'SAFETY', safetyRatings: expect.arrayContaining([expect.objectContaining({ blocked: true })]) });
     expect(refused.candidates?.[0]?.content).toBeUndefined();
-    expect((withOutcome('gemini', gemini, 'cut_off') as GenerateContentResponse).candidates?.[0]?.finishReason).toBe('MAX_TOKENS');
+    expect((withOutcome('gemini', gemini, 'cut_off') as unknown as GenerateContentResponse).candidates?.[0]?.finishReason).toBe('MAX_TOKENS');
   });
 
   it("puts a scripted error's code where each provider does", () => {

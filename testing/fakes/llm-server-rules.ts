@@ -28,6 +28,12 @@ export const JudgeSchema = z.object({
    * (llm-server-tokens.ts): `>X` is one token for most letters.
    */
   format: z.enum(['assay', 'bare']).default('assay'),
+  /**
+   * Write numbers one digit per token, as open models' tokenizers do (llm-server-tokens.ts): a
+   * batched answer's option 10 then arrives as `1` + `0`. In a batched answer, any question's
+   * rule asking for it splits the whole answer's numbers (one model writes one answer).
+   */
+  splitDigits: z.boolean().optional(),
 });
 
 export const RuleSchema = z
@@ -218,8 +224,8 @@ export interface JudgeAnswer {
   label: string;
   /**
    * When log-probabilities were asked for (`k` given): the content's tokens as the model's
-   * tokenizer writes them, the position where the labels part carrying each label's log(p)
-   * among its alternatives (see llm-server-tokens.ts).
+   * tokenizer writes them; where the labels' texts part, the alternatives carry each label's
+   * log(p) (see llm-server-tokens.ts).
    */
   tokens?: FakeToken[];
 }
@@ -249,7 +255,7 @@ export function judgeAnswer(judge: z.infer<typeof JudgeSchema>, ask: JudgeAsk): 
   const content = before + chosen.token + after;
   if (ask.k === undefined) return { content, label: chosen.token };
   const candidates = ranked.map((r) => ({ text: before + r.token + after, p: Math.exp(r.logprob) }));
-  return { content, label: chosen.token, tokens: candidateTokens(candidates, ranked.indexOf(chosen), ask.k, encodingForModel(ask.model)) };
+  return { content, label: chosen.token, tokens: candidateTokens(candidates, ranked.indexOf(chosen), ask.k, encodingForModel(ask.model), judge.splitDigits) };
 }
 
 type Ranked = { token: string; logprob: number };
@@ -335,9 +341,10 @@ export function batchedJudgeAnswer(questions: readonly { letter: string; options
   const content = render();
   if (ask.k === undefined) return { content, label: '' };
   const encoding = encodingForModel(ask.model);
+  const digits = questions.some((q) => q.judge?.splitDigits);
   // Each question's alternatives, varying its line alone; the positions where its options part are its own.
-  const perLine = lines.map((l, j) => candidateTokens(l.ranked.map((r) => ({ text: render(j, r.token), p: Math.exp(r.logprob) })), l.ranked.indexOf(l.chosen), ask.k!, encoding));
-  const tokens = certainTokens(content, ask.k, encoding).map((t, pos) => perLine.find((q) => q[pos]!.logprob !== 0 || q[pos]!.top.length > 1)?.[pos] ?? t);
+  const perLine = lines.map((l, j) => candidateTokens(l.ranked.map((r) => ({ text: render(j, r.token), p: Math.exp(r.logprob) })), l.ranked.indexOf(l.chosen), ask.k!, encoding, digits));
+  const tokens = certainTokens(content, ask.k, encoding, digits).map((t, pos) => perLine.find((q) => q[pos]!.logprob !== 0 || q[pos]!.top.length > 1)?.[pos] ?? t);
   return { content, label: '', tokens };
 }
 

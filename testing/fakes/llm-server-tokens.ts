@@ -19,6 +19,13 @@
  * conditional on those tokens. So where o200k_base writes `<answer>D` as `<`, `answer`, `>D`, the
  * alternatives at `>D` are `>A`, `>B`, … and a bare `>` holding every letter the tokenizer does
  * not glue to `>` (F, G, H, …), whose own token then comes next.
+ *
+ * `splitDigits` writes every number one digit per token, as tokenizers of open models served
+ * through OpenAI-compatible APIs do (LLaMA: "we split all numbers into individual digits",
+ * Touvron et al. 2023, "LLaMA: Open and Efficient Foundation Language Models", §2, Tokenizer).
+ * Only the numbers are split; the other text keeps OpenAI's tokens (those vocabularies are not
+ * at hand), which is all a reader of option numbers sees of the difference: option 10 arrives
+ * as `1` + `0`.
  */
 import { getEncodingNameForModel, Tiktoken, type TiktokenModel } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
@@ -60,6 +67,14 @@ const encoders = new Map<EncodingName, Tiktoken>();
 const tokenised = new Map<string, string[]>();
 const KEEP_TEXTS = 4096;
 
+/**
+ * Builds the tokenizer now rather than inside the first request that needs it: a fake started
+ * with judge rules calls this, so the second of CPU is spent before any client's timeout runs.
+ */
+export function warmTokenizer(name: EncodingName = 'o200k_base'): void {
+  encoder(name);
+}
+
 function encoder(name: EncodingName): Tiktoken {
   let e = encoders.get(name);
   if (!e) {
@@ -74,12 +89,13 @@ function encoder(name: EncodingName): Tiktoken {
  * reads as U+FFFD; the API offers `bytes` to put those back together). Special-token text such
  * as `<|endoftext|>` in a reply is ordinary text here, as in a model's output.
  */
-export function tokenStrings(text: string, name: EncodingName): string[] {
-  const key = `${name}\u0000${text}`;
+export function tokenStrings(text: string, name: EncodingName, splitDigits = false): string[] {
+  const key = `${name}${splitDigits ? '+digits' : ''}\u0000${text}`;
   const hit = tokenised.get(key);
   if (hit) return hit;
   const e = encoder(name);
-  const strings = e.encode(text, [], []).map((id) => e.decode([id]));
+  const whole = e.encode(text, [], []).map((id) => e.decode([id]));
+  const strings = splitDigits ? whole.flatMap((t) => t.match(/\d|\D+/g) ?? [t]) : whole;
   if (tokenised.size >= KEEP_TEXTS) tokenised.clear();
   tokenised.set(key, strings);
   return strings;
@@ -91,8 +107,8 @@ export function tokenStrings(text: string, name: EncodingName): string[] {
  * log-probability conditional on those tokens. Where every such candidate has the same token,
  * it is certain (log-probability 0, itself the only alternative).
  */
-export function candidateTokens(candidates: readonly Candidate[], chosen: number, k: number, name: EncodingName): FakeToken[] {
-  const seqs = candidates.map((c) => tokenStrings(c.text, name));
+export function candidateTokens(candidates: readonly Candidate[], chosen: number, k: number, name: EncodingName, splitDigits = false): FakeToken[] {
+  const seqs = candidates.map((c) => tokenStrings(c.text, name, splitDigits));
   const mine = seqs[chosen]!;
   let alive = candidates.flatMap((c, i) => (c.p > 0 || i === chosen ? [i] : []));
   const cut = Math.max(0, Math.min(k, MAX_TOP_LOGPROBS));
@@ -113,6 +129,6 @@ export function candidateTokens(candidates: readonly Candidate[], chosen: number
 }
 
 /** A reply the fake writes with certainty: its tokens, each the only alternative at its position. */
-export function certainTokens(text: string, k: number, name: EncodingName): FakeToken[] {
-  return candidateTokens([{ text, p: 1 }], 0, k, name);
+export function certainTokens(text: string, k: number, name: EncodingName, splitDigits = false): FakeToken[] {
+  return candidateTokens([{ text, p: 1 }], 0, k, name, splitDigits);
 }

@@ -30,6 +30,7 @@ import {
   type EmbeddingModel,
 } from './llm-server-embeddings';
 import { SOEV_RUNS_PATH } from './llm-server-soev';
+import { warmTokenizer } from './llm-server-tokens';
 import { BatchConfigSchema, createBatchApis, readBytes, type BatchConfig, type BatchConfigInput, type BatchStats } from './llm-server-batch';
 import { ToolShapeError } from './llm-server-tools';
 import { answerHeaders, BadRequest, parseRequest, rateLimitReply, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
@@ -225,6 +226,8 @@ const normaliseFaults = (f: FaultConfig | FaultConfig[] | null | undefined): Fau
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const initialRules = (options.rules ?? []).map((r) => RuleSchema.parse(r));
+  // Judge answers are tokenised with OpenAI's tokenizer (llm-server-tokens.ts): built before any request is timed.
+  if (initialRules.some((r) => r.judge)) warmTokenizer();
   const initialFaults = normaliseFaults(options.faults);
   const seed = options.seed ?? 1;
   const keep = options.keepRequests ?? 1000;

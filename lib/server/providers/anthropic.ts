@@ -10,7 +10,7 @@ import { AnthropicBatchApi } from './anthropic-batch';
 import { attemptHeaders } from './attempt-header';
 import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
-import { ANTHROPIC_FALLBACK_MAX_TOKENS, anthropicMaxTokens } from './anthropic-limits';
+import { anthropicMaxTokens } from './anthropic-limits';
 import { costUsd } from './cost';
 import { anthropicOutcome } from './reply-outcome';
 import { anthropicUsage } from './usage';
@@ -19,8 +19,6 @@ import { anthropicTools, parseArguments } from './tool-calls';
 import { type ChatRequest, type ChatResponse, type LlmClient, type ToolCall } from './types';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
-/** The limit for a model anthropic-limits.ts does not know; known models get their own output limit. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = ANTHROPIC_FALLBACK_MAX_TOKENS;
 
 export interface AnthropicOptions {
   apiKey: string;

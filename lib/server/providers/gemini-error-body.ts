@@ -11,7 +11,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export interface GeminiErrorBody {
   /** The provider's own sentence (`error.message`), or the raw text when the body is not Google's JSON. */
   message: string;
-  /** Machine-readable codes: `error.status` (RESOURCE_EXHAUSTED…) and every ErrorInfo `reason`. */
+  /**
+   * Machine-readable codes: `error.status` (RESOURCE_EXHAUSTED…), every ErrorInfo `reason`, and every
+   * QuotaFailure violation's `quotaId` (…PerMinute…, …PerDay…: which quota a 429 is about).
+   */
   codes: string[];
   /** RetryInfo.retryDelay in milliseconds, when the body has one. */
   retryAfterMs?: number;
@@ -34,8 +37,10 @@ export function readGeminiErrorBody(raw: string): GeminiErrorBody {
   const error = isRecord(body) && isRecord(body.error) ? body.error : null;
   if (!error) return { message: raw, codes: [] };
   const details = Array.isArray(error.details) ? error.details.filter(isRecord) : [];
-  const codes = [error.status, ...details.filter((d) => String(d['@type']).endsWith('google.rpc.ErrorInfo')).map((d) => d.reason)].filter((c): c is string => typeof c === 'string');
-  const retry = details.find((d) => String(d['@type']).endsWith('google.rpc.RetryInfo'));
+  const ofType = (type: string) => details.filter((d) => String(d['@type']).endsWith(`google.rpc.${type}`));
+  const quotaIds = ofType('QuotaFailure').flatMap((d) => (Array.isArray(d.violations) ? d.violations.filter(isRecord).map((v) => v.quotaId) : []));
+  const codes = [error.status, ...ofType('ErrorInfo').map((d) => d.reason), ...quotaIds].filter((c): c is string => typeof c === 'string');
+  const retry = ofType('RetryInfo')[0];
   const retryAfterMs = durationMs(retry?.retryDelay);
   return { message: typeof error.message === 'string' ? error.message : raw, codes, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
 }

@@ -40,7 +40,7 @@ import {
 } from '../providers';
 import type { Db } from '../db/client';
 import { storable } from '../db/storable-text';
-import { QuotaStops } from './quota-stop';
+import { executionOf, QuotaStops } from './quota-stop';
 import { AdaptiveLimit, type Slot, type SlotStats } from './adaptive-limit';
 import { addAuthorCost, releaseAuthorCall, reserveAuthorCall } from './author-budget';
 import { lookupCached, recordCall, reserveCall, type CallRecord, type Reservation, type ReservationOutcome } from './call-ledger';
@@ -187,7 +187,7 @@ export class LlmGateway {
    * new run starts again from the published table.
    */
   private readonly capabilityMemories = new Map<string, CapabilityMemory>();
-  /** Accounts each run found out of credit or quota: not called again in that run. */
+  /** Accounts each execution of a run found out of credit or quota: not called again in that execution. */
   private readonly quotaStops = new QuotaStops();
 
   private capabilities(runId: string): CapabilityMemory {
@@ -249,7 +249,8 @@ export class LlmGateway {
     const { client, model } = resolveModel(custom ? { id: req.modelId, spec: custom } : req.modelId, this.opts.providers);
     // An account this run found out of credit is not called again (quota-stop.ts).
     const account = custom ? req.modelId : client.provider;
-    const outOfQuota = this.quotaStops.stopped(run.runId, account);
+    const execution = executionOf(run);
+    const outOfQuota = this.quotaStops.stopped(execution, account);
     if (outOfQuota) throw outOfQuota;
     const limit = this.limiter(client.provider);
     const ownTimeout = typeof custom?.timeoutMs === 'number' ? custom.timeoutMs : undefined;
@@ -270,7 +271,7 @@ export class LlmGateway {
         const made = await limit.run(async (epoch, slot): Promise<Made> => {
           if (stale()) throw new LimitLearnedMeanwhile();
           // Again once a slot is free: a call queued behind the one that found the account out of credit is not sent.
-          const stoppedMeanwhile = this.quotaStops.stopped(run.runId, account);
+          const stoppedMeanwhile = this.quotaStops.stopped(execution, account);
           if (stoppedMeanwhile) throw stoppedMeanwhile;
           const reservedAt = new Date();
           if (author) {
@@ -299,7 +300,7 @@ export class LlmGateway {
             if (isProviderError(e) && e.kind === 'rate_limited') limit.rateLimited(epoch);
             // Learned before the slot is released: the next call of this model waiting for it is fitted again, not refused again.
             if (isUnsupportedParameter(e)) this.capabilities(run.runId).learn(req.modelId, e.refusal);
-            this.quotaStops.observe(run.runId, account, e);
+            this.quotaStops.observe(execution, account, e);
             // Made, and failed (or cut short by the deadline): it counts, and costs nothing we know of.
             return { recorded: leaveRecord(slot, { runId: run.runId, cache: null, cost: 0 }), reservedAt, error: e };
           }

@@ -31,6 +31,16 @@ const BLUEPRINT = `title: A grade out of eight
         g8: 1
 `;
 
+const TWELVE = `title: A grade out of twelve, and a statement
+---
+- id: twelve
+  prompt: "Describe the weather."
+  should:
+    - choice: "Which of twelve grades does the reply earn?"
+      options: { g1: 0, g2: 0.1, g3: 0.2, g4: 0.3, g5: 0.4, g6: 0.5, g7: 0.6, g8: 0.7, g9: 0.8, g10: 0.9, g11: 0.95, g12: 1 }
+    - noul: "The reply is polite"
+`;
+
 // Letters E and F are the fifth and sixth options (g5, g6); batched they are options 5 and 6.
 const LABELS = { E: 0.6, F: 0.4 };
 const JUDGES = ['openai:gpt-4o#standard', 'openai:gpt-4#standard'];
@@ -76,6 +86,25 @@ describe(`judging reads what real OpenAI judges send (${process.env.ASSAY_TEST_D
     expect(gpt4!.sampledBecause).toBeUndefined();
     expect(gpt4!.n).toBeUndefined();
     expect(gpt4!.distribution).toEqual({ g1: 0, g2: 0, g3: 0, g4: 0, g5: expect.closeTo(0.6, 12), g6: expect.closeTo(0.4, 12), g7: 0, g8: 0 });
+  });
+
+  it('batched, numbers split into digits (option 10 as "1" + "0"): that question is sampled and says so, the others keep their log-probabilities', async () => {
+    const { blueprintId: twelve } = await storeBlueprint(t.db, 'twelve.yml', TWELVE);
+    fake.setRules([
+      { model: '^judge-d$', lastUser: /<QUESTION>\nWhich of twelve grades/, judge: { labels: { J: 0.6, K: 0.4 }, splitDigits: true } },
+      { model: '^judge-d$', lastUser: /<QUESTION>\nIs this statement about the text true\?\nThe reply is polite/, judge: { labels: { A: 0.3, B: 0.7 } } },
+    ]);
+    const deps = await fakeDeps(t.db, fake.url, { gradingPool: null });
+    const runId = await runInMode(t.db, deps, twelve, { models: ['openai:sut-model'], judges: ['openai:judge-d#standard'], judgeMode: 'batched', judgeSamples: 3 });
+    // One call with log-probabilities (answers "A: 10", "B: 2"), then 3 samples of the whole batch.
+    expect(callsOf('judge-d').map((r) => [r.request.topLogprobs ?? null, r.request.temperature])).toEqual([[5, 0], [null, 1], [null, 1], [null, 1]]);
+    const verdicts = await t.db.verdict.findMany({ where: { runId, kind: 'question' }, orderBy: { pointIndex: 'asc' } });
+    const [grade, polite] = verdicts.map((v) => parseStored(StoredJudgesSchema, v.judges, 'verdicts.judges')[0]!);
+    // Samples at attempts 1, 2, 3 fall at quantiles 0.93, 0.55, 0.16 of {10: 0.6, 11: 0.4}: 11, 10, 10.
+    expect(grade).toMatchObject({ method: 'samples', sampledBecause: 'label-not-in-logprobs', n: 3, batch: { question: 'A', of: 2 } });
+    expect(grade!.distribution).toMatchObject({ g10: 2 / 3, g11: 1 / 3, g1: 0 });
+    expect(polite).toMatchObject({ method: 'logprobs', batch: { question: 'B', of: 2 }, distribution: { true: expect.closeTo(0.7, 12), false: expect.closeTo(0.3, 12) } });
+    expect(polite!.sampledBecause).toBeUndefined();
   });
 
   it('batched: option numbers are tokens of their own in both tokenizers, so both judges are read from log-probabilities', async () => {

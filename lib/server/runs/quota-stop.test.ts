@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../providers';
-import { QuotaStops } from './quota-stop';
+import { executionOf, QuotaStops } from './quota-stop';
 
 describe('QuotaStops', () => {
   const quota = new ProviderError({ kind: 'quota', provider: 'openai', status: 429, message: 'openai: HTTP 429: You exceeded your current quota' });
@@ -12,6 +12,14 @@ describe('QuotaStops', () => {
     const e = stops.stopped('run-1', 'openai');
     expect(e).toMatchObject({ kind: 'quota', provider: 'openai', status: 429, retryable: false });
     expect(e?.message).toMatch(/^openai: not called: earlier in this run .*You exceeded your current quota/);
+  });
+
+  it('lasts one execution: a resumed run (a new lease holder) calls the account again', () => {
+    const stops = new QuotaStops();
+    stops.observe(executionOf({ runId: 'run-1', leaseHolder: 'host:1:aaaa' }), 'openai', quota);
+    expect(stops.stopped(executionOf({ runId: 'run-1', leaseHolder: 'host:1:aaaa' }), 'openai')).not.toBeNull();
+    expect(stops.stopped(executionOf({ runId: 'run-1', leaseHolder: 'host:1:bbbb' }), 'openai')).toBeNull();
+    expect(executionOf({ runId: 'run-1' })).toBe('run-1');
   });
 
   it('leaves other accounts, other runs and other kinds of error alone', () => {

@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 describe(`refusals, cut-off replies and quota stops in a run (${process.env.ASSAY_TEST_DB})`, () => {
-  it('stores a refusal with its text, a cut-off reply with its finish reason, and stops calling an account out of credit', async () => {
+  it('stores a refusal with its text, a cut-off reply with its finish reason, and stops calling an account out of credit until a resume', async () => {
     const { blueprintId } = await storeBlueprint(t.db, 'refusals.yml', BLUEPRINT);
     // one cell at a time, so the account's first 402 is seen before the next cell is sent
     const deps = await fakeDeps(t.db, fake.url, { concurrency: 1 });
@@ -79,6 +79,12 @@ describe(`refusals, cut-off replies and quota stops in a run (${process.env.ASSA
     expect(fake.requests().filter((r) => r.rule === 'no-credit')).toHaveLength(1);
     expect(broke.filter((r) => /HTTP 402: Insufficient credits/.test(r.error ?? '') && !/not called/.test(r.error ?? ''))).toHaveLength(1);
     expect(broke.filter((r) => /^openrouter: not called: earlier in this run .*out of credit/.test(r.error ?? ''))).toHaveLength(2);
+
+    // once the account is paid, resuming the run calls it again and answers the cells it stopped
+    fake.setRules([{ name: 'paid', model: 'broke', reply: 'Paid now.' }, { name: 'judge', model: 'judge-a', judge: { labels: { E: 1 } } }]);
+    expect(await executeRun(deps, runId)).toBe('completed');
+    const resumed = await t.db.reply.findMany({ where: { runId, modelId: 'openrouter:broke/model' }, select: { content: true, error: true } });
+    expect(resumed).toEqual([...Array(3)].map(() => ({ content: 'Paid now.', error: null })));
 
     // the page reads the stored outcome back through the same schema and says it
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { id: true, versionId: true } });

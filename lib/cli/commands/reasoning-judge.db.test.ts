@@ -104,12 +104,13 @@ describe(`reasoning-model judges (${process.env.ASSAY_TEST_DB})`, () => {
     const header = runHeaderView((await getRunHeader(t.db, runId))!, 'prompts');
     expect(header.judges).toEqual([{ label: 'openai:o4-mini (standard)', alsoGraded: false, method: '3 samples each (the model refuses log-probabilities)' }]);
     expect(header.judgeMethodsNote).toBeNull();
-    expect(stdout).toContain(`run ${runId} completed`);
+    // the CLI's report says it too
+    expect(stdout).toContain('  openai:o4-mini (standard): 3 samples each (the model refuses log-probabilities)');
   });
 
   it('a judge the table does not know (gpt-5.2) is learned from its refusals once, and a mixed panel says so', { timeout: 180_000 }, async () => {
     fake.reset();
-    const { runId } = await run('openai:gpt-5.2,openai:judge-lp');
+    const { runId, stdout } = await run('openai:gpt-5.2,openai:judge-lp');
 
     const sent = ofModel('gpt-5.2');
     const refused = sent.filter((r) => r.refused !== undefined);
@@ -138,5 +139,6 @@ describe(`reasoning-model judges (${process.env.ASSAY_TEST_DB})`, () => {
     const header = runHeaderView((await getRunHeader(t.db, runId))!, 'prompts');
     expect(header.judges.map((j) => j.method)).toEqual(['3 samples each (the model refuses log-probabilities)', 'log-probabilities']);
     expect(header.judgeMethodsNote).toMatch(/different methods/);
+    expect(stdout).toMatch(/note: The judges’ answers were read by different methods/);
   });
 });
