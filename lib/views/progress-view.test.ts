@@ -25,6 +25,12 @@ describe('run progress', () => {
     expect(() => progressJson({ ...row, status: 'exploded' })).toThrow();
   });
 
+  it('says the cost so far is unknown for models priced nowhere, not $0', () => {
+    const cost = (unpricedModels: string[], costUsd: number) => progressView(progressJson({ ...row, costUsd, unpricedModels }), new Date('2026-11-30T10:05:00Z')).facts.find((f) => f.label === 'Cost so far')?.value;
+    expect(cost(['openai:house-model'], 0)).toBe('unknown (no price known for openai:house-model)');
+    expect(cost(['openai:house-judge'], 0.0123)).toBe('$0.01 + unknown (no price known for openai:house-judge)');
+  });
+
   it('shows bars, errors, cost and a labelled estimate while working', () => {
     const v = progressView(progressJson(row), new Date('2026-11-30T10:05:00Z'));
     expect(v.terminal).toBe(false);

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { RunStatusSchema, TerminalRunStatusSchema, type RunStatus } from '@/lib/core';
-import { formatCount, formatDuration, formatPercent, formatUsd, plural } from './format';
+import { formatCount, formatDuration, formatPercent, plural } from './format';
+import { costLabel } from './cost-label';
 
 export const RunProgressSchema = z.object({
   runId: z.string(),
@@ -17,6 +18,8 @@ export const RunProgressSchema = z.object({
   doneVerdicts: z.number().int().nonnegative(),
   errorVerdicts: z.number().int().nonnegative(),
   costUsd: z.number().nonnegative(),
+  /** The run's models and judges with no known price: their calls are not in costUsd (shown as unknown). */
+  unpricedModels: z.array(z.string()).default([]),
   error: z.string().nullable(),
   startedAt: z.iso.datetime().nullable(),
   finishedAt: z.iso.datetime().nullable(),
@@ -74,7 +77,7 @@ export function progressView(p: RunProgress, now: Date): ProgressView {
     bars: [bar('Replies', p.doneCalls, p.totalCalls), bar('Verdicts', p.doneVerdicts, p.totalVerdicts)],
     facts: [
       { label: 'Errors', value: `${plural(p.errorCalls, 'failed reply', 'failed replies')}, ${plural(p.errorVerdicts, 'verdict error')}` },
-      { label: 'Cost so far', value: formatUsd(p.costUsd) },
+      { label: 'Cost so far', value: costLabel(p.costUsd, p.unpricedModels) },
       ...(elapsed !== null ? [{ label: terminal ? 'Took' : 'Elapsed', value: formatDuration(elapsed) }] : []),
       ...(remaining !== null ? [{ label: 'Estimated time left', value: `about ${formatDuration(remaining)}` }] : []),
     ],
@@ -93,6 +96,7 @@ export function progressJson(row: {
   doneVerdicts: number;
   errorVerdicts: number;
   costUsd: number;
+  unpricedModels?: string[];
   error: string | null;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -108,6 +112,7 @@ export function progressJson(row: {
     doneVerdicts: row.doneVerdicts,
     errorVerdicts: row.errorVerdicts,
     costUsd: row.costUsd,
+    unpricedModels: row.unpricedModels ?? [],
     error: row.error,
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,

@@ -22,6 +22,7 @@ import { FinishReason, type Candidate, type GenerateContentResponse, type Part }
 import type { CapabilityProfile } from './llm-server-capabilities';
 import type { FakeMessage, FakeRequest } from './llm-server-rules';
 import { geminiUsageMetadata, type FakeUsage } from './llm-server-usage';
+import { checkGeminiTools } from './llm-server-tools';
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -163,20 +164,9 @@ export function parseGeminiRequest(path: string, body: Json, attempt: string | u
     }
   }
 
-  const tools = body.tools === undefined ? [] : body.tools;
-  if (!Array.isArray(tools)) throw bad('tools', 'must be a list of Tool objects');
-  tools.forEach((t: unknown, i) => {
-    const decls = isRecord(t) ? t.functionDeclarations : undefined;
-    if (decls === undefined) return; // other tool kinds (googleSearch, codeExecution) are not functions
-    if (!Array.isArray(decls)) throw bad(`tools[${i}].function_declarations`, 'must be a list');
-    decls.forEach((d: unknown, j) => {
-      const where = `tools[${i}].function_declarations[${j}]`;
-      if (!isRecord(d) || typeof d.name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(d.name)) {
-        throw bad(`${where}.name`, 'Invalid function name. Must start with a letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of 64.');
-      }
-      if (d.parameters !== undefined && d.parametersJsonSchema !== undefined) throw bad(where, 'parameters and parameters_json_schema cannot both be set.');
-    });
-  });
+  // The documented Tool / FunctionDeclaration shapes, checked in one place for the fake (llm-server-tools.ts).
+  checkGeminiTools(body.tools);
+  const tools = Array.isArray(body.tools) ? body.tools : [];
 
   const req: FakeRequest = {
     dialect: 'gemini',

@@ -35,7 +35,7 @@ import { BatchConfigSchema, createBatchApis, readBytes, type BatchConfig, type B
 import { ToolShapeError } from './llm-server-tools';
 import { answerHeaders, BadRequest, parseRequest, rateLimitReply, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
 import { openAiEmbeddingLimitError } from './llm-server-embedding-limits';
-import { isGeminiChatPath } from './llm-server-gemini';
+import { isGeminiChatPath, thoughtsFor } from './llm-server-gemini';
 import { withErrorCode, withOutcome } from './llm-server-outcomes';
 import { billedUsd, type FakePrice, type FakeUsage } from './llm-server-usage';
 import { asSampled, capabilityRefusal, withReasoning } from './llm-server-capabilities';
@@ -224,6 +224,15 @@ function presentedKey(req: IncomingMessage): string | undefined {
 const normaliseFaults = (f: FaultConfig | FaultConfig[] | null | undefined): FaultConfig[] =>
   (f == null ? [] : Array.isArray(f) ? f : [f]).map((c) => FaultConfigSchema.parse(c));
 
+/**
+ * A Gemini thinking model's thoughts (llm-server-gemini.ts `thoughtsFor`) in the answer's usage, as
+ * part of its output: reported apart from the answer (`thoughtsTokenCount`) and billed as output.
+ */
+function withThoughts(req: FakeRequest, usage: FakeUsage): FakeUsage {
+  const thoughts = req.dialect === 'gemini' && usage.reasoningTokens === undefined ? thoughtsFor(req, usage.completionTokens) : 0;
+  return thoughts ? { ...usage, completionTokens: usage.completionTokens + thoughts, reasoningTokens: thoughts } : usage;
+}
+
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const initialRules = (options.rules ?? []).map((r) => RuleSchema.parse(r));
   // Judge answers are tokenised with OpenAI's tokenizer (llm-server-tokens.ts): built before any request is timed.
@@ -315,7 +324,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       toolCalls,
       ...(tokens ? { logprobTokens: tokens } : {}),
       // A reasoning model's hidden reasoning is billed with the completion (llm-server-capabilities.ts).
-      usage: rule?.usage ?? withReasoning(req.dialect, req.model, { promptTokens, completionTokens }),
+      usage: rule?.usage ?? withThoughts(req, withReasoning(req.dialect, req.model, { promptTokens, completionTokens })),
       ...(rule?.costUsd !== undefined ? { costUsd: rule.costUsd } : {}),
       served: servedFor(req, rule, served),
     };
@@ -507,7 +516,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return { ok: false as const, status: 400, body: { message: (e as Error).message } };
     }
     const key = requestKey(req);
-    record({ seq: mySeq, dialect, path: dialect === 'openai' ? '/v1/batches' : '/v1/messages/batches', key, request: req, status: 200 });
+    const refusal = capabilityRefusal(dialect, req.model, body);
+    record({ seq: mySeq, dialect, path: dialect === 'openai' ? '/v1/batches' : '/v1/messages/batches', key, request: req, status: refusal?.status ?? 200, ...(refusal ? { refused: refusal.param } : {}) });
+    // A batch line the model refuses fails as the live call would (llm-server-capabilities.ts).
+    if (refusal) return { ok: false as const, status: refusal.status, body: { message: String((refusal.body.error as { message?: unknown } | undefined)?.message ?? 'refused') } };
+    req = asSampled(dialect, req);
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
     const fault = pickFault(faults, req, draw(seed, key, occurrence));

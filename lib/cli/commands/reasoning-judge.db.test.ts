@@ -63,8 +63,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function run(judges: string): Promise<{ runId: string; stdout: string }> {
-  const r = await runAssay(['run', join(dir, 'reasoning.yml'), '--models', 'openai:model-a', '--judges', judges, '--concurrency', '1'], undefined, {
+async function run(judges: string, extra: string[] = []): Promise<{ runId: string; stdout: string }> {
+  const r = await runAssay(['run', join(dir, 'reasoning.yml'), '--models', 'openai:model-a', '--judges', judges, '--concurrency', '1', ...extra], undefined, {
     DATABASE_URL: t.url,
     ASSAY_LLM_BASE_URL: fake.url,
     ASSAY_DATA_DIR: 'memory://',
@@ -141,4 +141,22 @@ describe(`reasoning-model judges (${process.env.ASSAY_TEST_DB})`, () => {
     expect(header.judgeMethodsNote).toMatch(/different methods/);
     expect(stdout).toMatch(/note: The judges’ answers were read by different methods/);
   });
+
+  for (const [mode, extra] of [
+    ['batched judging (all points of a reply in one call)', ['--judge-mode', 'batched']],
+    // --no-cache: the per-point judge calls of this blueprint are already cached by the first run
+    ['batch mode (the provider’s batch API)', ['--batch', '--no-cache']],
+  ] as const) {
+    it(`${mode}: the reasoning judge is sampled the same way, and nothing it refuses is sent`, { timeout: 180_000 }, async () => {
+      fake.reset();
+      const { runId } = await run('openai:o4-mini', [...extra]);
+      const sent = ofModel('o4-mini');
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.filter((r) => r.refused !== undefined || r.status !== 200)).toEqual([]);
+      expect(sent.every((r) => r.request.topLogprobs === undefined && r.request.temperature === 1)).toBe(true);
+      const verdicts = await judgeRecords(runId);
+      expect(verdicts).toHaveLength(JUDGED_POINTS);
+      for (const v of verdicts) expect(v.judges[0]).toMatchObject({ method: 'samples', n: JUDGE_SAMPLES, sampledBecause: 'logprobs-refused', error: null });
+    });
+  }
 });

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { CapabilityMemory, fitRequest, knownLimits, refusalOf, UnsupportedParameterError } from './capabilities';
 import { OpenAiCompatibleClient, toOpenAiParams } from './openai-compatible';
+import { ApiError } from '@google/genai';
+import { classifyGeminiError } from './google';
+import type { ProviderError } from './types';
 
 describe('refusalOf: a refused parameter read from the error as the provider sends it', () => {
   it('reads OpenAI’s max_tokens, temperature and logprobs refusals by param and code', () => {
@@ -115,5 +118,18 @@ describe('OpenAI adapter against the fake’s reasoning profiles', () => {
     expect((oSeries as UnsupportedParameterError).status).toBe(403);
     const groq = await refused(client('groq').chat({ model: 'llama-3.3-70b-versatile', topLogprobs: 5, ...ask }));
     expect((groq as UnsupportedParameterError).refusal).toEqual({ param: 'logprobs' });
+  });
+});
+
+describe('Gemini adapter', () => {
+  it('reads Gemini’s refusal of log-probabilities (400 INVALID_ARGUMENT) as a refused parameter, and other 400s as they were', () => {
+    // The body as the Gemini API sends it (GoogleCloudPlatform/generative-ai#1536, mscraftsman/generative-ai#135); @google/genai puts it in ApiError.message.
+    const body = (message: string) => JSON.stringify({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } });
+    const refused = classifyGeminiError(new ApiError({ status: 400, message: body('Logprobs is not supported for the current model.') }), 'google', []);
+    expect(refused).toBeInstanceOf(UnsupportedParameterError);
+    expect((refused as UnsupportedParameterError).refusal).toEqual({ param: 'logprobs' });
+    const other = classifyGeminiError(new ApiError({ status: 400, message: body('* GenerateContentRequest.contents: contents is not specified') }), 'google', []);
+    expect(other).not.toBeInstanceOf(UnsupportedParameterError);
+    expect((other as ProviderError).kind).toBe('bad_request');
   });
 });

@@ -32,6 +32,10 @@ export interface Price {
  *  - Google: ai.google.dev/gemini-api/docs/pricing, paid tier ("Input price", "Output price (including
  *    thinking tokens)", "Context caching price"); 2.5 Pro's prompts over 200k tokens cost more
  *    (input $2.50, output $15, caching $0.25), as quoted on discuss.ai.google.dev/t/107349.
+ * Not every figure could be re-read in those copies: the cached-input rates of Gemini 2.5 Flash,
+ * 2.5 Flash-Lite and 2.0 Flash, and those of o1, o3, o3-mini and o4-mini, are as those pages last
+ * listed them to our knowledge (secondary copies agree on the input and output rates); check them
+ * against the pages before trusting a cached-heavy estimate.
  * Keys match a model id exactly, or followed by a date, snapshot or `-latest` suffix (see `priceFor`):
  * a variant with a different price (`o3-pro`, `gpt-5-pro`, a preview) is unknown, not priced as its base.
  */

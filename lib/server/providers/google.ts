@@ -7,6 +7,7 @@
 import { ApiError, GoogleGenAI, type Content, type GenerateContentParameters, type GenerateContentResponse, type Part } from '@google/genai';
 import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
+import { refusalOf, UnsupportedParameterError } from './capabilities';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { costUsd } from './cost';
 import { geminiOutcome, geminiPromptBlock } from './reply-outcome';
@@ -14,7 +15,7 @@ import { geminiUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
 import { readGeminiErrorBody } from './gemini-error-body';
 import { geminiFunctionDeclarations, parseArguments } from './tool-calls';
-import { type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type ToolCall } from './types';
+import { isProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type ToolCall } from './types';
 
 export interface GoogleOptions {
   apiKey: string;
@@ -148,7 +149,11 @@ const GEMINI_ERRORS: SdkErrorKinds = {
 };
 
 export function classifyGeminiError(e: unknown, provider: string, secrets: readonly string[]): unknown {
-  return classifySdkError(e, GEMINI_ERRORS, provider, secrets);
+  const classified = classifySdkError(e, GEMINI_ERRORS, provider, secrets);
+  // "Logprobs is not supported for the current model." (400 INVALID_ARGUMENT): the gateway sends the call again without them (capabilities.ts).
+  const http = GEMINI_ERRORS.http(e);
+  const refusal = http ? refusalOf(http.status, { message: http.message }) : null;
+  return refusal && http && isProviderError(classified) ? new UnsupportedParameterError(refusal, { provider, status: http.status, message: classified.message }) : classified;
 }
 
 export class GoogleClient implements LlmClient {

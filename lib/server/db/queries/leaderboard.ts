@@ -13,6 +13,7 @@
 import { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../client';
 import { SEALED_SPLIT } from './sealed';
+import { unpricedModelIds } from '../../providers';
 
 export interface LeaderboardRow {
   blueprintId: string;
@@ -77,7 +78,11 @@ async function boardRows(db: Db, opts: { modelIds?: readonly string[]; blueprint
     LIMIT 100000`;
 }
 
-const plain = ({ cells: _cells, ...row }: RawRow): LeaderboardRow => row;
+/**
+ * A model priced nowhere (providers/cost.ts) has a summed cost of $0 only because its calls were not
+ * counted: its cost is unknown (null, shown as "—"), never free.
+ */
+const plain = ({ cells: _cells, ...row }: RawRow): LeaderboardRow => (unpricedModelIds([row.modelId]).length ? { ...row, costUsd: null } : row);
 
 export async function getLeaderboardRows(db: Db, opts: { modelId?: string } = {}): Promise<LeaderboardRow[]> {
   return (await boardRows(db, { modelIds: opts.modelId ? [opts.modelId] : undefined, withCells: false })).map(plain);

@@ -3,6 +3,7 @@ import type { Db } from '../client';
 import { runCountersSelect } from './run-select';
 import { withLiveVerdictCount } from '../verdict-counts';
 import { redactStored, storedTextRedactor } from './redact-stored';
+import { unpricedOfRun } from './run-unpriced';
 
 export async function getRunProgress(db: Db, runId: string) {
   const row = await db.run.findUnique({
@@ -17,12 +18,19 @@ export async function getRunProgress(db: Db, runId: string) {
       startedAt: true,
       finishedAt: true,
       updatedAt: true,
+      trigger: true,
+      models: true,
+      judges: true,
+      config: true,
       blueprint: { select: { id: true, title: true } },
     },
   });
   if (!row) return null;
-  const live = await withLiveVerdictCount(db, row);
+  const { trigger, models, judges, config, ...counters } = row;
+  const live = await withLiveVerdictCount(db, counters);
+  // calls to these are not in costUsd: the page says "unknown" for them, not $0 (run-unpriced.ts)
+  const unpricedModels = unpricedOfRun({ trigger, models, judges, config });
   // a failure message stored before redaction existed may quote a key (redact-stored.ts)
-  return { ...live, error: redactStored(row.error, storedTextRedactor()) };
+  return { ...live, error: redactStored(row.error, storedTextRedactor()), unpricedModels };
 }
 export type RunProgressRow = NonNullable<Awaited<ReturnType<typeof getRunProgress>>>;
