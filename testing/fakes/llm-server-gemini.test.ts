@@ -111,10 +111,13 @@ describe('the fake speaks Gemini generateContent', () => {
     const lp = body.candidates[0]!.logprobsResult!;
     expect(lp.topCandidates).toHaveLength(lp.chosenCandidates.length);
     // The label's position is the one with alternatives; its token may carry neighbours (`>B`), as a tokenizer glues them.
-    const at = lp.topCandidates!.findIndex((t) => t.candidates.length > 1);
+    // Every position carries the `logprobs` asked for; the unscripted ones lie below e^-20.
+    const scripted = <C extends { logProbability: number }>(t: { candidates: C[] }) => t.candidates.filter((c) => c.logProbability > -20);
+    expect(lp.topCandidates!.every((t) => t.candidates.length === 2)).toBe(true);
+    const at = lp.topCandidates!.findIndex((t) => scripted(t).length > 1);
     expect(lp.chosenCandidates[at]!.token).toContain('B');
     expect(Math.exp(lp.chosenCandidates[at]!.logProbability)).toBeCloseTo(0.8, 6);
-    expect(lp.topCandidates![at]!.candidates.map((c) => [c.token.replace(/[^AB]/g, ''), Math.round(Math.exp(c.logProbability) * 10) / 10])).toEqual([
+    expect(scripted(lp.topCandidates![at]!).map((c) => [c.token.replace(/[^AB]/g, ''), Math.round(Math.exp(c.logProbability) * 10) / 10])).toEqual([
       ['B', 0.8],
       ['A', 0.2],
     ]);
@@ -204,8 +207,8 @@ describe('the GoogleClient against the fake, over HTTP', () => {
     expect(called.toolCalls).toEqual([{ name: 'weather', arguments: { city: 'Oslo' } }]);
     const judged = await client().chat({ model: 'gemini-2.0-flash', temperature: 0, topLogprobs: 5, messages: [{ role: 'system', content: 'judge' }, { role: 'user', content: 'grade' }] });
     expect(judged.content).toContain('<answer>B</answer>');
-    const label = judged.logprobs!.find((t) => t.top.length > 1)!;
-    expect(label.top.map((t) => t.token.replace(/[^AB]/g, ''))).toEqual(['B', 'A']);
+    const label = judged.logprobs!.find((t) => t.top.filter((a) => a.logprob > -20).length > 1)!;
+    expect(label.top.filter((a) => a.logprob > -20).map((t) => t.token.replace(/[^AB]/g, ''))).toEqual(['B', 'A']);
     expect(judged.served.model).toBe('gemini-2.0-flash');
     expect(fake.requests().at(-1)!.request).toMatchObject({ dialect: 'gemini', system: 'judge', temperature: 0, topLogprobs: 5 });
   });

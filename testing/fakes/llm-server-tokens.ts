@@ -128,6 +128,34 @@ export function candidateTokens(candidates: readonly Candidate[], chosen: number
   });
 }
 
+/**
+ * Common words, none of them a judge label (a letter or a number), that fill the alternatives
+ * the candidates leave empty, far below any candidate's probability.
+ */
+const FILLERS = [' the', ',', ' of', ' and', '.', ' to', ' in', ' is', ' that', ' for', ' it', ' with', ' as', ' was', ' on', ' be', ' at', ' by', ' this', ' from'];
+
+/**
+ * OpenAI's API reference (Chat Completions, `logprobs.content[].top_logprobs`): "the most likely
+ * tokens and their log probability, at this token position. In rare cases, there may be fewer than
+ * the number of requested top_logprobs returned." So every position carries `k` alternatives, the
+ * unlikely ones near zero probability, not only the candidates the fake was scripted with. Applied
+ * once, where the fake hands its answer to a dialect, so the candidates' own positions stay
+ * recognisable while the answer is built.
+ */
+export function withFillers(tokens: readonly FakeToken[], k: number): FakeToken[] {
+  const cut = Math.max(0, Math.min(k, MAX_TOP_LOGPROBS));
+  return tokens.map((t) => ({ ...t, top: padded(t.top, cut) }));
+}
+
+function padded(top: readonly { token: string; logprob: number }[], k: number): { token: string; logprob: number }[] {
+  const out = [...top];
+  for (const filler of FILLERS) {
+    if (out.length >= k) break;
+    if (!out.some((t) => t.token === filler)) out.push({ token: filler, logprob: -25 - out.length });
+  }
+  return out;
+}
+
 /** A reply the fake writes with certainty: its tokens, each the only alternative at its position. */
 export function certainTokens(text: string, k: number, name: EncodingName, splitDigits = false): FakeToken[] {
   return candidateTokens([{ text, p: 1 }], 0, k, name, splitDigits);

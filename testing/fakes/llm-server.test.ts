@@ -33,8 +33,15 @@ describe('fake LLM: scripted replies', () => {
     expect(status).toBe(200);
     expect(json.choices[0].message.content).toBe('Fake reply from fake-model to: Explain the difference between a list an');
     expect(json.choices[0].finish_reason).toBe('stop');
-    // One token per word: deterministic usage for assertions.
-    expect(json.usage).toEqual({ prompt_tokens: 11, completion_tokens: 12, total_tokens: 23 });
+    // One token per word: deterministic usage for assertions; the detail objects as OpenAI's
+    // API reference shows them in its chat completion example (CompletionUsage).
+    expect(json.usage).toEqual({
+      prompt_tokens: 11,
+      completion_tokens: 12,
+      total_tokens: 23,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    });
   });
 
   it('matches rules in order on model, last user turn and system prompt (strings are regex sources, /…/flags allowed)', async () => {
@@ -121,8 +128,11 @@ describe('fake LLM: scripted replies', () => {
 describe('fake LLM: judge answers', () => {
   const labels = { CLASS_ABSENT: 0.05, CLASS_PARTIALLY_PRESENT: 0.25, CLASS_FULLY_PRESENT: 0.7 };
 
-  /** The wire tokens as [token, p] pairs of their alternatives. */
-  const alternatives = (t: Json) => (t.top_logprobs as Json[]).map((x) => [x.token as string, Math.exp(x.logprob as number)]);
+  /**
+   * The wire tokens as [token, p] pairs of their scripted alternatives: every position carries the
+   * k alternatives asked for, as OpenAI's do, the unscripted ones below e^-20 (llm-server-tokens.ts).
+   */
+  const alternatives = (t: Json) => (t.top_logprobs as Json[]).filter((x) => (x.logprob as number) > -20).map((x) => [x.token as string, Math.exp(x.logprob as number)]);
 
   it('answers the most likely label, tokenised as OpenAI does, with log(p) of every label where the labels part', async () => {
     const f = await start({ rules: [{ model: 'judge', judge: { labels, format: 'bare' } }] });
@@ -139,13 +149,19 @@ describe('fake LLM: judge answers', () => {
     ]);
     expect(tokens[1]!.logprob).toBeCloseTo(Math.log(0.7), 12);
     // Where every label agrees (before the parting, and after it on the chosen path) the token is certain.
-    for (const i of [0, 2, 3]) expect(tokens[i]).toEqual({ token: tokens[i]!.token, logprob: 0, bytes: null, top_logprobs: [{ token: tokens[i]!.token, logprob: 0, bytes: null }] });
+    for (const i of [0, 2, 3]) {
+      expect(tokens[i]).toMatchObject({ token: tokens[i]!.token, logprob: 0, bytes: null });
+      expect(alternatives(tokens[i]!)).toEqual([[tokens[i]!.token, 1]]);
+    }
+    // Five alternatives at every position, as asked (top_logprobs: 5), none of them a label.
+    for (const t of tokens) expect((t.top_logprobs as Json[]).length).toBe(5);
   });
 
   it('normalises weights that do not sum to 1, cuts to the k asked for, and drops p = 0', async () => {
     const f = await start({ rules: [{ judge: { labels: { yes: 3, no: 1, maybe: 0 }, format: 'bare' } }] });
     const all = (await openai(f, user('?', 'j', { logprobs: true, top_logprobs: 20 }))).json.choices[0].logprobs.content[0].top_logprobs;
-    expect(all.map((t: Json) => [t.token, Math.exp(t.logprob)])).toEqual([
+    expect(all).toHaveLength(20);
+    expect(alternatives({ top_logprobs: all })).toEqual([
       ['yes', expect.closeTo(0.75, 12)],
       ['no', expect.closeTo(0.25, 12)],
     ]);

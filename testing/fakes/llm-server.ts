@@ -30,7 +30,7 @@ import {
   type EmbeddingModel,
 } from './llm-server-embeddings';
 import { SOEV_RUNS_PATH } from './llm-server-soev';
-import { warmTokenizer } from './llm-server-tokens';
+import { warmTokenizer, withFillers } from './llm-server-tokens';
 import { BatchConfigSchema, createBatchApis, readBytes, type BatchConfig, type BatchConfigInput, type BatchStats } from './llm-server-batch';
 import { ToolShapeError } from './llm-server-tools';
 import { answerHeaders, BadRequest, parseRequest, rateLimitReply, renderAnswer, renderError, type Dialect, type FakeAnswer } from './llm-server-dialects';
@@ -322,7 +322,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     return {
       content,
       toolCalls,
-      ...(tokens ? { logprobTokens: tokens } : {}),
+      ...(tokens && k !== undefined ? { logprobTokens: withFillers(tokens, k) } : {}),
       // A reasoning model's hidden reasoning is billed with the completion (llm-server-capabilities.ts).
       usage: rule?.usage ?? withThoughts(req, withReasoning(req.dialect, req.model, { promptTokens, completionTokens })),
       ...(rule?.costUsd !== undefined ? { costUsd: rule.costUsd } : {}),

@@ -9,6 +9,7 @@
  *  - `openai:gpt-5.2`, a model the table does not know, beside a judge with log-probabilities:
  *    its first refusals are learned (one per parameter, none billed) and no later request
  *    carries them; the mixed panel says so on the verdict and the run page.
+ *  - the same o4-mini judge under batched judging and in batch mode: sampled the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -68,6 +69,8 @@ async function run(judges: string, extra: string[] = []): Promise<{ runId: strin
     DATABASE_URL: t.url,
     ASSAY_LLM_BASE_URL: fake.url,
     ASSAY_DATA_DIR: 'memory://',
+    // batch mode polls the fake's batches (answered at once) without the production minute between polls
+    ASSAY_BATCH_POLL_SECONDS: '0.05',
   });
   expect(r.stderr + r.stdout).toMatch(/run \S+ completed/);
   expect(r.code).toBe(0);

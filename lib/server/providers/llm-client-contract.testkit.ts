@@ -139,9 +139,13 @@ export function runLlmClientContract(name: string, makeClient: (ctx: ContractCon
         const res = await ask({ temperature: 0, topLogprobs: 5, messages: [{ role: 'user', content: 'Which label? Answer A, B or C.' }] });
         expect(res.content).toMatch(/<answer>C<\/answer>$/);
         expect(res.logprobs!.map((t) => t.token).join('')).toBe(res.content);
-        const top = res.logprobs!.find((t) => t.token === 'C')!.top;
+        // OpenAI's tokenizers glue the letter to the tag's `>` (`>C`): the alternatives at that
+        // position carry the same `>`, which is taken off to name their labels.
+        const chosen = res.logprobs!.find((t) => /^\s*>?\s*C$/.test(t.token))!;
+        const glue = chosen.token.slice(0, chosen.token.indexOf('C'));
+        const top = chosen.top.filter((t) => t.token.startsWith(glue));
         const z = top.reduce((s, t) => s + Math.exp(t.logprob), 0);
-        const probs = Object.fromEntries(top.map((t) => [t.token, Math.exp(t.logprob) / z]));
+        const probs = Object.fromEntries(top.map((t) => [t.token.slice(glue.length).trim(), Math.exp(t.logprob) / z]));
         expect(probs.A).toBeCloseTo(0.1, 12);
         expect(probs.B).toBeCloseTo(0.2, 12);
         expect(probs.C).toBeCloseTo(0.7, 12);
