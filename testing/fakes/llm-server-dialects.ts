@@ -10,6 +10,8 @@ import { GeminiBadRequest, parseGeminiRequest, renderGeminiAnswer, renderGeminiE
 import { parseSoevRequest, renderSoevAnswer, SoevBadRequest } from './llm-server-soev';
 import { checkAnthropicTools, checkOpenAiTools } from './llm-server-tools';
 import { anthropicUsageBody, openAiUsageBody, type FakeUsage } from './llm-server-usage';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ContentBlock, Message } from '@anthropic-ai/sdk/resources/messages';
 
 export type Dialect = FakeRequest['dialect'];
 
@@ -195,55 +197,80 @@ export function renderAnswer(dialect: Dialect, req: FakeRequest, answer: FakeAns
   if (dialect === 'soev') return renderSoevAnswer(req, answer, seq);
   if (dialect === 'gemini') return renderGeminiAnswer(req, answer, seq);
   const { promptTokens, completionTokens } = answer.usage;
-  if (dialect === 'openai') {
-    return {
-      id: `chatcmpl-fake-${seq}`,
-      object: 'chat.completion',
-      created: 1_700_000_000 + seq,
-      model: answer.served.model,
-      system_fingerprint: answer.served.fingerprint,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: answer.toolCalls.length && answer.content === '' ? null : answer.content,
-            refusal: null,
-            ...(answer.toolCalls.length
-              ? { tool_calls: answer.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) } })) }
-              : {}),
-          },
-          logprobs: answer.logprobTokens
-            ? { content: answer.logprobTokens.map((t) => ({ token: t.token, logprob: t.logprob, bytes: null, top_logprobs: t.top.map((x) => ({ ...x, bytes: null })) })), refusal: null }
-            : null,
-          finish_reason: answer.toolCalls.length ? 'tool_calls' : 'stop',
-        },
-      ],
-      // openai-node CompletionUsage: cached tokens are part of prompt_tokens, reasoning tokens of completion_tokens.
-      usage: openAiUsageBody(answer.usage, answer.costUsd),
-    };
-  }
-  if (dialect === 'anthropic') {
-    return {
-      id: `msg_fake_${seq}`,
-      type: 'message',
-      role: 'assistant',
-      model: answer.served.model,
-      content: [
-        ...(answer.content !== '' || !answer.toolCalls.length ? [{ type: 'text', text: answer.content, citations: null }] : []),
-        ...answer.toolCalls.map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })),
-      ],
-      stop_reason: answer.toolCalls.length ? 'tool_use' : 'end_turn',
-      stop_sequence: null,
-      usage: anthropicUsageBody(answer.usage),
-    };
-  }
+  if (dialect === 'openai') return { ...openAiCompletion(answer, seq) };
+  if (dialect === 'anthropic') return { ...anthropicMessage(answer, seq) };
   return {
     id: `custom-fake-${seq}`,
     model: answer.served.model,
     system_fingerprint: answer.served.fingerprint,
     output: { text: answer.content, tool_calls: answer.toolCalls.map((c) => ({ tool: c.name, args: c.arguments ?? {} })) },
     usage: { input: promptTokens, output: completionTokens },
+  };
+}
+
+/**
+ * A chat completion as openai-node types it (`ChatCompletion`, the SDK generated from OpenAI's
+ * OpenAPI description): the compiler holds the fake to the published shape, not to what the
+ * adapter happens to read.
+ */
+export function openAiCompletion(answer: FakeAnswer, seq: number): ChatCompletion {
+  return {
+    id: `chatcmpl-fake-${seq}`,
+    object: 'chat.completion',
+    created: 1_700_000_000 + seq,
+    model: answer.served.model,
+    system_fingerprint: answer.served.fingerprint,
+    service_tier: 'default',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: answer.toolCalls.length && answer.content === '' ? null : answer.content,
+          refusal: null,
+          annotations: [],
+          ...(answer.toolCalls.length
+            ? { tool_calls: answer.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments ?? {}) } })) }
+            : {}),
+        },
+        logprobs: answer.logprobTokens
+          ? { content: answer.logprobTokens.map((t) => ({ token: t.token, logprob: t.logprob, bytes: utf8(t.token), top_logprobs: t.top.map((x) => ({ ...x, bytes: utf8(x.token) })) })), refusal: null }
+          : null,
+        finish_reason: answer.toolCalls.length ? 'tool_calls' : 'stop',
+      },
+    ],
+    // openai-node CompletionUsage: cached tokens are part of prompt_tokens, reasoning tokens of completion_tokens.
+    usage: openAiUsageBody(answer.usage, answer.costUsd),
+  };
+}
+
+/** The UTF-8 bytes of a token, as OpenAI's logprobs carry them (`bytes`: "a list of integers representing the UTF-8 bytes"). */
+function utf8(token: string): number[] {
+  return [...Buffer.from(token, 'utf8')];
+}
+
+/**
+ * A Messages API reply as @anthropic-ai/sdk types it (`Message`): every field the SDK marks as
+ * always present is sent (`container`, `diagnostics`, `stop_details` as null when unused, a tool
+ * call's `caller`), as the API reference lists them.
+ */
+export function anthropicMessage(answer: FakeAnswer, seq: number): Message {
+  const content: ContentBlock[] = [
+    ...(answer.content !== '' || !answer.toolCalls.length ? [{ type: 'text' as const, text: answer.content, citations: null }] : []),
+    ...answer.toolCalls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.arguments ?? {}, caller: { type: 'direct' as const } })),
+  ];
+  return {
+    id: `msg_fake_${seq}`,
+    type: 'message',
+    role: 'assistant',
+    model: answer.served.model,
+    content,
+    container: null,
+    diagnostics: null,
+    stop_reason: answer.toolCalls.length ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    stop_details: null,
+    usage: anthropicUsageBody(answer.usage),
   };
 }
 

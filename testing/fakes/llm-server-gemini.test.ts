@@ -7,44 +7,10 @@ import { withRetry } from '@/lib/server/providers/retry';
 import { isProviderError, type ProviderError } from '@/lib/server/providers/types';
 import { startFakeLlm, type FakeLlm } from './llm-server';
 import { renderGeminiAnswer, type GeminiWireResponse } from './llm-server-gemini';
+import { GeminiResponseWire } from './llm-server-wire';
 
-/**
- * A runtime check of the response body, from the Gemini API reference (models.generateContent,
- * "Response body": GenerateContentResponse, Candidate, LogprobsResult, UsageMetadata), strict so an
- * unknown field or a wrong type fails.
- */
-const LogprobCandidate = z.strictObject({ token: z.string(), logProbability: z.number(), tokenId: z.number().int().optional() });
-const PartSchema = z.union([
-  z.strictObject({ text: z.string(), thought: z.boolean().optional() }),
-  z.strictObject({ functionCall: z.strictObject({ id: z.string().optional(), name: z.string().min(1), args: z.record(z.string(), z.unknown()) }) }),
-]);
-const ResponseSchema = z.strictObject({
-  candidates: z
-    .array(
-      z.strictObject({
-        content: z.strictObject({ role: z.literal('model'), parts: z.array(PartSchema).min(1) }),
-        finishReason: z.enum(['STOP', 'MAX_TOKENS', 'SAFETY', 'RECITATION', 'LANGUAGE', 'OTHER', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'MALFORMED_FUNCTION_CALL']),
-        index: z.number().int(),
-        avgLogprobs: z.number().optional(),
-        logprobsResult: z
-          .strictObject({
-            chosenCandidates: z.array(LogprobCandidate),
-            topCandidates: z.array(z.strictObject({ candidates: z.array(LogprobCandidate) })).optional(),
-            logProbabilitySum: z.number().optional(),
-          })
-          .optional(),
-      }),
-    )
-    .min(1),
-  usageMetadata: z.strictObject({
-    promptTokenCount: z.number().int(),
-    candidatesTokenCount: z.number().int(),
-    thoughtsTokenCount: z.number().int().optional(),
-    totalTokenCount: z.number().int(),
-  }),
-  modelVersion: z.string(),
-  responseId: z.string(),
-});
+/** The runtime check of the response body the fake itself applies (llm-server-wire.ts). */
+const ResponseSchema = GeminiResponseWire;
 
 /** Google's error body (google.rpc.Status; Gemini API "Troubleshooting" page). */
 const ErrorSchema = z.strictObject({
@@ -79,7 +45,7 @@ describe('the fake speaks Gemini generateContent', () => {
       const res = await post('gemini-2.0-flash', ask('The capital of France?', { systemInstruction: { parts: [{ text: 'Be brief.' }] } }), auth);
       expect(res.status).toBe(200);
       const body = ResponseSchema.parse(await res.json());
-      expect(body.candidates[0]!.content.parts).toEqual([{ text: 'Paris.' }]);
+      expect(body.candidates[0]!.content!.parts).toEqual([{ text: 'Paris.' }]);
       expect(body.candidates[0]!.finishReason).toBe('STOP');
       expect(body.modelVersion).toBe('gemini-2.0-flash');
       expect(body.usageMetadata.totalTokenCount).toBe(body.usageMetadata.promptTokenCount + body.usageMetadata.candidatesTokenCount);
@@ -101,7 +67,7 @@ describe('the fake speaks Gemini generateContent', () => {
     }, 7) satisfies GeminiWireResponse satisfies Partial<GenerateContentResponse>;
     const body = ResponseSchema.parse(JSON.parse(JSON.stringify(rendered)));
     expect(body.candidates[0]!.logprobsResult!.topCandidates![0]!.candidates.map((c) => c.token)).toEqual(['B', 'A']);
-    expect(body.candidates[0]!.content.parts[1]).toEqual({ functionCall: { name: 'lookup', args: { q: 'x' } } });
+    expect(body.candidates[0]!.content!.parts[1]).toEqual({ functionCall: { name: 'lookup', args: { q: 'x' } } });
   });
 
   it('sends log-probabilities as chosenCandidates/topCandidates where the model accepts responseLogprobs', async () => {

@@ -15,14 +15,15 @@ describe('the fake’s usage blocks', () => {
   it('OpenAI: cached tokens inside prompt_tokens, reasoning tokens inside completion_tokens', () => {
     const body = openAiUsageBody(usage, 0.25) satisfies CompletionUsage & { cost?: number };
     expect(body).toMatchObject({ prompt_tokens: 1_000, completion_tokens: 500, total_tokens: 1_500, cost: 0.25 });
-    expect(body.prompt_tokens_details.cached_tokens).toBe(600);
-    expect(body.completion_tokens_details.reasoning_tokens).toBe(300);
+    expect(body.prompt_tokens_details?.cached_tokens).toBe(600);
+    expect(body.completion_tokens_details?.reasoning_tokens).toBe(300);
   });
 
   it('Anthropic: cache reads and writes outside input_tokens (the three sum to the input), thinking inside output_tokens', () => {
-    const body = anthropicUsageBody(usage) satisfies Partial<AnthropicUsage>;
-    expect(body).toEqual({ input_tokens: 300, cache_read_input_tokens: 600, cache_creation_input_tokens: 100, output_tokens: 500, output_tokens_details: { thinking_tokens: 300 } });
-    expect(body.input_tokens + body.cache_read_input_tokens + body.cache_creation_input_tokens).toBe(usage.promptTokens);
+    const body = anthropicUsageBody(usage) satisfies AnthropicUsage;
+    expect(body).toMatchObject({ input_tokens: 300, cache_read_input_tokens: 600, cache_creation_input_tokens: 100, output_tokens: 500, output_tokens_details: { thinking_tokens: 300 } });
+    expect(body.cache_creation).toEqual({ ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 0 });
+    expect(body.input_tokens + body.cache_read_input_tokens! + body.cache_creation_input_tokens!).toBe(usage.promptTokens);
   });
 
   it('Gemini: cached content inside promptTokenCount, thoughts outside candidatesTokenCount, the total their sum', () => {

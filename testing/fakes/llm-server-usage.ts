@@ -18,6 +18,8 @@
  * Billing follows the providers' price pages: fresh input, cache reads and cache writes each at
  * their rate, visible and hidden output alike at the output rate.
  */
+import type { Usage as AnthropicUsage } from '@anthropic-ai/sdk/resources/messages';
+import type { CompletionUsage } from 'openai/resources/completions';
 import { z } from 'zod';
 
 export const FakeUsageSchema = z
@@ -42,7 +44,7 @@ export type FakeUsage = z.infer<typeof FakeUsageSchema>;
 const parts = (u: FakeUsage) => ({ cached: u.cachedInputTokens ?? 0, written: u.cacheWriteTokens ?? 0, reasoning: u.reasoningTokens ?? 0 });
 
 /** Chat Completions `usage` (optionally with OpenRouter's `cost`). */
-export function openAiUsageBody(u: FakeUsage, costUsd?: number) {
+export function openAiUsageBody(u: FakeUsage, costUsd?: number): CompletionUsage & { cost?: number } {
   const { cached, reasoning } = parts(u);
   return {
     prompt_tokens: u.promptTokens,
@@ -54,15 +56,23 @@ export function openAiUsageBody(u: FakeUsage, costUsd?: number) {
   };
 }
 
-/** Messages API `usage`. */
-export function anthropicUsageBody(u: FakeUsage) {
+/**
+ * Messages API `usage`, every field the SDK's `Usage` marks as always present (null where the
+ * request used no such feature); cache writes are the 5-minute kind, the only one Assay could cause.
+ */
+export function anthropicUsageBody(u: FakeUsage): AnthropicUsage {
   const { cached, written, reasoning } = parts(u);
   return {
     input_tokens: u.promptTokens - cached - written,
     cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
+    cache_creation: { ephemeral_5m_input_tokens: written, ephemeral_1h_input_tokens: 0 },
     output_tokens: u.completionTokens,
-    ...(reasoning > 0 ? { output_tokens_details: { thinking_tokens: reasoning } } : {}),
+    output_tokens_details: reasoning > 0 ? { thinking_tokens: reasoning } : null,
+    server_tool_use: null,
+    service_tier: 'standard',
+    inference_geo: null,
+    speed: null,
   };
 }
 

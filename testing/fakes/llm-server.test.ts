@@ -81,7 +81,7 @@ describe('fake LLM: scripted replies', () => {
 
     const a = (await anthropic(f, user('weather in Oslo?'))).json;
     expect(a.stop_reason).toBe('tool_use');
-    expect(a.content).toEqual([{ type: 'tool_use', id: expect.any(String), name: 'get_weather', input: { city: 'Oslo' } }]);
+    expect(a.content).toEqual([{ type: 'tool_use', id: expect.any(String), name: 'get_weather', input: { city: 'Oslo' }, caller: { type: 'direct' } }]);
 
     const after = await anthropic(f, {
       model: 'm',
@@ -150,7 +150,7 @@ describe('fake LLM: judge answers', () => {
     expect(tokens[1]!.logprob).toBeCloseTo(Math.log(0.7), 12);
     // Where every label agrees (before the parting, and after it on the chosen path) the token is certain.
     for (const i of [0, 2, 3]) {
-      expect(tokens[i]).toMatchObject({ token: tokens[i]!.token, logprob: 0, bytes: null });
+      expect(tokens[i]).toMatchObject({ token: tokens[i]!.token, logprob: 0, bytes: [...Buffer.from(tokens[i]!.token as string, 'utf8')] });
       expect(alternatives(tokens[i]!)).toEqual([[tokens[i]!.token, 1]]);
     }
     // Five alternatives at every position, as asked (top_logprobs: 5), none of them a label.

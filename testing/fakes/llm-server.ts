@@ -37,6 +37,7 @@ import { answerHeaders, BadRequest, parseRequest, rateLimitReply, renderAnswer, 
 import { openAiEmbeddingLimitError } from './llm-server-embedding-limits';
 import { isGeminiChatPath, thoughtsFor } from './llm-server-gemini';
 import { withErrorCode, withOutcome } from './llm-server-outcomes';
+import { wireViolation } from './llm-server-wire';
 import { billedUsd, type FakePrice, type FakeUsage } from './llm-server-usage';
 import { asSampled, capabilityRefusal, withReasoning } from './llm-server-capabilities';
 import {
@@ -445,6 +446,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const malformed = fault?.kind === 'malformed';
     const answer = answerFor(req, rule, malformed, batch);
     const body = withOutcome(dialect, renderAnswer(dialect, req, answer, mySeq), rule?.outcome);
+    const violation = wireViolation(dialect, body);
+    if (violation) {
+      entry.status = 500;
+      return sendJson(res, 500, { error: { message: `fake server bug: this ${dialect} answer is not what the provider sends (llm-server-wire.ts):\n${violation}` } });
+    }
     entry.status = 200;
     // Counted once the response is actually handed over: a client that already gave up did not complete.
     res.on('finish', () => {
@@ -531,7 +537,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const answer = answerFor(req, rule, malformed);
     bill(answer.usage, rate);
     if (!malformed) completed.set(key, (completed.get(key) ?? 0) + 1);
-    return { ok: true as const, body: renderAnswer(dialect, req, answer, mySeq), usage: answer.usage };
+    const rendered = renderAnswer(dialect, req, answer, mySeq);
+    const violation = wireViolation(dialect, rendered);
+    if (violation) return { ok: false as const, status: 500, body: { message: `fake server bug: this ${dialect} batch line is not what the provider sends (llm-server-wire.ts):\n${violation}` } };
+    return { ok: true as const, body: rendered, usage: answer.usage };
   }
 
   const batchApis = createBatchApis({
