@@ -89,7 +89,7 @@ describe(`assay rescore (${process.env.ASSAY_TEST_DB})`, () => {
     // Linked both ways in the run header.
     const childHeader = runHeaderView((await getRunHeader(t.db, childId))!, 'prompts');
     expect(childHeader.parent).toEqual({ label: expect.stringMatching(/^Rescore of the run of /), href: `/runs/${parentId}` });
-    expect(childHeader.judges).toEqual([{ label: 'openai:judge-c (standard)', alsoGraded: false }]);
+    expect(childHeader.judges).toEqual([{ label: 'openai:judge-c (standard)', alsoGraded: false, method: 'log-probabilities' }]);
     const parentHeader = runHeaderView((await getRunHeader(t.db, parentId))!, 'prompts');
     expect(parentHeader.rescores).toEqual([{ label: expect.stringMatching(/\(completed\)$/), href: `/runs/${childId}` }]);
   });
