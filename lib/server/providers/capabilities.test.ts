@@ -28,6 +28,7 @@ describe('refusalOf: a refused parameter read from the error as the provider sen
     expect(refusalOf(403, { param: null, code: null, message: 'You are not allowed to request logprobs from this model' })).toEqual({ param: 'logprobs' });
     expect(refusalOf(400, { message: '`logprobs` is not supported with this model' })).toEqual({ param: 'logprobs' });
     expect(refusalOf(400, { message: 'Logprobs is not supported for the current model.' })).toEqual({ param: 'logprobs' });
+    expect(refusalOf(400, { message: 'Logprobs is not enabled for models/gemini-2.5-flash' })).toEqual({ param: 'logprobs' });
   });
 
   it('leaves every other error alone: a bad key, another parameter, a server error', () => {
@@ -43,6 +44,8 @@ describe('the published table and a run’s memory', () => {
     expect(knownLimits('openai', 'o4-mini')).toEqual({ logprobs: 'refused', temperature: { only: 1 }, maxTokens: 'max_completion_tokens' });
     expect(knownLimits('openai', 'gpt-5-mini-2025-08-07').logprobs).toBe('refused');
     expect(knownLimits('groq', 'llama-3.3-70b-versatile')).toEqual({ logprobs: 'refused' });
+    expect(knownLimits('google', 'gemini-2.5-flash')).toEqual({ logprobs: 'refused' });
+    expect(knownLimits('google', 'gemini-2.0-flash')).toEqual({});
     expect(knownLimits('openai', 'gpt-4o-mini')).toEqual({});
     // the same name on another host is not OpenAI's model: learned there, never assumed
     expect(knownLimits('vllm', 'o4-mini')).toEqual({});

@@ -59,6 +59,14 @@ export const KNOWN_FAMILIES: readonly Family[] = [
       'sashabaranov/go-openai#1061 ("Unsupported parameter: \'logprobs\' is not supported with this model."), QwenLM/qwen-code#921 (gpt-5-mini temperature)',
   },
   {
+    provider: 'google',
+    model: /^(models\/)?gemini-(2\.5|3)/,
+    limits: { logprobs: 'refused' },
+    source:
+      'the Gemini API answers `responseLogprobs` on the 2.5 and 3 families with 400 INVALID_ARGUMENT "Logprobs is not enabled for models/gemini-2.5-flash" ' +
+      '(googleapis/python-genai#1921, mscraftsman/generative-ai#135); gemini-2.0-flash returns them (Gemini API reference, GenerationConfig.responseLogprobs)',
+  },
+  {
     provider: 'groq',
     model: /./,
     limits: { logprobs: 'refused' },
@@ -126,13 +134,14 @@ export function fitRequest<R extends Adjustable>(req: R, limits: Limits): { req:
  *  - `{"message": "Unsupported parameter: 'logprobs' is not supported with this model.", "param": "logprobs", "code": "unsupported_parameter"}`
  *  - o-series: HTTP 403 `{"message": "You are not allowed to request logprobs from this model", "param": null, "code": null}` (confident-ai/deepeval#2184)
  * Groq documents a 400 for `logprobs`/`top_logprobs` without fixing its wording, and Gemini says
- * "Logprobs is not supported for the current model." (400 INVALID_ARGUMENT): both read by the message.
+ * "Logprobs is not enabled for models/gemini-2.5-flash" (400 INVALID_ARGUMENT, googleapis/python-genai#1921)
+ * or "Logprobs is not supported for the current model.": all read by the message.
  */
 export function refusalOf(status: number, err: { param?: string | null; code?: string | null; message?: string | null }): Refusal | null {
   if (status !== 400 && status !== 403 && status !== 422) return null;
   const message = err.message ?? '';
   const param = err.param ?? namedParam(message);
-  const refusing = /unsupported|not supported|not allowed|not compatible|does not support|only the default/i.test(message) || /^unsupported_(parameter|value)$/.test(err.code ?? '');
+  const refusing = /unsupported|not supported|not enabled|not allowed|not compatible|does not support|only the default/i.test(message) || /^unsupported_(parameter|value)$/.test(err.code ?? '');
   if (!refusing) return null;
   if (param === 'logprobs' || param === 'top_logprobs' || (param === null && /\blogprobs\b/i.test(message))) return { param: 'logprobs' };
   if (param === 'max_tokens') return { param: 'max_tokens' };
