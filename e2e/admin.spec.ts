@@ -68,7 +68,9 @@ test.beforeAll(async () => {
       ASSAY_MAINTAINER_LOGINS: 'maria',
       ASSAY_PR_MODELS: 'openai:gpt-4o-mini',
       ASSAY_LLM_BASE_URL: llm.url,
-      ASSAY_JUDGES: 'openai:judge-a',
+      // A pull request's run has a cost cap, so its models and judges need known prices: a judge
+      // with none would make the approval refuse to start the run (unpriced-models.ts).
+      ASSAY_JUDGES: 'openai:gpt-4.1-mini',
     },
   });
   await app.ready('/admin/sign-in');
