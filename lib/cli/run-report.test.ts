@@ -11,7 +11,7 @@ const score = (model: string, extra: Partial<RunResultsDocument['run']['scores']
 const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
   run: {
     id: 'run1', blueprintId: 'bp', status: 'completed', identityHash: 'h', models: [], judges: [], error: null, rescoreOf: null,
-    replies: { done: 12, total: 12, errors: 0 }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0, unpricedModels: [],
+    replies: { done: 12, total: 12, errors: 0, outcomes: { refused: 0, cutOff: 0 } }, verdicts: { done: 24, total: 24, errors: 0 }, providerCalls: 36, cacheHits: 0, costUsd: 0, unpricedModels: [],
     batch: { mode: 'live', lines: 0, batches: 0, savedUsd: 0 },
     startedAt: null, finishedAt: null, scores: [score('openai:a'), score('openai:b')], judgeReliability: { run: judgeReliability([]), byModel: [] }, sealedPrompts: 0, groups: [], ...run,
   },
@@ -63,9 +63,14 @@ describe('the end-of-run report', () => {
   });
 
   it('counts answered and failed replies so they add up, and lists each distinct error with its count', () => {
-    const r = runReport(doc({ replies: { done: 12, total: 12, errors: 11 } }), { replies: [{ message: 'set OPENAI_API_KEY', count: 11 }], verdicts: [] }, 'http://x');
+    const r = runReport(doc({ replies: { done: 12, total: 12, errors: 11, outcomes: { refused: 0, cutOff: 0 } } }), { replies: [{ message: 'set OPENAI_API_KEY', count: 11 }], verdicts: [] }, 'http://x');
     expect(r.lines).toContain('  replies:  12 of 12 done (1 answered, 11 failed)');
     expect(r.lines).toContain('  11 × set OPENAI_API_KEY');
+  });
+
+  it('says how many answered replies were refusals or cut off at the token limit', () => {
+    const r = runReport(doc({ replies: { done: 12, total: 12, errors: 1, outcomes: { refused: 2, cutOff: 1 } } }), none, 'http://x');
+    expect(r.lines).toContain('  replies:  12 of 12 done (11 answered, of which 2 refused, 1 cut off at the token limit, 1 failed)');
   });
 
   it('exits 1 for a failed run, a model whose every reply failed, or no score at all', () => {

@@ -61,7 +61,9 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
     lines.push(`  replies:  ${doc.results.length} stored replies of run ${r.rescoreOf} re-graded, no model called (${doc.results.length - failed} answered, ${failed} failed)`);
   } else {
     const answered = r.replies.done - r.replies.errors;
-    lines.push(`  replies:  ${r.replies.done} of ${r.replies.total} done (${answered} answered, ${r.replies.errors} failed)`);
+    const { refused, cutOff } = r.replies.outcomes;
+    const outcomes = [refused ? `${refused} refused` : '', cutOff ? `${cutOff} cut off at the token limit` : ''].filter(Boolean).join(', ');
+    lines.push(`  replies:  ${r.replies.done} of ${r.replies.total} done (${answered} answered${outcomes ? `, of which ${outcomes}` : ''}, ${r.replies.errors} failed)`);
   }
   lines.push(`  verdicts: ${r.verdicts.done} of ${r.verdicts.total} made (${r.verdicts.errors} errors)`);
   lines.push(`  provider calls: ${r.providerCalls} (${r.cacheHits} answered from the cache), cost ${costLabel(r.costUsd, r.unpricedModels)}`);

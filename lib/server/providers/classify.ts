@@ -41,9 +41,16 @@ export function parseRetryAfter(headers: HeaderSource, now: () => number = Date.
  */
 const QUOTA_CODES: ReadonlySet<string> = new Set(['insufficient_quota', 'billing_error', 'enforced_spend_limit_reached', 'contract_spend_limit_reached']);
 
-/** Whether an error body's codes (error.code, error.type…) say the account is out of credit or quota. */
+/**
+ * Gemini's QuotaFailure names the quota a 429 is about (`GenerateRequestsPerDayPerProjectPerModel-FreeTier`);
+ * a per-day quota resets at midnight Pacific time (Gemini API "Rate limits": "Requests per day (RPD)
+ * quotas reset at midnight Pacific time"), so within a run it is an exhausted quota, not a rate limit.
+ */
+const DAILY_QUOTA_ID = /PerDay/;
+
+/** Whether an error body's codes (error.code, error.type, a quota's id…) say the account is out of credit or quota. */
 export function isQuotaCode(codes: readonly (string | null | undefined)[]): boolean {
-  return codes.some((c) => typeof c === 'string' && QUOTA_CODES.has(c));
+  return codes.some((c) => typeof c === 'string' && (QUOTA_CODES.has(c) || DAILY_QUOTA_ID.test(c)));
 }
 
 export function kindForStatus(status: number): ProviderErrorKind {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { durationMs, readGeminiErrorBody } from './gemini-error-body';
+import { ApiError } from '@google/genai';
+import { classifyGeminiError } from './google';
+import type { ProviderError } from './types';
 
 // A 429 as Google sends it (shape of the Gemini API "Troubleshooting" page; details as quoted in
 // googleapis/python-genai issue 2044 and browserbase/mcp-server-browserbase issue 129).
@@ -41,5 +44,22 @@ describe('reading a Gemini error body', () => {
       message: 'API key not valid. Please pass a valid API key.',
       codes: ['INVALID_ARGUMENT', 'API_KEY_INVALID'],
     });
+  });
+});
+
+describe('a Gemini 429 classified by the adapter', () => {
+  const apiError = (body: string) => new ApiError({ status: 429, message: body });
+  it('a per-minute quota is a rate limit, waited out for its RetryInfo delay', () => {
+    const e = classifyGeminiError(apiError(LIMITED), 'google', []) as ProviderError;
+    expect(e.kind).toBe('rate_limited');
+    expect(e.retryAfterMs).toBe(47_000);
+  });
+
+  it('a per-day quota is an exhausted quota: not retried within the run (it resets at midnight Pacific time)', () => {
+    const daily = LIMITED.replace('GenerateContentPaidTierInputTokensPerModelPerMinute', 'GenerateRequestsPerDayPerProjectPerModel-FreeTier');
+    const e = classifyGeminiError(apiError(daily), 'google', []) as ProviderError;
+    expect(e.kind).toBe('quota');
+    expect(e.retryable).toBe(false);
+    expect(e.message).toMatch(/no credit or quota left/);
   });
 });

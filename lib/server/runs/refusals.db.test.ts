@@ -10,6 +10,7 @@ import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { getPromptReplies } from '../db/queries/run-prompt';
 import { replyCards } from '@/lib/views/prompt-view';
 import { executeRun } from './execute-run';
+import { runResults } from './results';
 import { requestRun } from './request-run';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
@@ -67,6 +68,9 @@ describe(`refusals, cut-off replies and quota stops in a run (${process.env.ASSA
     // Gemini's SAFETY stop sends no text: an error reply with the provider's reason, not an empty reply to grade
     expect(cell('harmful', 'google:gemini-2.0-flash')).toMatchObject({ content: '', refusal: null, errorKind: 'blocked', error: expect.stringMatching(/finishReason SAFETY .*HARM_CATEGORY_DANGEROUS_CONTENT/) });
     expect(cell('hello', 'openai:refuser')).toMatchObject({ content: 'Hello!', refusal: null, finishReason: 'stop' });
+
+    // the run's results count them once, for the CLI summary and the JSON report
+    expect((await runResults(t.db, runId)).run.replies.outcomes).toEqual({ refused: 2, cutOff: 1 });
 
     // the judge read the refusal's text as the reply
     const judged = fake.requests().filter((r) => r.rule === 'judge').map((r) => JSON.stringify(r.request.messages));

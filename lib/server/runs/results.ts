@@ -5,7 +5,7 @@
  * replies and verdicts are left out, as on every page: the file is an export (CI keeps it as
  * an artifact), and a prompt key, reply or point text would show what the test side asks.
  */
-import { replySourceOf, SEALED_SPLIT, type Interval, type ModelPassCurve } from '@/lib/core';
+import { replyOutcome, replySourceOf, SEALED_SPLIT, type Interval, type ModelPassCurve } from '@/lib/core';
 import type { Db } from '../db/client';
 import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
@@ -22,7 +22,11 @@ export interface RunResultsDocument {
     identityHash: string;
     models: unknown;
     judges: unknown;
-    replies: { done: number; total: number; errors: number };
+    /**
+     * `outcomes`: of the answered replies, those the provider marked as a refusal and those cut off
+     * at the token limit (reply-outcome.ts): answered, graded, and worth knowing before the scores.
+     */
+    replies: { done: number; total: number; errors: number; outcomes: { refused: number; cutOff: number } };
     verdicts: { done: number; total: number; errors: number };
     providerCalls: number;
     cacheHits: number;
@@ -124,8 +128,9 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
     if (replies.length < PAGE) break;
     cursor = replies.at(-1)!.id;
   }
-  const [failed, scoredCells, judgeReliability, groups] = await Promise.all([
+  const [failed, outcomeGroups, scoredCells, judgeReliability, groups] = await Promise.all([
     db.reply.groupBy({ by: ['modelId'], where: { runId: replyRun, error: { not: null } }, _count: { _all: true } }),
+    db.reply.groupBy({ by: ['refusal', 'finishReason'], where: { runId: replyRun, error: null, OR: [{ refusal: { not: null } }, { finishReason: { not: null } }] }, _count: { _all: true } }),
     db.runCellSummary.groupBy({ by: ['modelId'], where: { runId, score: { not: null } }, _count: { _all: true } }),
     getRunJudgeReliability(db, runId),
     getRunGroups(db, runId),
@@ -141,7 +146,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       identityHash: run.identityHash,
       models: run.models,
       judges: run.judges,
-      replies: { done: run.doneCalls, total: run.totalCalls, errors: run.errorCalls },
+      replies: { done: run.doneCalls, total: run.totalCalls, errors: run.errorCalls, outcomes: countOutcomes(outcomeGroups) },
       verdicts: { done: run.doneVerdicts, total: run.totalVerdicts, errors: run.errorVerdicts },
       providerCalls: run.providerCalls,
       cacheHits: run.cacheHits,
@@ -174,4 +179,15 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
     },
     results,
   };
+}
+
+/** Refused and cut-off replies, from the replies grouped by their refusal signal and finish reason. */
+function countOutcomes(groups: readonly { refusal: string | null; finishReason: string | null; _count: { _all: number } }[]): { refused: number; cutOff: number } {
+  const out = { refused: 0, cutOff: 0 };
+  for (const g of groups) {
+    const outcome = replyOutcome(g);
+    if (outcome === 'refused') out.refused += g._count._all;
+    else if (outcome === 'cut_off') out.cutOff += g._count._all;
+  }
+  return out;
 }
