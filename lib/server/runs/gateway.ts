@@ -236,7 +236,12 @@ export class LlmGateway {
     const key = callKeyOf(req);
     // A limit learned by another call while this one waited for its slot: fit it again before
     // anything is reserved or sent, rather than send a request the model is known to refuse.
-    const stale = () => callKeyOf(this.fit(run, req).req) !== key;
+    // Fitting changes only the temperature and the log-probabilities: comparing those two is enough,
+    // where hashing the whole request again on every call cost the provider's path measurable CPU.
+    const stale = () => {
+      const again = this.fit(run, req).req;
+      return again.temperature !== req.temperature || (again.topLogprobs ?? null) !== (req.topLogprobs ?? null);
+    };
     const hit = await cachedResponse(db, run, key, req);
     if (hit) {
       this.cacheHits++;
