@@ -44,18 +44,24 @@ export async function askForJudgeOutputs(deps: RunDeps, ctx: RunContext, judge: 
     // sampled from the start: `judgeSamples` independent draws (attempts attempt, attempt + 1…,
     // each its own cache entry), at temperature 1, which the gateway turns into the one
     // temperature the model accepts. No call at temperature 0 is made only to be refused.
-    const draws = Array.from({ length: Math.max(1, ctx.settings.judgeSamples) }, (_, i) => attempt + i);
-    const answers = await Promise.all(draws.map((a) => deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: a })));
-    return { samples: answers.map((r) => r.response.content), sampledBecause: 'logprobs-refused' };
+    return { samples: await drawSamples(deps, ctx, judge, messages, attempt, Math.max(1, ctx.settings.judgeSamples)), sampledBecause: 'logprobs-refused' };
   }
   const first = await deps.gateway.call(ctx, asked);
   if (first.response.logprobs?.length) return { content: first.response.content, logprobs: first.response.logprobs };
-  // No log-probabilities: the rest of the samples, asked together (each its own attempt), so a
-  // batch-mode run gets them all in one batch rather than one per round.
-  const more = Array.from({ length: Math.max(0, ctx.settings.judgeSamples - 1) }, (_, i) => attempt + 1 + i);
-  const rest = await Promise.all(more.map((a) => deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: a })));
+  // No log-probabilities: the rest of the samples.
+  const rest = await drawSamples(deps, ctx, judge, messages, attempt + 1, Math.max(0, ctx.settings.judgeSamples - 1));
   // Refused on this first call (learned from the provider's 400, sent again without them): say so.
-  return { samples: [first.response.content, ...rest.map((r) => r.response.content)], sampledBecause: first.adjustment?.logprobsRefused ? 'logprobs-refused' : 'no-logprobs' };
+  return { samples: [first.response.content, ...rest], sampledBecause: first.adjustment?.logprobsRefused ? 'logprobs-refused' : 'no-logprobs' };
+}
+
+/**
+ * `count` independent answers at temperature 1 (the gateway turns it into the one temperature a
+ * model accepts), attempts `from`, `from + 1`…, each its own cache entry, asked together so a
+ * batch-mode run gets them in one batch rather than one per round.
+ */
+async function drawSamples(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, messages: ChatMessage[], from: number, count: number): Promise<string[]> {
+  const answers = await Promise.all(Array.from({ length: count }, (_, i) => deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: from + i })));
+  return answers.map((r) => r.response.content);
 }
 
 /**
@@ -75,10 +81,8 @@ export function firstJudgeCallKey(deps: RunDeps, ctx: RunContext, judge: JudgeSp
  * batch-mode run gets them in one batch. The temperature-0 answer is not one of them: it is the
  * judge's most likely answer, not a draw from its distribution.
  */
-export async function sampleJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, messages: ChatMessage[], attempt: number): Promise<string[]> {
-  const attempts = Array.from({ length: Math.max(1, ctx.settings.judgeSamples) }, (_, i) => attempt + 1 + i);
-  const answers = await Promise.all(attempts.map((a) => deps.gateway.call(ctx, { modelId: judge.model, messages, temperature: 1, attempt: a })));
-  return answers.map((r) => r.response.content);
+export function sampleJudge(deps: RunDeps, ctx: RunContext, judge: JudgeSpec, messages: ChatMessage[], attempt: number): Promise<string[]> {
+  return drawSamples(deps, ctx, judge, messages, attempt + 1, Math.max(1, ctx.settings.judgeSamples));
 }
 
 /** An answer read, with why it was sampled when its distribution is an estimate from samples. */
