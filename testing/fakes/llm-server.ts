@@ -234,10 +234,20 @@ function withThoughts(req: FakeRequest, usage: FakeUsage): FakeUsage {
   return thoughts ? { ...usage, completionTokens: usage.completionTokens + thoughts, reasoningTokens: thoughts } : usage;
 }
 
+/**
+ * Rules as given at start or later (setRules, the admin route). Judge answers are tokenised with
+ * OpenAI's tokenizer (llm-server-tokens.ts), whose tables take about a second of CPU to build:
+ * built when judge rules arrive, not inside the first judge request, where it would stall every
+ * request in flight (a benchmark sets its rules after start, then times the run).
+ */
+function parseRules(input: readonly RuleInput[]): Rule[] {
+  const parsed = input.map((r) => RuleSchema.parse(r));
+  if (parsed.some((r) => r.judge)) warmTokenizer();
+  return parsed;
+}
+
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
-  const initialRules = (options.rules ?? []).map((r) => RuleSchema.parse(r));
-  // Judge answers are tokenised with OpenAI's tokenizer (llm-server-tokens.ts): built before any request is timed.
-  if (initialRules.some((r) => r.judge)) warmTokenizer();
+  const initialRules = parseRules(options.rules ?? []);
   const initialFaults = normaliseFaults(options.faults);
   const seed = options.seed ?? 1;
   const keep = options.keepRequests ?? 1000;
@@ -580,7 +590,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       embeddings: structuredClone(embeddingStats),
     }),
     setRules: (next) => {
-      rules = next.map((r) => RuleSchema.parse(r));
+      rules = parseRules(next);
       ruleUses = new Map();
     },
     setFaults: (next) => {
