@@ -50,9 +50,13 @@ export function runJudgeMethods(rows: readonly JudgeMethodCount[]): Map<string, 
   const out = new Map<string, string>();
   for (const [key, list] of byJudge) {
     const parts = list.map((r) => {
-      const how = r.method === 'logprobs' ? 'log-probabilities' : r.method === 'samples' ? (r.n === null ? 'samples' : `${plural(r.n, 'sample')} each`) : r.method;
-      const why = r.method === 'samples' && r.sampledBecause ? ` (${SAMPLED_BECAUSE_TEXT[r.sampledBecause]})` : '';
-      return list.length === 1 ? `${how}${why}` : `${how}${why} on ${plural(r.count, 'verdict')}`;
+      // The row's fields as a judge record has them, so the words are the verdict's own.
+      const fields = { method: r.method, n: r.n ?? undefined, sampledBecause: r.sampledBecause ?? undefined } as MethodFields;
+      const label = judgeMethodLabel(fields);
+      const how = r.method === 'samples' && r.n !== null ? `${label} each` : label;
+      const why = sampledReason(fields);
+      const said = `${how}${why ? ` (${why})` : ''}`;
+      return list.length === 1 ? said : `${said} on ${plural(r.count, 'verdict')}`;
     });
     out.set(key, parts.join('; '));
   }
