@@ -1,6 +1,6 @@
 /**
  * The admin area and the GitHub loop, end to end: `next start` (its own instance, configured
- * for a GitHub repository) against the fake GitHub server and the fake LLM server, both real
+ * as a GitHub App for a repository) against the fake GitHub server and the fake LLM server, both real
  * HTTP servers started here. Signing in (admin token, GitHub OAuth), sync status after "Sync
  * now", signed webhooks (a wrong signature is refused), a pull request validated, approved
  * from the admin page, run, and answered with a results comment whose link works; a
@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { createHmac } from 'node:crypto';
-import { type AppServer, fakeGitHubEnv, startAppServer } from './app-server';
+import { type AppServer, FAKE_APP_BOT, fakeGitHubEnv, specGitHubApp, startAppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { corpusFiles } from '@/testing/fakes/github-server-corpus';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
@@ -17,7 +17,8 @@ const PORT = Number(process.env.E2E_ADMIN_PORT ?? 3110);
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 const WEBHOOK_SECRET = 'e2e-webhook-secret';
-const GITHUB_TOKEN = 'ghp_e2e_fake_token';
+// Assay as a GitHub App, the only way it gets check runs (docs/github.md)
+const GITHUB_APP = specGitHubApp();
 
 const GOOD = `title: Greetings
 description: Says hello
@@ -50,7 +51,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000); // this hook's own timeout: it starts `next start`
   llm = await startFakeLlm();
   gh = await FakeGitHub.start({
-    token: GITHUB_TOKEN,
+    app: GITHUB_APP.fake,
     files: repository(),
     webhook: { url: `${BASE}/api/webhooks/github`, secret: WEBHOOK_SECRET },
     oauth: { clientId: 'e2e-client', clientSecret: 'e2e-client-secret' },
@@ -63,7 +64,7 @@ test.beforeAll(async () => {
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ASSAY_PUBLIC_URL: BASE,
       ASSAY_ADMIN_TOKEN: ADMIN_TOKEN,
-      ...fakeGitHubEnv(gh, { token: GITHUB_TOKEN, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-client', clientSecret: 'e2e-client-secret' } }),
+      ...fakeGitHubEnv(gh, { app: GITHUB_APP, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-client', clientSecret: 'e2e-client-secret' } }),
       GITHUB_OAUTH_URL: gh.url,
       ASSAY_MAINTAINER_LOGINS: 'maria',
       ASSAY_PR_MODELS: 'openai:gpt-4o-mini',
@@ -154,7 +155,7 @@ test('a webhook with a wrong signature is rejected and changes nothing; a signed
 test('a broken pull request gets a failing check with the line; a stranger cannot start its run', async () => {
   const broken = await gh.openPullRequest({ author: 'eve', title: 'Broken blueprint', changes: { 'blueprints/e2e/broken.yml': BROKEN } });
   const check = await waitFor('the check run', () => gh.checkRunsFor(broken.headSha).find((c) => c.status === 'completed'));
-  expect(check.conclusion).toBe('failure');
+  expect(check).toMatchObject({ conclusion: 'failure', by: FAKE_APP_BOT });
   expect(check.output.summary).toContain('blueprints/e2e/broken.yml:8:7');
 
   const pr = await gh.openPullRequest({ author: 'eve', title: 'Nicer greetings', changes: { 'blueprints/e2e/nicer.yml': GOOD.replace('Greetings', 'Nicer greetings') } });

@@ -6,6 +6,7 @@
  * with SIGTERM and awaited. `waitFor` polls a probe and, when it times out, shows the app's log.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 
 export interface AppServer {
@@ -94,18 +95,45 @@ export function runAssay(args: string[], env: Record<string, string> = {}): Prom
 }
 
 /**
- * What an app needs to use a fake GitHub: the repository, its API, signed webhooks, and (given
- * OAuth credentials) GitHub sign-in.
+ * A GitHub App for a spec: the fake GitHub gets its id, installation and public key (`fake`, for
+ * `FakeGitHub.start({ app })`), Assay its private key (`fakeGitHubEnv`). A fresh RSA key pair
+ * each time, as GitHub generates one per App ("Managing private keys for GitHub Apps",
+ * docs.github.com); GitHub lets only an App's installation token make check runs.
+ */
+export interface SpecGitHubApp {
+  fake: { appId: string; installationId: number; publicKeyPem: string };
+  privateKeyPem: string;
+}
+
+export function specGitHubApp(appId = '4242', installationId = 77): SpecGitHubApp {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    fake: { appId, installationId, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+}
+
+/** The login GitHub gives an App installation's writes on the fake (its access_tokens route). */
+export const FAKE_APP_BOT = 'assay-app[bot]';
+
+/**
+ * What an app needs to use a fake GitHub: the repository, its API, signed webhooks, (given
+ * OAuth credentials) GitHub sign-in, and one way to authenticate (docs/github.md): a GitHub App
+ * (`app`: check runs and comments) or a token alone (`token`: token-only mode, comments only).
+ * The other way's variables are removed, so a setting in the shell cannot change the mode.
  */
 export function fakeGitHubEnv(
   gh: { fullName: string; branch: string; url: string },
-  o: { token: string; webhookSecret: string; oauth?: { clientId: string; clientSecret: string } },
-): Record<string, string> {
+  o: ({ app: SpecGitHubApp; token?: never } | { token: string; app?: never }) & { webhookSecret: string; oauth?: { clientId: string; clientSecret: string } },
+): Record<string, string | undefined> {
+  const auth = o.app
+    ? { GITHUB_APP_ID: o.app.fake.appId, GITHUB_APP_PRIVATE_KEY: o.app.privateKeyPem, GITHUB_APP_INSTALLATION_ID: String(o.app.fake.installationId), GITHUB_TOKEN: undefined }
+    : { GITHUB_TOKEN: o.token, GITHUB_APP_ID: undefined, GITHUB_APP_PRIVATE_KEY: undefined, GITHUB_APP_INSTALLATION_ID: undefined };
   return {
     GITHUB_REPOSITORY: gh.fullName,
     GITHUB_BRANCH: gh.branch,
     GITHUB_API_URL: gh.url,
-    GITHUB_TOKEN: o.token,
+    ...auth,
     GITHUB_WEBHOOK_SECRET: o.webhookSecret,
     ...(o.oauth ? { GITHUB_OAUTH_CLIENT_ID: o.oauth.clientId, GITHUB_OAUTH_CLIENT_SECRET: o.oauth.clientSecret } : {}),
   };

@@ -1,20 +1,21 @@
 /**
- * Issue 16's "Must show" as one author's journey, on the production build (`next start` of its
- * own) against the fake GitHub (sign-in, the repository, signed webhooks back to the app) and
- * the fake LLM server (which counts calls). The author signs in, starts from an example, makes
- * a mistake in the editor and sees it underlined at its line:col within 300 ms of the keystroke
- * (timed in the page), fixes it, edits a point in the form view (that line only changes, the
- * comment stays), runs "try it" within the budget (the fake's count is the run's), is refused a
- * second run over budget, opens a pull request — the fake records the fork, the branch, the
- * commit with exactly the edited file, and the pull request whose description links the try-it
- * run — and sees Assay's validation check. The draft run is marked as one, on no public list,
- * and another signed-in reader gets a 404 for it. Screenshots of each step to ASSAY_SCREENS_DIR
- * (default test-results/author-journey) and /work/shots/journey when it exists.
+ * The authoring workflow as one author's journey, on the production build (`next start` of its
+ * own, configured as a GitHub App) against the fake GitHub (sign-in, the repository, signed
+ * webhooks back to the app) and the fake LLM server (which counts calls). The author signs in,
+ * starts from an example, makes a mistake in the editor and sees it underlined at its line:col
+ * within 300 ms of the keystroke (timed in the page), fixes it, edits a point in the form view
+ * (that line only changes, the comment stays), runs "try it" within the budget (the fake's count
+ * is the run's), is refused a second run over budget, opens a pull request — the fake records the
+ * fork, the branch, the commit with exactly the edited file, and the pull request whose
+ * description links the try-it run — and sees Assay's validation check. The draft run is marked
+ * as one, on no public list, and another signed-in reader gets a 404 for it. Screenshots of each
+ * step to ASSAY_SCREENS_DIR (default test-results/author-journey) and /work/shots/journey when it
+ * exists.
  */
 import { expect, test } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import { changedLines, placeOf, shooter, signIn, timeUntilAfterKey } from './author-kit';
-import { type AppServer, fakeGitHubEnv, startAppServer } from './app-server';
+import { type AppServer, FAKE_APP_BOT, fakeGitHubEnv, specGitHubApp, startAppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 
@@ -23,7 +24,8 @@ const LLM_PORT = Number(process.env.E2E_JOURNEY_LLM_PORT ?? 4211);
 const GITHUB_PORT = Number(process.env.E2E_JOURNEY_GITHUB_PORT ?? 4212);
 const BASE = `http://127.0.0.1:${PORT}`;
 const WEBHOOK_SECRET = 'e2e-webhook-secret-journey';
-const GITHUB_TOKEN = 'ghp_e2e_fake_token_journey';
+// Assay as a GitHub App, the only way it gets check runs (docs/github.md)
+const GITHUB_APP = specGitHubApp();
 const EXAMPLE = 'weather-tool-call.yml';
 const shot = shooter(process.env.ASSAY_SCREENS_DIR ?? 'test-results/author-journey', ...(existsSync('/work/shots') ? ['/work/shots/journey'] : []));
 
@@ -38,7 +40,7 @@ test.beforeAll(async () => {
   llm = await startFakeLlm({ port: LLM_PORT, rules: [{ lastUser: 'JSON object', reply: '{"city": "Lisbon", "country": "Portugal"}' }] });
   gh = await FakeGitHub.start({
     port: GITHUB_PORT,
-    token: GITHUB_TOKEN,
+    app: GITHUB_APP.fake,
     files: { 'README.md': '# blueprints' },
     webhook: { url: `${BASE}/api/webhooks/github`, secret: WEBHOOK_SECRET },
     oauth: { clientId: 'e2e-journey-client', clientSecret: 'e2e-journey-secret' },
@@ -49,7 +51,7 @@ test.beforeAll(async () => {
       ASSAY_DATA_DIR: 'memory://',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ASSAY_PUBLIC_URL: BASE,
-      ...fakeGitHubEnv(gh, { token: GITHUB_TOKEN, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-journey-client', clientSecret: 'e2e-journey-secret' } }),
+      ...fakeGitHubEnv(gh, { app: GITHUB_APP, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-journey-client', clientSecret: 'e2e-journey-secret' } }),
       GITHUB_OAUTH_URL: gh.url,
       ASSAY_TOKEN_KEY: 'cd'.repeat(32),
       ASSAY_LLM_BASE_URL: llm.url,
@@ -197,6 +199,6 @@ test('an author signs in, writes, fixes, edits in the form, tries the draft on a
   // 10. Assay's validation of the pull request (webhook → check run), shown on the page
   await expect(pr.getByTestId('pr-final')).toBeVisible({ timeout: 60_000 });
   await expect(pr.getByTestId('pr-checks')).toContainText('Assay: blueprints: success');
-  expect(gh.checkRunsFor(pull.headSha)).toMatchObject([{ name: 'Assay: blueprints', conclusion: 'success', by: 'assay-bot' }]);
+  expect(gh.checkRunsFor(pull.headSha)).toMatchObject([{ name: 'Assay: blueprints', conclusion: 'success', by: FAKE_APP_BOT }]);
   await shot(page, '10-validation-check');
 });

@@ -1,21 +1,22 @@
 /**
- * Issue 16, "open a pull request", against the production build: `next start` of its own,
- * configured for a repository on the fake GitHub (which delivers signed webhooks back to the
- * app). An author starts from an example, connects GitHub (OAuth asking for public_repo), is
+ * "Open a pull request" from /author against the production build: `next start` of its own,
+ * configured as a GitHub App for a repository on the fake GitHub (which delivers signed webhooks
+ * back to the app). An author starts from an example, connects GitHub (OAuth asking for public_repo), is
  * stopped from overwriting an existing file, opens the pull request — the fake records the
  * fork, the branch, the commit with the exact file and the pull request — and sees Assay's
  * validation check on the page.
  */
 import { expect, test } from '@playwright/test';
 import { mkdir, readFile } from 'node:fs/promises';
-import { type AppServer, fakeGitHubEnv, startAppServer } from './app-server';
+import { type AppServer, FAKE_APP_BOT, fakeGitHubEnv, specGitHubApp, startAppServer } from './app-server';
 import { FakeGitHub } from '@/testing/fakes/github-server';
 
 const PORT = Number(process.env.E2E_AUTHOR_PR_PORT ?? 3900);
 const GITHUB_PORT = Number(process.env.E2E_AUTHOR_PR_GITHUB_PORT ?? 3901);
 const BASE = `http://127.0.0.1:${PORT}`;
 const WEBHOOK_SECRET = 'e2e-webhook-secret-author-pr';
-const GITHUB_TOKEN = 'ghp_e2e_fake_token_author_pr';
+// Assay as a GitHub App, the only way it gets check runs (docs/github.md)
+const GITHUB_APP = specGitHubApp();
 const EXAMPLE = 'multi-turn-support.yml';
 const SHOTS = process.env.ASSAY_SCREENS_DIR ?? 'test-results/author-pr';
 const EXISTING = 'title: Existing\nmodels: [openai:gpt-4o-mini]\n---\n- id: hi\n  prompt: Say hello\n  should:\n    - $icontains: hello\n';
@@ -30,7 +31,7 @@ test.beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
   gh = await FakeGitHub.start({
     port: GITHUB_PORT,
-    token: GITHUB_TOKEN,
+    app: GITHUB_APP.fake,
     files: { 'README.md': '# blueprints', 'blueprints/existing.yml': EXISTING },
     webhook: { url: `${BASE}/api/webhooks/github`, secret: WEBHOOK_SECRET },
     oauth: { clientId: 'e2e-author-client', clientSecret: 'e2e-author-secret' },
@@ -41,7 +42,7 @@ test.beforeAll(async () => {
       ASSAY_DATA_DIR: 'memory://',
       ...(process.env.E2E_DATABASE_URL ? { DATABASE_URL: process.env.E2E_DATABASE_URL } : {}),
       ASSAY_PUBLIC_URL: BASE,
-      ...fakeGitHubEnv(gh, { token: GITHUB_TOKEN, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-author-client', clientSecret: 'e2e-author-secret' } }),
+      ...fakeGitHubEnv(gh, { app: GITHUB_APP, webhookSecret: WEBHOOK_SECRET, oauth: { clientId: 'e2e-author-client', clientSecret: 'e2e-author-secret' } }),
       GITHUB_OAUTH_URL: gh.url,
       ASSAY_TOKEN_KEY: 'ab'.repeat(32),
     },
@@ -134,6 +135,6 @@ test('an author connects GitHub, opens a pull request with the example, and sees
   await expect(panel.getByTestId('pr-final')).toBeVisible({ timeout: 60_000 });
   await expect(panel.getByTestId('pr-checks')).toContainText('Assay: blueprints: success');
   await expect(panel.getByTestId('pr-assay-state')).toHaveText('Assay: awaiting approval');
-  expect(gh.checkRunsFor(pull.headSha)).toMatchObject([{ name: 'Assay: blueprints', conclusion: 'success', by: 'assay-bot' }]);
+  expect(gh.checkRunsFor(pull.headSha)).toMatchObject([{ name: 'Assay: blueprints', conclusion: 'success', by: FAKE_APP_BOT }]);
   await page.screenshot({ path: `${SHOTS}/5-checked.png`, fullPage: true });
 });

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseTrustedProxies } from './http/client-address';
 import { parseHttpModelEnv } from './providers/custom-http-env';
+import { checkInngestConfig, INNGEST_ENV_FIELDS } from './env-inngest';
 
 const optionalString = z
   .string()
@@ -185,10 +186,9 @@ export const EnvSchema = z.object({
       })
       .optional(),
   ),
-  INNGEST_EVENT_KEY: optionalString,
-  INNGEST_SIGNING_KEY: optionalString,
-  INNGEST_DEV: optionalString,
-});
+  /** Inngest's keys, server and dev mode, and the combinations refused at start: env-inngest.ts. */
+  ...INNGEST_ENV_FIELDS,
+}).superRefine(checkInngestConfig);
 export type Env = z.infer<typeof EnvSchema>;
 
 export class EnvError extends Error {

@@ -20,7 +20,8 @@ import { inngest } from './jobs/client';
 import { pullRequestPolicy, RUN_COMMAND } from './github/config';
 import { configuredGitHub } from './compose/github';
 import type { GitHubJobs } from './github/jobs';
-import { deferredJobs, inngestJobs } from './compose/github-jobs';
+import { inngestJobs } from './compose/github-jobs';
+import { durableJobs, runDueGitHubJobs } from './github/job-outbox';
 import { inProcessJobs, type GitHubServices } from './github/services';
 import { reportPullRequestRun } from './github/pull-requests/report-pull-request-run';
 import { FALLBACK_CONCURRENCY } from './providers';
@@ -41,7 +42,8 @@ import type { RerunPolicy } from './jobs/functions/schedule-reruns';
 import type { TryDeps } from './authoring/try-draft';
 import { trySettingsFromEnv } from './authoring/try-settings';
 import { runFunctions } from './jobs/functions/run-functions';
-import { retrievalFunctions } from './jobs/functions/retrieval-functions';
+import { batchFunctions } from './jobs/functions/run-batch';
+import { sweepRunsFunction } from './jobs/functions/sweep-runs';
 
 export { databaseConfigured, getDb } from './compose/database';
 export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, secureCookies } from './compose/site';
@@ -98,6 +100,15 @@ export function githubServices(): GitHubServices {
   return services;
 }
 
+/**
+ * Reads and validates the whole configuration (env.ts), throwing EnvError naming every bad
+ * variable: called when the server starts (instrumentation.ts), so a bad or half configuration
+ * (an Inngest event key without its signing key…) stops the start instead of the first request.
+ */
+export function checkConfiguration(): void {
+  env();
+}
+
 /** Inngest sends events when it has somewhere to send them; otherwise the jobs run here. */
 export function usesInngest(): boolean {
   return inngestConfigured(env());
@@ -109,8 +120,26 @@ export function usesInngest(): boolean {
  */
 export function githubJobs(defer?: (task: () => Promise<void>) => void): GitHubJobs {
   if (usesInngest()) return inngestJobs(inngest);
-  const now = inProcessJobs(githubServices());
-  return defer ? deferredJobs(now, defer) : now;
+  // stored before they run, so a failed or interrupted job is retried (resumeGitHubJobs), never dropped
+  return durableJobs(getDb(), inProcessJobs(githubServices()), defer ? { defer } : {});
+}
+
+/** How often this process looks for GitHub jobs due for a retry (in-process mode). */
+const GITHUB_JOB_POLL_MS = 30_000;
+let githubJobTimer: ReturnType<typeof setInterval> | null = null;
+
+/**
+ * At start of a process that runs jobs in-process (no Inngest): GitHub jobs that failed or that
+ * a restart interrupted run again when due, now and every half minute. With Inngest, its retries do this.
+ */
+export async function resumeGitHubJobs(): Promise<number> {
+  if (usesInngest()) return 0;
+  const run = () => runDueGitHubJobs(getDb(), inProcessJobs(githubServices()));
+  githubJobTimer ??= setInterval(() => void run().catch((e: unknown) => console.error('assay: could not retry GitHub jobs:', e)), GITHUB_JOB_POLL_MS);
+  githubJobTimer.unref();
+  const { ran } = await run();
+  if (ran) console.log(`assay: ran ${ran} pending GitHub job(s)`);
+  return ran;
 }
 
 export function webhookDeps(defer?: (task: () => Promise<void>) => void): WebhookDeps {
@@ -173,10 +202,17 @@ export async function reportFinishedRun(runId: string): Promise<void> {
   if (run?.pullRequestId) await reportPullRequestRun(s.db, s.github.repo, runId, publicUrl());
 }
 
-/** Every Inngest function: the run pipeline's (chat and retrieval) and the GitHub side's. */
+/** Every Inngest function: the run pipeline's (chat and retrieval alike), its sweeper and the GitHub side's. */
 export function inngestFunctions() {
   const providerConcurrency = env().ASSAY_RUN_CONCURRENCY ?? FALLBACK_CONCURRENCY;
-  return [...runFunctions(platformRunDeps, { providerConcurrency }), ...retrievalFunctions(platformRunDeps, { providerConcurrency }), ...githubFunctions()];
+  return [
+    ...runFunctions(platformRunDeps, { providerConcurrency }),
+    // runs left running with no live lease past a quiet time are resumed (sweep-runs.ts)
+    sweepRunsFunction(platformRunDeps),
+    // batch mode's rounds, one function run each (run-batch.ts)
+    ...batchFunctions(platformRunDeps),
+    ...githubFunctions(),
+  ];
 }
 
 /** Every Inngest function of the GitHub side. */

@@ -24,6 +24,7 @@ export const SECRET_ENV_NAMES = [
   'ASSAY_ADMIN_TOKEN',
   'INNGEST_EVENT_KEY',
   'INNGEST_SIGNING_KEY',
+  'INNGEST_SIGNING_KEY_FALLBACK',
 ] as const;
 
 /** Shorter values are not redacted: replacing every "1" or "dev" in a reply would garble it, and such values are not secrets. */

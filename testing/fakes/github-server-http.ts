@@ -81,6 +81,11 @@ export async function readRequest(req: IncomingMessage): Promise<{ rawBody: stri
 export function send(res: ServerResponse, reply: FakeReply): void {
   const headers: Record<string, string> = { ...reply.headers };
   let payload = '';
+  if (Buffer.isBuffer(reply.body)) {
+    res.writeHead(reply.status, headers);
+    res.end(reply.body);
+    return;
+  }
   if (reply.body !== undefined) {
     if (typeof reply.body === 'string') {
       payload = reply.body;

@@ -5,7 +5,10 @@
  * App installation tokens, the OAuth web flow and `/user` — over a repository whose first
  * commit is the Weval configs corpus. It delivers signed webhooks (push, pull_request,
  * issue_comment) to a configured URL, the way GitHub does, and logs every request so tests
- * can count what a use case fetched.
+ * can count what a use case fetched. GitHub's rules on who may write what and how much (check
+ * runs for GitHub Apps only, text length limits, token scopes, App user tokens that expire) and the
+ * published shapes of check runs and comments live in github-server-apps.ts, tested against
+ * GitHub's REST description (npm @octokit/openapi).
  *
  *   const gh = await FakeGitHub.start({ token: 't', webhook: { url, secret } });
  *   new Octokit({ baseUrl: gh.url, auth: 't' });
@@ -17,6 +20,10 @@ import type { AddressInfo } from 'node:net';
 import { GitStore, type Commit, type FileChanges } from './github-server-git';
 import { corpusFiles } from './github-server-corpus';
 import { notFound, paginate, readRequest, Router, send, type FakeReply, type FakeRequest } from './github-server-http';
+import { archiveRoutes } from './github-server-archive';
+import { ForkGitData } from './github-server-forks';
+import { FakeRateLimits, limitControlRoutes } from './github-server-limits';
+import { AppUserTokens, checkOutputProblem, checkRunJson, checksRefusal, commentBodyProblem, issueCommentJson, pullBodyProblem, scopeHeaders } from './github-server-apps';
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 
@@ -30,8 +37,13 @@ export interface FakeGitHubOptions {
   token?: string;
   /** A GitHub App whose JWTs (RS256, signed with the matching private key) can mint installation tokens. */
   app?: { appId: string; installationId: number; publicKeyPem: string };
-  /** An OAuth app for the web sign-in flow. */
-  oauth?: { clientId: string; clientSecret: string };
+  /**
+   * An OAuth app for the web sign-in flow; `githubApp`: the client is a GitHub App's, whose user
+   * tokens have no scopes, expire after eight hours and come with a refresh token (github-server-apps.ts).
+   */
+  oauth?: { clientId: string; clientSecret: string; githubApp?: boolean };
+  /** The scopes of `token` (a personal access token, classic), reported in X-OAuth-Scopes; default `repo`. */
+  tokenScopes?: string[];
   /** Where webhooks go, signed with `secret` (X-Hub-Signature-256). */
   webhook?: { url: string; secret: string };
   port?: number;
@@ -74,6 +86,8 @@ export interface FakeCheckRun {
   annotations: Record<string, unknown>[];
   detailsUrl?: string;
   by: string;
+  startedAt?: string | null;
+  completedAt?: string | null;
 }
 
 export interface Delivery {
@@ -88,6 +102,9 @@ interface Identity {
   login: string;
   /** An OAuth user token's granted scopes (GitHub's X-OAuth-Scopes). */
   scopes?: string[];
+  /** A GitHub App's user token: no scopes, the app's permissions; refused from `expiresAt` (the fake's clock, ms). */
+  appUser?: boolean;
+  expiresAt?: number;
 }
 
 export class FakeGitHub {
@@ -101,8 +118,15 @@ export class FakeGitHub {
   readonly requests: { method: string; path: string; status: number; by?: string; body?: unknown }[] = [];
   /** Logins that forked the repository, and how many more polls each fork stays 404 (GitHub creates forks asynchronously). */
   readonly forks = new Map<string, { pendingPolls: number }>();
-  /** How many GETs of a new fork answer 404 before it exists. */
-  forkPolls = 1;
+  /**
+   * How many GETs of a new fork answer 404 before it exists. GitHub answers the fork's repository
+   * at once (create-fork's 202 is that repository); what comes late is its Git data (`forkGit`).
+   */
+  forkPolls = 0;
+  /** A new fork's Git data arrives late (github-server-forks.ts). */
+  readonly forkGit = new ForkGitData();
+  /** GitHub's primary and secondary rate limits (github-server-limits.ts). */
+  readonly limits = new FakeRateLimits();
   /** While set, every call with a user token answers GitHub's rate-limit 403 (`x-ratelimit-reset`: epoch seconds). */
   rateLimitedUntil: number | null = null;
   readonly pulls = new Map<number, FakePull>();
@@ -122,13 +146,20 @@ export class FakeGitHub {
   /** Pull requests and issues share one number sequence on GitHub. */
   private nextNumber = 1;
   private readonly started = Date.now();
+  private readonly appUserTokens = new AppUserTokens();
+  /** Added to the real clock: a test moves time on (e.g. past a user token's eight hours) without waiting. */
+  clockOffsetMs = 0;
+
+  now(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
 
   private constructor(private readonly options: FakeGitHubOptions) {
     this.owner = options.owner ?? 'weval-org';
     this.repo = options.repo ?? 'configs';
     this.branch = options.branch ?? 'main';
     this.webhook = options.webhook;
-    if (options.token) this.tokens.set(options.token, { kind: 'token', login: 'assay-bot' });
+    if (options.token) this.tokens.set(options.token, { kind: 'token', login: 'assay-bot', scopes: options.tokenScopes ?? ['repo'] });
     this.git.commit(this.branch, options.files ?? corpusFiles(), 'Initial import of the blueprint repository');
     this.routes();
   }
@@ -144,13 +175,16 @@ export class FakeGitHub {
         let reply: FakeReply;
         try {
           const hit = gh.router.match(fake.method, fake.path);
-          reply = hit ? await hit.handler({ ...fake, params: hit.params }) : notFound();
+          const early = gh.limits.refuse(fake, gh.identify(fake)) ?? gh.forkGit.refuse(fake);
+          reply = early ?? (hit ? await hit.handler({ ...fake, params: hit.params }) : notFound());
         } catch (e) {
           reply = { status: 500, body: { message: (e as Error).message } };
         }
         if (!fake.path.startsWith('/_fake/')) {
           const write = fake.method !== 'GET' && fake.method !== 'HEAD';
-          gh.requests.push({ method: fake.method, path: fake.path, status: reply.status, by: gh.identify(fake)?.login, ...(write ? { body: fake.body } : {}) });
+          const who = gh.identify(fake);
+          gh.requests.push({ method: fake.method, path: fake.path, status: reply.status, by: who?.login, ...(write ? { body: fake.body } : {}) });
+          reply = { ...reply, headers: { ...scopeHeaders(who), ...gh.limits.headers(fake, who), ...reply.headers } };
         }
         send(res, reply);
       })();
@@ -322,11 +356,11 @@ export class FakeGitHub {
   }
 
   private commentJson(c: FakeComment) {
-    return { id: c.id, body: c.body, user: { login: c.user, type: c.user.endsWith('[bot]') ? 'Bot' : 'User' }, created_at: c.createdAt, updated_at: c.updatedAt, html_url: `https://github.com/${this.fullName}/pull/${c.issueNumber}#issuecomment-${c.id}` };
+    return issueCommentJson({ ...c, userId: hashId(c.user) }, this.url, this.fullName);
   }
 
   private checkRunJson(c: FakeCheckRun) {
-    return { id: c.id, name: c.name, head_sha: c.headSha, status: c.status, conclusion: c.conclusion, details_url: c.detailsUrl ?? null, output: { ...c.output, annotations_count: c.annotations.length } };
+    return checkRunJson({ ...c, annotationsCount: c.annotations.length }, this.url, this.fullName);
   }
 
   private commitJson(c: Commit) {
@@ -338,7 +372,8 @@ export class FakeGitHub {
   identify(req: FakeRequest): Identity | null {
     const header = req.headers.authorization ?? '';
     const m = /^(?:token|bearer)\s+(.+)$/i.exec(header);
-    return m ? (this.tokens.get(m[1]!) ?? null) : null;
+    const who = m ? (this.tokens.get(m[1]!) ?? null) : null;
+    return who?.expiresAt !== undefined && who.expiresAt <= this.now() ? null : who; // an expired token: Bad credentials
   }
 
   /** With a token or an app configured, the API refuses anonymous calls (as for a private repository). */
@@ -431,6 +466,8 @@ export class FakeGitHub {
       return { status: 200, body: dir.map((e) => ({ type: e.type === 'tree' ? 'dir' : 'file', name: e.path.split('/').at(-1), path: e.path, sha: e.sha, size: e.size ?? 0 })) };
     }, false, true));
     this.pullRequestWriteRoutes(repo, inRepo);
+    archiveRoutes(r, repo, inRepo, this.git);
+    limitControlRoutes(r, this.limits);
 
     r.on('GET', `${repo}/pulls/:number`, inRepo((req) => {
       const pr = this.pulls.get(Number(req.params.number));
@@ -456,14 +493,16 @@ export class FakeGitHub {
     r.on('GET', `${repo}/issues/:number/comments`, inRepo((req) => paginate(req, this.commentsOn(Number(req.params.number)).map((c) => this.commentJson(c)))));
     r.on('POST', `${repo}/issues/:number/comments`, inRepo((req, who) => {
       const body = (req.body as { body?: unknown }).body;
-      if (typeof body !== 'string' || !body) return { status: 422, body: { message: 'body is required' } };
-      if (body.length > 65536) return { status: 422, body: { message: 'body is too long (maximum is 65536 characters)' } };
-      return { status: 201, body: this.commentJson(this.addComment(Number(req.params.number), who.login, body)) };
+      const refused = commentBodyProblem(body, false);
+      if (refused) return refused;
+      return { status: 201, body: this.commentJson(this.addComment(Number(req.params.number), who.login, body as string)) };
     }, true));
     r.on('PATCH', `${repo}/issues/comments/:id`, inRepo((req) => {
       const c = this.comments.find((x) => x.id === Number(req.params.id));
       if (!c) return notFound();
-      c.body = String((req.body as { body?: unknown }).body ?? c.body);
+      const refused = commentBodyProblem((req.body as { body?: unknown }).body, true);
+      if (refused) return refused;
+      c.body = String((req.body as { body?: unknown }).body);
       c.updatedAt = new Date().toISOString();
       return { status: 200, body: this.commentJson(c) };
     }, true));
@@ -481,25 +520,30 @@ export class FakeGitHub {
     }, true));
 
     r.on('POST', `${repo}/check-runs`, inRepo((req, who) => {
-      const b = req.body as { name?: string; head_sha?: string; status?: string; conclusion?: string; details_url?: string; output?: { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } };
+      const b = req.body as { name?: string; head_sha?: string; status?: string; conclusion?: string; details_url?: string; started_at?: string; completed_at?: string; output?: { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } };
+      const refused = checksRefusal(who.kind, who.appUser) ?? checkOutputProblem(b.output);
+      if (refused) return refused;
       if (!b.name || !b.head_sha) return { status: 422, body: { message: 'name and head_sha are required' } };
       if (!this.git.commits.has(b.head_sha)) return { status: 422, body: { message: 'No commit found for SHA: ' + b.head_sha } };
       const annotations = b.output?.annotations ?? [];
       if (annotations.length > 50) return { status: 422, body: { message: 'at most 50 annotations per request' } };
-      const run: FakeCheckRun = { id: this.nextId++, name: b.name, headSha: b.head_sha, status: b.conclusion ? 'completed' : (b.status ?? 'queued'), conclusion: b.conclusion ?? null, output: { title: b.output?.title, summary: b.output?.summary, text: b.output?.text }, annotations, detailsUrl: b.details_url, by: who.login };
+      const run: FakeCheckRun = { id: this.nextId++, name: b.name, headSha: b.head_sha, status: b.conclusion ? 'completed' : (b.status ?? 'queued'), conclusion: b.conclusion ?? null, output: { title: b.output?.title, summary: b.output?.summary, text: b.output?.text }, annotations, detailsUrl: b.details_url, by: who.login, startedAt: b.started_at ?? new Date(this.now()).toISOString(), completedAt: b.conclusion ? (b.completed_at ?? new Date(this.now()).toISOString()) : null };
       this.checkRuns.push(run);
       return { status: 201, body: this.checkRunJson(run) };
     }, true));
-    r.on('PATCH', `${repo}/check-runs/:id`, inRepo((req) => {
+    r.on('PATCH', `${repo}/check-runs/:id`, inRepo((req, who) => {
       const run = this.checkRuns.find((c) => c.id === Number(req.params.id));
+      const refused = checksRefusal(who.kind, who.appUser) ?? checkOutputProblem((req.body as { output?: { summary?: unknown; text?: unknown } }).output);
+      if (refused) return refused;
       if (!run) return notFound();
-      const b = req.body as { status?: string; conclusion?: string; details_url?: string; output?: { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } };
+      const b = req.body as { status?: string; conclusion?: string; details_url?: string; completed_at?: string; output?: { title?: string; summary?: string; text?: string; annotations?: Record<string, unknown>[] } };
       const annotations = b.output?.annotations ?? [];
       if (annotations.length > 50) return { status: 422, body: { message: 'at most 50 annotations per request' } };
       if (b.status) run.status = b.status;
       if (b.conclusion) {
         run.conclusion = b.conclusion;
         run.status = 'completed';
+        run.completedAt = b.completed_at ?? new Date(this.now()).toISOString();
       }
       if (b.details_url) run.detailsUrl = b.details_url;
       if (b.output) run.output = { title: b.output.title ?? run.output.title, summary: b.output.summary ?? run.output.summary, text: b.output.text ?? run.output.text };
@@ -546,7 +590,8 @@ export class FakeGitHub {
 
   /** An OAuth user token writes only with `public_repo` or `repo` (GitHub names them in X-Accepted-OAuth-Scopes). */
   private missingScope(who: Identity): FakeReply | null {
-    if (who.kind !== 'user' || who.scopes?.some((s) => s === 'public_repo' || s === 'repo')) return null;
+    // a GitHub App's user token has no scopes: the app's permissions decide (github-server-apps.ts)
+    if (who.kind !== 'user' || who.appUser || who.scopes?.some((s) => s === 'public_repo' || s === 'repo')) return null;
     return { status: 403, body: { message: 'Resource not accessible by integration' }, headers: { 'x-accepted-oauth-scopes': 'public_repo, repo', 'x-oauth-scopes': (who.scopes ?? []).join(', ') } };
   }
 
@@ -594,6 +639,7 @@ export class FakeGitHub {
       if (who.kind !== 'user') return invalid('Only a user can fork here');
       if (!this.forks.has(who.login)) {
         this.forks.set(who.login, { pendingPolls: this.forkPolls });
+        this.forkGit.created(who.login);
         this.git.branches.set(`${who.login}/${this.branch}`, this.head().sha); // a fork starts with the default branch
       }
       return { status: 202, body: this.repository(who.login) };
@@ -643,6 +689,8 @@ export class FakeGitHub {
       if (refused) return refused;
       const b = req.body as { title?: string; head?: string; base?: string; body?: string };
       if (!b.title || !b.head || !b.base) return invalid('title, head and base are required');
+      const tooLong = pullBodyProblem(b.body);
+      if (tooLong) return tooLong;
       const [owner, ref] = b.head.includes(':') ? b.head.split(':', 2) as [string, string] : [this.owner, b.head];
       const prefix = this.prefixOf(owner, this.repo);
       const head = prefix === null ? undefined : this.git.commits.get(this.git.branches.get(prefix + ref) ?? '');
@@ -685,15 +733,27 @@ export class FakeGitHub {
     r.on('GET', '/login/oauth/authorize', (req) => authorize(req, this.browserUser));
     r.on('GET', '/login/oauth/authorize/confirm', (req) => authorize(req, req.query.get('login') || null));
     r.on('POST', '/login/oauth/access_token', (req) => {
-      const b = req.body as { client_id?: string; client_secret?: string; code?: string };
+      const b = req.body as { client_id?: string; client_secret?: string; code?: string; grant_type?: string; refresh_token?: string };
       const oauth = this.options.oauth;
       const grant = b.code ? this.oauthCodes.get(b.code) : undefined;
       const json = (req.headers.accept ?? '').includes('application/json');
-      const answer = (body: Record<string, string>): FakeReply =>
-        json ? { status: 200, body } : { status: 200, body: new URLSearchParams(body).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      const answer = (body: Record<string, string | number>): FakeReply =>
+        json ? { status: 200, body } : { status: 200, body: new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
       if (!oauth || b.client_id !== oauth.clientId || b.client_secret !== oauth.clientSecret) return answer({ error: 'incorrect_client_credentials' });
+      if (b.grant_type === 'refresh_token') {
+        const renewed = oauth.githubApp && b.refresh_token ? this.appUserTokens.refresh(b.refresh_token, this.now()) : null;
+        if (!renewed) return answer({ error: 'bad_refresh_token', error_description: 'The refresh token passed is incorrect or expired.' });
+        this.tokens.delete(renewed.retired); // the old user token stops working with its refresh token
+        this.tokens.set(renewed.grant.accessToken, { kind: 'user', login: renewed.grant.login, appUser: true, expiresAt: renewed.grant.expiresAt });
+        return answer(AppUserTokens.reply(renewed.grant, this.now()));
+      }
       if (!grant || grant.expires < Date.now() || grant.clientId !== b.client_id) return answer({ error: 'bad_verification_code' });
       this.oauthCodes.delete(b.code!); // a code works once
+      if (oauth.githubApp) {
+        const issued = this.appUserTokens.issue(grant.login, this.now());
+        this.tokens.set(issued.accessToken, { kind: 'user', login: grant.login, appUser: true, expiresAt: issued.expiresAt });
+        return answer(AppUserTokens.reply(issued, this.now()));
+      }
       const token = `gho_${randomBytes(16).toString('hex')}`;
       // GitHub grants what the authorize URL asked for (space- or comma-separated), reported comma-separated
       const scopes = grant.scope.split(/[\s,]+/).filter(Boolean);

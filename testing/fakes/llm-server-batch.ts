@@ -70,6 +70,8 @@ export type BatchConfigInput = z.input<typeof BatchConfigSchema>;
 export type LineAnswer = { ok: true; body: Json; usage: { promptTokens: number; completionTokens: number } } | { ok: false; status: number; body: Json };
 
 export interface BatchHost {
+  /** The time a batch's age is measured by (default Date.now). */
+  now?(): number;
   origin(): string;
   /** Answers one line as a live call would (rules, faults), counting it as a completed call and billing it at `rate`. */
   answer(dialect: Dialect, body: unknown, attempt: string | undefined, rate: number): LineAnswer;
@@ -126,7 +128,6 @@ export function attemptOfCustomId(customId: string): string | undefined {
   return /-a(\d+)$/.exec(customId)?.[1];
 }
 
-const now = () => Date.now();
 const seconds = (ms: number) => Math.floor(ms / 1000);
 const newId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
 
@@ -157,6 +158,7 @@ const anthropicError = (status: number, message: string) => ({ type: 'error', er
 const MAX_UPLOAD = 50 * 1024 * 1024;
 
 export function createBatchApis(host: BatchHost) {
+  const now = () => host.now?.() ?? Date.now();
   let files = new Map<string, StoredFile>();
   let batches = new Map<string, FakeBatch>();
   let stats: BatchStats = { created: { openai: 0, anthropic: 0 }, lines: 0, downloads: 0 };

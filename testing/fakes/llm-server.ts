@@ -108,6 +108,8 @@ export interface FakeLlmOptions {
   maxConcurrent?: number;
   /** The batch APIs' behaviour: completion delay, lines answered as errored (see llm-server-batch.ts). */
   batch?: BatchConfigInput;
+  /** The batch APIs' clock (default Date.now): a test simulating a day of polling moves it as its sleeps pass. */
+  batchClock?: () => number;
   price?: FakePrice;
 }
 
@@ -554,6 +556,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   }
 
   const batchApis = createBatchApis({
+    ...(options.batchClock ? { now: options.batchClock } : {}),
     origin: () => origin,
     answer: answerLine,
     config: () => batchConfig,

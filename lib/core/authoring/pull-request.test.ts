@@ -44,6 +44,14 @@ describe('the generated description', () => {
     expect(text).toContain("[the draft's run](https://assay.test/runs/r1)");
     expect(pullRequestDescription(parsed.blueprint, { path: 'blueprints/g.yml', author: 'amy', tryRunUrl: null })).toContain('Try-it results: not run');
   });
+
+  it('stays within the 65,536 characters GitHub accepts, however long the description', () => {
+    const parsed = parseBlueprint(`title: Long\ndescription: ${'d'.repeat(200_000)}\n---\n- prompt: Hi\n  should: [$icontains: hi]\n`, { file: 'blueprints/g.yml' });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const text = pullRequestDescription(parsed.blueprint, { path: 'blueprints/g.yml', author: 'amy', tryRunUrl: null });
+    expect(text.length).toBeLessThanOrEqual(65_536);
+    expect(text).toContain('_… the description goes on in the file (200,000 characters)._');
+  });
 });
 
 describe('when the status is final', () => {
@@ -54,5 +62,8 @@ describe('when the status is final', () => {
     expect(isStatusFinal({ state: 'open', assayState: 'awaiting_approval', checks: [done, { ...done, name: 'ci', status: 'in_progress', conclusion: null }] })).toBe(false);
     expect(isStatusFinal({ state: 'open', assayState: 'awaiting_approval', checks: [done] })).toBe(true);
     expect(isStatusFinal({ state: 'closed', assayState: null, checks: [] })).toBe(true);
+    // token-only mode: no check run at all, Assay's record alone settles it
+    expect(isStatusFinal({ state: 'open', assayState: 'invalid', checks: [] })).toBe(true);
+    expect(isStatusFinal({ state: 'open', assayState: 'validating', checks: [] })).toBe(false);
   });
 });

@@ -73,12 +73,18 @@ export const PullRequestStatusSchema = z.object({
 export type PullRequestStatus = z.infer<typeof PullRequestStatusSchema>;
 
 /** Assay's states after which validation is done (see lib/server/github/pull-requests). */
-const SETTLED_STATES = new Set(['invalid', 'awaiting_approval', 'approved', 'running', 'reported']);
+const SETTLED_STATES = new Set(['invalid', 'awaiting_approval', 'no_blueprints', 'approved', 'running', 'reported']);
 
+/**
+ * Final once Assay's record has settled and every check on the head has completed. Without a
+ * GitHub App Assay makes no check run (docs/github.md, token-only mode), so a settled record
+ * with no checks at all is final too; before Assay has a record, the checks alone decide.
+ */
 export function isStatusFinal(s: Pick<PullRequestStatus, 'state' | 'assayState' | 'checks'>): boolean {
   if (s.state === 'closed') return true;
-  const checksDone = s.checks.length > 0 && s.checks.every((c) => c.status === 'completed');
-  return checksDone && (s.assayState === null || SETTLED_STATES.has(s.assayState));
+  const checksDone = s.checks.every((c) => c.status === 'completed');
+  if (s.assayState !== null) return checksDone && SETTLED_STATES.has(s.assayState);
+  return checksDone && s.checks.length > 0;
 }
 
 /** The draft's content fingerprint, 8 hex digits: the same draft retried lands on the same branch. */
@@ -93,13 +99,21 @@ export function branchNameFor(path: string, yaml: string, attempt = 1): string {
 }
 
 /** The pull request's description: what the blueprint tests, its size, and the try-it results. */
+/**
+ * GitHub refuses a pull-request body over 65,536 characters (422, pulls/create); a blueprint's
+ * description may be longer (a file may hold 1 MiB), so the description is cut well within it.
+ */
+export const MAX_DESCRIPTION_IN_BODY = 60_000;
+
 export function pullRequestDescription(b: Blueprint, o: { path: string; author: string; tryRunUrl: string | null }): string {
   const points = b.prompts.reduce((n, p) => n + p.points.length, 0);
+  const description = b.description?.trim() ?? '';
+  const shown = description.length > MAX_DESCRIPTION_IN_BODY ? `${description.slice(0, MAX_DESCRIPTION_IN_BODY)}\n\n_… the description goes on in the file (${description.length.toLocaleString('en-US')} characters)._` : description;
   const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const lines = [
     `### ${b.title}`,
     '',
-    b.description?.trim() || '_No description in the blueprint header._',
+    shown || '_No description in the blueprint header._',
     '',
     `- File: \`${o.path}\``,
     `- ${plural(b.prompts.length, 'prompt')}, ${plural(points, 'point')}`,

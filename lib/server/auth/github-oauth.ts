@@ -26,7 +26,7 @@ export interface OAuthConfig {
 /** GitHub's login rule: alphanumerics and single inner hyphens, at most 39 characters. */
 const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 
-function configured(c: OAuthConfig): { clientId: string; clientSecret: string } {
+function configured(c: Pick<OAuthConfig, 'clientId' | 'clientSecret'>): { clientId: string; clientSecret: string } {
   if (!c.clientId || !c.clientSecret) throw new NotConfiguredError('GitHub sign-in is not configured: set GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET.');
   return { clientId: c.clientId, clientSecret: c.clientSecret };
 }
@@ -55,7 +55,58 @@ export function startOAuth(c: OAuthConfig, flow: OAuthFlow = 'sign-in'): { locat
   return { location: url.toString(), state };
 }
 
-const TokenReply = z.union([z.object({ access_token: z.string().min(1), scope: z.string().optional() }), z.object({ error: z.string(), error_description: z.string().optional() })]);
+/**
+ * GitHub's token answer. An OAuth app's token has the scopes asked for and does not expire; a
+ * GitHub App's user token (`ghu_…`) has `scope: ""` and, unless the app opted out, expires after
+ * `expires_in` seconds (eight hours) with a `refresh_token` (`ghr_…`, six months) — docs.github.com,
+ * "Generating a user access token for a GitHub App" and "Refreshing user access tokens".
+ */
+const TokenReply = z.union([
+  z.object({ access_token: z.string().min(1), scope: z.string().optional(), expires_in: z.coerce.number().optional(), refresh_token: z.string().min(1).optional(), refresh_token_expires_in: z.coerce.number().optional() }),
+  z.object({ error: z.string(), error_description: z.string().optional() }),
+]);
+
+/** What GitHub granted, as Assay stores it (lib/server/auth/github-tokens.ts). */
+export interface GitHubGrant {
+  token: string;
+  /** Comma-separated, as GitHub reports them; empty for a GitHub App's user token. */
+  scopes: string;
+  /** `github-app`: a GitHub App's user token, allowed what the app's permissions and the user's access allow. */
+  kind: 'oauth' | 'github-app';
+  refreshToken?: string;
+  expiresAt?: Date;
+  refreshExpiresAt?: Date;
+}
+
+function grantOf(reply: { access_token: string; scope?: string; expires_in?: number; refresh_token?: string; refresh_token_expires_in?: number }, now: Date): GitHubGrant {
+  // a GitHub App's user tokens start ghu_ (GitHub's token formats); an expiring one comes with a refresh token
+  const kind = reply.refresh_token || reply.access_token.startsWith('ghu_') ? 'github-app' : 'oauth';
+  const at = (seconds: number | undefined) => (seconds ? new Date(now.getTime() + seconds * 1000) : undefined);
+  return { token: reply.access_token, scopes: reply.scope ?? '', kind, refreshToken: reply.refresh_token, expiresAt: at(reply.expires_in), refreshExpiresAt: at(reply.refresh_token_expires_in) };
+}
+
+/**
+ * A new user token for a GitHub App's expiring one (POST /login/oauth/access_token with
+ * grant_type=refresh_token): the old token and refresh token stop working. Null when GitHub no
+ * longer honours the refresh token (`bad_refresh_token`: used, expired or revoked), so the author
+ * connects again.
+ */
+export async function refreshGitHubGrant(c: Pick<OAuthConfig, 'clientId' | 'clientSecret' | 'oauthUrl'>, refreshToken: string, now: Date, fetchImpl: typeof fetch = fetch): Promise<GitHubGrant | null> {
+  const { clientId, clientSecret } = configured(c);
+  const res = await fetchImpl(new URL('/login/oauth/access_token', c.oauthUrl), {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: clientId, client_secret: clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken }),
+  });
+  const reply = TokenReply.safeParse(await res.json().catch(() => null));
+  if (!res.ok || !reply.success) throw new UpstreamError(`GitHub's token refresh failed (HTTP ${res.status}); try again in a moment.`);
+  if ('error' in reply.data) {
+    if (reply.data.error === 'bad_refresh_token') return null;
+    throw new UpstreamError(`GitHub refused to renew a user token (${reply.data.error}); check GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET.`);
+  }
+  return grantOf(reply.data, now);
+}
+
 const GitHubUser = z.object({ login: z.string().regex(GITHUB_LOGIN), name: z.string().nullable().optional() });
 
 export async function finishOAuth(
@@ -64,7 +115,8 @@ export async function finishOAuth(
   q: { code: string; state: string; expectedState: string | null; clientAddress: string },
   fetchImpl: typeof fetch = fetch,
   flow: OAuthFlow = 'sign-in',
-): Promise<{ token: string; expiresAt: Date; login: string; userId: string; github: { token: string; scopes: string } }> {
+  now: Date = new Date(),
+): Promise<{ token: string; expiresAt: Date; login: string; userId: string; github: GitHubGrant }> {
   const { clientId, clientSecret } = configured(c);
   await enforceRateLimit(db, `sign-in:${q.clientAddress}`, SIGN_IN_LIMIT);
   // the state ties the callback to the browser that started the flow (no login CSRF)
@@ -93,5 +145,5 @@ export async function finishOAuth(
   if (promote && (row.role === 'reader' || row.role === 'author')) await db.user.update({ where: { id: row.id }, data: { role: 'maintainer' } });
   const session = await createSession(db, row.id);
   // the GitHub token goes back to the caller, which keeps it (connect) or drops it (sign-in); never to the browser
-  return { ...session, login, userId: row.id, github: { token: reply.data.access_token, scopes: reply.data.scope ?? '' } };
+  return { ...session, login, userId: row.id, github: grantOf(reply.data, now) };
 }

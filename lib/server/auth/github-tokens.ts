@@ -8,6 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Db } from '../db/client';
 import { NotConfiguredError } from '../http/errors';
+import type { GitHubGrant } from './github-oauth';
 
 /** What opening a pull request needs GitHub to have granted (see docs/authoring.md, "Opening a pull request"). */
 export const PULL_REQUEST_SCOPES = ['public_repo'] as const;
@@ -43,21 +44,69 @@ export function allowsPullRequests(scopes: string): boolean {
   return granted.includes('public_repo') || granted.includes('repo');
 }
 
-export async function storeGitHubToken(db: Db, key: Buffer, userId: string, token: string, scopes: string): Promise<void> {
-  const ciphertext = encryptToken(key, userId, token);
-  await db.gitHubToken.upsert({ where: { userId }, create: { userId, ciphertext, scopes }, update: { ciphertext, scopes } });
+/**
+ * Whether a stored token may open pull requests: an OAuth app's by its scopes; a GitHub App's
+ * user token has none (`scope: ""`) — what it may do is the app's permissions (contents and pull
+ * requests: write, docs/github.md) within the user's own access, which GitHub checks on each call.
+ */
+function mayOpenPullRequests(row: { kind: string; scopes: string }): boolean {
+  return row.kind === 'github-app' || allowsPullRequests(row.scopes);
 }
 
-/** The user's token if it can open pull requests; null when there is none, it lacks the scope, or it no longer decrypts. */
-export async function gitHubTokenOf(db: Db, key: Buffer, userId: string): Promise<string | null> {
+export async function storeGitHubToken(db: Db, key: Buffer, userId: string, grant: GitHubGrant): Promise<void> {
+  const data = {
+    ciphertext: encryptToken(key, userId, grant.token),
+    scopes: grant.scopes,
+    kind: grant.kind,
+    refreshCiphertext: grant.refreshToken ? encryptToken(key, userId, grant.refreshToken) : null,
+    expiresAt: grant.expiresAt ?? null,
+    refreshExpiresAt: grant.refreshExpiresAt ?? null,
+  };
+  await db.gitHubToken.upsert({ where: { userId }, create: { userId, ...data }, update: data });
+}
+
+/** Renews a GitHub App's expiring user token: the app's OAuth client, and GitHub's answer (tests pass the fake's). */
+export interface TokenRefresher {
+  refresh(refreshToken: string, now: Date): Promise<GitHubGrant | null>;
+}
+
+/** A token this close to its expiry is renewed first, so it does not lapse in the middle of opening a pull request. */
+const RENEW_BEFORE_MS = 5 * 60_000;
+
+/**
+ * The user's token if it can open pull requests; null when there is none, it lacks the scope, it
+ * no longer decrypts, or it expired and cannot be renewed (then it is deleted, so the author is
+ * asked to connect again rather than sent to GitHub with a dead token). A GitHub App's user token
+ * near its expiry is renewed with its refresh token first (`refresher`).
+ */
+export async function gitHubTokenOf(db: Db, key: Buffer, userId: string, refresher?: TokenRefresher, now: Date = new Date()): Promise<string | null> {
   const row = await db.gitHubToken.findUnique({ where: { userId } });
-  if (!row || !allowsPullRequests(row.scopes)) return null;
-  return decryptToken(key, userId, row.ciphertext);
+  if (!row || !mayOpenPullRequests(row)) return null;
+  if (!row.expiresAt || row.expiresAt.getTime() - RENEW_BEFORE_MS > now.getTime()) return decryptToken(key, userId, row.ciphertext);
+
+  const refreshToken = row.refreshCiphertext ? decryptToken(key, userId, row.refreshCiphertext) : null;
+  if (refresher && refreshToken && (!row.refreshExpiresAt || row.refreshExpiresAt > now)) {
+    const grant = await refresher.refresh(refreshToken, now);
+    if (grant) {
+      await storeGitHubToken(db, key, userId, grant);
+      return grant.token;
+    }
+    // refused: another request may have renewed it meanwhile (a refresh token works once)
+    const current = await db.gitHubToken.findUnique({ where: { userId } });
+    if (current && current.ciphertext !== row.ciphertext && current.expiresAt && current.expiresAt > now) return decryptToken(key, userId, current.ciphertext);
+  } else if (row.expiresAt > now) {
+    return decryptToken(key, userId, row.ciphertext); // not renewable here, but good for a few minutes more
+  }
+  await forgetGitHubToken(db, userId);
+  return null;
 }
 
-export async function hasGitHubConnection(db: Db, userId: string): Promise<boolean> {
-  const row = await db.gitHubToken.findUnique({ where: { userId }, select: { scopes: true } });
-  return !!row && allowsPullRequests(row.scopes);
+/** Connected: a token that may open pull requests and is still valid, or can be renewed. */
+export async function hasGitHubConnection(db: Db, userId: string, now: Date = new Date()): Promise<boolean> {
+  const row = await db.gitHubToken.findUnique({ where: { userId }, select: { scopes: true, kind: true, expiresAt: true, refreshCiphertext: true, refreshExpiresAt: true } });
+  if (!row || !mayOpenPullRequests(row)) return false;
+  if (!row.expiresAt || row.expiresAt > now) return true;
+  return !!row.refreshCiphertext && (!row.refreshExpiresAt || row.refreshExpiresAt > now);
 }
 
 export async function forgetGitHubToken(db: Db, userId: string): Promise<void> {

@@ -7,6 +7,7 @@
  */
 import type { Db } from '../db/client';
 import { forgetGitHubToken } from '../auth/github-tokens';
+import { rateLimitOf, untilReset } from '../github/rate-limit-errors';
 import { AppError, ForbiddenError, NotFoundError, RateLimitedError, UnauthorizedError, UpstreamError } from '../http/errors';
 
 export type NextStep = 'connect' | 'wait' | 'retry' | 'overwrite' | 'fix' | 'ask';
@@ -45,13 +46,13 @@ export async function explain(ctx: { db: Db; userId: string; now?: () => Date },
     await forgetGitHubToken(ctx.db, ctx.userId);
     return new UnauthorizedError('GitHub no longer accepts your token (it was revoked or has expired). Connect GitHub again; your draft stays here and a retry picks up where this stopped.', { next: 'connect' satisfies NextStep });
   }
-  if ((status === 403 || status === 429) && (String(headers['x-ratelimit-remaining']) === '0' || status === 429)) {
-    const now = (ctx.now ?? (() => new Date()))().getTime();
-    const reset = Number(headers['x-ratelimit-reset']);
-    const retryAfter = Number(headers['retry-after']);
-    const resetAt = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000) : new Date(now + (Number.isFinite(retryAfter) ? retryAfter : 60) * 1000);
-    const seconds = Math.max(1, Math.ceil((resetAt.getTime() - now) / 1000));
-    return new RateLimitedError(seconds, `GitHub's rate limit for your account is used up until ${resetAt.toISOString().slice(11, 19)} UTC (in ${seconds} s). Try again then; your draft stays here and nothing made so far is lost.`, { next: 'wait' satisfies NextStep, resetAt: resetAt.toISOString() });
+  // a rate limit (primary or secondary) is told apart from a refusal before any 403 is read as one
+  const now = (ctx.now ?? (() => new Date()))();
+  const limited = rateLimitOf(e, now);
+  if (limited) {
+    const { seconds, text } = untilReset(limited, now);
+    const which = limited.kind === 'secondary' ? "GitHub's secondary rate limit (too many requests in a short time) holds your account" : "GitHub's rate limit for your account is used up";
+    return new RateLimitedError(seconds, `${which} ${text}. Try again then; your draft stays here and nothing made so far is lost.`, { next: 'wait' satisfies NextStep, resetAt: limited.resetAt.toISOString() });
   }
   if (status === 403 && headers['x-accepted-oauth-scopes'] !== undefined) {
     return new ForbiddenError(`GitHub refused ${what}: your connection lacks the public_repo permission. Connect GitHub again and grant it.`, { next: 'connect' satisfies NextStep });

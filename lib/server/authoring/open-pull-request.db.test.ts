@@ -13,8 +13,8 @@ import { decryptToken, storeGitHubToken, tokenKey } from '../auth/github-tokens'
 import { hitRateLimit } from '../auth/rate-limit';
 import { createSession, SESSION_COOKIE, type SessionUser } from '../auth/sessions';
 import { signOut } from '../auth/sign-out';
-import { AppError, BadRequestError, ConflictError, RateLimitedError, UnauthorizedError } from '../http/errors';
-import { AUTHOR_PULL_REQUEST_LIMIT, gitBlobSha, openPullRequest, type AuthoringGitHubDeps } from './open-pull-request';
+import { AppError, BadRequestError, ConflictError, RateLimitedError, UnauthorizedError, UpstreamError } from '../http/errors';
+import { AUTHOR_CALL_LIMITS, AUTHOR_PULL_REQUEST_LIMIT, gitBlobSha, openPullRequest, type AuthoringGitHubDeps } from './open-pull-request';
 import { pullRequestStatus } from './pull-request-status';
 
 const GOOD = `title: Greetings
@@ -46,7 +46,7 @@ beforeAll(async () => {
     FakeGitHub.start({ files: { 'README.md': '# blueprints', 'blueprints/existing.yml': EXISTING }, oauth: { clientId: 'c1', clientSecret: 's1' } }),
   ]);
   oauth = { clientId: 'c1', clientSecret: 's1', oauthUrl: gh.url, apiUrl: gh.url, publicUrl: 'http://assay.test', maintainerLogins: [] };
-  deps = { db: t.db, apiUrl: gh.url, source: { owner: gh.owner, repo: gh.repo, branch: gh.branch }, tokenKey: KEY, publicUrl: 'http://assay.test', forkWait: { tries: 5, intervalMs: 10 } };
+  deps = { db: t.db, apiUrl: gh.url, source: { owner: gh.owner, repo: gh.repo, branch: gh.branch }, tokenKey: KEY, publicUrl: 'http://assay.test', forkWait: { tries: 5, intervalMs: 10 }, callLimits: { ...AUTHOR_CALL_LIMITS, writeSpacingMs: 0 } };
   gh.setPermission('maria', 'write');
 });
 afterAll(async () => {
@@ -62,7 +62,7 @@ async function connect(login: string): Promise<SessionUser> {
   expect(back.pathname).toBe('/api/auth/github/callback/connect');
   const s = await finishOAuth(t.db, oauth, { code: back.searchParams.get('code')!, state, expectedState: state, clientAddress: `10.0.0.${login.length}` }, fetch, 'connect');
   expect(s.github.scopes).toBe('read:user,public_repo');
-  await storeGitHubToken(t.db, KEY, s.userId, s.github.token, s.github.scopes);
+  await storeGitHubToken(t.db, KEY, s.userId, s.github);
   return { id: s.userId, githubLogin: login, role: 'reader' };
 }
 
@@ -99,9 +99,13 @@ describe(`opening a pull request with the author's token (${process.env.ASSAY_TE
     const branch = branchNameFor(PATH, GOOD);
     expect(branch).toMatch(/^assay\/greetings-[0-9a-f]{8}$/);
     expect(pr).toMatchObject({ forked: true, head: `amy:${branch}`, reused: [] });
-    // the fork was polled until GitHub had made it (the fake answers 404 once)
+    // a first-time author: no fork yet (404), one is made, and its Git data, which GitHub copies after
+    // answering, is waited for (the fake answers "Git Repository is empty." twice) before the branch is made
     expect(gh.forks.has('amy')).toBe(true);
-    expect(gh.requests.slice(before).filter((r) => r.method === 'GET' && r.path === '/repos/amy/configs').map((r) => r.status)).toEqual([404, 404, 200]);
+    expect(gh.requests.slice(before).filter((r) => r.method === 'GET' && r.path === '/repos/amy/configs').map((r) => r.status)).toEqual([404]);
+    const forkRef = (r: { path: string }) => decodeURIComponent(r.path) === '/repos/amy/configs/git/ref/heads/main';
+    expect(gh.requests.slice(before).filter(forkRef).map((r) => r.status)).toEqual([409, 409, 200]);
+    expect(gh.forkGit.emptyAnswers.filter(forkRef).map((a) => a.status)).toEqual([409, 409]);
     const writes = writesSince(before);
     expect(writes.map((w) => `${w.method} ${w.path}`)).toEqual([
       'POST /repos/weval-org/configs/forks',
@@ -130,6 +134,45 @@ describe(`opening a pull request with the author's token (${process.env.ASSAY_TE
     const retry = await openPullRequest(deps, amy, body());
     expect(retry).toMatchObject({ number: pr.number, headSha: pr.headSha, reused: ['fork', 'branch', 'commit', 'pull_request'] });
     expect(writesSince(again).map((w) => `${w.method} ${w.path} ${w.status}`)).toEqual(['POST /repos/amy/configs/git/refs 422']);
+  });
+
+  it('waits out a secondary rate limit in the middle of the flow, and says "rate limit", not "connect again", when the wait is too long', async () => {
+    const fay = await connect('fay');
+    // GitHub's secondary limit on the branch write, with a short retry-after: waited out, the pull request opens
+    gh.limits.triggerSecondary({ when: (method, path) => method === 'POST' && path === '/repos/fay/configs/git/refs', retryAfter: 1 });
+    const before = gh.requests.length;
+    const pr = await openPullRequest(deps, fay, body({ path: 'blueprints/fay.yml' }));
+    expect(gh.pulls.get(pr.number)).toMatchObject({ author: 'fay', headOwner: 'fay' });
+    expect(gh.requests.slice(before).filter((r) => r.path === '/repos/fay/configs/git/refs').map((r) => r.status)).toEqual([403, 201]);
+
+    // a retry-after longer than an author should wait: a rate limit with its time, never "lacks public_repo"
+    gh.limits.triggerSecondary({ when: (method, path) => method === 'POST' && path.endsWith('/pulls'), retryAfter: 600 });
+    const now = new Date();
+    const e = await failure(openPullRequest({ ...deps, now: () => now }, fay, body({ path: 'blueprints/fay-2.yml' })));
+    expect(e).toBeInstanceOf(RateLimitedError);
+    expect(e.message).toContain("GitHub's secondary rate limit");
+    expect(e.details).toMatchObject({ next: 'wait' });
+    expect((e as RateLimitedError).retryAfterSeconds).toBe(600);
+    // and a retry later resumes: the branch and commit already made are reused
+    const later = await openPullRequest(deps, fay, body({ path: 'blueprints/fay-2.yml' }));
+    expect(later.reused).toEqual(['fork', 'branch', 'commit']);
+  });
+
+  it("gives up waiting for a fork's Git data after a bounded wait, saying retry; the retry reuses the fork", async () => {
+    const gus = await connect('gus');
+    gh.forkGit.gitDelayRequests = 6; // GitHub is slow to copy this one
+    try {
+      const e = await failure(openPullRequest({ ...deps, forkWait: { tries: 3, intervalMs: 10 } }, gus, body({ path: 'blueprints/gus.yml' })));
+      expect(e).toBeInstanceOf(UpstreamError);
+      expect(e.message).toBe('GitHub is still copying your fork gus/configs. Try again in a minute: the fork will be reused.');
+      expect(e.details).toMatchObject({ next: 'retry' });
+      expect(gh.requests.filter((r) => r.by === 'gus' && r.method === 'POST' && r.path.endsWith('/git/refs'))).toEqual([]); // no branch was tried on the empty fork
+    } finally {
+      gh.forkGit.gitDelayRequests = 2;
+    }
+    const pr = await openPullRequest(deps, gus, body({ path: 'blueprints/gus.yml' }));
+    expect(pr).toMatchObject({ forked: true, reused: ['fork'] });
+    expect(gh.requests.filter((r) => r.by === 'gus' && r.method === 'POST' && r.path.endsWith('/forks'))).toHaveLength(1);
   });
 
   it('branches in the repository itself when the author can push to it', async () => {

@@ -15,16 +15,19 @@ import { createHash } from 'node:crypto';
 import { branchNameFor, parseBlueprint, pullRequestDescription, pullRequestPathProblem, type OpenedPullRequest, type OpenPullRequestBody } from '@/lib/core';
 import type { Octokit } from '@octokit/rest';
 import type { SessionUser } from '../auth/sessions';
-import { gitHubTokenOf } from '../auth/github-tokens';
+import { gitHubTokenOf, type TokenRefresher } from '../auth/github-tokens';
 import { enforceRateLimit, type RateLimit } from '../auth/rate-limit';
 import type { Db } from '../db/client';
 import type { GitHubSource } from '../github/config';
+import { DEFAULT_CALL_LIMITS, type GitHubCallLimits } from '../github/octokit-limits';
 import { createOctokit } from '../github/octokit-repo';
 import { BadRequestError, ConflictError, UnauthorizedError, UpstreamError } from '../http/errors';
 import { explain, statusOf, validationMessage, withAuthorToken } from './github-calls';
 
 /** Pull requests an author may open per hour (each is several GitHub calls made with their token). */
 export const AUTHOR_PULL_REQUEST_LIMIT: RateLimit = { limit: 10, windowSeconds: 3600 };
+/** The author waits for the answer: a rate limit is waited out only when it is short; otherwise they are told when to retry. */
+export const AUTHOR_CALL_LIMITS: GitHubCallLimits = { ...DEFAULT_CALL_LIMITS, maxWaitSeconds: 20 };
 /** Branch names tried before giving up (`-2` … `-5`). */
 const BRANCH_ATTEMPTS = 5;
 
@@ -36,10 +39,17 @@ export interface AuthoringGitHubDeps {
   source: GitHubSource;
   /** ASSAY_TOKEN_KEY, decoded. */
   tokenKey: Buffer;
+  /** Renews a GitHub App's expiring user token (the OAuth client of GITHUB_OAUTH_CLIENT_ID); none: an expired one means connecting again. */
+  refresher?: TokenRefresher;
   /** This site, to make a try-it link absolute in the description. */
   publicUrl: string;
-  /** A new fork is polled this many times, this far apart, before giving up (retrying then reuses it). */
+  /**
+   * A new fork is polled this many times, first this far apart and then further (×1.5 each time,
+   * at most 5 s), until GitHub has copied its Git data; then the author is asked to retry (which reuses it).
+   */
   forkWait?: { tries: number; intervalMs: number };
+  /** How the author's client meets GitHub's rate limits (octokit-limits.ts); default AUTHOR_CALL_LIMITS. */
+  callLimits?: GitHubCallLimits;
   now?: () => Date;
 }
 
@@ -51,9 +61,9 @@ export function gitBlobSha(text: string): string {
 
 /** The author's Octokit; 401 with `next: connect` when they have not connected GitHub (or the token no longer decrypts). */
 export async function authorOctokit(deps: AuthoringGitHubDeps, user: SessionUser): Promise<Octokit> {
-  const token = await gitHubTokenOf(deps.db, deps.tokenKey, user.id);
+  const token = await gitHubTokenOf(deps.db, deps.tokenKey, user.id, deps.refresher, deps.now?.());
   if (!token) throw new UnauthorizedError('Connect GitHub to open pull requests: Assay needs your permission (public_repo) to fork the blueprint repository and open the pull request as you.', { next: 'connect' });
-  return createOctokit({ apiUrl: deps.apiUrl, auth: { kind: 'token', token } });
+  return createOctokit({ apiUrl: deps.apiUrl, auth: { kind: 'token', token } }, deps.callLimits ?? AUTHOR_CALL_LIMITS);
 }
 
 export async function openPullRequest(deps: AuthoringGitHubDeps, user: SessionUser, body: OpenPullRequestBody): Promise<OpenedPullRequest> {
@@ -146,7 +156,14 @@ export async function openPullRequest(deps: AuthoringGitHubDeps, user: SessionUs
   return { number: pr.number, url: pr.html_url, headSha: pr.head.sha || headSha, head: headLabel, forked: head.owner !== owner, reused };
 }
 
-/** The author's fork: reused when it exists, else created and waited for. */
+/**
+ * The author's fork: reused when it exists, else created; either way waited for until its Git
+ * data is there. GitHub answers a new fork's repository at once but copies its Git objects
+ * later ("Forking a Repository happens asynchronously. You may have to wait a short period of
+ * time before you can access the git objects", create-fork in GitHub's REST description, npm
+ * @octokit/openapi); until then its Git endpoints answer 409 "Git Repository is empty." and a
+ * branch made there would fail. So the fork is ready when its default branch's ref answers.
+ */
 async function forkFor(
   deps: AuthoringGitHubDeps,
   octokit: Octokit,
@@ -157,22 +174,27 @@ async function forkFor(
   const { owner, repo } = deps.source;
   const call = <T>(what: string, fn: () => Promise<T>) => withAuthorToken(ctx, what, fn);
   const mine = await octokit.rest.repos.get({ owner: me, repo }).catch(async (e: unknown) => (statusOf(e) === 404 ? null : Promise.reject(await explain(ctx, `your fork ${me}/${repo}`, e))));
+  let fork: { owner: string; repo: string; defaultBranch: string };
   if (mine?.data.fork && mine.data.parent?.full_name === `${owner}/${repo}`) {
     reused.push('fork');
-    return { owner: me, repo };
+    fork = { owner: me, repo, defaultBranch: mine.data.default_branch };
+  } else {
+    const made = (await call(`forking ${owner}/${repo}`, () => octokit.rest.repos.createFork({ owner, repo }))).data;
+    fork = { owner: made.owner.login, repo: made.name, defaultBranch: made.default_branch };
   }
-  const fork = await call(`forking ${owner}/${repo}`, () => octokit.rest.repos.createFork({ owner, repo }));
-  const at = { owner: fork.data.owner.login, repo: fork.data.name };
   const { tries, intervalMs } = deps.forkWait ?? { tries: 30, intervalMs: 1000 };
+  let pause = intervalMs;
   for (let i = 0; i < tries; i++) {
-    const ready = await octokit.rest.repos.get(at).then(
+    const ready = await octokit.rest.git.getRef({ owner: fork.owner, repo: fork.repo, ref: `heads/${fork.defaultBranch}` }).then(
       () => true,
-      async (e: unknown) => (statusOf(e) === 404 ? false : Promise.reject(await explain(ctx, `your fork ${at.owner}/${at.repo}`, e))),
+      // 404: the repository itself is not there yet; 409: it is, but its Git data is still being copied
+      async (e: unknown) => (statusOf(e) === 404 || statusOf(e) === 409 ? false : Promise.reject(await explain(ctx, `your fork ${fork.owner}/${fork.repo}`, e))),
     );
-    if (ready) return at;
-    await new Promise((r) => setTimeout(r, intervalMs));
+    if (ready) return { owner: fork.owner, repo: fork.repo };
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 1.5, 5000);
   }
-  throw new UpstreamError(`GitHub is still creating your fork ${at.owner}/${at.repo}. Try again in a minute: the fork will be reused.`, { next: 'retry' });
+  throw new UpstreamError(`GitHub is still copying your fork ${fork.owner}/${fork.repo}. Try again in a minute: the fork will be reused.`, { next: 'retry' });
 }
 
 /** A file's blob sha on a branch, or null when there is none. */

@@ -52,6 +52,11 @@ export interface SourceReader {
   /** A listed file's text (UTF-8). */
   read(file: SourceFile): Promise<string>;
   /**
+   * The files this sync is about to read (their content is new or changed): a reader that can
+   * fetch many in one request (a repository's archive) does so here; without it, each is read alone.
+   */
+  prefetch?(files: SourceFile[], revision: string | null): Promise<void>;
+  /**
    * Any file's text at `revision` by its path in the source (a retrieval blueprint's corpus,
    * queries and qrels, which are not listed as blueprints); absent: retrieval data is not synced.
    */
@@ -105,6 +110,7 @@ export async function syncSource({ db }: SyncDeps, reader: SourceReader, opts: S
       return summary;
     }
     const files = await reader.list(revision);
+    if (reader.prefetch) await reader.prefetch(await filesToRead(db, source.id, files), revision);
     const problems = new Problems();
     const blueprints = files.filter((f) => f.kind === 'blueprint');
     await syncBlueprints(db, reader, source.id, revision, blueprints, summary, problems);
@@ -137,6 +143,16 @@ export function ensureSource(db: Db, identity: SourceIdentity) {
   const { key, ...columns } = identity;
   // two workers (a webhook and the start-up sync, or two processes on a fresh database) may create it at once
   return retryOnUniqueViolation(() => db.blueprintSource.upsert({ where: { key }, create: { key, ...columns }, update: columns }));
+}
+
+/** The listed files whose content the sync will read: those without a blob SHA, or whose SHA differs from the stored one (the rule of syncBlueprints and syncCollections). */
+async function filesToRead(db: Db, sourceId: string, files: SourceFile[]): Promise<SourceFile[]> {
+  const blueprintIds = files.flatMap((f) => (f.kind === 'blueprint' ? [f.blueprintId] : []));
+  const blueprints = new Map(
+    (await db.blueprint.findMany({ where: { id: { in: blueprintIds }, sourceId, removedAt: null }, select: { id: true, latestVersion: { select: { blobSha: true } } } })).map((b) => [b.id, b.latestVersion?.blobSha ?? null]),
+  );
+  const collections = new Map((await db.modelCollection.findMany({ where: { sourceId }, select: { name: true, blobSha: true } })).map((c) => [c.name, c.blobSha]));
+  return files.filter((f) => f.blobSha === null || (f.kind === 'blueprint' ? blueprints.get(f.blueprintId) : collections.get(f.name)) !== f.blobSha);
 }
 
 type BlueprintFile = Extract<SourceFile, { kind: 'blueprint' }>;

@@ -7,6 +7,7 @@ import { env } from '../env';
 import { getDb } from './database';
 import { githubConfig } from '../github/config';
 import { tokenKey } from '../auth/github-tokens';
+import { refreshGitHubGrant } from '../auth/github-oauth';
 import { principalOf } from '../auth/principal';
 import type { SessionUser } from '../auth/sessions';
 import { ForbiddenError, NotConfiguredError, UnauthorizedError } from '../http/errors';
@@ -16,7 +17,10 @@ export function authoringGitHubDeps(): AuthoringGitHubDeps {
   const config = env();
   const gh = githubConfig(config);
   if (!gh) throw new NotConfiguredError('Opening pull requests needs the blueprint repository: set GITHUB_REPOSITORY (owner/repo).');
-  return { db: getDb(), apiUrl: gh.apiUrl, source: { owner: gh.owner, repo: gh.repo, branch: gh.branch }, tokenKey: tokenKey(config.ASSAY_TOKEN_KEY), publicUrl: config.ASSAY_PUBLIC_URL };
+  // a GitHub App's user tokens expire after eight hours: renewed with the same OAuth client that issued them
+  const client = { clientId: config.GITHUB_OAUTH_CLIENT_ID, clientSecret: config.GITHUB_OAUTH_CLIENT_SECRET, oauthUrl: config.GITHUB_OAUTH_URL };
+  const refresher = client.clientId && client.clientSecret ? { refresh: (refreshToken: string, now: Date) => refreshGitHubGrant(client, refreshToken, now) } : undefined;
+  return { db: getDb(), apiUrl: gh.apiUrl, source: { owner: gh.owner, repo: gh.repo, branch: gh.branch }, tokenKey: tokenKey(config.ASSAY_TOKEN_KEY), publicUrl: config.ASSAY_PUBLIC_URL, ...(refresher ? { refresher } : {}) };
 }
 
 /** ASSAY_TOKEN_KEY decoded; throws NotConfiguredError (503) when unset, before anyone is sent to GitHub. */

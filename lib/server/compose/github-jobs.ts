@@ -1,8 +1,8 @@
 /**
  * Part of the composition root: the adapters of the GitHub jobs port (github/jobs.ts) that
  * the root chooses between. Inngest events when Inngest is configured; otherwise the use
- * cases in this process (github/services.ts `inProcessJobs`), optionally deferred past the
- * HTTP response.
+ * cases in this process (github/services.ts `inProcessJobs`) through the durable outbox
+ * (github/job-outbox.ts), optionally deferred past the HTTP response.
  */
 import type { Inngest } from 'inngest';
 import { pullRequestApproved, pullRequestChanged, syncRequested } from '../jobs/events';
@@ -19,19 +19,5 @@ export function inngestJobs(inngest: Inngest.Any): GitHubJobs {
     async pullRequestApproved(a) {
       await inngest.send(pullRequestApproved.create({ number: a.number, approvedBy: a.approvedBy, via: a.via, ...(a.headSha ? { headSha: a.headSha } : {}) }));
     },
-  };
-}
-
-/** Runs each job through `defer` (e.g. Next's `after`), logging failures: the caller has answered already. */
-export function deferredJobs(now: GitHubJobs, defer: (task: () => Promise<void>) => void): GitHubJobs {
-  const later =
-    <A extends unknown[]>(name: string, fn: (...args: A) => Promise<void>) =>
-    async (...args: A) => {
-      defer(() => fn(...args).catch((e: unknown) => console.error(`assay: ${name} failed:`, e)));
-    };
-  return {
-    requestSync: later('sync', now.requestSync),
-    pullRequestChanged: later('pull-request validation', now.pullRequestChanged),
-    pullRequestApproved: later('pull-request approval', now.pullRequestApproved),
   };
 }

@@ -14,7 +14,16 @@ export interface ConfiguredGitHub {
   source: GitHubSource;
 }
 
+let modeLogged = false;
+
 export function configuredGitHub(config: Env): ConfiguredGitHub | null {
   const gh = githubConfig(config);
-  return gh ? { repo: octokitRepo(createOctokit(gh), gh.owner, gh.repo), source: { owner: gh.owner, repo: gh.repo, branch: gh.branch } } : null;
+  if (!gh) return null;
+  // check runs need a GitHub App; with GITHUB_TOKEN alone, pull requests are validated by comment only
+  const checkRuns = gh.auth.kind === 'app';
+  if (!checkRuns && !modeLogged) {
+    modeLogged = true;
+    console.warn(`assay: ${gh.auth.kind === 'token' ? 'GITHUB_TOKEN without a GitHub App' : 'no GitHub credentials'}: pull requests of ${gh.owner}/${gh.repo} are checked by comment only, without check runs (docs/github.md, "Token-only mode").`);
+  }
+  return { repo: octokitRepo(createOctokit(gh), gh.owner, gh.repo, { checkRuns }), source: { owner: gh.owner, repo: gh.repo, branch: gh.branch } };
 }

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
 import type { Env } from '../env';
+import { inngestDevMode } from '../env-inngest';
 import type { Db } from '../db/client';
 import { providerConfigFromEnv } from './provider-config';
 import { createExternalCallPort } from '../external/services';
@@ -19,6 +20,7 @@ import type { RunDispatcher } from '../runs/contracts';
 import type { RunDeps } from '../runs/deps';
 import { executeRun } from '../runs/execute-run';
 import { LlmGateway } from '../runs/gateway';
+import { databaseSlots } from '../runs/provider-slots';
 import { EmbeddingLimiters } from '../runs/embed-texts';
 import { resolveEmbeddingClient } from '../providers/embeddings';
 import { sharedGradingPool } from '../runs/grading-pool';
@@ -51,7 +53,16 @@ export async function createRunDeps(
   void gradingPool.warm();
   return {
     db,
-    gateway: new LlmGateway({ db, providers, concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY, ...(env.ASSAY_PROVIDER_TIMEOUTS ? { timeouts: env.ASSAY_PROVIDER_TIMEOUTS } : {}) }),
+    gateway: new LlmGateway({
+      db,
+      providers,
+      concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY,
+      ...(env.ASSAY_PROVIDER_TIMEOUTS ? { timeouts: env.ASSAY_PROVIDER_TIMEOUTS } : {}),
+      // Under Inngest any instance runs any step: the per-provider maximum is shared through the
+      // database (runs/provider-slots.ts). One process alone (the in-process runner) needs no more
+      // than its gateway's own limit.
+      ...(inngestConfigured(env) ? { sharedSlots: databaseSlots(db) } : {}),
+    }),
     sandbox: await createQuickJsSandbox(),
     gradingPool,
     sandboxBudget: { perReplyMs: env.ASSAY_SANDBOX_REPLY_SECONDS * 1000, perRunMs: env.ASSAY_SANDBOX_RUN_SECONDS * 1000 },
@@ -78,9 +89,13 @@ export function besideBlueprint(root: string): (blueprintPath: string, relative:
   };
 }
 
-/** Runs go to Inngest when an event key or the dev server is configured. */
+/**
+ * Runs go to Inngest when an event key or the dev server is configured (INNGEST_DEV as the
+ * SDK reads it: `0` is not dev mode). Half a configuration never gets here: env.ts refuses it
+ * at start (env-inngest.ts).
+ */
 export function inngestConfigured(env: Env): boolean {
-  return Boolean(env.INNGEST_EVENT_KEY || env.INNGEST_DEV);
+  return Boolean(env.INNGEST_EVENT_KEY) || inngestDevMode(env.INNGEST_DEV);
 }
 
 export function inngestDispatcher(): RunDispatcher {

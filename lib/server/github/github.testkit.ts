@@ -3,13 +3,15 @@
  * pointed at it, a route handler served over real HTTP (so webhooks arrive as POSTs), and
  * the services record around a test database. For `*.test.ts` / `*.db.test.ts` files only.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
 import { FakeGitHub, type FakeGitHubOptions } from '@/testing/fakes/github-server';
 import type { Db } from '../db/client';
 import type { RouteHandler } from '../http/route';
-import type { PullRequestPolicy } from './config';
+import type { GitHubAuth, PullRequestPolicy } from './config';
+import { DEFAULT_CALL_LIMITS, type GitHubCallLimits } from './octokit-limits';
 import { createOctokit, octokitRepo } from './octokit-repo';
 import type { GitHubRepo } from './port';
 import type { GitHubServices } from './services';
@@ -17,10 +19,36 @@ import { requestRun, type RunDefaults } from '../runs/request-run';
 import type { RequestRun } from '../runs/contracts';
 
 export const TEST_TOKEN = 'ghp_test_token_for_the_fake';
+/**
+ * GitHub's limits as production meets them (octokit-limits.ts), but without the one-second pause
+ * between writes, which would only make the tests slow: rate limits are still waited out.
+ */
+export const TEST_CALL_LIMITS: GitHubCallLimits = { ...DEFAULT_CALL_LIMITS, writeSpacingMs: 0 };
+/** What GitHub names a GitHub App's installation when it writes (comments, check runs). */
+export const TEST_APP_BOT = 'assay-app[bot]';
 
-export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<{ fake: FakeGitHub; repo: GitHubRepo }> {
-  const fake = await FakeGitHub.start({ token: TEST_TOKEN, ...options });
-  const repo = octokitRepo(createOctokit({ apiUrl: fake.url, auth: { kind: 'token', token: TEST_TOKEN } }), fake.owner, fake.repo);
+let appKeys: { publicKeyPem: string; privateKeyPem: string } | undefined;
+/** One RSA key pair per test process: generating one costs more than the tests that use it. */
+function testAppKeys() {
+  if (!appKeys) {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    appKeys = { publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  }
+  return appKeys;
+}
+
+/**
+ * The fake GitHub and the adapter pointed at it, authenticated as production is configured:
+ * `as: 'app'` (default) a GitHub App installation, which may make check runs; `as: 'token'`
+ * GITHUB_TOKEN alone (a personal access token), which GitHub refuses check runs, so the adapter
+ * reports by comment only.
+ */
+export async function startFakeGitHub(options: FakeGitHubOptions = {}, o: { as?: 'app' | 'token' } = {}): Promise<{ fake: FakeGitHub; repo: GitHubRepo }> {
+  const keys = testAppKeys();
+  const app = { appId: '4242', installationId: 77 };
+  const fake = await FakeGitHub.start({ token: TEST_TOKEN, app: { ...app, publicKeyPem: keys.publicKeyPem }, ...options });
+  const auth: GitHubAuth = o.as === 'token' ? { kind: 'token', token: TEST_TOKEN } : { kind: 'app', ...app, privateKey: keys.privateKeyPem };
+  const repo = octokitRepo(createOctokit({ apiUrl: fake.url, auth }, TEST_CALL_LIMITS), fake.owner, fake.repo, { checkRuns: auth.kind === 'app' });
   return { fake, repo };
 }
 

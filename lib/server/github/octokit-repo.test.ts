@@ -8,7 +8,7 @@ import { FakeGitHub } from '@/testing/fakes/github-server';
 import { corpusFiles } from '@/testing/fakes/github-server-corpus';
 import { NotFoundError, UpstreamError } from '../http/errors';
 import { createOctokit, octokitRepo } from './octokit-repo';
-import { startFakeGitHub, TEST_TOKEN } from './github.testkit';
+import { startFakeGitHub, TEST_APP_BOT, TEST_TOKEN } from './github.testkit';
 import type { GitHubRepo } from './port';
 
 let fake: FakeGitHub;
@@ -70,7 +70,7 @@ describe('octokit adapter against the fake GitHub', () => {
     const { number } = await fake.openPullRequest({ author: 'bob', title: 'One', changes: { 'blueprints/one.yml': 'title: One\n' } });
     const id = await repo.postComment(number, 'first');
     expect(await repo.updateComment(id, 'second')).toBe(true);
-    expect(fake.commentsOn(number).map((c) => [c.body, c.user])).toEqual([['second', 'assay-bot']]);
+    expect(fake.commentsOn(number).map((c) => [c.body, c.user])).toEqual([['second', TEST_APP_BOT]]);
     expect(await repo.updateComment(999_999, 'x')).toBe(false);
   });
 

@@ -7,17 +7,28 @@
  * private key is exchanged for an installation token, cached and renewed before it expires.
  */
 import { createAppAuth } from '@octokit/auth-app';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
-import { AppError, NotFoundError, UpstreamError } from '../http/errors';
+import { AppError, NotFoundError, RateLimitedError, UpstreamError } from '../http/errors';
 import type { GitHubConfig } from './config';
-import type { CheckRunResult, GitHubRepo, PullRequestFile, RepoFile, RepoPermission } from './port';
+import { DEFAULT_CALL_LIMITS, retryOptions, throttleOptions, type GitHubCallLimits } from './octokit-limits';
+import { rateLimitOf, untilReset } from './rate-limit-errors';
+import { listTree, type GetTree } from './tree-listing';
+import type { CheckRunResult, GitHubRepo, PullRequestFile, RepoPermission } from './port';
 
-export function createOctokit(config: Pick<GitHubConfig, 'apiUrl' | 'auth'>): Octokit {
+/** Every client waits out GitHub's rate limits and retries its server errors (octokit-limits.ts). */
+const LimitedOctokit = Octokit.plugin(retry, throttling);
+
+export function createOctokit(config: Pick<GitHubConfig, 'apiUrl' | 'auth'>, limits: GitHubCallLimits = DEFAULT_CALL_LIMITS): Octokit {
   const { auth } = config;
   const quiet = () => {};
-  return new Octokit({
+  const identity = auth.kind === 'app' ? `app:${auth.appId}:${auth.installationId}` : auth.kind === 'token' ? `token:${auth.token}` : 'anonymous';
+  return new LimitedOctokit({
     baseUrl: config.apiUrl.replace(/\/$/, ''),
     userAgent: 'assay',
+    throttle: throttleOptions(identity, limits),
+    retry: retryOptions,
     ...(auth.kind === 'app'
       ? { authStrategy: createAppAuth, auth: { appId: auth.appId, privateKey: auth.privateKey, installationId: auth.installationId } }
       : { auth: auth.kind === 'token' ? auth.token : undefined }),
@@ -39,6 +50,8 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
       throw new UpstreamError(`GitHub refused the app's token request (HTTP ${status}); check GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY and GITHUB_APP_INSTALLATION_ID.`, { status });
     }
     if (status === 404) throw new NotFoundError(`GitHub: ${what} was not found (HTTP 404); check GITHUB_REPOSITORY and that the token can read it.`);
+    const limited = rateLimitOf(e, new Date());
+    if (limited) throw rateLimitedError(what, limited);
     if (status === 401 || status === 403) {
       throw new UpstreamError(`GitHub refused ${what} (HTTP ${status}); check GITHUB_TOKEN or the GitHub App's permissions.`, { status });
     }
@@ -47,34 +60,46 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A rate limit that was not waited out (too long, or hit again): say which limit, until when, and the way out. */
+function rateLimitedError(what: string, limited: NonNullable<ReturnType<typeof rateLimitOf>>): RateLimitedError {
+  const { seconds, text } = untilReset(limited, new Date());
+  const which =
+    limited.kind === 'secondary'
+      ? `GitHub's secondary rate limit (too many requests at once) stopped ${what}`
+      : limited.limit === 60
+        ? `GitHub's limit for unauthenticated requests (60 an hour) stopped ${what}; set GITHUB_TOKEN or a GitHub App for 5,000 an hour`
+        : `GitHub's hourly rate limit for this token is used up at ${what}`;
+  return new RateLimitedError(seconds, `${which}, ${text}. Try again then: a sync resumes where it stopped, and a pull request's check is retried.`, { kind: limited.kind, resetAt: limited.resetAt.toISOString() });
+}
+
 const ANNOTATIONS_PER_REQUEST = 50; // GitHub's limit per create/update call
 
-export function octokitRepo(octokit: Octokit, owner: string, repo: string): GitHubRepo {
+/**
+ * `checkRuns`: whether this identity may use the Checks API. Only a GitHub App may ("OAuth apps
+ * and personal access tokens (classic) cannot use this endpoint", checks/create and checks/update
+ * in GitHub's REST description, npm @octokit/openapi), so a plain token reports by comment alone.
+ */
+export function octokitRepo(octokit: Octokit, owner: string, repo: string, options: { checkRuns?: boolean } = {}): GitHubRepo {
   const at = { owner, repo };
 
-  async function walk(treeSha: string, prefix: string): Promise<RepoFile[]> {
-    const { data } = await call(`the tree ${treeSha}`, () => octokit.rest.git.getTree({ ...at, tree_sha: treeSha }));
-    const files: RepoFile[] = [];
-    for (const e of data.tree) {
-      const path = prefix ? `${prefix}/${e.path}` : e.path!;
-      if (e.type === 'blob') files.push({ path, blobSha: e.sha! });
-      else if (e.type === 'tree') files.push(...(await walk(e.sha!, path)));
-    }
-    return files;
-  }
+  const getTree: GetTree = async (treeSha, recursive) =>
+    (await call(`the tree ${treeSha}`, () => octokit.rest.git.getTree({ ...at, tree_sha: treeSha, ...(recursive ? { recursive: 'true' } : {}) }))).data;
 
   return {
     owner,
     repo,
+    checkRuns: options.checkRuns ?? false,
     async branchHead(branch) {
       const { data } = await call(`the branch ${owner}/${repo}@${branch}`, () => octokit.rest.repos.getBranch({ ...at, branch }));
       return data.commit.sha;
     },
-    async listFiles(commitSha) {
-      const { data } = await call(`the tree at ${commitSha}`, () => octokit.rest.git.getTree({ ...at, tree_sha: commitSha, recursive: 'true' }));
-      // past GitHub's size limit the recursive listing is cut short: walk the trees one by one instead
-      if (data.truncated) return walk(data.sha, '');
-      return data.tree.filter((e) => e.type === 'blob').map((e) => ({ path: e.path!, blobSha: e.sha! }));
+    listFiles(commitSha, folders) {
+      return listTree(getTree, commitSha, folders);
+    },
+    async downloadArchive(commitSha) {
+      // answered with a redirect to codeload.github.com, which fetch follows
+      const { data } = await call(`the archive of ${owner}/${repo}@${commitSha.slice(0, 7)}`, () => octokit.rest.repos.downloadTarballArchive({ ...at, ref: commitSha }));
+      return new Uint8Array(data as ArrayBuffer);
     },
     async readBlob(blobSha) {
       const { data } = await call(`the blob ${blobSha}`, () => octokit.rest.git.getBlob({ ...at, file_sha: blobSha }));

@@ -18,3 +18,6 @@ export function isCollectionPath(path: string): boolean {
 export function blueprintIdOf(path: string): string {
   return blueprintIdFromPath(path.slice(BLUEPRINTS_DIR.length));
 }
+
+/** The folders Assay reads from a repository: a huge repository's tree is walked only there. */
+export const ASSAY_FOLDERS: readonly string[] = [BLUEPRINTS_DIR, 'models/'];

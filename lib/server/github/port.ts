@@ -4,10 +4,15 @@
  * adapter against the fake GitHub server, so there is no second, mocked implementation.
  */
 
+/** A tree's files; `truncated`: GitHub cut the listing short, so only the folders asked for were walked. */
+export type RepoListing = RepoFile[] & { truncated?: boolean };
+
 /** A file of the repository at a commit. */
 export interface RepoFile {
   path: string;
   blobSha: string;
+  /** The blob's size in bytes, as the tree listing gives it: known before anything is downloaded. */
+  size?: number;
 }
 
 export interface PullRequestInfo {
@@ -51,10 +56,20 @@ export type RepoPermission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' 
 export interface GitHubRepo {
   readonly owner: string;
   readonly repo: string;
+  /**
+   * Whether check runs can be made: only with a GitHub App's installation token. Without one,
+   * a pull request's validation is reported by its comment alone (docs/github.md, "Token-only mode").
+   */
+  readonly checkRuns: boolean;
   /** The commit SHA at the tip of `branch`. */
   branchHead(branch: string): Promise<string>;
-  /** Every file (blob) of the tree at `commitSha`, with its blob SHA: one request unless the tree is huge. */
-  listFiles(commitSha: string): Promise<RepoFile[]>;
+  /**
+   * Every file (blob) of the tree at `commitSha`, with its blob SHA and size: one request unless
+   * the tree is huge; then only the `folders` are walked (tree-listing.ts).
+   */
+  listFiles(commitSha: string, folders?: readonly string[]): Promise<RepoListing>;
+  /** The repository at `commitSha` as one gzipped tar (GitHub's archive; repository-archive.ts reads it). */
+  downloadArchive(commitSha: string): Promise<Uint8Array>;
   /** A blob's text (UTF-8). */
   readBlob(blobSha: string): Promise<string>;
   getPullRequest(number: number): Promise<PullRequestInfo>;

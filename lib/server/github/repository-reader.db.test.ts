@@ -2,7 +2,8 @@
  * The sync use case over the GitHub repository reader, through the real Octokit adapter and
  * the fake GitHub over HTTP: the shared behaviour suite, then what is particular to a
  * repository against the whole Weval corpus: a full sync stores all 196 blueprints with their
- * commit and blob SHAs; an incremental sync after one changed file fetches exactly that one blob.
+ * commit and blob SHAs, read from one archive of the repository; an incremental sync after one
+ * changed file fetches exactly that one blob.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '@/testing/fakes/github-server';
@@ -50,7 +51,11 @@ describe(`GitHub repository sync (${process.env.ASSAY_TEST_DB})`, () => {
     const s = await sync(repo, { trigger: 'test' });
     expect(s).toMatchObject({ revision: head, added: 196, changed: 0, unchanged: 0, removed: 0, collections: 8, upToDate: false });
     expect(s.filesRead).toBe(196 + 8);
-    expect(blobFetches()).toBe(196 + 8);
+    // read from one archive of the repository, not 204 blob requests: the whole sync is a handful of API requests
+    expect(blobFetches()).toBe(0);
+    expect(fake.count('GET', /\/tarball\//)).toBe(1);
+    const apiRequests = fake.requests.filter((r) => !r.path.startsWith('/_codeload/') && !r.path.startsWith('/app/'));
+    expect(apiRequests.map((r) => r.path.split('/')[4])).toEqual(['branches', 'git', 'tarball']); // branch head, tree, archive
     expect(await t.db.blueprint.count({ where: { removedAt: null } })).toBe(196);
     // every invalid blueprint is stored too, with its errors at file:line:col
     expect(s.invalid).toBe(await t.db.blueprintVersion.count({ where: { valid: false } }));

@@ -19,40 +19,6 @@ export const runRequested = eventType('assay/run.requested', {
   }),
 });
 
-/** One prompt × model slice of a run: generate its replies, then judge them. */
-export const runCellRequested = eventType('assay/run.cell.requested', {
-  schema: z.object({
-    runId: z.string().min(1),
-    promptKey: z.string(),
-    modelId: z.string(),
-    /** Provider prefix of modelId, the concurrency/throttle key. */
-    provider: z.string(),
-    execution: z.string().min(1).optional(),
-  }),
-});
-
-/**
- * One prompt × model slice of a run whose replies are stored: grade them. A separate function
- * from generation so that its concurrency keys are the judge panel's providers (two at most).
- */
-export const runJudgeRequested = eventType('assay/run.judge.requested', {
-  schema: z.object({
-    runId: z.string().min(1),
-    promptKey: z.string(),
-    modelId: z.string(),
-    /** The first of the judge panel's providers: a concurrency key shared with generation on that provider. */
-    judgeProvider: z.string(),
-    /** The second provider of the panel, or a key of this slice alone (never contended) when there is none. */
-    judgeProvider2: z.string(),
-    execution: z.string().min(1).optional(),
-  }),
-});
-
-/** Every cell of a run has finished (or the budget stopped it): summarise. */
-export const runCellsFinished = eventType('assay/run.cells.finished', {
-  schema: z.object({ runId: z.string().min(1), execution: z.string().min(1).optional() }),
-});
-
 /** Re-grade a run's stored replies with a new rubric/judge set (the new run already exists). */
 export const rescoreRequested = eventType('assay/run.rescore.requested', {
   schema: z.object({ runId: z.string().min(1), execution: z.string().min(1).optional() }),

@@ -11,20 +11,45 @@
  *     step stops there (DeferredToBatch) and stores nothing, so the next round, after the
  *     import, runs it again and finds its answer. A multi-turn cell or a judge that samples
  *     asks its next request in a later round.
+ * With `leaveLive` (the Inngest driver) cases 2 and 3 are not called here but left pending
+ * (LeftForLive): a round is then one short step that only submits batches, and the live calls
+ * go to the run's live fan-out afterwards, each slice a step of its own under the provider's
+ * concurrency key, instead of minutes of live calls inside the round's step (Inngest stops a
+ * step after 2 hours at most: https://www.inngest.com/docs/usage-limits/inngest, "Timeout").
  */
 import { createHash } from 'node:crypto';
 import { resolveModel, type BatchLine } from '../providers';
 import type { Db } from '../db/client';
-import type { ImportedLine } from './batch-store';
+import { importedLines, type ImportedLine } from './batch-store';
 import { cachedResponse, callKeyOf, type CallGateway, type CallRequest, type CallResult } from './gateway';
 import type { RunContext } from './run-context';
 
 /** A call waiting for its batch: thrown out of a step, which then stores nothing. */
 export class DeferredToBatch extends Error {
   override name = 'DeferredToBatch';
-  constructor(readonly key: string) {
-    super(`call ${key.slice(0, 12)}… waits for its provider batch`);
+  constructor(
+    readonly key: string,
+    message = `call ${key.slice(0, 12)}… waits for its provider batch`,
+  ) {
+    super(message);
   }
+}
+
+/**
+ * A call a batch cannot answer (its provider has no batch API, or its line failed in its batch),
+ * left for the live fan-out after the batch rounds: the step stops as for a deferred call and
+ * stores nothing, and the call joins no batch.
+ */
+export class LeftForLive extends DeferredToBatch {
+  override name = 'LeftForLive';
+  constructor(key: string) {
+    super(key, `call ${key.slice(0, 12)}… is left for the live calls after the batch rounds`);
+  }
+}
+
+export interface RoundGatewayOptions {
+  /** Leave the calls no batch answers to the live fan-out instead of calling them here. */
+  leaveLive?: boolean;
 }
 
 export interface PendingLine {
@@ -60,24 +85,25 @@ export interface RoundGateway extends CallGateway {
   drain(): Promise<void>;
 }
 
-export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState): RoundGateway {
+export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState, opts: RoundGatewayOptions = {}): RoundGateway {
   const started = new Set<Promise<unknown>>();
   const call = async (run: RunContext, asked: CallRequest): Promise<CallResult> => {
     // Fitted to the model first (no log-probabilities where it refuses them…), as a live call is: the same key, the same line.
     const { req, adjustment } = live.fit(run, asked);
     const key = callKeyOf(req);
+    const callLive = () => (opts.leaveLive ? Promise.reject(new LeftForLive(key)) : live.call(run, asked));
     const line = state.imported.get(key);
     if (line?.response) return { response: line.response, fromCache: false, costUsd: line.costUsd, ...(adjustment ? { adjustment } : {}) };
-    if (line) return live.call(run, asked);
+    if (line) return callLive();
     if (state.inFlight.has(key)) throw new DeferredToBatch(key);
-    if (run.settings.customModels[req.modelId]) return live.call(run, asked);
+    if (run.settings.customModels[req.modelId]) return callLive();
     let resolved;
     try {
       resolved = resolveModel(req.modelId, live.providers);
     } catch {
-      return live.call(run, asked); // fails there as in live mode, with the same error
+      return callLive(); // fails there (live) as in live mode, with the same error
     }
-    if (!resolved.client.batch) return live.call(run, asked);
+    if (!resolved.client.batch) return callLive();
     const cached = await cachedResponse(db, run, key, req);
     if (cached) return { response: cached, fromCache: true, costUsd: 0, ...(adjustment ? { adjustment } : {}) };
     const stopped = run.signal?.aborted ? run.signal.reason : null;
@@ -113,6 +139,33 @@ export function batchRoundGateway(db: Db, live: CallGateway, state: RoundState):
     },
     async drain() {
       while (started.size > 0) await Promise.allSettled([...started]);
+    },
+  };
+}
+
+/**
+ * The gateway of a batch-mode run's live calls after its rounds (the calls `leaveLive` left): a
+ * call a batch already answered for this run is answered by its line, so a slice that mixes a
+ * batched judge with a live one pays for the batched answer once, even with the cache bypassed
+ * (an imported line is in the response cache too, but a run with `--no-cache` does not read it).
+ * Every other call goes to the live gateway. Build one per step: it reads the run's lines once.
+ */
+export function afterBatchGateway(db: Db, live: CallGateway): CallGateway {
+  const lines = new Map<string, Promise<Map<string, ImportedLine>>>();
+  const linesOf = (runId: string) => {
+    let l = lines.get(runId);
+    if (!l) lines.set(runId, (l = importedLines(db, runId)));
+    return l;
+  };
+  return {
+    providers: live.providers,
+    maxSlots: (provider) => live.maxSlots(provider),
+    fit: (run, req) => live.fit(run, req),
+    async call(run, asked) {
+      const { req, adjustment } = live.fit(run, asked);
+      const line = (await linesOf(run.runId)).get(callKeyOf(req));
+      if (line?.response) return { response: line.response, fromCache: false, costUsd: line.costUsd, ...(adjustment ? { adjustment } : {}) };
+      return live.call(run, asked);
     },
   };
 }

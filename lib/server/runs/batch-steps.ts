@@ -15,7 +15,7 @@
 import pLimit from 'p-limit';
 import { BATCH_PRICE_FACTOR, isProviderError, resolveModel, sleep, withRetry, type BatchApi, type BatchLineResult, type ProviderError } from '../providers';
 import { storable } from '../db/storable-text';
-import { DeferredToBatch, batchRoundGateway, type PendingLine, type RoundState } from './batch-gateway';
+import { DeferredToBatch, batchRoundGateway, type PendingLine, type RoundGatewayOptions, type RoundState } from './batch-gateway';
 import { importLines, importedLines, openBatches, recordBatch, recordPoll, releaseBatchCalls, reserveBatchCalls, type BatchLines, type LineToImport } from './batch-store';
 import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
@@ -59,10 +59,10 @@ function retried<T>(deps: RunDeps, ctx: RunContext, fn: () => Promise<T>): Promi
  * Throws LeaseLostError / BudgetExceededError as the live steps do (a budget that lets some
  * lines through submits those and reports the stop in `budgetStop`).
  */
-export async function collectBatchRound(deps: RunDeps, ctx: RunContext, opts: GroupOptions = {}): Promise<CollectOutcome> {
+export async function collectBatchRound(deps: RunDeps, ctx: RunContext, opts: GroupOptions = {}, round: RoundGatewayOptions = {}): Promise<CollectOutcome> {
   const [imported, open] = await Promise.all([importedLines(deps.db, ctx.runId), openBatches(deps.db, ctx.runId)]);
   const state: RoundState = { imported, inFlight: new Set(open.flatMap((b) => Object.values(b.lines).map((l) => l.key))), pending: new Map() };
-  const gateway = batchRoundGateway(deps.db, deps.gateway, state);
+  const gateway = batchRoundGateway(deps.db, deps.gateway, state, round);
   const roundDeps: RunDeps = { ...deps, gateway };
   const limit = pLimit(GROUPS_IN_FLIGHT);
   let stop: unknown = null;
@@ -170,6 +170,15 @@ export async function pollBatches(deps: RunDeps, ctx: RunContext): Promise<PollO
   return { open: open.length - imported, imported };
 }
 
+/**
+ * How many times the run's newest open batch was polled (0 when none is open): where a driver
+ * that starts afresh (an Inngest round, a function run of its own) picks up the poll backoff.
+ */
+export async function pollsOfNewestBatch(deps: RunDeps, runId: string): Promise<number> {
+  const open = await openBatches(deps.db, runId);
+  return open.length ? Math.min(...open.map((b) => b.polls)) : 0;
+}
+
 /** How long to wait before poll number `n` of a round: the configured interval, growing to 16× for a slow batch. */
 export function pollDelayMs(base: number, n: number): number {
   return base * 2 ** Math.min(4, Math.floor(n / 10));
@@ -186,9 +195,9 @@ export interface BatchModeOptions extends GroupOptions {
  * to report, not a failure, and the batches already submitted are still waited for and
  * imported (their lines are paid for).
  */
-export async function collectStep(deps: RunDeps, ctx: RunContext, opts: GroupOptions = {}): Promise<{ open: number; budgetStop: string | null }> {
+export async function collectStep(deps: RunDeps, ctx: RunContext, opts: GroupOptions = {}, round: RoundGatewayOptions = {}): Promise<{ open: number; budgetStop: string | null }> {
   try {
-    const c = await collectBatchRound(deps, ctx, opts);
+    const c = await collectBatchRound(deps, ctx, opts, round);
     return { open: c.open, budgetStop: c.budgetStop };
   } catch (e) {
     if (!(e instanceof BudgetExceededError)) throw e;

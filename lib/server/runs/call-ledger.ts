@@ -95,12 +95,16 @@ const LEDGER = preparedStatement('ledger', `WITH commit_mode AS (
        ), cur AS (
          -- locked first, so the grant is computed from the latest committed counters even when
          -- another worker changed them in between
-         SELECT r.id, r.lease_holder, r.max_calls, r.max_cost_usd, ask.holder, ask.k,
+         -- the holder is the run's (the in-process runner's lease) or, under Inngest, a unit's
+         -- (runs/units/unit-store.ts: one slice of the run, its lease live by the database's clock)
+         SELECT r.id, r.max_calls, r.max_cost_usd, ask.holder, ask.k,
+                (ask.holder IS NULL OR r.lease_holder = ask.holder
+                 OR EXISTS (SELECT 1 FROM run_units u WHERE u.run_id = r.id AND u.holder = ask.holder AND u.lease_expires_at > now())) AS held,
                 r.provider_calls + ask.n AS calls, GREATEST(r.reserved_calls - ask.n, 0) AS reserved, r.cost_usd + ask.c AS cost
          FROM runs r JOIN ask ON ask.id = r.id ORDER BY r.id FOR UPDATE OF r
        ), granted AS (
-         SELECT id, holder, calls, reserved, cost, (holder IS NULL OR lease_holder = holder) AS leased,
-                CASE WHEN k = 0 OR (holder IS NOT NULL AND lease_holder IS DISTINCT FROM holder) OR (max_cost_usd IS NOT NULL AND cost >= max_cost_usd) THEN 0
+         SELECT id, holder, calls, reserved, cost, held AS leased,
+                CASE WHEN k = 0 OR NOT held OR (max_cost_usd IS NOT NULL AND cost >= max_cost_usd) THEN 0
                      WHEN max_calls IS NULL THEN k
                      ELSE GREATEST(LEAST(k, max_calls - calls - reserved), 0) END AS g
          FROM cur

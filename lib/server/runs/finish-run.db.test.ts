@@ -6,11 +6,10 @@
  * blueprint's leaderboard entries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InngestTestEngine } from '@inngest/test';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { getLeaderboardRows } from '../db/queries/leaderboard';
-import { runFunctions } from '../jobs/functions/run-functions';
+import { inngestRuns } from '../jobs/functions/inngest-runs.testkit';
 import type { RunDeps } from './deps';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
@@ -109,19 +108,8 @@ describe(`finishing a run (${process.env.ASSAY_TEST_DB})`, () => {
   it('under Inngest: the same decision — failed, leaderboard unchanged', async () => {
     fake.setRules([{ model: /model-/, error: { status: 401, message: 'Incorrect API key provided: set OPENAI_API_KEY' } }, ...GOOD]);
     const { runId } = await fresh();
-    // fresh mocks per engine (shared ones replay step results); run-start, run-cell, run-judge, run-finish
-    const sent = () => ['fan-out', 'generated', 'all-cells-done', 'nothing-to-do', 'budget-stop'].map((id) => ({ id, handler: () => ({ ids: [] }) }));
-    const exec = (which: 0 | 1 | 2 | 3, name: string, data: Record<string, string>) =>
-      new InngestTestEngine({ function: runFunctions(async () => deps, { providerConcurrency: 4 })[which], steps: sent() }).execute({ events: [{ name, data }] });
-    type Sent = { name: string; data: Record<string, string> };
-    const sentBy = (out: { ctx: unknown }) => (out.ctx as { step: { sendEvent: { mock: { calls: [string, Sent | Sent[]][] } } } }).step.sendEvent.mock.calls.flatMap(([, e]) => (Array.isArray(e) ? e : [e]));
-    const started = await exec(0, 'assay/run.requested', { runId });
-    const judging: Sent[] = [];
-    for (const e of sentBy(started)) judging.push(...sentBy(await exec(1, e.name, e.data)));
-    expect(judging).toHaveLength(4);
-    for (const e of judging) await exec(2, e.name, e.data);
-    const finished = await exec(3, 'assay/run.cells.finished', { runId });
-    expect(finished.result).toEqual({ runId, status: 'failed' });
+    // the Inngest functions under the strict harness (testing/inngest/harness.ts)
+    expect(await inngestRuns({ deps: async () => deps, seed: 1 }).run(runId)).toBe('failed');
     expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).error).toMatch(/every reply failed \(4\)/);
     expect(await board()).toEqual(before);
   });

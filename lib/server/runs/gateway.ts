@@ -46,6 +46,7 @@ import { addAuthorCost, releaseAuthorCall, reserveAuthorCall } from './author-bu
 import { lookupCached, recordCall, reserveCall, type CallRecord, type Reservation, type ReservationOutcome } from './call-ledger';
 import { BudgetExceededError, LeaseLostError } from './errors';
 import type { RunContext } from './run-context';
+import type { SharedSlots } from './provider-slots';
 
 export interface GatewayOptions {
   db: Db;
@@ -60,6 +61,11 @@ export interface GatewayOptions {
   timeoutMs?: number;
   /** Overrides of the per-provider table (`ASSAY_PROVIDER_TIMEOUTS`). */
   timeouts?: Readonly<Record<string, number>>;
+  /**
+   * Slots shared with the other app instances (provider-slots.ts): each call also holds one of
+   * the provider's maximum there, so the maximum holds for all instances together (Inngest).
+   */
+  sharedSlots?: SharedSlots;
 }
 
 export interface CallRequest {
@@ -290,6 +296,9 @@ export class LlmGateway {
           if (gate === 'budget') throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
           this.calls++;
           let r: ChatResponse;
+          // Held only while the provider works on the call (it is taken after the reservation, so a
+          // refused reservation holds none); a wait here is another instance's calls on this provider.
+          const giveBack = await this.opts.sharedSlots?.take(client.provider, limit.maximum, run.signal);
           try {
             r = await client.chat({
               model,
@@ -308,6 +317,8 @@ export class LlmGateway {
             this.quotaStops.observe(execution, account, e);
             // Made, and failed (or cut short by the deadline): it counts, and costs nothing we know of.
             return { recorded: leaveRecord(slot, { runId: run.runId, cache: null, cost: 0 }), reservedAt, error: e };
+          } finally {
+            await giveBack?.();
           }
           limit.succeeded();
           // What the cache, the reply and the judges see is what PostgreSQL can store (NUL, lone surrogates).

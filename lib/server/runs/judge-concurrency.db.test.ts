@@ -4,8 +4,8 @@
  * a meter (a plain HTTP relay, at the network boundary) that counts the calls in flight per
  * provider: with one slot per provider, generation (openrouter) and judging (openai) each
  * have one call on the wire at most, and they overlap, since neither waits for the other's slot.
- * (Under Inngest the same holds across workers through the run-judge function's concurrency
- * keys: jobs/functions/run-functions.db.test.ts.)
+ * (Under Inngest the same holds across workers through each grading unit's concurrency keys,
+ * the judge panel's providers: runs/units/kinds.ts.)
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

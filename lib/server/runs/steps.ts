@@ -1,6 +1,6 @@
 /**
  * A run's steps: the one engine under both schedulers (the in-process runner, execute-run.ts,
- * and the Inngest functions, jobs/functions/run-functions.ts). A scheduler decides only when
+ * and the Inngest functions over the run's units, runs/units/kinds.ts). A scheduler decides only when
  * and where a step runs; what is still pending, what a step does and how a run ends are
  * decided here, once:
  *
@@ -34,7 +34,7 @@ export interface CellGroup {
   modelId: string;
   /** The model's provider prefix (`openai`, `openrouter`…): the key of its generation calls. */
   provider: string;
-  /** The judge panel's providers, sorted (two at most; see run-functions.ts): the keys of its judge calls. */
+  /** The judge panel's providers, sorted (the first two are a grading unit's concurrency keys: units/kinds.ts). */
   judgeProviders: string[];
 }
 

@@ -26,10 +26,21 @@ describe('check run result', () => {
   it('keeps the summary within what GitHub accepts (65,535 characters), cut at a line, saying so', () => {
     const errors = Array.from({ length: 200 }, (_, i) => ({ line: i + 1, col: 1, message: `problem ${i} `.padEnd(300, 'x'), hint: 'h' }));
     const files = Array.from({ length: 3 }, (_, i) => ({ ...broken.files[1]!, path: `blueprints/bad${i}.yml`, errors }));
-    const r = checkRunResult({ files });
+    const r = checkRunResult({ files }, 'http://assay.test/pull-requests/7');
     expect(r.summary.length).toBeLessThan(65_535);
-    expect(r.summary).toMatch(/\n… \([\d,]+ more characters of errors; fix these first\)\n```$/);
+    const shown = r.summary.split('\n').filter((l) => l.startsWith('blueprints/bad')).length;
+    expect(r.summary).toMatch(/\n```\n\n\*\*[\d,]+ more errors in \d files not shown here\*\* \(GitHub limits the length of this text\): the full list is at http:\/\/assay\.test\/pull-requests\/7\.$/);
+    expect(Number(/\*\*([\d,]+) more errors/.exec(r.summary)![1]!.replace(/,/g, '')) + shown).toBe(600);
     expect(r.title).toBe('600 errors in 3 files');
+  });
+
+  it('keeps a comment within 65,536 characters whatever the number of files and errors', () => {
+    const errors = Array.from({ length: 40 }, (_, i) => ({ line: i + 1, col: 1, message: `problem ${i} `.padEnd(200, 'y') }));
+    const files = Array.from({ length: 2000 }, (_, i) => ({ ...broken.files[1]!, path: `blueprints/${'deep/'.repeat(20)}f${i}.yml`, errors }));
+    const c = validationComment({ files }, testPolicy, 'abcdef0', 'http://assay.test/pull-requests/9');
+    expect(c.length).toBeLessThanOrEqual(65_536);
+    expect(c).toMatch(/_[\d,]+ more files not listed here: the full list is at http:\/\/assay\.test\/pull-requests\/9\._/);
+    expect(c).toMatch(/\*\*\d+ more errors in 199\d files not shown here\*\*/);
   });
 
   it('succeeds when every file is valid, and is neutral when no blueprint changed', () => {

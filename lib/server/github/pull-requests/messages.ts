@@ -25,20 +25,59 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function errorLines(files: ValidatedFile[]): string[] {
-  return files.flatMap((f) => f.errors.map((e) => `${f.path}:${e.line}:${e.col}: ${e.message}${e.hint ? `\n    hint: ${e.hint}` : ''}`));
+function errorLine(f: ValidatedFile, e: ValidatedFile['errors'][number]): string {
+  return `${f.path}:${e.line}:${e.col}: ${e.message}${e.hint ? `\n    hint: ${e.hint}` : ''}`;
 }
 
-/** GitHub refuses a check-run summary over 65,535 characters (and the whole check with it). */
-const MAX_SUMMARY_TEXT = 60_000;
+/**
+ * GitHub refuses a comment body over 65,536 characters and a check run's `output.summary` over
+ * 65,535 (422; the `maxLength` of checks/create and "body is too long" for issues/create-comment in
+ * GitHub's REST description, npm @octokit/openapi). JavaScript counts UTF-16 units, GitHub counts
+ * characters: an error list stops well below both, so the text around it fits too.
+ */
+export const MAX_ERROR_LIST = 60_000;
+/** GitHub's limit on a comment body (UTF-16 units never undercount characters, so JavaScript's length is safe). */
+export const MAX_COMMENT = 65_536;
+/** Room kept for the sentence after a cut list: how many errors were left out, and the link. */
+const CLOSING_ROOM = 1_000;
 
-function capped(text: string): string {
-  if (text.length <= MAX_SUMMARY_TEXT) return text;
-  const cut = text.lastIndexOf('\n', MAX_SUMMARY_TEXT);
-  return `${text.slice(0, cut > 0 ? cut : MAX_SUMMARY_TEXT)}\n… (${(text.length - (cut > 0 ? cut : MAX_SUMMARY_TEXT)).toLocaleString('en-US')} more characters of errors; fix these first)`;
+/** Where the full error list of pull request `number` is shown on this site (app/pull-requests/[number]). */
+export function pullRequestPageUrl(publicUrl: string, number: number): string {
+  return `${publicUrl.replace(/\/$/, '')}/pull-requests/${number}`;
 }
 
-export function checkRunResult(v: PullRequestValidation): CheckRunResult {
+/**
+ * The errors as file:line:col lines in a code block, whole errors only, up to MAX_ERROR_LIST
+ * characters; past that it says how many errors (in how many files) were left out and where
+ * the full list is (`fullList`, this site's page of the pull request).
+ */
+export function errorList(bad: ValidatedFile[], fullList: string | undefined, budget = MAX_ERROR_LIST): string {
+  const shown: string[] = [];
+  let length = 0;
+  let left = 0;
+  let filesLeft = 0;
+  for (const f of bad) {
+    let hidden = 0;
+    for (const e of f.errors) {
+      const line = fence(errorLine(f, e));
+      if (left === 0 && length + line.length + 1 <= budget) {
+        shown.push(line);
+        length += line.length + 1;
+      } else {
+        hidden++;
+        left++;
+      }
+    }
+    if (hidden > 0) filesLeft++;
+  }
+  const block = `\`\`\`text\n${shown.join('\n')}\n\`\`\``;
+  if (left === 0) return block;
+  const where = fullList ? `the full list is at ${fullList}` : 'fix these and push again to see the rest';
+  return `${block}\n\n**${plural(left, 'more error')} in ${plural(filesLeft, 'file')} not shown here** (GitHub limits the length of this text): ${where}.`;
+}
+
+/** `fullList`: this pull request's page on the site, linked when the errors do not all fit. */
+export function checkRunResult(v: PullRequestValidation, fullList?: string): CheckRunResult {
   const bad = v.files.filter((f) => !f.valid);
   const errorCount = bad.reduce((n, f) => n + f.errors.length, 0);
   const annotations: CheckAnnotation[] = v.files
@@ -56,7 +95,7 @@ export function checkRunResult(v: PullRequestValidation): CheckRunResult {
   return {
     conclusion: 'failure',
     title: `${plural(errorCount, 'error')} in ${plural(bad.length, 'file')}`,
-    summary: `Fix these and push again:\n\n\`\`\`text\n${fence(capped(errorLines(bad).join('\n')))}\n\`\`\``,
+    summary: `Fix these and push again:\n\n${errorList(bad, fullList)}`,
     annotations,
   };
 }
@@ -72,17 +111,43 @@ export function stoppedCheckRun(e: unknown): CheckRunResult {
   };
 }
 
-export function validationComment(v: PullRequestValidation, policy: PullRequestPolicy, headSha: string): string {
-  const rows = v.files.map((f) => `| \`${inline(f.path)}\` | ${f.valid ? '✅ valid' : `❌ ${plural(f.errors.length, 'error')}`} | ${f.kind === 'blueprint' ? plural(f.promptCount, 'prompt') : 'model collection'} |`);
+/** Assay's comment when the validation could not finish and there is no check run to say so (token-only mode). */
+export function stoppedComment(e: unknown, headSha: string): string {
+  return [VALIDATION_MARKER, `### Assay: blueprint check at ${headSha.slice(0, 7)}`, stoppedCheckRun(e).summary].join('\n\n');
+}
+
+/** The file table's share of a validation comment; past it the rows stop and say how many more files there are. */
+const MAX_FILE_TABLE = 15_000;
+
+function fileTable(files: ValidatedFile[], fullList: string | undefined): string {
+  const rows: string[] = ['| File | Result | Size |', '|---|---|---|'];
+  let length = rows.join('\n').length;
+  for (const f of files) {
+    const row = `| \`${inline(f.path)}\` | ${f.valid ? '✅ valid' : `❌ ${plural(f.errors.length, 'error')}`} | ${f.kind === 'blueprint' ? plural(f.promptCount, 'prompt') : 'model collection'} |`;
+    if (length + row.length + 1 > MAX_FILE_TABLE) {
+      const left = files.length - (rows.length - 2);
+      return `${rows.join('\n')}\n\n_${plural(left, 'more file')} not listed here${fullList ? `: the full list is at ${fullList}` : ''}._`;
+    }
+    rows.push(row);
+    length += row.length + 1;
+  }
+  return rows.join('\n');
+}
+
+/** `fullList`: this pull request's page on the site, linked when the files or errors do not all fit. */
+export function validationComment(v: PullRequestValidation, policy: PullRequestPolicy, headSha: string, fullList?: string): string {
   const bad = v.files.filter((f) => !f.valid);
   const parts = [VALIDATION_MARKER, `### Assay: blueprint check at ${headSha.slice(0, 7)}`];
   if (v.files.length === 0) {
     parts.push('This pull request changes no blueprint (`blueprints/**/*.yml`) or model collection (`models/*.json`); nothing to check.');
     return parts.join('\n\n');
   }
-  parts.push(['| File | Result | Size |', '|---|---|---|', ...rows].join('\n'));
+  parts.push(fileTable(v.files, fullList));
   if (bad.length > 0) {
-    parts.push(`**Errors** (file:line:col) — fix them and push again:\n\n\`\`\`text\n${fence(errorLines(bad).join('\n'))}\n\`\`\``);
+    const intro = '**Errors** (file:line:col) — fix them and push again:\n\n';
+    // the list gets what the marker, heading and table leave of GitHub's limit, less room for the closing sentence
+    const used = parts.join('\n\n').length + 2 + intro.length;
+    parts.push(`${intro}${errorList(bad, fullList, Math.min(MAX_ERROR_LIST, MAX_COMMENT - used - CLOSING_ROOM))}`);
   } else {
     const b = policy.budget;
     parts.push(

@@ -12,8 +12,9 @@ import { ConflictError } from '../../http/errors';
 import type { GitHubRepo } from '../port';
 import { syncSource } from '../../blueprints/sync-source';
 import { repositoryReader } from '../repository-reader';
-import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, testPolicy } from '../github.testkit';
+import { BROKEN_BLUEPRINT, GOOD_BLUEPRINT, spiedRunPorts, startFakeGitHub, TEST_APP_BOT, testPolicy } from '../github.testkit';
 import { approvePullRequestRun } from './approve-pull-request-run';
+import { pullRequestReport } from './pull-request-report';
 import { reportPullRequestRun } from './report-pull-request-run';
 import { validatePullRequest } from './validate-pull-request';
 
@@ -62,7 +63,7 @@ describe(`pull-request validation (${process.env.ASSAY_TEST_DB})`, () => {
     expect(check!.annotations).toEqual([expect.objectContaining({ path: 'blueprints/broken.yml', start_line: 7, end_line: 7, start_column: 7, annotation_level: 'failure' })]);
     const [comment] = fake.commentsOn(number);
     expect(comment!.body).toContain('blueprints/broken.yml:7:7');
-    expect(comment!.user).toBe('assay-bot');
+    expect(comment!.user).toBe(TEST_APP_BOT);
     expect(ports.requestRun).not.toHaveBeenCalled();
   });
 
@@ -100,6 +101,37 @@ describe(`pull-request validation (${process.env.ASSAY_TEST_DB})`, () => {
     expect(fake.checkRunsFor(headSha)[0]!.output.summary).toContain('blueprints/bulk/b100.yml:1:1: this pull request changes 101 blueprint and model files; Assay checks at most 100');
     expect(await approve(number, 'maria', 'comment')).toMatchObject({ status: 'invalid' });
     expect(ports.requestRun).not.toHaveBeenCalled();
+  });
+
+  it('caps the report of 100 broken files × 20 errors within GitHub\'s limits, saying how many were left out and where the rest is', async () => {
+    // 20 prompts, each calling an unknown point function with a long argument: 20 errors per file
+    const twentyErrors = `title: Many errors\nmodels: [openai:gpt-4o-mini]\n---\n${Array.from({ length: 20 }, (_, i) => `- id: p${i}\n  prompt: Say hello\n  should:\n    - $no_such_function_${i}: ${'x'.repeat(120)}\n`).join('')}`;
+    const changes = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`blueprints/many/m${String(i).padStart(3, '0')}.yml`, twentyErrors]));
+    const { number, headSha, v } = await open('eve', changes);
+    expect(v.state).toBe('invalid');
+    const errorCount = v.validation.files.reduce((n, f) => n + f.errors.length, 0);
+    expect(errorCount).toBe(2000);
+    const [check] = fake.checkRunsFor(headSha);
+    expect(check).toMatchObject({ status: 'completed', conclusion: 'failure', detailsUrl: `${testPolicy.publicUrl}/pull-requests/${number}` });
+    expect([...check!.output.summary!].length).toBeLessThanOrEqual(65_535);
+    const comments = fake.commentsOn(number);
+    expect(comments).toHaveLength(1);
+    const body = comments[0]!.body;
+    expect([...body].length).toBeLessThanOrEqual(65_536);
+    const shown = body.split('\n').filter((l) => l.startsWith('blueprints/many/')).length;
+    expect(shown).toBeGreaterThan(100);
+    const left = Number(/\*\*([\d,]+) more errors in (\d+) files not shown here\*\*/.exec(body)?.[1]?.replace(/,/g, ''));
+    expect(shown + left).toBe(2000);
+    expect(body).toContain(`the full list is at ${testPolicy.publicUrl}/pull-requests/${number}`);
+    expect(check!.output.summary).toContain(`the full list is at ${testPolicy.publicUrl}/pull-requests/${number}`);
+    // the linked page has every error
+    const report = await pullRequestReport(t.db, number);
+    expect(report).toMatchObject({ number, headSha, state: 'invalid' });
+    expect(report!.validation.files.flatMap((f) => f.errors)).toHaveLength(2000);
+    // settled and reported once: a retry reports nothing again
+    expect((await t.db.pullRequest.findFirstOrThrow({ where: { number, headSha } })).commentId).toBe(String(comments[0]!.id));
+    await validatePullRequest(t.db, repo, src(), testPolicy, { number, headSha, author: 'eve', title: 'again' });
+    expect(fake.commentsOn(number)).toHaveLength(1);
   });
 
   it('is neutral about a pull request that changes no blueprint', async () => {

@@ -1,188 +1,221 @@
 /**
- * The run pipeline as Inngest functions: a thin scheduler over the run's steps (runs/steps.ts,
- * the same the in-process runner drives). What is pending and how a run ends are the steps';
- * these functions only say where each step runs and under which concurrency keys:
- *  - run-start: the run's start step, for a batch-mode run its batch rounds (run-batch.ts:
- *    collect, then `step.sleep` and poll until imported), then one event per prompt × model
- *    with work;
- *  - run-cell: generates one prompt × model, keyed by the model's provider, then asks for its
- *    grading;
- *  - run-judge: grades one prompt × model, keyed by the judge panel's providers (a judge on
- *    another provider than the model's takes that provider's slot, not the model's), then,
- *    when it was the last, asks for the finish;
- *  - run-finish: the finish step (final status, summaries, the finished hook).
- * Keys are env-scoped, so every function calling a provider shares that provider's limit
- * across all workers. Inngest allows two concurrency keys per function: a panel spanning a
- * third provider is limited for that provider only by each worker's gateway.
- * A budget stop ends the slice cleanly and asks for the finish, which decides budget_exceeded.
+ * A run under Inngest, chat or retrieval alike: one set of functions over the run's units
+ * (runs/units/: the kind says what the units are and how each is processed; the plan lives in
+ * the database, never in a step's output):
+ *
+ *  - run-plan      (assay/run.requested, assay/run.rescore.requested): starts the run and stores
+ *                  its plan, one row per unit; a batch-mode chat run hands over to its batch
+ *                  rounds instead (run-batch.ts) and is planned when they end
+ *                  (assay/run.batch.finished). Then fans out the open units, a chunk of
+ *                  FAN_OUT_CHUNK events per send, each chunk its own steps; past
+ *                  CHUNKS_PER_RUN chunks it goes on in a function run of its own
+ *                  (assay/run.fan-out.requested), so no run of it nears 1,000 steps.
+ *  - run-unit      one unit under its lease (runs/units/slice.ts), keyed by the unit's two
+ *                  concurrency keys (its providers); then sends the unit it unblocked, and when
+ *                  the plan's count reached 0, asks for the finish.
+ *  - run-finish    the one finish of an execution (claimed in run_plans), through the kind.
+ *  - run-cancel    assay/run.cancelled: finishes the run as stopped; run-plan and run-unit are
+ *                  cancelled by the same event (`cancelOn`, matched on data.runId).
+ * Every function has a failure handler: a unit that failed after its retries is marked failed
+ * (settled, with what it led to) and the finish waits for its siblings; an orchestrator that
+ * failed records why on the run and leaves it to the sweeper (sweep-runs.ts) to resume.
+ *
+ * Inngest's limits (https://www.inngest.com/docs/usage-limits/inngest): 5,000 events per send
+ * (chunks of 500 here), 4 MB per step output and 32 MB per function run state (each step here
+ * returns a few numbers, or one chunk of unit ids), 1,000 steps per function run. Event ids
+ * name their execution: Inngest drops an id it saw in the last 24 h
+ * (https://www.inngest.com/docs/guides/handling-idempotency), so a repeat within an execution is
+ * dropped and a resume's events are not.
  */
 import { inngest } from '../client';
-import { rescoreRequested, runCellRequested, runCellsFinished, runJudgeRequested, runRequested } from '../events';
+import { rescoreRequested, runRequested } from '../events';
+import { runBatchFinished } from '../batch-events';
+import { runCancelled, runFanOutRequested, runFinishRequested, runUnitRequested } from '../run-unit-events';
+import { batchRoundsEvent } from './run-batch';
 import type { RunDeps } from '../../runs/deps';
-import { BudgetExceededError } from '../../runs/errors';
+import { DEFAULT_RUN_DEADLINE_MS } from '../../runs/execute-run';
 import { loadRunContext } from '../../runs/run-context';
-import { batchRounds } from './run-batch';
-import { isRetrievalRun } from '../../runs/retrieval/context';
-import { retrievalExecutionEvent } from './retrieval-functions';
-import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroups, start, type CellGroup } from '../../runs/steps';
+import { storableText } from '../../db/storable-text';
+import { kindOf } from '../../runs/units/kinds';
+import { runSlice } from '../../runs/units/slice';
+import { afterUnit, claimFinish, failUnit, openUnits, storePlan, type PlannedUnit } from '../../runs/units/unit-store';
 
 export interface RunFunctionOptions {
-  /** Concurrent steps per provider across all workers (generation and judging alike). */
+  /** Concurrent steps per provider across all workers (generation, judging and embedding alike). */
   providerConcurrency: number;
 }
 
-/** The judge event of a group: its two concurrency keys (see runJudgeRequested). */
-export function judgeEventData(runId: string, g: Pick<CellGroup, 'promptKey' | 'modelId' | 'judgeProviders'>) {
-  const [first, second] = g.judgeProviders;
-  const own = `slice:${runId}:${g.promptKey}@${g.modelId}`;
-  return { runId, promptKey: g.promptKey, modelId: g.modelId, judgeProvider: first ?? own, judgeProvider2: second ?? own };
-}
+/** Events per send: far under Inngest's 5,000, and a chunk's step output stays under 100 kB. */
+export const FAN_OUT_CHUNK = 500;
+/** Chunks one function run sends before handing over (2 steps each: far under 1,000 steps). */
+export const CHUNKS_PER_RUN = 40;
 
-type Slice = { runId: string; promptKey: string; modelId: string; execution?: string };
-const sliceId = (s: Slice) => `${s.runId}:${s.promptKey}@${s.modelId}`;
-/** The execution's part of event ids (see runRequested): events of one dispatch dedupe, a resume's do not collide. */
-const exec = (e: { runId: string; execution?: string }) => `${e.runId}-${e.execution ?? 'first'}`;
-const finished = (e: { runId: string; execution?: string }) => runCellsFinished.create({ runId: e.runId, execution: e.execution }, { id: `finished-${exec(e)}` });
+type Exec = { runId: string; execution?: string | undefined };
+const execOf = (e: Exec) => e.execution ?? 'first';
+const exec = (e: Exec) => `${e.runId}-${execOf(e)}`;
 
 /** The event an Inngest dispatcher sends for one execution of a run (a first start or a resume). */
 export function runExecutionEvent(runId: string, execution: string) {
   return runRequested.create({ runId, execution }, { id: `run-${exec({ runId, execution })}` });
 }
 
+const unitEvent = (e: Exec, u: PlannedUnit) => runUnitRequested.create({ runId: e.runId, execution: execOf(e), unitId: u.id, key1: u.key1, key2: u.key2 }, { id: `unit-${u.id}` });
+/** Why the finish is asked for names the event id: a planner's failure never uses up the last unit's finish. */
+const finishEvent = (e: Exec, why: 'last' | 'stop' | 'empty' | 'planner-failed', budgetStop?: string) =>
+  runFinishRequested.create({ runId: e.runId, execution: execOf(e), ...(budgetStop ? { budgetStop } : {}) }, { id: `finish-${exec(e)}-${why}` });
+
+const cancelOn = [{ event: runCancelled, match: 'data.runId' }];
+
 export function runFunctions(deps: () => Promise<RunDeps>, opts: RunFunctionOptions) {
   const limit = opts.providerConcurrency;
 
-  // A slice that failed after every retry must not leave its run waiting forever: record why,
-  // and ask for the finish, which marks the run failed with what was left undone.
-  const onFailure = async ({ event, error, step }: { event: { data: { event: unknown } }; error: Error; step: { run: (id: string, fn: () => Promise<void>) => Promise<unknown>; sendEvent: (id: string, e: ReturnType<typeof finished>) => Promise<unknown> } }) => {
-    const slice = (event.data.event as { data: Slice }).data;
-    await step.run(`record-failure:${sliceId(slice)}`, async () => {
-      const d = await deps();
-      await d.db.run.update({ where: { id: slice.runId }, data: { error: `${slice.promptKey} × ${slice.modelId} failed after its retries: ${error.message}` } });
-    });
-    await step.sendEvent('finish-after-failure', finished(slice));
+  /** An orchestrator out of retries: why it failed goes on the run; the sweeper resumes it. */
+  const recordFailure = async (runId: string, what: string, error: Error) => {
+    const d = await deps();
+    await d.db.run.update({ where: { id: runId }, data: { error: storableText(`${what} failed after its retries: ${error.message}`) } });
   };
 
-  const startFn = inngest.createFunction(
-    // No function-level idempotency on the run id: that would drop a resume for 24 h. Repeats
-    // are dropped by the execution's event ids instead.
-    { id: 'run-start', triggers: [runRequested, rescoreRequested] },
+  const planFn = inngest.createFunction(
+    {
+      id: 'run-plan',
+      triggers: [runRequested, rescoreRequested, runBatchFinished, runFanOutRequested],
+      cancelOn,
+      retries: 3,
+      onFailure: async ({ event, error, step }) => {
+        const e = (event.data.event as { data: Exec }).data;
+        await step.run('record-failure', () => recordFailure(e.runId, 'planning the run', error));
+        await step.sendEvent('finish-after-failure', finishEvent(e, 'planner-failed'));
+      },
+    },
     async ({ event, step }) => {
-      const { runId, execution } = event.data as { runId: string; execution?: string };
-      // a retrieval run has its own functions (retrieval-functions.ts): handed over as it is
-      const retrieval = await step.run(`kind:${runId}`, async () => isRetrievalRun((await deps()).db, runId));
-      if (retrieval) {
-        await step.sendEvent('retrieval', retrievalExecutionEvent(runId, execution));
-        return { runId, retrieval: true };
-      }
-      let groups = await step.run(`plan:${runId}`, async () => {
-        const d = await deps();
-        if (await isSettled(d, runId)) return null;
-        return pendingGroups(d, await start(d, runId));
-      });
-      if (groups === null) return { runId, groups: 0, settled: true };
-      // Batch mode: the batch rounds first (run-batch.ts); what they leave fans out as in live mode.
-      const batch = await step.run(`batch-mode:${runId}`, async () => {
-        const d = await deps();
-        return (await loadRunContext(d.db, runId)).mode === 'batch';
-      });
-      if (batch) {
-        if ((await batchRounds(step, deps, runId)) === 'budget') {
-          await step.sendEvent('budget-stop', finished({ runId, execution }));
-          return { runId, groups: 0, budget: true };
-        }
-        groups = await step.run(`plan-after-batch:${runId}`, async () => {
+      const e = event.data as Exec & { cursor?: string | null; budgetStop?: string };
+      let cursor: string | null = null;
+      if (event.name === runFanOutRequested.name) {
+        cursor = e.cursor ?? null;
+      } else if (event.name === runBatchFinished.name && e.budgetStop) {
+        await step.sendEvent('budget-stop', finishEvent(e, 'stop', e.budgetStop));
+        return { runId: e.runId, budgetStop: e.budgetStop };
+      } else {
+        const planned = await step.run(`plan:${exec(e)}`, async () => {
           const d = await deps();
-          return pendingGroups(d, await loadRunContext(d.db, runId));
+          const kind = await kindOf(d, e.runId);
+          if (event.name !== runBatchFinished.name) {
+            if (await kind.settled(d, e.runId)) return { settled: true as const };
+            await kind.start(d, e.runId);
+            // batch mode: the batch rounds first (run-batch.ts); they hand the run back when done
+            if (kind.name === 'chat' && (await loadRunContext(d.db, e.runId)).mode === 'batch') return { batch: true as const };
+          }
+          const plan = await storePlan(d.db, e.runId, execOf(e), await kind.plan(d, e.runId), d.runLimits?.deadlineMs ?? DEFAULT_RUN_DEADLINE_MS);
+          return { ...plan, kind: kind.name };
         });
-      }
-      if (groups.length === 0) {
-        await step.sendEvent('nothing-to-do', finished({ runId, execution }));
-        return { runId, groups: 0 };
-      }
-      await step.sendEvent(
-        'fan-out',
-        groups.map((g) => runCellRequested.create({ runId, promptKey: g.promptKey, modelId: g.modelId, provider: g.provider, execution }, { id: `cell-${exec({ runId, execution })}-${g.promptKey}-${g.modelId}` })),
-      );
-      return { runId, groups: groups.length };
-    },
-  );
-
-  const cellFn = inngest.createFunction(
-    {
-      id: 'run-cell',
-      triggers: [runCellRequested],
-      concurrency: [{ key: 'event.data.provider', limit, scope: 'env' }],
-      retries: 5,
-      onFailure,
-    },
-    async ({ event, step }) => {
-      const slice = event.data as Slice & { provider: string };
-      // Step ids name their slice: ids are what memoised step results are keyed by.
-      const outcome = await step.run(`generate:${sliceId(slice)}`, async () => {
-        const d = await deps();
-        try {
-          return { status: 'done' as const, ...(await generateGroup(d, await loadRunContext(d.db, slice.runId), slice)) };
-        } catch (e) {
-          if (e instanceof BudgetExceededError) return { status: 'budget' as const, cells: 0 };
-          throw e;
+        if ('settled' in planned) return { runId: e.runId, settled: true };
+        if ('batch' in planned) {
+          await step.sendEvent('batch-rounds', batchRoundsEvent(e.runId, e.execution));
+          return { runId: e.runId, batch: true };
         }
-      });
-      if (outcome.status === 'budget') {
-        await step.sendEvent('budget-stop', finished(slice));
-        return outcome;
+        if (planned.units === 0) {
+          await step.sendEvent('nothing-to-do', finishEvent(e, 'empty'));
+          return { runId: e.runId, units: 0 };
+        }
       }
-      const judgeProviders = await step.run(`judges:${sliceId(slice)}`, async () => {
-        const d = await deps();
-        return judgeProvidersOf(await loadRunContext(d.db, slice.runId));
-      });
-      await step.sendEvent('generated', runJudgeRequested.create({ ...judgeEventData(slice.runId, { ...slice, judgeProviders }), execution: slice.execution }, { id: `judge-${exec(slice)}-${slice.promptKey}-${slice.modelId}` }));
-      return outcome;
+      let sent = 0;
+      for (let chunk = 0; chunk < CHUNKS_PER_RUN; chunk++) {
+        const from: string | null = cursor;
+        const units = await step.run(`fan-out-read:${from ?? 'start'}`, async () => openUnits((await deps()).db, e.runId, execOf(e), from, FAN_OUT_CHUNK));
+        if (units.length > 0) await step.sendEvent(`fan-out:${from ?? 'start'}`, units.map((u) => unitEvent(e, u)));
+        sent += units.length;
+        if (units.length < FAN_OUT_CHUNK) return { runId: e.runId, sent, done: true };
+        cursor = units[units.length - 1]!.id;
+      }
+      await step.sendEvent(`fan-out-next:${cursor}`, runFanOutRequested.create({ runId: e.runId, execution: execOf(e), cursor }, { id: `fan-out-${exec(e)}-${cursor}` }));
+      return { runId: e.runId, sent, done: false };
     },
   );
 
-  const judgeFn = inngest.createFunction(
+  const unitFn = inngest.createFunction(
     {
-      id: 'run-judge',
-      triggers: [runJudgeRequested],
+      id: 'run-unit',
+      triggers: [runUnitRequested],
+      // env-scoped: every function calling a provider shares that provider's queue across workers
       concurrency: [
-        { key: 'event.data.judgeProvider', limit, scope: 'env' },
-        { key: 'event.data.judgeProvider2', limit, scope: 'env' },
+        { key: 'event.data.key1', limit, scope: 'env' },
+        { key: 'event.data.key2', limit, scope: 'env' },
       ],
+      cancelOn,
       retries: 5,
-      onFailure,
+      onFailure: async ({ event, error, step }) => {
+        const u = (event.data.event as { data: Exec & { unitId: string } }).data;
+        const after = await step.run(`fail:${u.unitId}`, async () => {
+          const d = await deps();
+          const message = storableText(`a unit failed after its retries: ${error.message}`);
+          // why goes on the run (the finish names it) unless the unit had settled after all
+          if (await failUnit(d.db, u.unitId, message)) await d.db.run.update({ where: { id: u.runId }, data: { error: message } });
+          return afterUnit(d.db, u.unitId);
+        });
+        // the finish waits for the siblings: only the last unit to settle asks for it
+        if (after.finish) await step.sendEvent('finish', finishEvent(u, 'last'));
+        return after;
+      },
     },
     async ({ event, step }) => {
-      const slice = event.data as Slice;
-      const outcome = await step.run(`judge:${sliceId(slice)}`, async () => {
+      const u = event.data as Exec & { unitId: string };
+      const slice = await step.run(`unit:${u.unitId}`, async () => {
         const d = await deps();
-        try {
-          return { status: 'done' as const, ...(await judgeGroup(d, await loadRunContext(d.db, slice.runId), slice)) };
-        } catch (e) {
-          if (e instanceof BudgetExceededError) return { status: 'budget' as const, cells: 0 };
-          throw e;
-        }
+        const outcome = await runSlice(d, u.unitId);
+        return { outcome, after: outcome.status === 'done' || outcome.status === 'settled' ? await afterUnit(d.db, u.unitId) : null };
       });
-      const remaining = await step.run(`remaining:${sliceId(slice)}`, async () => {
-        const d = await deps();
-        return (await pendingGroups(d, await loadRunContext(d.db, slice.runId))).length;
-      });
-      if (remaining === 0 || outcome.status === 'budget') {
-        // One finishing event per run (the event id deduplicates concurrent last slices).
-        await step.sendEvent('all-cells-done', finished(slice));
+      if (slice.outcome.status === 'budget') {
+        await step.sendEvent('budget-stop', finishEvent(u, 'stop', slice.outcome.budgetStop));
+        return slice;
       }
-      return { ...outcome, remaining };
+      const events = [...(slice.after?.next ? [unitEvent(u, slice.after.next)] : []), ...(slice.after?.finish ? [finishEvent(u, 'last')] : [])];
+      if (events.length > 0) await step.sendEvent('after', events);
+      return slice;
     },
   );
 
   const finishFn = inngest.createFunction(
-    // Concurrent last slices of one execution share the finish's event id; a resume's finish has its own.
-    { id: 'run-finish', triggers: [runCellsFinished] },
+    {
+      id: 'run-finish',
+      triggers: [runFinishRequested],
+      retries: 3,
+      onFailure: async ({ event, error, step }) => {
+        const e = (event.data.event as { data: Exec }).data;
+        await step.run('record-failure', () => recordFailure(e.runId, 'finishing the run', error));
+      },
+    },
     async ({ event, step }) => {
-      const { runId } = event.data as { runId: string };
-      return step.run(`summarise:${runId}`, async () => ({ runId, status: await finish(await deps(), runId) }));
+      const e = event.data as Exec & { budgetStop?: string };
+      return step.run(`finish:${exec(e)}`, async () => {
+        const d = await deps();
+        // a stop finishes at once; otherwise only an execution whose units are all settled
+        const by = event.id ?? `finish-${exec(e)}`;
+        if (!(await claimFinish(d.db, e.runId, execOf(e), { force: e.budgetStop !== undefined, by }))) return { runId: e.runId, status: null };
+        return { runId: e.runId, status: await (await kindOf(d, e.runId)).finish(d, e.runId, e.budgetStop ?? null) };
+      });
     },
   );
 
-  return [startFn, cellFn, judgeFn, finishFn] as const;
+  const cancelFn = inngest.createFunction(
+    {
+      id: 'run-cancel',
+      triggers: [runCancelled],
+      retries: 3,
+      onFailure: async ({ event, error, step }) => {
+        const e = (event.data.event as { data: Exec }).data;
+        await step.run('record-failure', () => recordFailure(e.runId, 'cancelling the run', error));
+      },
+    },
+    async ({ event, step }) => {
+      const { runId, by } = event.data as { runId: string; by?: string };
+      return step.run(`cancel:${runId}`, async () => {
+        const d = await deps();
+        const plan = await d.db.runPlan.findUnique({ where: { runId }, select: { execution: true } });
+        if (!(await claimFinish(d.db, runId, plan?.execution ?? 'cancelled', { force: true, by: event.id ?? `cancel-${runId}` }))) return { runId, status: null };
+        return { runId, status: await (await kindOf(d, runId)).finish(d, runId, `cancelled${by ? ` by ${by}` : ''}`) };
+      });
+    },
+  );
+
+  return [planFn, unitFn, finishFn, cancelFn] as const;
 }

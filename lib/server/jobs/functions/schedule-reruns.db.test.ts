@@ -1,10 +1,12 @@
 /**
  * Scheduled re-runs: a blueprint whose run identity changed runs once; an unchanged one is
- * skipped; one whose latest run is too old repeats its identical run; a tick is capped.
+ * skipped; one whose latest run is too old repeats its identical run; a tick is capped. The
+ * cron under the strict Inngest harness requests each due blueprint once per tick, in a bounded
+ * number of steps, even when each of its steps is executed twice at once.
  * requestRun is the real one (lib/server/runs), behind a spy; nothing is executed.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InngestTestEngine } from '@inngest/test';
+import { InngestHarness } from '@/testing/inngest/harness';
 import type { FakeGitHub } from '@/testing/fakes/github-server';
 import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import type { GitHubServices } from '../../github/services';
@@ -95,15 +97,33 @@ describe(`scheduled re-runs (${process.env.ASSAY_TEST_DB})`, () => {
   });
 });
 
-describe(`the re-run cron function (${process.env.ASSAY_TEST_DB})`, () => {
-  it('plans in one step and requests each run in its own step', async () => {
-    // both blueprints' latest scheduled runs are a month old: both are due
+describe(`the re-run cron function under the strict Inngest harness (${process.env.ASSAY_TEST_DB})`, () => {
+  it('requests every due blueprint once per tick in a few steps, even with every step executed twice at once', { timeout: 300_000 }, async () => {
+    const many = Object.fromEntries(Array.from({ length: 45 }, (_, i) => [`blueprints/many-${i}.yml`, GOOD_BLUEPRINT.replace('Greetings', `Many ${i}`)]));
+    await fake.commit(many, 'Many blueprints');
+    await sync();
+    const wide = { ...policy, maxPerTick: 1000 };
+    // every blueprint gets a run, then every latest run is made a month old: all are stale, so
+    // each is requested with skipIfIdentical off and a repeated request would start a second paid run
+    await scheduleReruns(t.db, services.runs, wide);
     await t.db.run.updateMany({ data: { trigger: 'schedule', createdAt: new Date(Date.now() - 30 * 86_400_000) } });
-    const engine = new InngestTestEngine({ function: scheduleRerunsFunction(() => services, '0 3 * * *', policy) });
-    const { result, ctx } = await engine.execute({ events: [{ name: 'inngest/scheduled.timer', data: { cron: '0 3 * * *' } }] });
-    expect(ctx.step.run).toHaveBeenCalledWith('plan-reruns', expect.any(Function));
-    expect(ctx.step.run).toHaveBeenCalledWith('request-run-alpha', expect.any(Function));
-    expect(ctx.step.run).toHaveBeenCalledWith('request-run-beta', expect.any(Function));
-    expect(result).toMatchObject({ planned: 2, created: 2 });
+    const due = await planReruns(t.db, wide, new Date());
+    expect(due.length).toBeGreaterThanOrEqual(47);
+    expect(due.every((d) => d.reason === 'stale')).toBe(true);
+    const before = new Date(Date.now() - 1000);
+
+    // a step retried while its first invocation still runs, for every step of the cron
+    const h = new InngestHarness({ functions: () => [scheduleRerunsFunction(() => services, '0 3 * * *', wide)], overlap: ({ fnId }) => fnId === 'schedule-reruns' });
+    h.cron('schedule-reruns');
+    const { runs } = await h.settle();
+
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'completed', output: { planned: due.length, created: due.length, requested: due.length, failed: [] } });
+    expect(runs[0]!.overlaps).toBeGreaterThan(0);
+    // the plan and one step per chunk of 20
+    expect(runs[0]!.steps).toBe(1 + Math.ceil(due.length / 20));
+    const fresh = await t.db.run.groupBy({ by: ['blueprintId'], where: { createdAt: { gt: before } }, _count: { _all: true } });
+    expect(fresh).toHaveLength(due.length);
+    expect(fresh.every((g) => g._count._all === 1)).toBe(true);
   });
 });

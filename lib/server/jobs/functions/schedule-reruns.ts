@@ -14,6 +14,7 @@
  * blueprint is skipped as identical, which is what keeps a frequent cron from spending money
  * on repeats.
  */
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import type { RunMode } from '@/lib/core';
 import type { RunPorts } from '../../runs/contracts';
@@ -70,6 +71,48 @@ export async function requestRerun(db: Db, ports: RunPorts, due: DueBlueprint, m
     ports.dispatcher,
   );
   return { blueprintId: due.blueprintId, reason: due.reason, runId: run.runId, deduplicated: run.deduplicated };
+}
+
+/** How long a claim on a tick's request may stay unfinished before another execution takes it over. */
+const CLAIM_STALE_MS = 5 * 60_000;
+
+/** Another execution of the same tick is requesting this blueprint's run right now: the step is retried. */
+export class RerunInFlight extends Error {
+  override name = 'RerunInFlight';
+}
+
+/**
+ * `requestRerun` at most once per tick and blueprint, whatever repeats the step: a retried step
+ * (Inngest runs a step again when its result was not recorded, e.g. a request cut by a proxy),
+ * or a second execution of it running beside the first
+ * (https://www.inngest.com/docs/guides/handling-idempotency). The claim is a row of the job
+ * journal (job_steps, unique `key`) inserted before the request; the request's result is
+ * stored on it, and a repeat returns that result instead of starting a second paid run. A
+ * claim whose request failed is deleted (the retry asks again); one left unfinished by a
+ * crashed worker is taken over after five minutes.
+ */
+export async function requestRerunOnce(db: Db, ports: RunPorts, due: DueBlueprint, tick: string, mode: RunMode = 'live'): Promise<RerunResult> {
+  const key = `schedule-reruns:${tick}:${due.blueprintId}`;
+  const stale = new Date(Date.now() - CLAIM_STALE_MS);
+  const claimed = await db.$executeRaw`
+    INSERT INTO job_steps (id, key, function, status, attempts, started_at)
+    VALUES (${randomUUID()}, ${key}, 'schedule-reruns', 'started', 1, now())
+    ON CONFLICT (key) DO UPDATE SET started_at = now(), attempts = job_steps.attempts + 1
+      WHERE job_steps.status = 'started' AND job_steps.started_at < ${stale}`;
+  if (claimed === 0) {
+    const prior = await db.jobStep.findUniqueOrThrow({ where: { key }, select: { status: true, output: true } });
+    if (prior.status === 'completed' && prior.output) return prior.output as unknown as RerunResult;
+    throw new RerunInFlight(`the ${tick} run of ${due.blueprintId} is being requested by another execution; the step is retried`);
+  }
+  let result: RerunResult;
+  try {
+    result = await requestRerun(db, ports, due, mode);
+  } catch (e) {
+    await db.jobStep.delete({ where: { key } }).catch(() => {});
+    throw e;
+  }
+  await db.jobStep.update({ where: { key }, data: { status: 'completed', runId: result.runId, output: { ...result }, finishedAt: new Date() } });
+  return result;
 }
 
 /** One tick, in this process (the local runner and tests); the Inngest cron does the same step by step. */

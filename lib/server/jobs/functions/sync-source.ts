@@ -7,12 +7,13 @@
  */
 import { cron } from 'inngest';
 import { inngest } from '../client';
+import { GITHUB_JOB_RETRIES } from './github-retries';
 import { syncRequested } from '../events';
 import { syncConfiguredSource, type GitHubServices } from '../../github/services';
 
 export function syncSourceFunction(services: () => GitHubServices, schedule: string) {
   return inngest.createFunction(
-    { id: 'sync-blueprint-source', triggers: [syncRequested, cron(schedule)], concurrency: { limit: 1 } },
+    { id: 'sync-blueprint-source', triggers: [syncRequested, cron(schedule)], concurrency: { limit: 1 }, retries: GITHUB_JOB_RETRIES },
     async ({ event, step }) => {
       const trigger = event.name === syncRequested.name ? event.data.trigger : 'cron';
       return step.run('sync-source', () => syncConfiguredSource(services(), trigger));

@@ -1,7 +1,7 @@
 /**
  * An embedding client that counts against its run, as every chat call does in the gateway:
  * each attempt reserves one call in the statement that checks the run's lease and budget (so
- * they hold across workers), and is reconciled into `provider_calls` with its cost when it
+ * they hold across workers; the holder is the run's, or under Inngest a unit's: runs/units/), and is reconciled into `provider_calls` with its cost when it
  * returns or fails. embedTexts' retries go through it too, so a retry is a call.
  */
 import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from '../../providers/embeddings';
@@ -21,12 +21,14 @@ export function meteredClient(db: Db, run: { runId: string; leaseHolder?: string
       const [gate] = await db.$queryRaw<{ ok: boolean; leased: boolean }[]>`
         WITH u AS (
           UPDATE runs SET reserved_calls = reserved_calls + 1
-          WHERE id = ${run.runId} AND (${holder}::text IS NULL OR lease_holder = ${holder}::text)
+          WHERE id = ${run.runId} AND (${holder}::text IS NULL OR lease_holder = ${holder}::text
+                 OR EXISTS (SELECT 1 FROM run_units WHERE run_id = ${run.runId} AND holder = ${holder}::text AND lease_expires_at > now()))
             AND (max_calls IS NULL OR provider_calls + reserved_calls < max_calls) AND (max_cost_usd IS NULL OR cost_usd < max_cost_usd)
           RETURNING 1
         )
         SELECT EXISTS (SELECT 1 FROM u) AS ok,
-               (${holder}::text IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ${run.runId} AND lease_holder = ${holder}::text)) AS leased`;
+               (${holder}::text IS NULL OR EXISTS (SELECT 1 FROM runs WHERE id = ${run.runId} AND lease_holder = ${holder}::text)
+                 OR EXISTS (SELECT 1 FROM run_units WHERE run_id = ${run.runId} AND holder = ${holder}::text AND lease_expires_at > now())) AS leased`;
       if (!gate?.leased) throw new LeaseLostError(run.runId);
       if (!gate.ok) throw new BudgetExceededError(run.runId, 'the run’s budget (max calls or max cost) is spent');
       let cost = 0;

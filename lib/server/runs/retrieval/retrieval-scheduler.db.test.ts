@@ -1,18 +1,16 @@
 /**
  * The two schedulers of a retrieval run over the same steps: the in-process runner (executeRun)
- * and the Inngest functions (run-start hands the run to retrieval-start, which fans out per
- * model × batch), each execution run by @inngest/test's engine with its real steps and the events
- * it sends delivered here in order, each event id once, as Inngest does. Both must store the same
- * results, make each embedding call once, stop at the budget and resume to the same end.
+ * and the Inngest functions (one set for every kind of run: run-plan fans out one unit per
+ * model × batch, each model's last batch unblocks its scoring), under the strict harness
+ * (testing/inngest/harness.ts: concurrent, out-of-order delivery within Inngest's limits).
+ * Both must store the same results, make each embedding call once, stop at the budget and
+ * resume to the same end.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InngestTestEngine } from '@inngest/test';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import { resolveEmbeddingClient } from '../../providers/embeddings';
-import { runExecutionEvent, runFunctions } from '../../jobs/functions/run-functions';
-import { retrievalFunctions } from '../../jobs/functions/retrieval-functions';
+import { inngestRuns } from '../../jobs/functions/inngest-runs.testkit';
 import type { RunDeps } from '../deps';
 import { executeRun } from '../execute-run';
 import { requestRun } from '../request-run';
@@ -24,42 +22,8 @@ let fake: FakeLlm;
 let deps: RunDeps;
 let blueprintId: string;
 
-interface Queued {
-  name: string;
-  data: Record<string, unknown>;
-  id?: string;
-}
-
-const SENT = ['retrieval', 'fan-out', 'nothing-to-do', 'budget-stop', 'model-embedded', 'all-done', 'finish-after-failure'];
-const seen = new Set<string>();
-
-function functionFor(name: string) {
-  const [start] = runFunctions(async () => deps, { providerConcurrency: 2 });
-  const [rStart, batch, score, finish] = retrievalFunctions(async () => deps, { providerConcurrency: 2 });
-  const fn = { 'assay/run.requested': start, 'assay/retrieval.requested': rStart, 'assay/retrieval.batch.requested': batch, 'assay/retrieval.score.requested': score, 'assay/retrieval.finish.requested': finish }[name];
-  if (!fn) throw new Error(`no function is triggered by ${name}`);
-  return fn;
-}
-
-/** Delivers the run's first event and every event it leads to; the finish's status. */
-async function inngestRun(runId: string): Promise<string> {
-  const first = runExecutionEvent(runId, randomUUID());
-  const queue: Queued[] = [{ name: first.name, data: first.data as Record<string, unknown>, id: first.id }];
-  let status: string | null = null;
-  while (queue.length) {
-    const e = queue.shift()!;
-    if (e.id && seen.has(e.id)) continue;
-    if (e.id) seen.add(e.id);
-    const engine = new InngestTestEngine({ function: functionFor(e.name), steps: SENT.map((id) => ({ id, handler: () => ({ ids: [] }) })) });
-    const out = await engine.execute({ events: [{ name: e.name, data: e.data }] });
-    if (out.error) throw out.error;
-    if (e.name === 'assay/retrieval.finish.requested') status = (out.result as { status: string }).status;
-    const calls = ((out.ctx as { step: { sendEvent: { mock: { calls: [string, Queued | Queued[]][] } } } }).step.sendEvent.mock.calls);
-    queue.push(...calls.flatMap(([, ev]) => (Array.isArray(ev) ? ev : [ev])));
-  }
-  if (status === null) throw new Error('the run never asked for its finish');
-  return status;
-}
+/** The run under the Inngest functions and the strict harness (testing/inngest/harness.ts). */
+const inngestRun = (runId: string) => inngestRuns({ deps: async () => deps, providerConcurrency: 2, seed: 3 }).run(runId);
 
 const SCHEDULERS: [string, (runId: string) => Promise<string>][] = [
   ['in-process', (runId) => executeRun(deps, runId)],

@@ -1,6 +1,6 @@
 /**
  * A retrieval run's steps: the one engine under both schedulers (the in-process runner,
- * execute.ts, and the Inngest functions, jobs/functions/retrieval-functions.ts), as
+ * execute.ts, and the Inngest functions over the run's units, runs/units/kinds.ts), as
  * runs/steps.ts is for chat runs. A scheduler decides only when and where a step runs:
  *
  *   start → pending → embedBatch (model × documents|queries × batch) × N → scoreModel × models → finish

@@ -22,7 +22,7 @@ export const GET = route(
     try {
       const db = githubServices().db;
       const session = await finishOAuth(db, oauthConfig(), { code: query.code, state: query.state, expectedState: readCookie(request, OAUTH_STATE_COOKIE), clientAddress: requestClientAddress(request) }, fetch, 'connect');
-      await storeGitHubToken(db, authorTokenKey(), session.userId, session.github.token, session.github.scopes);
+      await storeGitHubToken(db, authorTokenKey(), session.userId, session.github);
       const cookie = serializeCookie(SESSION_COOKIE, session.token, { sameSite: 'Strict', secure, maxAgeSeconds: (session.expiresAt.getTime() - Date.now()) / 1000 });
       // as in the sign-in callback: a page of our own moves on, so the Strict session cookie is sent
       const href = back.replace(/&/g, '&amp;');
