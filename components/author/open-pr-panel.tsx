@@ -161,7 +161,7 @@ export function OpenPrPanel({ yaml, suggestedPath, login, tryRunUrl }: OpenPrPan
                 {c.summary ? ` — ${c.summary}` : ''}
               </li>
             ))}
-            {status && status.checks.length === 0 ? <li>No checks yet</li> : null}
+            {status && status.checks.length === 0 ? <li>{status.final ? 'No checks on this commit (Assay reported by comment)' : 'No checks yet'}</li> : null}
           </ul>
           {status?.final ? <p data-testid="pr-final">Checks are final.</p> : <p className="text-slate-500">Refreshing…</p>}
         </div>

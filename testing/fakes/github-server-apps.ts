@@ -10,6 +10,7 @@
  * schemas; github-server-apps.test.ts validates these answers against it) and the pages of
  * docs.github.com cited below.
  */
+import type { FakeCheckRun } from './github-server';
 import { randomBytes } from 'node:crypto';
 import type { FakeReply } from './github-server-http';
 
@@ -199,18 +200,8 @@ export function issueCommentJson(c: CommentShape, apiBase: string, fullName: str
   };
 }
 
-export interface CheckRunShape {
-  id: number;
-  name: string;
-  headSha: string;
-  status: string;
-  conclusion: string | null;
-  output: { title?: string; summary?: string; text?: string };
-  annotationsCount: number;
-  detailsUrl?: string;
-  startedAt?: string | null;
-  completedAt?: string | null;
-}
+/** A stored check run as the JSON renderer needs it: the fake's record, its annotations counted. */
+export type CheckRunShape = Omit<FakeCheckRun, 'annotations' | 'by'> & { annotationsCount: number };
 
 /** `check-run` (checks/create 201, checks/update 200). The `app` is nullable in the schema; the fake names none. */
 export function checkRunJson(c: CheckRunShape, apiBase: string, fullName: string) {

@@ -176,7 +176,7 @@ export function approvalComment(approvedBy: string, runs: StartedRun[], skipped:
 export function refusalComment(login: string, reason: 'permission' | 'invalid' | 'stale', command: string): string {
   if (reason === 'permission') return `@${login}: only collaborators with write permission can approve a run (\`${command}\`); a maintainer will take a look.`;
   if (reason === 'stale') return `@${login}: the pull request changed after the approval; approve the new commits again.`;
-  return `@${login}: the blueprints in this pull request have errors; fix them (see the check run) and approve again.`;
+  return `@${login}: the blueprints in this pull request have errors; fix the errors Assay reported on it and approve again.`;
 }
 
 export interface ModelScoreRow {
