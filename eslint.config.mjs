@@ -41,6 +41,29 @@ const viewPatterns = [
   },
 ];
 
+// Untrusted text never becomes code outside lib/core/untrusted: a regex from a runtime string goes
+// through RE2 there (V8's backtracking engine took seconds on a blueprint's `(a+)+$`), a JSONPath
+// through its RFC 9535 evaluator (jsonpath-plus ran filter scripts), JavaScript only in the QuickJS
+// sandbox. A regex written in the source (a literal, a template without `${}`) is fine.
+export const UNTRUSTED_REGEX_MESSAGE =
+  'Build regexes from runtime strings through lib/core/untrusted: compilePattern/compileLinear for patterns from files or users (RE2), pattern`…${literal(text)}` for a developer pattern around a string.';
+export const UNTRUSTED_JSONPATH_MESSAGE = 'Query JSONPath through lib/core/untrusted (selectJsonPath/compileJsonPath: RFC 9535, no scripts), not a JSONPath library.';
+export const UNTRUSTED_CODE_MESSAGE = 'JavaScript from outside runs only in the QuickJS sandbox (lib/core/points/sandbox), never through eval or Function.';
+const computedRegExp = (node) =>
+  `${node}[callee.name='RegExp']:not([arguments.0.type='Literal']):not([arguments.0.type='TemplateLiteral'][arguments.0.expressions.length=0])`;
+const untrustedSyntax = [
+  { selector: computedRegExp('NewExpression'), message: UNTRUSTED_REGEX_MESSAGE },
+  { selector: computedRegExp('CallExpression'), message: UNTRUSTED_REGEX_MESSAGE },
+  { selector: "ImportDeclaration[source.value=/^(jsonpath|jsonpath-plus|json-p3|jsonpath-rfc9535|@jsonjoy\\.com\\/json-path|jsonpath-ts)(\\/|$)/]", message: UNTRUSTED_JSONPATH_MESSAGE },
+  { selector: "ImportExpression[source.value=/^(jsonpath|jsonpath-plus|json-p3|jsonpath-rfc9535|@jsonjoy\\.com\\/json-path|jsonpath-ts)(\\/|$)/]", message: UNTRUSTED_JSONPATH_MESSAGE },
+  { selector: "NewExpression[callee.name='Function']", message: UNTRUSTED_CODE_MESSAGE },
+  { selector: "CallExpression[callee.name='Function']", message: UNTRUSTED_CODE_MESSAGE },
+  { selector: "CallExpression[callee.name='eval']", message: UNTRUSTED_CODE_MESSAGE },
+  { selector: "CallExpression[callee.property.name='eval'][callee.object.name='globalThis']", message: UNTRUSTED_CODE_MESSAGE },
+  { selector: "ImportDeclaration[importKind!='type'][source.value='re2js']", message: UNTRUSTED_REGEX_MESSAGE },
+];
+const quickJsImport = { selector: "ImportDeclaration[importKind!='type'][source.value=/^quickjs-emscripten/]", message: UNTRUSTED_CODE_MESSAGE };
+
 export const COMPONENT_MESSAGE = 'Components are presentational: they receive view models (lib/views) and never import server code.';
 
 export default tseslint.config(
@@ -90,5 +113,17 @@ export default tseslint.config(
     files: ['lib/views/**'],
     ignores: TESTS,
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...testKitPatterns, ...viewPatterns] }] },
+  },
+  {
+    // Test code (tests, kits, fakes, e2e, benches) builds regexes from its own fixtures.
+    files: ['lib/**', 'app/**', 'components/**', 'scripts/**'],
+    ignores: [...TESTS, 'lib/core/untrusted/**', 'lib/core/points/sandbox/**'],
+    rules: { 'no-restricted-syntax': ['error', ...untrustedSyntax, quickJsImport] },
+  },
+  {
+    // The QuickJS sandbox: the one place JavaScript from a blueprint runs.
+    files: ['lib/core/points/sandbox/**'],
+    ignores: TESTS,
+    rules: { 'no-restricted-syntax': ['error', ...untrustedSyntax] },
   },
 );

@@ -122,3 +122,41 @@ describe('view models import only core and query types', () => {
     expect(await lint('lib/views/good-view.ts', good)).toEqual([]);
   });
 });
+
+describe('untrusted text becomes code only in lib/core/untrusted', () => {
+  const SYNTAX_RULE = 'no-restricted-syntax';
+  const bad = [
+    "import { JSONPath } from 'jsonpath-plus';",
+    "import { jsonpath } from 'json-p3';",
+    'export function f(p: string, name: string) {',
+    '  const a = new RegExp(p);',
+    "  const b = RegExp(`^${name}$`, 'u');",
+    "  const c = new RegExp('^' + name);",
+    '  const d = new Function(p);',
+    '  const e = Function(p);',
+    '  const g = eval(p);',
+    '  return [a, b, c, d, e, g, JSONPath, jsonpath];',
+    '}',
+  ].join('\n');
+
+  it.each(['lib/core/scoring/bad.ts', 'lib/server/providers/bad.ts', 'app/api/bad/route.ts', 'scripts/bad.ts'])('fails computed regexes, JSONPath libraries, eval and Function (%s)', async (filePath) => {
+    const messages = fired(await lint(filePath, bad), SYNTAX_RULE);
+    expect(messages.map((m) => Number(m.split(':')[0]))).toEqual([1, 2, 4, 5, 6, 7, 8, 9]);
+    expect(messages.slice(0, 2).every((m) => /JSONPath through lib\/core\/untrusted/.test(m))).toBe(true);
+    expect(messages.slice(2, 5).every((m) => /regexes from runtime strings through lib\/core\/untrusted/.test(m))).toBe(true);
+    expect(messages.slice(5).every((m) => /QuickJS sandbox/.test(m))).toBe(true);
+  });
+
+  it('keeps the engines in their rooms: RE2 in lib/core/untrusted, QuickJS in the sandbox', async () => {
+    const engines = "import { RE2JS } from 're2js';\nimport { newQuickJSWASMModule } from 'quickjs-emscripten';\nimport type { RE2JS as T } from 're2js';\nexport const e = [RE2JS, newQuickJSWASMModule];\nexport type U = T;\n";
+    expect(fired(await lint('lib/core/scoring/bad.ts', engines), SYNTAX_RULE).map((m) => Number(m.split(':')[0]))).toEqual([1, 2]);
+    expect(fired(await lint('lib/core/points/sandbox/bad.ts', engines), SYNTAX_RULE).map((m) => Number(m.split(':')[0]))).toEqual([1]);
+    expect(fired(await lint('lib/core/untrusted/bad.ts', engines), SYNTAX_RULE)).toEqual([]);
+  });
+
+  it('lets lib/core/untrusted compile them, and passes regexes written in the source elsewhere', async () => {
+    expect(fired(await lint('lib/core/untrusted/bad.ts', bad), SYNTAX_RULE)).toEqual([]);
+    const good = "import { literal, pattern } from '@/lib/core';\nexport const a = new RegExp('^a+$', 'u');\nexport const b = new RegExp(`^b$`);\nexport const c = /c/;\nexport const d = (tag: string) => pattern('gi')`<${literal(tag)}>`;\n";
+    expect(await lint('lib/core/scoring/good.ts', good)).toEqual([]);
+  });
+});

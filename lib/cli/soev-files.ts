@@ -1,7 +1,8 @@
 /** A soev project on disk for the CLI: its folder as the loader's file port, its system's URL from the environment. */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { soevSystemSpec, type SoevProject } from '@/lib/core';
+import { isMissingFile, readConfinedText } from '@/lib/server/blueprints/confined-file';
 import { loadSoevProject, type LoadedSoevProject, type ProjectFiles } from '@/lib/server/blueprints/soev-project';
 import { soevSystemBaseUrl } from '@/lib/server/compose/soev-system';
 import { displayPath } from './files';
@@ -9,7 +10,7 @@ import { displayPath } from './files';
 export function folderFiles(folder: string): ProjectFiles {
   return {
     list: async () => (await readdir(folder, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name)).split(sep).join('/')),
-    read: (path) => readFile(join(folder, path), 'utf8').catch(() => null),
+    read: (path, maxBytes) => readConfinedText(folder, path, maxBytes).catch((e: unknown) => (isMissingFile(e) ? null : Promise.reject(e))),
   };
 }
 

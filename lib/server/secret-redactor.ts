@@ -6,6 +6,7 @@
  * end up in a stored reply, a page that shows it, or a log line.
  */
 import { formatWithOptions } from 'node:util';
+import { alternatives, pattern as regex } from '@/lib/core';
 
 export const REDACTED = '[redacted]';
 
@@ -76,13 +77,11 @@ function databasePassword(url: string | undefined): string | undefined {
 
 export type Redactor = (text: string) => string;
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** One pass over the text with an alternation of the literals, longest first (so a secret containing another is replaced whole). */
 export function createRedactor(secrets: readonly string[]): Redactor {
   const usable = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
   if (usable.length === 0) return (text) => text;
-  const pattern = new RegExp(usable.map(escape).join('|'), 'g');
+  const pattern = regex('g')`${alternatives(usable)}`;
   return (text) => (typeof text === 'string' && text.length >= MIN_SECRET_LENGTH ? text.replace(pattern, REDACTED) : text);
 }
 

@@ -5,7 +5,7 @@
  * interrupted run: nothing completed is called or stored again.
  */
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { blueprintIdFromPath, sha256Hex, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
@@ -16,7 +16,7 @@ import { executeRun, type RunProgress } from '@/lib/server/runs/execute-run';
 import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { RunConfigError } from '@/lib/server/runs/errors';
 import { linkRetrievalData } from '@/lib/server/db/commands/retrieval-data';
-import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
+import { folderDataReader, loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { repoRelativePath } from '../files';
 import { loadProjectFromDisk } from '../soev-files';
 import { reportRun } from '../report-run';
@@ -128,7 +128,7 @@ async function projectBlueprints(db: Db, arg: string): Promise<RunTarget[]> {
 
 async function readLocalRetrievalFiles(arg: string, block: RetrievalBlock) {
   const { root, path } = localRoot(arg);
-  const files = await loadRetrievalFiles(block, path, (p) => readFile(join(root, p), 'utf8'));
+  const files = await loadRetrievalFiles(block, path, folderDataReader(root));
   if (!files.ok) throw new RunConfigError(`${arg}: its retrieval files do not load:\n${files.issues.map(formatIssue).join('\n')}`);
   return files;
 }

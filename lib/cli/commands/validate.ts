@@ -9,7 +9,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { BLUEPRINT_LIMITS, blueprintIdFromPath, isSoevProjectText, parseBlueprint, type BlueprintIssue, type RetrievalBlock } from '@/lib/core';
-import { loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
+import { folderDataReader, loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
 import { displayPath, expandPaths, repositoryRoot, repoRelativePath } from '../files';
 import { casesOf, loadProjectFromDisk } from '../soev-files';
 import { blueprintJson, type BlueprintJson } from './blueprint-json';
@@ -123,7 +123,7 @@ async function checkRetrievalFiles(path: string, block: RetrievalBlock): Promise
   const root = await repositoryRoot(path);
   const inRepo = relative(root, path).split('\\').join('/');
   const shown = (issue: BlueprintIssue): IssueJson => ({ ...issueJson(issue), file: issue.file === inRepo ? displayPath(path) : displayPath(join(root, issue.file)) });
-  const loaded = await loadRetrievalFiles(block, inRepo, (p) => readFile(join(root, p), 'utf8'));
+  const loaded = await loadRetrievalFiles(block, inRepo, folderDataReader(root));
   if (!loaded.ok) return { ok: false, errors: loaded.issues.map(shown) };
   const { corpus, queries, qrels } = loaded.data;
   return { ok: true, warnings: loaded.warnings.map(shown), counts: { documents: corpus.length, queries: queries.length, judgements: qrels.length, contentHash: loaded.contentHash } };

@@ -15,6 +15,7 @@ import { blueprintJsonSchema } from '../blueprint/source-schema';
 import { criterionKind, criterionKindNames } from '../criteria/registry';
 import { pointFunctionAliases, listPointFunctions } from '../points/registry';
 import { sampleArgument, shapeOf, type JsonSchema } from './json-shape';
+import { literal, pattern } from '../untrusted';
 
 export interface PointFunctionDoc {
   /** Canonical name, without `$`. */
@@ -111,7 +112,7 @@ function exampleOf(def: PointFunctionDef<unknown>): string | undefined {
     const r = def.args.safeParse(probe);
     if (r.success) continue;
     for (const issue of r.error.issues) {
-      const m = new RegExp('e\\.g\\. `(\\$' + def.name + ': [^`]+)`').exec(issue.message);
+      const m = pattern()`e\\.g\\. \`(\\$${literal(def.name)}: [^\`]+)\``.exec(issue.message);
       if (!m) continue;
       const written = m[1]!;
       try {

@@ -26,6 +26,23 @@ export function pullRequestPathProblem(path: string): string | null {
   return null;
 }
 
+/**
+ * The file already on the base branch that `path` would collide with, or null: the same path, or
+ * one differing only in case. Git and GitHub keep `blueprints/Greetings.yml` and
+ * `blueprints/greetings.yml` apart, but a checkout on a case-insensitive file system (macOS,
+ * Windows by default) holds only one of them, so a second one silently replaces the first there.
+ * Paths are ASCII (pullRequestPathProblem), so lower-casing is the whole case folding.
+ */
+export function collidingPath(path: string, existing: Iterable<string>): string | null {
+  const folded = path.toLowerCase();
+  let hit: string | null = null;
+  for (const p of existing) {
+    if (p === path) return p;
+    if (hit === null && p.toLowerCase() === folded) hit = p;
+  }
+  return hit;
+}
+
 export const OpenPullRequestBodySchema = z.object({
   yaml: z.string().min(1, 'the draft is empty').max(512 * 1024),
   path: z.string().min(1).max(200),
@@ -98,29 +115,85 @@ export function branchNameFor(path: string, yaml: string, attempt = 1): string {
   return `assay/${stem}-${draftFingerprint(yaml)}${attempt > 1 ? `-${attempt}` : ''}`;
 }
 
-/** The pull request's description: what the blueprint tests, its size, and the try-it results. */
 /**
  * GitHub refuses a pull-request body over 65,536 characters (422, pulls/create); a blueprint's
  * description may be longer (a file may hold 1 MiB), so the description is cut well within it.
  */
 export const MAX_DESCRIPTION_IN_BODY = 60_000;
 
+/**
+ * The pull request's description: what the blueprint tests, its size, and the try-it results.
+ * Everything the author wrote (title, description, model ids) is shown as code, which GitHub
+ * renders as typed: no link, image, HTML, @mention or #reference in it is acted on (GitHub finds
+ * mentions after rendering, in text outside code, so escaping `@` with a backslash would not
+ * stop one). The only link is the try-it run, and only to a run page of this site (tryRunLink).
+ */
 export function pullRequestDescription(b: Blueprint, o: { path: string; author: string; tryRunUrl: string | null }): string {
   const points = b.prompts.reduce((n, p) => n + p.points.length, 0);
   const description = b.description?.trim() ?? '';
-  const shown = description.length > MAX_DESCRIPTION_IN_BODY ? `${description.slice(0, MAX_DESCRIPTION_IN_BODY)}\n\n_… the description goes on in the file (${description.length.toLocaleString('en-US')} characters)._` : description;
+  const cut = description.length > MAX_DESCRIPTION_IN_BODY;
+  const shown = cut ? description.slice(0, MAX_DESCRIPTION_IN_BODY) : description;
   const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const lines = [
-    `### ${b.title}`,
+    `### Blueprint ${codeSpan(b.title)}`,
     '',
-    shown || '_No description in the blueprint header._',
+    ...(shown ? [codeBlock(shown), ...(cut ? ['', `_… the description goes on in the file (${description.length.toLocaleString('en-US')} characters)._`] : [])] : ['_No description in the blueprint header._']),
     '',
-    `- File: \`${o.path}\``,
+    `- File: ${codeSpan(o.path)}`,
     `- ${plural(b.prompts.length, 'prompt')}, ${plural(points, 'point')}`,
-    ...(b.models.length ? [`- Models named in the blueprint: ${b.models.map((m) => `\`${m.kind === 'collection' ? m.name : m.id}\``).join(', ')}`] : []),
+    ...(b.models.length ? [`- Models named in the blueprint: ${b.models.map((m) => codeSpan(m.kind === 'collection' ? m.name : m.id)).join(', ')}`] : []),
     `- Try-it results: ${o.tryRunUrl ? `[the draft's run](${o.tryRunUrl})` : 'not run before opening this pull request'}`,
     '',
+    // the login comes from GitHub (the authenticated user), not from the request
     `Opened by @${o.author} from Assay's author workspace. Assay validates the file on this pull request; a maintainer approves its run.`,
   ];
   return lines.join('\n');
+}
+
+/** The longest run of backticks in `text`. */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return longest;
+}
+
+/**
+ * One line of text as a CommonMark code span: delimited by more backticks than any run inside,
+ * padded with a space when it starts or ends with a backtick; line breaks become spaces (a
+ * blank line would end the span's paragraph).
+ */
+export function codeSpan(text: string): string {
+  const line = text.replace(/[\r\n]+/g, ' ');
+  const fence = '`'.repeat(longestBacktickRun(line) + 1);
+  const pad = line.startsWith('`') || line.endsWith('`') || line.trim() === '' ? ' ' : '';
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
+/** Text as a fenced code block whose fence is longer than any backtick run inside it (so the text cannot close it). */
+export function codeBlock(text: string): string {
+  const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+  return `${fence}text\n${text.replace(/\r\n?/g, '\n')}\n${fence}`;
+}
+
+/**
+ * The pull request's title as GitHub will show it: one line (control characters are spaces),
+ * and an @ before a name followed by a zero-width space, so that a title cannot notify anyone.
+ */
+export function pullRequestTitle(title: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  return title.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/@(?=[A-Za-z0-9])/g, '@\u200b').trim();
+}
+
+/**
+ * The try-it run to link in the description, as an absolute address on this site: a run page
+ * (`/runs/<id>`, as the panel sends it), never another site or scheme, since the description
+ * is posted as the author on GitHub. `(` and `)` are percent-encoded so the Markdown link cannot end early.
+ */
+export function tryRunLink(written: string, publicUrl: string): { ok: true; url: string } | { ok: false; problem: string } {
+  const site = new URL(publicUrl);
+  if (!URL.canParse(written, site)) return { ok: false, problem: `${JSON.stringify(written)} is not an address` };
+  const url = new URL(written, site);
+  if (url.origin !== site.origin || url.username || url.password) return { ok: false, problem: `the try-it run must be a page of this site (${site.origin}), not ${url.origin}` };
+  if (!/^\/runs\/[^/]+(\/progress)?$/.test(url.pathname)) return { ok: false, problem: `the try-it run must be a run page (/runs/<run id>), not ${url.pathname}` };
+  return { ok: true, url: url.href.replace(/\(/g, '%28').replace(/\)/g, '%29') };
 }

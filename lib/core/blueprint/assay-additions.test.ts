@@ -77,6 +77,20 @@ describe('correct: blocks (seed 002)', () => {
     `);
     expect(where(errors)).toEqual(['4:9 invalid_correct', '8:33 invalid_regex']);
   });
+
+  it('reports a jsonpath-plus (Weval) path at its node, saying what to write instead', () => {
+    const errors = errorsOf(yaml`
+      - prompt: q
+        correct:
+          any:
+            - { type: jsonpath_exists, path: "$.tool_calls[?(@.name.includes('get'))]" }
+            - { type: jsonpath_exists, path: "$.tool_calls[?search(@.name, 'get')]" }
+            - { type: jsonpath_equals, path: "$.tool_calls.length", value: 2 }
+    `);
+    expect(where(errors)).toEqual(['4:40 invalid_correct', '6:40 invalid_correct']);
+    expect(errors[0]!.message).toContain("search(@.name, 'text')");
+    expect(errors[1]!.message).toContain('length(@.name) > 0');
+  });
 });
 
 describe('case fields (seed 003)', () => {

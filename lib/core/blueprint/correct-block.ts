@@ -10,7 +10,7 @@
  *       - assertions:
  *           - { type: jsonpath_equals, path: "$.tool_calls[0].name", value: useTools }
  */
-import { checkPattern } from '../points/text/regex';
+import { checkPattern, compileJsonPath } from '../untrusted';
 import { CorrectNodeSchema, type CorrectNode } from '../correct/schema';
 import type { Issues } from './errors';
 import { describe, nodeAt, toJS, type YNode } from './positions';
@@ -86,6 +86,14 @@ function checkRegexes(tree: CorrectNode, node: YNode, path: PropertyKey[], issue
     if (Array.isArray(children)) children.forEach((child, i) => (ok = checkRegexes(child as CorrectNode, node, [...path, key, i], issues) && ok));
   }
   if (here.not && typeof here.not === 'object') ok = checkRegexes(here.not as CorrectNode, node, [...path, 'not'], issues) && ok;
+  if (typeof here.type === 'string' && typeof here.path === 'string') {
+    // RFC 9535 JSONPath; a path written for jsonpath-plus (Weval) is refused with what to write instead.
+    const compiled = compileJsonPath(here.path);
+    if (!compiled.ok) {
+      issues.error(nodeAt(node, [...path, 'path']).loc, 'invalid_correct', compiled.message, 'Write an RFC 9535 JSONPath, e.g. $.tool_calls[0].name or $.tool_calls[?search(@.name, \'weather\')] (see docs/criteria.md, `correct:`).');
+      ok = false;
+    }
+  }
   if ((here.type === 'regex' || here.type === 'jsonpath_regex') && typeof here.pattern === 'string') {
     const compiled = checkPattern(here.pattern, false, typeof here.flags === 'string' ? here.flags : '');
     if (!compiled.ok) {

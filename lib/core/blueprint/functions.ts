@@ -5,7 +5,7 @@
  * the function's own schema and stored parsed, and regular expressions are compiled now.
  */
 import { resolvePointFunction, type Resolution } from '../points/registry';
-import { checkPattern } from '../points/text/regex';
+import { checkPattern } from '../untrusted';
 import type { Issues } from './errors';
 import { describe, nodeAt, type YNode } from './positions';
 import type { FunctionPoint, SourceLoc } from './schema';

@@ -16,6 +16,7 @@ import { ChoiceQuestionSchema, ScoreQuestionSchema } from '../judging/questions'
 import { acceptedNames, resolvePointFunction } from '../points/registry';
 import { listCriterionKinds } from '../criteria/registry';
 import type { PointFunctionDef } from '../points/types';
+import { alternatives, fragment, pattern as regex } from '../untrusted';
 
 type Block = 'should' | 'should_not';
 
@@ -126,7 +127,6 @@ function objectFunctions(block: Block): z.ZodType[] {
   return [...canonical.values()].flatMap(objectFunction);
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A plain string: a criterion for the judge, or `$name` / `$name: argument` (the loader splits a
@@ -135,8 +135,8 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 function stringPoint(block: Block): z.ZodType {
   const names = acceptedNames.filter((name) => allowedIn(infoOf(name), block)).concat('ref');
-  const fn = `\\s*\\$(?:${names.map(escapeRegex).join('|')})\\s*(?::[\\s\\S]*)?`;
-  const pattern = new RegExp(`^(?:(?!\\s*\\$[A-Za-z_])[\\s\\S]*\\S[\\s\\S]*|${fn})$`);
+  const fn = fragment`\\s*\\$${alternatives(names)}\\s*(?::[\\s\\S]*)?`;
+  const pattern = regex()`^(?:(?!\\s*\\$[A-Za-z_])[\\s\\S]*\\S[\\s\\S]*|${fn})$`;
   return z
     .string()
     .regex(pattern)
@@ -199,7 +199,7 @@ const RESERVED_KEYS = ['text', 'point', 'fn', 'fnArgs', 'arg', 'weight', 'multip
 
 /** `- "Mentions the deadline": "Source of the rule"`: a criterion with its citation. */
 const criterionWithCitation = z
-  .record(z.string().regex(new RegExp(`^(?!\\$|(?:${RESERVED_KEYS.join('|')})$)[\\s\\S]*\\S`)), z.string())
+  .record(z.string().regex(regex()`^(?!\\$|${alternatives(RESERVED_KEYS)}$)[\\s\\S]*\\S`), z.string())
   .refine((o) => Object.keys(o).length === 1, 'a "criterion": "citation" point has exactly one key')
   .meta({ id: 'point.criterionCitation', minProperties: 1, maxProperties: 1, description: 'A criterion as the key, its citation as the value.' });
 

@@ -5,11 +5,12 @@
  * when stored; the loader now rejects it at its line and column, and the raw text of such a
  * rejected file is stored through `storableText` so the rejection itself can be recorded.
  */
+import { withFlags } from '../untrusted';
 
 // A NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 // eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+const UNSTORABLE_ALL = withFlags(UNSTORABLE, 'g');
 
 // Any NUL or surrogate: a plain character class scans far faster than the look-arounds, and most texts have neither.
 // eslint-disable-next-line no-control-regex -- as above

@@ -8,12 +8,10 @@
  * throws) makes the whole check `error`, wherever it sits: an `any` must not pass or fail
  * because one of its branches is broken.
  */
-import { JSONPath } from 'jsonpath-plus';
 import type { Assertion, CorrectNode } from './schema';
 import type { ResponseView } from './view';
-import { combinedEngine, compilePattern, testPattern } from '../points/text/regex';
+import { combinedEngine, compilePattern, selectJsonPath, testPattern } from '../untrusted';
 import type { RegexEngine, SandboxPort } from '../points/types';
-import { unsafeJsonPath } from './jsonpath-guard';
 
 export type CorrectStatus = 'pass' | 'fail' | 'error';
 export interface CorrectResult {
@@ -70,15 +68,11 @@ function asText(value: unknown): string {
 
 type Query = { ok: true; values: unknown[] } | { ok: false; error: string };
 
+/** RFC 9535 JSONPath (lib/core/untrusted/jsonpath.ts): filters compare and call length/count/match/search/value, nothing else. */
 function query(view: ResponseView, path: string): Query {
-  const unsafe = unsafeJsonPath(path);
-  if (unsafe) return { ok: false, error: `invalid JSONPath ${path}: ${unsafe}; match text with a jsonpath_regex assertion instead` };
-  try {
-    const values = JSONPath({ path, json: view as object, wrap: true, eval: 'safe' }) as unknown[];
-    return { ok: true, values: values.filter((v) => v !== undefined) };
-  } catch (e) {
-    return { ok: false, error: `invalid JSONPath ${path}: ${(e as Error).message}` };
-  }
+  const selected = selectJsonPath(path, view);
+  if (!selected.ok) return { ok: false, error: selected.message };
+  return { ok: true, values: selected.values.filter((v) => v !== undefined) };
 }
 
 function found(values: unknown[]): string {

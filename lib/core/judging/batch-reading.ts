@@ -10,6 +10,7 @@ import { remap, type JudgeOutputToken } from './prompt';
 import type { JudgeBatchRequest } from './batch-prompt';
 import { distributionFromSamples, type JudgeDistribution } from './distribution';
 import { readLabelPosition } from './label-position';
+import { fragment, pattern } from '../untrusted';
 
 export type BatchAnswerReading =
   | { letter: string; ok: true; distribution: JudgeDistribution; label: string; reasoning: string | null }
@@ -24,9 +25,9 @@ export interface JudgeBatchReading {
   ignored: string[];
 }
 
-const STRIP = `*_\`"'`;
+const STRIP = fragment`[*_\`"']*`;
 /** `B: 4`, `B. 4`, `B) 4`, `**B**: 4`, `b = 4.`; letter and number each captured with their offsets (flag d). */
-const LINE = new RegExp(`^[ \\t]*[${STRIP}]*([A-Za-z])[${STRIP}]*[ \\t]*[:.)=-][ \\t]*[${STRIP}]*(\\d+)[${STRIP}]*[ \\t]*\\.?[ \\t]*$`, 'gmd');
+const LINE = pattern('gmd')`^[ \\t]*${STRIP}([A-Za-z])${STRIP}[ \\t]*[:.)=-][ \\t]*${STRIP}(\\d+)${STRIP}[ \\t]*\\.?[ \\t]*$`;
 const BLOCK = /<\s*answers\s*>([\s\S]*?)<\s*\/\s*answers\s*>/gi;
 const REFLECTION = /<\s*reflection\s*>([\s\S]*?)<\s*\/\s*reflection\s*>/gi;
 

@@ -8,13 +8,10 @@
  * - `parseLastLabel` reads only the LAST well-formed label in the judge's output, so a label
  *   quoted from the reply earlier in the judge's reasoning does not count.
  */
+import { alternatives, literal, pattern } from '../untrusted';
 
 /** The tags Assay's judge prompts use (Weval's wording plus question answers). */
 export const JUDGE_DELIMITERS = ['TEXT', 'CRITERION', 'PROMPT', 'QUESTION', 'OPTIONS', 'reflection', 'classification', 'answer', 'answers'] as const;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * Replaces `<` / `>` of any opening or closing delimiter tag (any case, inner spacing,
@@ -23,8 +20,7 @@ function escapeRegExp(s: string): string {
  */
 export function neutraliseDelimiters(reply: string, delimiters: readonly string[] = JUDGE_DELIMITERS): string {
   if (delimiters.length === 0) return reply;
-  const names = delimiters.map(escapeRegExp).join('|');
-  const tag = new RegExp(`<(\\s*\\/?\\s*(?:${names})(?![\\w-])[^<>]*)(>?)`, 'gi');
+  const tag = pattern('gi')`<(\\s*\\/?\\s*${alternatives(delimiters)}(?![\\w-])[^<>]*)(>?)`;
   return reply.replace(tag, (_m, inner: string, close: string) => `‹${inner}${close ? '›' : ''}`);
 }
 
@@ -50,9 +46,8 @@ export function parseLastLabel(
   labels: LabelReader,
   opts: { tag?: string; reasoningTag?: string } = {},
 ): ParsedLabel {
-  const tag = escapeRegExp(opts.tag ?? 'classification');
   const read = reader(labels);
-  const matches = [...output.matchAll(new RegExp(`<\\s*${tag}\\s*>([\\s\\S]*?)<\\s*\\/\\s*${tag}\\s*>`, 'gi'))];
+  const matches = [...output.matchAll(tagContent(opts.tag ?? 'classification'))];
   for (let i = matches.length - 1; i >= 0; i--) {
     const raw = (matches[i]?.[1] ?? '').trim().replace(/^[*_`"'\s]+|[*_`"'\s.]+$/g, '');
     const label = read(raw);
@@ -68,8 +63,13 @@ export function parseLastLabel(
 }
 
 function lastTagContent(output: string, tagName: string): string | null {
-  const tag = escapeRegExp(tagName);
-  const all = [...output.matchAll(new RegExp(`<\\s*${tag}\\s*>([\\s\\S]*?)<\\s*\\/\\s*${tag}\\s*>`, 'gi'))];
+  const all = [...output.matchAll(tagContent(tagName))];
   const last = all.at(-1)?.[1];
   return last === undefined ? null : last.trim();
+}
+
+/** `<tag>…</tag>` in any case and inner spacing, the content captured. */
+function tagContent(tagName: string): RegExp {
+  const tag = literal(tagName);
+  return pattern('gi')`<\\s*${tag}\\s*>([\\s\\S]*?)<\\s*\\/\\s*${tag}\\s*>`;
 }

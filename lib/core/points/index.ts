@@ -8,7 +8,7 @@ export type { ExternalCallPort, FnOutcome, PointContext, PointFunctionDef, Regex
 export { SandboxError } from './types';
 export { acceptedNames, listPointFunctions, pointFunctionAliases, resolvePointFunction, type Resolution } from './registry';
 export { checkPointArgs, evaluatePoint, runPointFunction, type ArgsCheck } from './evaluate';
-export { compilePattern, testPattern, type Compiled, type CompiledPattern, type PatternTest } from './text/regex';
+export { compilePattern, testPattern, type Compiled, type CompiledPattern, type PatternTest } from '../untrusted';
 export { foldCase, nfc } from './text/normalize';
 export { createQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './sandbox/quickjs';
 export {

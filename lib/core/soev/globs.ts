@@ -1,10 +1,12 @@
+import { compileLinear, type LinearPattern } from '../untrusted';
+
 /**
  * soev's suite globs (`suites: { huur: suites/huur*.yml }`, relative to the project file's
  * folder) as Python's `Path.glob` reads them: `*` and `?` within one path segment, `[abc]` a
  * character class, `**` any number of folders. Matched against listed paths, so the same rule
  * serves a folder on disk and a repository's tree.
  */
-export function globToRegExp(glob: string): RegExp {
+export function globPattern(glob: string): LinearPattern {
   let out = '';
   const parts = glob.replace(/^\.\//, '').split('/');
   parts.forEach((part, i) => {
@@ -29,11 +31,14 @@ export function globToRegExp(glob: string): RegExp {
     }
     if (!last) out += '/';
   });
-  return new RegExp(`^${out}$`, 'u');
+  // The glob is file content: its regex runs on RE2 (linear), as every untrusted pattern does.
+  const compiled = compileLinear(out);
+  if (!compiled.ok) throw new Error(`the suite glob ${JSON.stringify(glob)} is not a valid pattern: ${compiled.message}`);
+  return compiled.regex;
 }
 
 /** The listed paths (relative to the project folder, `/`-separated) a glob matches, in path order. */
 export function matchGlob(glob: string, paths: readonly string[]): string[] {
-  const pattern = globToRegExp(glob);
-  return paths.filter((p) => pattern.test(p)).sort();
+  const pattern = globPattern(glob);
+  return paths.filter((p) => pattern.matchWhole(p) !== null).sort();
 }

@@ -11,4 +11,4 @@ export {
   type SoevProject,
   type SoevProjectResult,
 } from './project';
-export { globToRegExp, matchGlob } from './globs';
+export { globPattern, matchGlob } from './globs';

@@ -18,14 +18,13 @@ import { NO_DEFS, normalizeBlock } from '../blueprint/points';
 import { get, type YEntry, type YMap, type YNode } from '../blueprint/positions';
 import type { Point } from '../blueprint/schema';
 import { synthetic, type SoevSuiteContext } from './suite';
+import { compileLinear } from '../untrusted';
 
 /** soev's `CitationMapping.regex`: the id is its first group, or the whole match without one. */
 function compiles(source: string, ctx: z.RefinementCtx): void {
-  try {
-    new RegExp(source, 'u');
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${(e as Error).message}` });
-  }
+  // Run on reply text: RE2 only (linear time), like every pattern read from a file.
+  const compiled = compileLinear(source);
+  if (!compiled.ok) ctx.addIssue({ code: 'custom', message: `not a valid regular expression: ${compiled.message}` });
 }
 
 const EnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must be an environment variable name such as SOEV_URL');

@@ -82,6 +82,14 @@ describe('a soev suite file is a blueprint', () => {
     expect(at(parseBlueprint(SUITE.replace('"(R\\\\d+)-\\\\d+"', '"R\\\\d+-\\\\d+"'), { file: 'x.yml' }))).toEqual(['2:13 schema `id_pattern` must have exactly one capture group (the rule), not 0']);
   });
 
+  it('runs id_pattern on RE2: a pattern that backtracks for seconds on V8 is an ordinary mismatch, lookaround is refused', () => {
+    // On V8, ((?:a+)+)b against a 28-character id blocked the thread for 17 s while the file was parsed.
+    const slow = SUITE.replace('"(R\\\\d+)-\\\\d+"', '"((?:a+)+)b"').replace('id: R2-01', `id: ${'a'.repeat(28)}`);
+    expect(at(parseBlueprint(slow, { file: 'x.yml' }))).toContain(`29:9 schema the case id "${'a'.repeat(28)}" does not match the suite's \`id_pattern\` ((?:a+)+)b`);
+    const look = at(parseBlueprint(SUITE.replace('"(R\\\\d+)-\\\\d+"', '"(R\\\\d+)(?=-)-\\\\d+"'), { file: 'x.yml' }));
+    expect(look).toEqual([expect.stringMatching(/^2:13 invalid_regex `id_pattern` is not a valid regular expression: it needs a backtracking regex engine/)]);
+  });
+
   it('rejects a case naming another suite, and unknown fields (suite, case, expect, turn), each at its key', () => {
     const text = SUITE.replace('  - id: R2-01\n', '  - id: R2-01\n    suite: grenzen\n    colour: red\n')
       .replace('behaviour: answer', 'behaviour: answer\n      tone: warm')

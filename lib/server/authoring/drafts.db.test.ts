@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import { createSession, SESSION_COOKIE } from '../auth/sessions';
 import { deleteDraft, DraftBodySchema, draftOwner, getDraft, listDrafts, MAX_DRAFTS_PER_AUTHOR, saveDraft } from './drafts';
 
 let t: TestDatabase;
@@ -50,6 +51,18 @@ describe('author drafts', () => {
     await expect(saveDraft(t.db, u, { name: 'f.yml', yaml: 'later' }, new Date(now.getTime() + 60_000))).resolves.toMatchObject({ yaml: 'later' });
   });
 
+  it('stores a draft holding a NUL or a lone surrogate, visibly replaced, instead of failing the write', async () => {
+    const u = (await t.db.user.create({ data: { githubLogin: 'nul' } })).id;
+    await saveDraft(t.db, u, { name: 'blueprints/nul.yml', yaml: 'title: a\u0000b\n' });
+    expect((await getDraft(t.db, u, 'blueprints/nul.yml')).yaml).toBe('title: a\u2400b\n');
+    // a high surrogate without its low half, and a low one alone; a whole pair (😀) is kept
+    await saveDraft(t.db, u, { name: 'blueprints/nul.yml', yaml: 'title: \uD83D x \uDE00 😀\n' });
+    expect((await getDraft(t.db, u, 'blueprints/nul.yml')).yaml).toBe('title: \uFFFD x \uFFFD 😀\n');
+    // the name cannot hold either: the schema refuses it (a 400 at the route)
+    expect(DraftBodySchema.safeParse({ name: 'blueprints/a\u0000.yml', yaml: '' }).success).toBe(false);
+    expect(DraftBodySchema.safeParse({ name: 'blueprints/\uD800.yml', yaml: '' }).success).toBe(false);
+  });
+
   it('validates the name and the size, and needs a signed-in user', () => {
     expect(DraftBodySchema.safeParse({ name: '../etc/passwd.yml', yaml: '' }).success).toBe(false);
     expect(DraftBodySchema.safeParse({ name: 'notes.txt', yaml: '' }).success).toBe(false);
@@ -57,5 +70,22 @@ describe('author drafts', () => {
     expect(DraftBodySchema.safeParse({ name: 'blueprints/ok.yml', yaml: 'x'.repeat(1024 * 1024) }).success).toBe(true);
     expect(() => draftOwner(null)).toThrow(/Sign in with GitHub/);
     expect(() => draftOwner({ kind: 'admin-token' })).toThrow(/Sign in/);
+  });
+
+  it('answers the editor\'s autosave with a 400 saying where, never a 500, for a NUL or a lone surrogate (PUT /api/author/drafts)', async () => {
+    // the route reads the database through the composition root
+    process.env.DATABASE_URL = t.url;
+    const { PUT } = (await import('@/app/api/author/drafts/route')) as { PUT: (r: Request) => Promise<Response> };
+    const u = (await t.db.user.create({ data: { githubLogin: 'autosave' } })).id;
+    const { token } = await createSession(t.db, u);
+    const put = (body: unknown) =>
+      PUT(new Request('http://assay.test/api/author/drafts', { method: 'PUT', headers: { 'content-type': 'application/json', origin: 'http://assay.test', cookie: `${SESSION_COOKIE}=${token}` }, body: JSON.stringify(body) }));
+    expect((await put({ name: 'blueprints/ok.yml', yaml: 'title: ok\n' })).status).toBe(200);
+    for (const [yaml, what] of [['title: a\u0000\n', 'a NUL character'], ['title: \uD83D\n', 'an unpaired surrogate']] as const) {
+      const res = await put({ name: 'blueprints/ok.yml', yaml });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toContain(`Invalid body: yaml: contains ${what}`);
+    }
+    expect((await getDraft(t.db, u, 'blueprints/ok.yml')).yaml).toBe('title: ok\n');
   });
 });

@@ -10,6 +10,7 @@ import type { Db } from '../db/client';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../http/errors';
 import type { Principal } from '../auth/principal';
 import { enforceRateLimit, type RateLimit } from '../auth/rate-limit';
+import { storableText } from '../db/storable-text';
 
 /** Autosave is debounced to about one save per second of typing; this leaves room for bursts. */
 export const DRAFT_WRITE_LIMIT: RateLimit = { limit: 120, windowSeconds: 60 };
@@ -61,7 +62,9 @@ export async function saveDraft(db: Db, userId: string, body: DraftBody, now = n
   if (!existing && (await db.authorDraft.count({ where: { userId } })) >= MAX_DRAFTS_PER_AUTHOR) {
     throw new BadRequestError(`You have ${MAX_DRAFTS_PER_AUTHOR} drafts, the most an author may keep: delete one you no longer need, or save this one under the name of an old one.`);
   }
-  const d = await db.authorDraft.upsert({ where: key, create: { userId, name: body.name, yaml: body.yaml }, update: { yaml: body.yaml }, select: { name: true, yaml: true, updatedAt: true } });
+  // a draft is whatever was typed or pasted: a NUL or half a surrogate pair is kept visible (␀, U+FFFD) rather than refused by PostgreSQL as a 500
+  const yaml = storableText(body.yaml);
+  const d = await db.authorDraft.upsert({ where: key, create: { userId, name: body.name, yaml }, update: { yaml }, select: { name: true, yaml: true, updatedAt: true } });
   return { name: d.name, yaml: d.yaml, updatedAt: d.updatedAt.toISOString() };
 }
 

@@ -123,7 +123,7 @@ describe(`opening a pull request with the author's token (${process.env.ASSAY_TE
     expect(fileAt(pr.headSha, PATH)).toBe(GOOD);
     const pull = gh.pulls.get(pr.number)!;
     expect(pull).toMatchObject({ title: 'Add greetings', author: 'amy', headOwner: 'amy', headRef: branch, baseRef: 'main', headSha: pr.headSha });
-    expect(pull.body).toContain('### Greetings');
+    expect(pull.body).toContain('### Blueprint `Greetings`');
     expect(pull.body).toContain('Says hello politely');
     expect(pull.body).toContain('2 prompts, 3 points');
     expect(pull.body).toContain('[the draft\'s run](http://assay.test/runs/run-123)');
@@ -213,6 +213,42 @@ describe(`opening a pull request with the author's token (${process.env.ASSAY_TE
     expect(put).toMatchObject({ sha: gitBlobSha(EXISTING), message: 'Update blueprints/existing.yml' });
     expect(fileAt(pr.headSha, 'blueprints/existing.yml')).toBe(yaml);
     expect(fileAt(gh.head().sha, 'blueprints/existing.yml')).toBe(EXISTING); // the base branch is GitHub's to merge
+  });
+
+  it('treats a path differing only in case from an existing file as a collision, and refuses it even when told to overwrite', async () => {
+    const cas = await connect('casefolded');
+    const yaml = GOOD.replace('Greetings', 'Shouting greetings');
+    for (const path of ['blueprints/Existing.yml', 'blueprints/EXISTING.yml']) {
+      for (const overwrite of [false, true]) {
+        const before = gh.requests.length;
+        const e = await failure(openPullRequest(deps, cas, body({ yaml, path, overwrite })));
+        expect(e).toBeInstanceOf(ConflictError);
+        expect(e.message).toBe(`${path} differs only in case from blueprints/existing.yml, which already exists on weval-org/configs@main: on macOS and Windows the two are one file. To replace it, use the path blueprints/existing.yml; otherwise choose another name.`);
+        expect(e.details).toMatchObject({ next: 'fix', field: 'path', existingPath: 'blueprints/existing.yml' });
+        expect(writesSince(before)).toEqual([]);
+      }
+    }
+  });
+
+  it('shows what the author wrote as text in the description and title, and links a try-it run only on this site', async () => {
+    const dot = await connect('markdown-mo');
+    const yaml = `title: "Greet @octocat <img src=x onerror=alert(1)>"\ndescription: "See [docs](https://evil.example) and ping @octocat, fixes #1"\n---\n- id: hi\n  prompt: Say hello\n  should: [$icontains: hello]\n`;
+    const before = gh.requests.length;
+    const off = await failure(openPullRequest(deps, dot, body({ yaml, path: 'blueprints/dot.yml', tryRunUrl: 'https://evil.example/runs/r1' })));
+    expect(off).toBeInstanceOf(BadRequestError);
+    expect(off.message).toBe('tryRunUrl: the try-it run must be a page of this site (http://assay.test), not https://evil.example. Nothing was sent to GitHub.');
+    expect(gh.requests.length).toBe(before);
+
+    const pr = await openPullRequest(deps, dot, body({ yaml, path: 'blueprints/dot.yml', title: 'Ping @octocat\nnow', tryRunUrl: '/runs/r(1)' }));
+    const pull = gh.pulls.get(pr.number)!;
+    expect(pull.title).toBe('Ping @\u200boctocat now');
+    expect(pull.body).toContain('### Blueprint `Greet @octocat <img src=x onerror=alert(1)>`');
+    expect(pull.body).toContain('```text\nSee [docs](https://evil.example) and ping @octocat, fixes #1\n```');
+    expect(pull.body).toContain("[the draft's run](http://assay.test/runs/r%281%29)");
+    // outside code, the only link is the run's and the only mention the author's own
+    const outside = (pull.body ?? '').replace(/```text\n[\s\S]*?\n```/g, '').replace(/`[^`\n]*`/g, '');
+    expect(outside.match(/https?:\/\/[^\s)]+/g)).toEqual(['http://assay.test/runs/r%281%29']);
+    expect(outside.match(/@[\w-]+/g)).toEqual(['@markdown-mo']);
   });
 
   it('validates the path and the draft before anything reaches GitHub', async () => {

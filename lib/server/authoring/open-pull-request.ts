@@ -12,7 +12,7 @@
  * validation and approval flow (lib/server/github/pull-requests, webhooks) takes over.
  */
 import { createHash } from 'node:crypto';
-import { branchNameFor, parseBlueprint, pullRequestDescription, pullRequestPathProblem, type OpenedPullRequest, type OpenPullRequestBody } from '@/lib/core';
+import { branchNameFor, collidingPath, pullRequestDescription, pullRequestPathProblem, pullRequestTitle, tryRunLink, type OpenedPullRequest, type OpenPullRequestBody } from '@/lib/core';
 import type { Octokit } from '@octokit/rest';
 import type { SessionUser } from '../auth/sessions';
 import { gitHubTokenOf, type TokenRefresher } from '../auth/github-tokens';
@@ -21,8 +21,9 @@ import type { Db } from '../db/client';
 import type { GitHubSource } from '../github/config';
 import { DEFAULT_CALL_LIMITS, type GitHubCallLimits } from '../github/octokit-limits';
 import { createOctokit } from '../github/octokit-repo';
-import { BadRequestError, ConflictError, UnauthorizedError, UpstreamError } from '../http/errors';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError, UpstreamError } from '../http/errors';
 import { explain, statusOf, validationMessage, withAuthorToken } from './github-calls';
+import { parseBlueprintBounded } from '../untrusted/parse-bounded';
 
 /** Pull requests an author may open per hour (each is several GitHub calls made with their token). */
 export const AUTHOR_PULL_REQUEST_LIMIT: RateLimit = { limit: 10, windowSeconds: 3600 };
@@ -70,7 +71,9 @@ export async function openPullRequest(deps: AuthoringGitHubDeps, user: SessionUs
   const { path, yaml } = body;
   const pathProblem = pullRequestPathProblem(path);
   if (pathProblem) throw new BadRequestError(`${path}: ${pathProblem}`, { next: 'fix', field: 'path' });
-  const parsed = parseBlueprint(yaml, { file: path });
+  const tryRun = body.tryRunUrl ? tryRunLink(body.tryRunUrl, deps.publicUrl) : null;
+  if (tryRun && !tryRun.ok) throw new BadRequestError(`tryRunUrl: ${tryRun.problem}. Nothing was sent to GitHub.`, { next: 'fix', field: 'tryRunUrl' });
+  const parsed = await parseBlueprintBounded(yaml, { file: path });
   if (!parsed.ok) {
     const first = parsed.errors[0]!;
     const more = parsed.errors.length > 1 ? ` (and ${parsed.errors.length - 1} more)` : '';
@@ -95,6 +98,11 @@ export async function openPullRequest(deps: AuthoringGitHubDeps, user: SessionUs
   const existing = await fileSha(octokit, ctx, { owner, repo }, path, base);
   if (existing && !body.overwrite) {
     throw new ConflictError(`${path} already exists on ${owner}/${repo}@${base}. Choose another path, or confirm that this pull request replaces it.`, { next: 'overwrite', field: 'path' });
+  }
+  // a file differing only in case is the same file on a case-insensitive checkout: replacing it means writing its own path
+  const twin = existing ? null : await caseTwin(octokit, ctx, { owner, repo }, path, baseSha);
+  if (twin) {
+    throw new ConflictError(`${path} differs only in case from ${twin}, which already exists on ${owner}/${repo}@${base}: on macOS and Windows the two are one file. To replace it, use the path ${twin}; otherwise choose another name.`, { next: 'fix', field: 'path', existingPath: twin });
   }
   let head = { owner, repo };
   if (!upstream.data.permissions?.push) head = await forkFor(deps, octokit, ctx, me, reused);
@@ -149,9 +157,8 @@ export async function openPullRequest(deps: AuthoringGitHubDeps, user: SessionUs
   if (pr) {
     reused.push('pull_request');
   } else {
-    const tryRunUrl = body.tryRunUrl ? new URL(body.tryRunUrl, deps.publicUrl).toString() : null;
-    const description = pullRequestDescription(parsed.blueprint, { path, author: me, tryRunUrl });
-    pr = (await call('opening the pull request', () => octokit.rest.pulls.create({ owner, repo, title: body.title, head: headLabel, base, body: description, maintainer_can_modify: true }))).data;
+    const description = pullRequestDescription(parsed.blueprint, { path, author: me, tryRunUrl: tryRun?.ok ? tryRun.url : null });
+    pr = (await call('opening the pull request', () => octokit.rest.pulls.create({ owner, repo, title: pullRequestTitle(body.title), head: headLabel, base, body: description, maintainer_can_modify: true }))).data;
   }
   return { number: pr.number, url: pr.html_url, headSha: pr.head.sha || headSha, head: headLabel, forked: head.owner !== owner, reused };
 }
@@ -206,4 +213,21 @@ async function fileSha(octokit: Octokit, ctx: { db: Db; userId: string }, at: { 
     if (statusOf(e) === 404) return null;
     throw await explain(ctx, `${path} at ${at.owner}/${at.repo}@${ref}`, e);
   }
+}
+
+/**
+ * The file on the base commit whose path differs from `path` only in case, or null. Read from
+ * the commit's whole tree (git/trees, recursive); a tree too large for one answer (`truncated`)
+ * is searched in `path`'s own folder only, which is where such a twin usually is.
+ */
+async function caseTwin(octokit: Octokit, ctx: { db: Db; userId: string; now?: () => Date }, at: { owner: string; repo: string }, path: string, commitSha: string): Promise<string | null> {
+  const tree = (await withAuthorToken(ctx, `the files of ${at.owner}/${at.repo}`, () => octokit.rest.git.getTree({ ...at, tree_sha: commitSha, recursive: 'true' }))).data;
+  let paths = tree.tree.filter((e) => e.type === 'blob' && e.path).map((e) => e.path!);
+  if (tree.truncated) {
+    const folder = path.slice(0, path.lastIndexOf('/'));
+    const listing = await withAuthorToken(ctx, `${folder} at ${at.owner}/${at.repo}`, () => octokit.rest.repos.getContent({ ...at, path: folder, ref: commitSha })).catch((e: unknown) => (e instanceof NotFoundError ? null : Promise.reject(e)));
+    paths = listing && Array.isArray(listing.data) ? listing.data.filter((e) => e.type === 'file').map((e) => e.path) : [];
+  }
+  const hit = collidingPath(path, paths);
+  return hit === path ? null : hit;
 }

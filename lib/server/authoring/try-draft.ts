@@ -11,9 +11,10 @@
  * here a run is refused up front when the day is used up, or when what is left cannot even pay
  * for the draft's generations, so the author is told before anything starts.
  */
-import { formatIssue, parseBlueprint, planGenerations, blueprintIdFromPath } from '@/lib/core';
+import { formatIssue, planGenerations, blueprintIdFromPath } from '@/lib/core';
 import type { Db } from '../db/client';
 import { storeBlueprintVersion } from '../db/commands/store-blueprint-version';
+import { storableText } from '../db/storable-text';
 import { AppError, BadRequestError, UnauthorizedError } from '../http/errors';
 import { enforceRateLimit } from '../auth/rate-limit';
 import type { Principal } from '../auth/principal';
@@ -21,6 +22,7 @@ import type { RunPorts } from '../runs/contracts';
 import { DRAFTS_SOURCE_KEY } from '../runs/draft-visibility';
 import { authorDay, budgetResetsAt, budgetSentence, dayUsedUp } from '../runs/author-budget';
 import { readTrySettings, type TryItSettings } from './try-settings';
+import { parseBlueprintBounded } from '../untrusted/parse-bounded';
 
 export interface TryRequest {
   yaml: string;
@@ -79,14 +81,17 @@ export function draftBlueprintId(login: string, name: string): string {
   return blueprintIdFromPath(`drafts/${login.toLowerCase()}/${path}`);
 }
 
-export async function tryDraft(deps: TryDeps, principal: Principal | null, req: TryRequest): Promise<{ runId: string; plannedCalls: number }> {
+export async function tryDraft(deps: TryDeps, principal: Principal | null, request: TryRequest): Promise<{ runId: string; plannedCalls: number }> {
   const author = signedInAuthor(principal);
+  // the name becomes the stored blueprint's path: a NUL or half a surrogate pair in it would fail the INSERT (the text itself is checked by the parser)
+  const req = { ...request, name: storableText(request.name) };
   const { db } = deps;
   const now = deps.now?.() ?? new Date();
   const settings = await readTrySettings(db, deps.defaults);
   await enforceRateLimit(db, `try:${author.id}`, { limit: settings.runsPerHour, windowSeconds: 3600 }, now);
 
-  const parsed = parseBlueprint(req.yaml, { file: req.name });
+  // in the untrusted-work pool: the draft's patterns must not hold the thread that answers every request
+  const parsed = await parseBlueprintBounded(req.yaml, { file: req.name });
   if (!parsed.ok) {
     const first = parsed.errors[0]!;
     throw new BadRequestError(`The draft does not validate (${parsed.errors.length} error${parsed.errors.length === 1 ? '' : 's'}): ${formatIssue(first).split('\n')[0]}`, { issues: parsed.errors });

@@ -240,4 +240,23 @@ describe(`try it over HTTP (${process.env.ASSAY_TEST_DB})`, () => {
     expect(again.status).toBe(429);
     expect(((await again.json()) as { error: { message: string } }).error.message).toMatch(/^Your try-it budget for today is used: 3 of 3 calls and \$0\.0000 of \$1\.00\. It resets at \d{4}-\d\d-\d\d 00:00 UTC \(in \d+ (h \d+ )?min\)\.$/);
   });
+
+  it('refuses a NUL or a lone surrogate in the draft or its name with a 400 saying where, and stores nothing (never a 500)', async () => {
+    const h = await signedIn('hopper');
+    const runsBefore = await t.db.run.count();
+    const ONE = 'title: One\n---\n- id: france\n  prompt: What is the capital of France?\n  should:\n    - $icontains: paris\n';
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ yaml: ONE, name: 'blueprints/a\u0000b.yml' }, /^Invalid body: name: contains a NUL character \(U\+0000\) at position 13/],
+      [{ yaml: ONE, name: 'blueprints/a\uD800.yml' }, /^Invalid body: name: contains an unpaired surrogate \(U\+D800/],
+      [{ yaml: ONE.replace('One', 'O\u0000ne'), name: 'blueprints/b.yml' }, /^Invalid body: yaml: contains a NUL character/],
+      [{ yaml: ONE.replace('One', 'O\uDE00ne'), name: 'blueprints/b.yml' }, /^Invalid body: yaml: contains an unpaired surrogate \(U\+DE00/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await post(h.cookie, { ...body, models: ['openai:model-a'] });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(message);
+    }
+    expect(await t.db.run.count()).toBe(runsBefore);
+    expect(await t.db.blueprint.count({ where: { id: { startsWith: 'drafts__hopper__' } } })).toBe(0);
+  });
 });

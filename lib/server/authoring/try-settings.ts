@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { retryOnUniqueViolation } from '../db/unique-retry';
 import type { Env } from '../env';
 
 export const TryItSettingsSchema = z.object({
@@ -31,15 +32,19 @@ export function trySettingsFromEnv(env: Pick<Env, 'ASSAY_TRY_MODELS' | 'ASSAY_TR
 
 const SELECT = { models: true, dailyCalls: true, dailyCostUsd: true, runsPerHour: true } as const;
 
-/** The stored settings, writing `defaults` first if no maintainer has saved any. */
+/**
+ * The stored settings, writing `defaults` first if no maintainer has saved any. Prisma's upsert
+ * reads, then inserts: the first requests on a fresh database race to create the one row, and
+ * the loser's insert fails on its key; read again, it finds the winner's.
+ */
 export async function readTrySettings(db: Db, defaults: TryItSettings): Promise<TryItSettings> {
-  const row = await db.tryItSettings.upsert({ where: { id: 1 }, create: { id: 1, ...defaults }, update: {}, select: SELECT });
+  const row = await retryOnUniqueViolation(() => db.tryItSettings.upsert({ where: { id: 1 }, create: { id: 1, ...defaults }, update: {}, select: SELECT }));
   return TryItSettingsSchema.parse(row);
 }
 
 /** A maintainer's change; applies to the next reservation of every author's next call. */
 export async function saveTrySettings(db: Db, settings: TryItSettings, updatedBy: string): Promise<TryItSettings> {
   const data = { ...TryItSettingsSchema.parse(settings), updatedBy, updatedAt: new Date() };
-  const row = await db.tryItSettings.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data, select: SELECT });
+  const row = await retryOnUniqueViolation(() => db.tryItSettings.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data, select: SELECT }));
   return TryItSettingsSchema.parse(row);
 }

@@ -4,12 +4,20 @@
  * its path (`a/b.yml` → `a__b`), except `models/*.json`, which are model collections. A folder
  * has no revisions, so every sync reads every file and compares it by content hash.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { blueprintIdFromPath } from '@/lib/core';
+import { BLUEPRINT_LIMITS, blueprintIdFromPath } from '@/lib/core';
+import { readConfinedText } from './confined-file';
+import { folderDataReader } from './retrieval-files';
 import type { SourceFile, SourceReader } from './sync-source';
 
 const BLUEPRINT_FILE = /\.(ya?ml|json)$/i;
+
+/**
+ * A blueprint or collection file is read up to this size: above the file limit, so that the
+ * parser (written-limits.ts) still reports an oversized file as an issue of that file, yet bounded.
+ */
+export const LOCAL_BLUEPRINT_READ_LIMIT = 4 * BLUEPRINT_LIMITS.maxFileBytes;
 
 /** `cwd` names the source (`local:<folder relative to it>`), so one folder is one source wherever it is given from. */
 export function localFolderReader(folder: string, cwd = process.cwd()): SourceReader {
@@ -30,8 +38,9 @@ export function localFolderReader(folder: string, cwd = process.cwd()): SourceRe
             : { kind: 'blueprint', path, blobSha: null, blueprintId: blueprintIdFromPath(path) },
         );
     },
-    read: (file) => readFile(join(root, file.path), 'utf8'),
-    // loadRetrievalFiles refuses paths that leave the folder before asking
-    readPath: (path) => readFile(join(root, path), 'utf8'),
+    // the list holds regular files only (a symlink's Dirent is no file), yet one may be swapped before it is read
+    read: (file) => readConfinedText(root, file.path, LOCAL_BLUEPRINT_READ_LIMIT),
+    // loadRetrievalFiles refuses paths that leave the folder before asking; this refuses symlinks that do
+    readPath: folderDataReader(root),
   };
 }

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { embeddingLimitIssues } from './embedding-input-limits';
+import { readConfinedText } from './confined-file';
 import { parseRetrievalFiles, RETRIEVAL_LIMITS, type BlueprintIssue, type RetrievalBlock, type RetrievalData, type RetrievalLimits } from '@/lib/core';
 
 export type LoadRetrievalFilesResult = { ok: true; data: RetrievalData; contentHash: string; warnings: BlueprintIssue[]; paths: RetrievalFilePaths } | { ok: false; issues: BlueprintIssue[] };
@@ -33,6 +34,14 @@ export function resolveRetrievalPath(blueprintPath: string, written: string): st
   const joined = posix.normalize(posix.join(posix.dirname(blueprintPath.replace(/\\/g, '/')), slashed));
   if (joined === '..' || joined.startsWith('../') || joined.startsWith('/') || joined === '.') return null;
   return joined;
+}
+
+/**
+ * The reader for data files in a folder on disk (the CLI, the local source): kept inside `root`
+ * after symlinks are resolved, regular files only, at most the data-file limit each.
+ */
+export function folderDataReader(root: string, limits: Pick<RetrievalLimits, 'maxFileBytes'> = RETRIEVAL_LIMITS): (repoRelativePath: string) => Promise<string> {
+  return (path) => readConfinedText(root, path, limits.maxFileBytes);
 }
 
 /** sha256 over the three files, each length-prefixed so that no two triples hash alike. */

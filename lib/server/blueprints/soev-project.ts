@@ -10,10 +10,12 @@
  */
 import { posix } from 'node:path';
 import {
+  BLUEPRINT_LIMITS,
   formatIssue,
   matchGlob,
   parseBlueprint,
   parseSoevProject,
+  RETRIEVAL_LIMITS,
   suiteContext,
   type BlueprintIssue,
   type ParseResult,
@@ -24,8 +26,12 @@ import { parse as parseYaml } from 'yaml';
 export interface ProjectFiles {
   /** Every file path under the project's folder, relative to it, `/`-separated. */
   list(): Promise<string[]>;
-  /** A file's text by its path relative to the project's folder; null when it does not exist. */
-  read(path: string): Promise<string | null>;
+  /**
+   * A file's text by its path relative to the project's folder, at most `maxBytes` bytes; null when
+   * it does not exist. A file that exists but may not be read (outside the folder, not a regular
+   * file, too large) rejects with an error naming it.
+   */
+  read(path: string, maxBytes: number): Promise<string | null>;
 }
 
 export interface SoevSuiteFile {
@@ -55,13 +61,26 @@ export interface LoadOptions {
   soevSystemSpec?: (project: SoevProject, baseUrl: string) => Record<string, unknown>;
 }
 
+/** The project file and its suite files: above the blueprint file limit, so the parser reports an oversized file as that file's issue. */
+export const PROJECT_FILE_READ_LIMIT = 4 * BLUEPRINT_LIMITS.maxFileBytes;
+
 export async function loadSoevProject(files: ProjectFiles, options: LoadOptions): Promise<LoadedSoevProject> {
   const prefix = options.prefix ?? '';
   const shown = (path: string) => `${prefix}${path}`;
-  const text = await files.read(options.projectPath);
   const errors: BlueprintIssue[] = [];
   const warnings: BlueprintIssue[] = [];
   const issue = (file: string, message: string, hint: string, at: { line: number; col: number } = { line: 1, col: 1 }, code: BlueprintIssue['code'] = 'schema'): BlueprintIssue => ({ severity: 'error', code, file, ...at, message, hint });
+  // a file the project names that may not be read (a symlink out of the folder, a device, too large) is an error of that file
+  const read = async (path: string, maxBytes: number): Promise<string | null | undefined> => {
+    try {
+      return await files.read(path, maxBytes);
+    } catch (e) {
+      errors.push(issue(shown(path), `cannot be read: ${e instanceof Error ? e.message : String(e)}`, 'Name a regular file inside the project folder (a symlink may not lead out of it), within the size limit.'));
+      return undefined;
+    }
+  };
+  const text = await read(options.projectPath, PROJECT_FILE_READ_LIMIT);
+  if (text === undefined) return { ok: false, project: null, files: [], errors, warnings };
   if (text === null) return { ok: false, project: null, files: [], errors: [issue(shown(options.projectPath), 'no such project file', 'Check the path.')], warnings };
   const parsed = parseSoevProject(text, { file: shown(options.projectPath) });
   if (!parsed.ok) return { ok: false, project: null, files: [], errors: parsed.errors, warnings: parsed.warnings };
@@ -69,9 +88,13 @@ export async function loadSoevProject(files: ProjectFiles, options: LoadOptions)
   warnings.push(...parsed.warnings);
 
   const all = await files.list();
-  const corpusPath = posix.normalize(project.corpus.path);
-  const corpusText = await files.read(corpusPath);
-  const corpus = corpusText === null ? null : checkCorpus(corpusText, shown(corpusPath), errors);
+  const corpusPath = posix.normalize(project.corpus.path.replace(/\\/g, '/'));
+  if (corpusPath.startsWith('/') || /^[A-Za-z]:\//.test(corpusPath) || corpusPath === '..' || corpusPath.startsWith('../')) {
+    errors.push(issue(shown(options.projectPath), `corpus.path ${JSON.stringify(project.corpus.path)} leaves the project folder`, 'Write a path relative to the project file, inside its folder, e.g. `corpus/units.jsonl`.', lineOf(text, 'corpus')));
+    return { ok: false, project, files: [], errors, warnings };
+  }
+  const corpusText = await read(corpusPath, RETRIEVAL_LIMITS.maxFileBytes);
+  const corpus = corpusText == null ? null : checkCorpus(corpusText, shown(corpusPath), errors);
   if (corpusText === null) warnings.push({ ...issue(shown(options.projectPath), `the corpus lookup ${corpusPath} does not exist: the criteria that need the corpus will give \`error\``, `Write one JSON object per line, {"id": "…", "text": "…"}, at ${corpusPath} (corpus.path, relative to the project file).`, lineOf(text, 'corpus')), severity: 'warning', code: 'suspicious' });
 
   const out: SoevSuiteFile[] = [];
@@ -84,7 +107,11 @@ export async function loadSoevProject(files: ProjectFiles, options: LoadOptions)
     }
     let first: { path: string; shape: string } | null = null;
     for (const path of paths) {
-      const suiteText = (await files.read(path))!;
+      const suiteText = await read(path, PROJECT_FILE_READ_LIMIT);
+      if (suiteText == null) {
+        if (suiteText === null) errors.push(issue(shown(path), 'the file was listed but cannot be found', 'Check that nothing removes files while the project loads.'));
+        continue;
+      }
       const relativeCorpus = posix.relative(posix.dirname(path), corpusPath);
       const systemSpec = options.baseUrl && options.soevSystemSpec ? options.soevSystemSpec(project, options.baseUrl) : null;
       const result = parseBlueprint(suiteText, { file: shown(path), soev: suiteContext(project, { systemSpec, corpusPath: relativeCorpus }) });

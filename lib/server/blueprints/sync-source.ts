@@ -19,7 +19,9 @@
  */
 import pLimit from 'p-limit';
 import type { Db } from '../db/client';
-import { BLUEPRINT_LIMITS, isSoevProjectText, parseBlueprint } from '@/lib/core';
+import { BLUEPRINT_LIMITS, isSoevProjectText } from '@/lib/core';
+import { parseBlueprintBounded } from '../untrusted/parse-bounded';
+import { UNTRUSTED_TIME_LIMITS } from '../untrusted/untrusted-pool';
 import { contentHash, storeBlueprintVersion } from '../db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '../db/unique-retry';
 import { syncRetrievalData } from './sync-retrieval';
@@ -206,7 +208,8 @@ async function syncBlueprints(db: Db, reader: SourceReader, sourceId: string, re
 async function storeFile(db: Db, sourceId: string, revision: string | null, file: BlueprintFile, rawText: string, summary: SyncSummary, problems: Problems, existed: boolean): Promise<void> {
   // A soev project file is no blueprint: its suites are (each synced on its own; `assay run PROJECT.yml` adds the project's context).
   if (isSoevProjectText(rawText, file.path)) return;
-  const parsed = parseBlueprint(rawText, { file: file.path });
+  // a pushed file is untrusted: parsed in the bounded pool, a file past its limit stored as invalid saying so
+  const parsed = await parseBlueprintBounded(rawText, { file: file.path, timeoutMs: UNTRUSTED_TIME_LIMITS.backgroundMs });
   if (!parsed.ok) {
     summary.invalid++;
     problems.add(file.path, parsed.errors.map((e) => `${file.path}:${e.line}:${e.col}: ${e.message}`));

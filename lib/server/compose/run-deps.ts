@@ -6,9 +6,8 @@
  * CLI (`assay run`, `assay rescore`) both build the pipeline with these functions.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
+import { createQuickJsSandbox, RETRIEVAL_LIMITS, type FixtureSet } from '@/lib/core';
+import { readConfinedText } from '../blueprints/confined-file';
 import type { Env } from '../env';
 import { inngestDevMode } from '../env-inngest';
 import type { Db } from '../db/client';
@@ -24,6 +23,7 @@ import { databaseSlots } from '../runs/provider-slots';
 import { EmbeddingLimiters } from '../runs/embed-texts';
 import { resolveEmbeddingClient } from '../providers/embeddings';
 import { sharedGradingPool } from '../runs/grading-pool';
+import { sharedUntrustedPool } from '../untrusted/untrusted-pool';
 import { resolveRetrievalPath } from '../blueprints/retrieval-files';
 import type { RunDefaults } from '../runs/request-run';
 
@@ -51,6 +51,8 @@ export async function createRunDeps(
   const gradingPool = sharedGradingPool({ size: env.ASSAY_GRADING_WORKERS });
   // started now, not on the first reply (see `warm`); runs do not wait for it
   void gradingPool.warm();
+  // the pool that parses drafts and pushed files, warmed with it so a first request does not pay its start-up
+  void sharedUntrustedPool().warm();
   return {
     db,
     gateway: new LlmGateway({
@@ -85,7 +87,8 @@ export function besideBlueprint(root: string): (blueprintPath: string, relative:
   return async (blueprintPath, relative) => {
     const path = resolveRetrievalPath(blueprintPath, relative);
     if (path === null) throw new Error(`${relative} leaves the blueprint folder; write a path relative to ${blueprintPath}, inside the folder`);
-    return readFile(join(root, path), 'utf8');
+    // a corpus lookup is a data file like a retrieval corpus: the same bound, and no symlink out of the root
+    return readConfinedText(root, path, RETRIEVAL_LIMITS.maxFileBytes);
   };
 }
 

@@ -33,6 +33,25 @@ describe('route wrapper', () => {
     expect(await res.json()).toEqual({ number: 1, greeting: 'hello grace' });
   });
 
+  it('answers 400, saying where, for a NUL or a lone surrogate in the body, the query or the path (PostgreSQL refuses both)', async () => {
+    const nul = await echo(post(JSON.stringify({ name: 'a\u0000b' })), ctx({ number: '7' }));
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { error: { message: string } }).error.message).toBe('Invalid body: name: contains a NUL character (U+0000) at position 2, which cannot be stored; remove it.');
+    // JSON carries a lone surrogate as an escape; JSON.parse gives it back as half a pair
+    const half = await echo(post('{"name":"x\\udc00"}'), ctx({ number: '7' }));
+    expect(((await half.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid body: name: contains an unpaired surrogate \(U\+DC00/);
+    const key = await echo(post(JSON.stringify({ name: 'a', ['k\u0000']: 1 })), ctx({ number: '7' }));
+    expect(key.status).toBe(400);
+    const param = await echo(post('{"name":"a"}'), ctx({ number: '7\u0000' }));
+    expect(((await param.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid path parameters: number: contains a NUL/);
+    const search = route({ query: z.object({ q: z.string() }), response: z.object({ q: z.string() }) }, async ({ query }) => query);
+    const q = await search(new Request('http://x/api/search?q=a%00b'));
+    expect(q.status).toBe(400);
+    expect(((await q.json()) as { error: { message: string } }).error.message).toMatch(/^Invalid query: q: contains a NUL/);
+    // a whole surrogate pair is a character like any other
+    expect((await echo(post(JSON.stringify({ name: '😀' })), ctx({ number: '7' }))).status).toBe(201);
+  });
+
   it('answers 400 with the failing field for a bad body, bad JSON or bad params', async () => {
     const bad = await echo(post('{"name":""}'), ctx({ number: '7' }));
     expect(bad.status).toBe(400);

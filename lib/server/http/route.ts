@@ -6,6 +6,7 @@
  */
 import { type z } from 'zod';
 import { AppError, BadRequestError, RateLimitedError, UnauthorizedError } from './errors';
+import { refuseUnstorableInput } from './unstorable-input';
 
 export interface RouteInput<TParams, TQuery, TBody, TPrincipal> {
   params: TParams;
@@ -97,6 +98,7 @@ function formErrorRedirect(path: string, e: unknown): Response {
 }
 
 function validate<T>(what: string, schema: z.ZodType<T>, value: unknown): T {
+  refuseUnstorableInput(what, value);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));

@@ -10,6 +10,7 @@
  * was not billed: the provider rejected the request before generating anything).
  */
 import { ProviderError } from './types';
+import { fragment, pattern } from '@/lib/core';
 
 /** What one model refuses; absent keys: accepted. */
 export interface Limits {
@@ -33,7 +34,7 @@ interface Family {
   source: string;
 }
 
-const SNAPSHOT = String.raw`(-\d{4}-\d{2}-\d{2})?`;
+const SNAPSHOT = fragment`(-\\d{4}-\\d{2}-\\d{2})?`;
 
 /**
  * Families whose limits are published. Deliberately short: a model left out is learned from its
@@ -43,7 +44,7 @@ const SNAPSHOT = String.raw`(-\d{4}-\d{2}-\d{2})?`;
 export const KNOWN_FAMILIES: readonly Family[] = [
   {
     provider: 'openai',
-    model: new RegExp(`^(o1|o1-mini|o1-pro|o3|o3-mini|o3-pro|o4-mini)${SNAPSHOT}$`),
+    model: pattern()`^(o1|o1-mini|o1-pro|o3|o3-mini|o3-pro|o4-mini)${SNAPSHOT}$`,
     limits: { logprobs: 'refused', temperature: { only: 1 }, maxTokens: 'max_completion_tokens' },
     source:
       'OpenAI API reference, Chat Completions > Create: `max_tokens` "is not compatible with o-series models" (use `max_completion_tokens`); ' +
@@ -52,7 +53,7 @@ export const KNOWN_FAMILIES: readonly Family[] = [
   },
   {
     provider: 'openai',
-    model: new RegExp(`^gpt-5(-mini|-nano)?${SNAPSHOT}$`),
+    model: pattern()`^gpt-5(-mini|-nano)?${SNAPSHOT}$`,
     limits: { logprobs: 'refused', temperature: { only: 1 }, maxTokens: 'max_completion_tokens' },
     source:
       'OpenAI GPT-5 model pages (reasoning models) and API reference as above; errors as OpenAI sends them: ' +

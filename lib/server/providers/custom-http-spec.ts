@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AppError } from '../http/errors';
+import { compileJsonPath } from '@/lib/core';
 
 /** Placeholders a body template may use; `{{messages}}` is OpenAI-format, system turn included. */
 export const TEMPLATE_VARIABLES = ['messages', 'last_user', 'system', 'model', 'temperature', 'max_tokens', 'tools', 'attempt'] as const;
@@ -30,7 +31,14 @@ const EnvHeaderSchema = z
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 
-const JsonPath = z.string().regex(/^\$/, 'must be a JSONPath starting with $, e.g. $.choices[0].message.content');
+const JsonPath = z
+  .string()
+  .regex(/^\$/, 'must be a JSONPath starting with $, e.g. $.choices[0].message.content')
+  .superRefine((path, ctx) => {
+    // RFC 9535, through the same evaluator as blueprint paths (lib/core/untrusted/jsonpath.ts).
+    const compiled = compileJsonPath(path);
+    if (!compiled.ok) ctx.addIssue({ code: 'custom', message: compiled.message });
+  });
 
 /** Keys a blueprint may add for its own use (`id`, a display label…); ignored here. */
 const descriptive = {

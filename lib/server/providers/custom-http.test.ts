@@ -129,10 +129,11 @@ describe('custom HTTP templates and mapping', () => {
     });
   });
 
-  it('calls a reply without the content path malformed, and never evaluates script filters', () => {
+  it('calls a reply without the content path malformed, and reads paths as RFC 9535 (filters, never scripts)', () => {
     const meta = { provider: 'custom', model: 'bot', latencyMs: 1 };
     expect(() => mapCustomResponse({ other: 1 }, { content: '$.reply' }, meta)).toThrow(expect.objectContaining({ kind: 'malformed' }));
-    expect(() => mapCustomResponse({ a: [{ x: 1 }] }, { content: '$.a[?(@.x)]' }, meta)).toThrow();
+    expect(mapCustomResponse({ a: [{ x: 1, t: 'no' }, { t: 'yes' }] }, { content: '$.a[?!@.x].t' }, meta).content).toBe('yes');
+    expect(() => mapCustomResponse({ a: [{ x: 'b' }] }, { content: "$.a[?(@.x.padEnd?.(1e8, 'a'))]" }, meta)).toThrow(/cannot call methods/);
   });
 
   it('does not follow redirects (an allowed URL must not lead elsewhere)', async () => {

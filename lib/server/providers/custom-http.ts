@@ -5,8 +5,7 @@
  * hosts may be called and which environment variables may fill headers (SPEC §10), so a
  * blueprint can neither reach an arbitrary URL nor send a secret anywhere.
  */
-import { JSONPath } from 'jsonpath-plus';
-import { servedFrom } from '@/lib/core';
+import { selectJsonPath, servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { bodyFault, errorText, httpError, malformedError, networkError } from './classify';
 import { costUsd } from './cost';
@@ -83,8 +82,12 @@ export function mapCustomResponse(
   mapping: CustomMappingSpec['response'],
   ctx: { provider: string; model: string; latencyMs: number; headers?: Headers | null },
 ): ChatResponse {
-  // eval: false: paths come from blueprints, so no script filters ([?(…)]) may run.
-  const query = (path: string): unknown[] => JSONPath({ path, json: json as object, wrap: true, eval: false }) as unknown[];
+  // RFC 9535 JSONPath through the one evaluator of untrusted paths (lib/core/untrusted: no scripts); the spec schema refuses bad paths.
+  const query = (path: string): unknown[] => {
+    const selected = selectJsonPath(path, json);
+    if (!selected.ok) throw malformedError(ctx.provider, selected.message);
+    return selected.values;
+  };
   const found = query(mapping.content);
   if (found.length === 0) {
     throw malformedError(ctx.provider, `response.content ${mapping.content} matched nothing in ${JSON.stringify(json).slice(0, 200)}`);

@@ -20,7 +20,7 @@ const pools: GradingPool[] = [];
 
 beforeAll(async () => {
   t = await freshDatabase();
-  fake = await startFakeLlm({ rules: [{ lastUser: 'Say hello', reply: 'Hello there, friend.' }] });
+  fake = await startFakeLlm({ rules: [{ lastUser: 'Say hello', reply: 'Hello there, friend.' }, { lastUser: 'Say a lot', reply: `{"said": "${'hello '.repeat(100_000)}"}` }] });
 });
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.close()));
@@ -28,8 +28,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-function pool(memoryMb = GRADING_POOL_DEFAULTS.memoryMb): GradingPool {
-  const p = new GradingPool({ ...GRADING_POOL_DEFAULTS, memoryMb });
+function pool(memoryMb = GRADING_POOL_DEFAULTS.memoryMb, graceMs = GRADING_POOL_DEFAULTS.graceMs): GradingPool {
+  const p = new GradingPool({ ...GRADING_POOL_DEFAULTS, memoryMb, graceMs });
   pools.push(p);
   return p;
 }
@@ -121,6 +121,24 @@ describe(`grading off the event loop (${process.env.ASSAY_TEST_DB})`, () => {
       ['error', 'not graded: the grading worker ran out of its 24 MB of memory at an earlier point of this reply'],
     ]);
     expect(byPrompt('after')).toEqual([['pass', expect.any(String)]]);
+    forgetRunContext(runId);
+  }, 90_000);
+
+  it('`correct:` checks and function points are graded in the worker too, under its wall-clock limit', async () => {
+    // no sandbox point here: on the thread these would run unbounded; in the worker a 0 ms grace stops them
+    const points = Array.from({ length: 100 }, (_, i) => `    - $icontains: "hello ${i}"`);
+    const { blueprintId } = await storeBlueprint(
+      t.db,
+      'plain.yml',
+      ['title: Plain', 'models: [openai:model-x]', '---', '- id: plain', '  prompt: Say a lot', '  correct:', '    assertions:', '      - type: jsonpath_regex', '        path: $.said', "        pattern: '^(hello )+$'", '  should:', ...points, ''].join('\n'),
+    );
+    const deps = await fakeDeps(t.db, fake.url, { gradingPool: pool(GRADING_POOL_DEFAULTS.memoryMb, 0), concurrency: 1 });
+    const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', judges: [] }, noDispatch, TEST_DEFAULTS);
+    await executeRun(deps, runId);
+    const verdicts = await t.db.verdict.findMany({ where: { runId }, orderBy: { pointIndex: 'asc' }, select: { status: true, detail: true } });
+    expect(verdicts).toHaveLength(101);
+    expect(verdicts[0]).toEqual({ status: 'error', detail: 'grading stopped at this point: grading stopped after 0.0 s, the wall-clock limit for grading these points of the reply' });
+    expect(verdicts.slice(1).every((v) => v.status === 'error' && v.detail?.startsWith('not graded: grading stopped after 0.0 s'))).toBe(true);
     forgetRunContext(runId);
   }, 90_000);
 });

@@ -8,6 +8,8 @@
  * work around the sandbox. A worker that crashes, runs out of memory or passes that limit is
  * terminated and replaced; the points it had not answered become `error` verdicts saying why,
  * and the run goes on. Workers start lazily and are unref'd: an idle pool keeps no process alive.
+ * The pool mechanics (lending, replacing a stopped worker, warming) are the untrusted-work pool's
+ * (untrusted/worker-slots.ts); this file holds the grading worker and its job protocol.
  *
  * The worker script is named as `new URL('./grading-worker.ts', import.meta.url)` inline, the
  * form Next's bundler recognises as a worker; from source (tsx, vitest, the CLI) the worker
@@ -15,6 +17,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { tsxWorker } from '../tsx-worker';
+import { boundedResourceLimits, WorkerSlots } from '../untrusted/worker-slots';
 import { verdictFromOutcome, type Verdict } from '@/lib/core';
 import type { GradingJob, WorkerMessage } from './grading-protocol';
 
@@ -43,21 +46,14 @@ export interface JobResult {
 let nextJobId = 1;
 
 export class GradingPool {
-  private readonly idle: GradingWorker[] = [];
-  private readonly waiting: Array<(w: GradingWorker) => void> = [];
-  private started = 0;
-  private closed = false;
+  private readonly slots: WorkerSlots<GradingWorker>;
 
-  constructor(readonly options: GradingPoolOptions = GRADING_POOL_DEFAULTS) {}
+  constructor(readonly options: GradingPoolOptions = GRADING_POOL_DEFAULTS) {
+    this.slots = new WorkerSlots(options.size, () => new GradingWorker(options), 'grading pool');
+  }
 
-  async grade(input: JobInput): Promise<JobResult> {
-    if (this.closed) throw new Error('the grading pool is closed');
-    const worker = await this.acquire();
-    try {
-      return await worker.run({ ...input, id: nextJobId++ }, this.options);
-    } finally {
-      this.release(worker);
-    }
+  grade(input: JobInput): Promise<JobResult> {
+    return this.slots.use((worker) => worker.run({ ...input, id: nextJobId++ }, this.options));
   }
 
   /**
@@ -66,40 +62,13 @@ export class GradingPool {
    * event loop (measured), so the server warms its pool when it wires the run pipeline rather
    * than on its first reply.
    */
-  async warm(): Promise<void> {
-    while (!this.closed && this.started < this.options.size) {
-      this.started++;
-      this.release(new GradingWorker(this.options));
-    }
-    await Promise.all(this.idle.map((w) => w.whenReady()));
+  warm(): Promise<void> {
+    return this.slots.warm();
   }
 
   /** Terminates every worker (tests; a process exiting need not call it). */
-  async close(): Promise<void> {
-    this.closed = true;
-    await Promise.all(this.idle.splice(0).map((w) => w.close()));
-  }
-
-  private acquire(): Promise<GradingWorker> {
-    const ready = this.idle.pop();
-    if (ready) return Promise.resolve(ready);
-    if (this.started < this.options.size) {
-      this.started++;
-      return Promise.resolve(new GradingWorker(this.options));
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  private release(worker: GradingWorker): void {
-    // a stopped worker's place goes to a fresh one (started now, so its start-up overlaps the wait)
-    const next = worker.alive && !this.closed ? worker : this.closed ? null : new GradingWorker(this.options);
-    if (!next) {
-      this.started--;
-      return;
-    }
-    const waiter = this.waiting.shift();
-    if (waiter) waiter(next);
-    else this.idle.push(next);
+  close(): Promise<void> {
+    return this.slots.close();
   }
 }
 
@@ -116,11 +85,7 @@ class GradingWorker {
   private failure: string | null = null;
 
   constructor(readonly options: GradingPoolOptions) {
-    const workerOptions = {
-      resourceLimits: { maxOldGenerationSizeMb: options.memoryMb, maxYoungGenerationSizeMb: Math.min(32, options.memoryMb), stackSizeMb: 4 },
-      stdout: false,
-      stderr: false,
-    };
+    const workerOptions = { resourceLimits: boundedResourceLimits(options.memoryMb), stdout: false, stderr: false };
     // string edits, not `new URL(…)`: the bundler would take any `new URL(…, import.meta.url)` for an asset
     const tsconfig = import.meta.url.replace(/lib\/server\/runs\/grading-pool\.ts$/, 'tsconfig.json');
     const entry = import.meta.url.replace(/grading-pool\.ts$/, 'grading-worker.ts');
@@ -176,7 +141,7 @@ class GradingWorker {
         if (this.stop !== finish) return;
         clearTimeout(timers.startup);
         const limitMs = budgetLeft + options.graceMs;
-        timers.job = setTimeout(() => finish(`grading stopped after ${(limitMs / 1000).toFixed(1)} s, the wall-clock limit for this reply's sandbox points`), limitMs);
+        timers.job = setTimeout(() => finish(`grading stopped after ${(limitMs / 1000).toFixed(1)} s, the wall-clock limit for grading these points of the reply`), limitMs);
         lastReport = performance.now();
         this.listener = (m) => {
           if (m.type === 'ready' || m.id !== job.id) return;

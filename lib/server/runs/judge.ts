@@ -13,6 +13,7 @@ import {
   judgeScaleQuestion,
   krippendorffAlphaInterval,
   mayUseSandbox,
+  resolvePointFunction,
   outcomeFromJudges,
   verdictFromOutcome,
   StoredDetailSchema,
@@ -77,10 +78,47 @@ async function judgePoint(deps: RunDeps, ctx: RunContext, reply: StoredReply, pr
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * The reply's points that may run code in the sandbox, graded in a grading worker (off this
- * thread) under the reply's and the run's sandbox budgets; what the worker spent is charged
- * to both here, so budgets span replies and resumes as on the thread.
+ * A point that evaluates blueprint-written patterns or paths against the reply without a service
+ * of the server: a `correct:` check (its JSONPath and regexes) and any function point except
+ * the external ones (`$call`, `$factcheck` go through the server's allow-listed HTTP port).
  */
+function gradedOffThread(point: Prompt['points'][number]): boolean {
+  if (point.kind === 'correct') return true;
+  if (point.kind !== 'function') return false;
+  const fn = resolvePointFunction(point.fn);
+  return !fn.ok || !EXTERNAL_FUNCTIONS.has(fn.canonical);
+}
+
+const EXTERNAL_FUNCTIONS = new Set(['call', 'factcheck']);
+
+/**
+ * The reply's deterministic points, graded in a grading worker (off this thread): those that may
+ * run code in the sandbox under the reply's and the run's sandbox budgets (what the worker spent
+ * is charged to both here, so budgets span replies and resumes as on the thread), and the other
+ * `correct:` and function points, whose patterns and paths are the blueprint's own: even bounded,
+ * their evaluation must not hold the thread that answers pages. Without a sandbox configured,
+ * sandbox points stay here (they give `error` without one) and the rest still go to the worker.
+ */
+async function gradePointsInWorker(pool: GradingPool, deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Map<number, Verdict | 'needs-judge'>> {
+  const [sandboxed, plain] = await Promise.all([
+    deps.sandbox ? gradeSandboxPointsInWorker(pool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>(),
+    gradePlainPointsInWorker(pool, reply, prompt),
+  ]);
+  return new Map([...sandboxed, ...plain]);
+}
+
+/**
+ * Points that never run the sandbox spend no sandbox budget: they are sent with empty budgets,
+ * so their job's wall-clock limit is the pool's grace alone (GRADING_POOL_DEFAULTS.graceMs).
+ */
+async function gradePlainPointsInWorker(pool: GradingPool, reply: StoredReply, prompt: Prompt): Promise<Map<number, Verdict | 'needs-judge'>> {
+  const points = prompt.points.flatMap((point, index) => (!mayUseSandbox(point) && gradedOffThread(point) ? [{ index, point }] : []));
+  if (points.length === 0) return new Map();
+  const none = { limitMs: 0, usedMs: 0 };
+  const result = await pool.grade({ points, reply: { content: reply.content, toolCalls: reply.toolCalls }, context: { messages: reply.turns, modelId: reply.modelId, promptId: prompt.id }, budgets: { reply: none, run: none } });
+  return new Map(points.map((p, i) => [p.index, result.verdicts[i]!]));
+}
+
 async function gradeSandboxPointsInWorker(pool: GradingPool, deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Map<number, Verdict | 'needs-judge'>> {
   const points = prompt.points.flatMap((point, index) => (mayUseSandbox(point) ? [{ index, point }] : []));
   if (points.length === 0) return new Map();
@@ -101,14 +139,14 @@ async function gradeSandboxPointsInWorker(pool: GradingPool, deps: RunDeps, ctx:
 }
 
 /**
- * Deterministic points first. With a grading pool, the points that may use the sandbox go to
- * a worker and the rest (linear-time) run here. Without one, sandbox code runs synchronously
+ * Deterministic points first. With a grading pool, every `correct:` and function point goes to
+ * a worker (gradePointsInWorker); only criterion and external points run here. Without one, sandbox code runs synchronously
  * on this thread, so a turn of the event loop before each such point bounds the stall to one
  * point's limit (1 s) rather than the reply's whole sandbox budget. Judged points then go out together:
  * one call per point per judge, or, with `judge_mode: batched`, one call per judge for all of them.
  */
 async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Graded[]> {
-  const inWorker = deps.sandbox && deps.gradingPool ? await gradeSandboxPointsInWorker(deps.gradingPool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>();
+  const inWorker = deps.gradingPool ? await gradePointsInWorker(deps.gradingPool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>();
   const bounded = deps.gradingPool ? null : await replySandbox(deps, ctx);
   // criterion points (soev kinds): the reply's citations, the case's expect, the run's services
   // (their variants' replies, and the run's judge panel as the JudgePort)

@@ -9,7 +9,7 @@
  * match, gives no citation (never an empty id).
  */
 import type { RE2JS } from 're2js';
-import { compilePattern } from '../../points/text/regex';
+import { compilePattern } from '../../untrusted';
 import type { Citation } from '../types';
 import type { CitationsConfig } from './config';
 

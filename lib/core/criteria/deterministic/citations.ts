@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { matchesAny } from '../citations/match';
 import { defineKind, errorVerdict, expectOf, fail, judged, notApplicable, pass } from '../define';
 import type { CriterionEvidence, CriterionServices } from '../types';
+import { literal, pattern } from '../../untrusted';
 
 const citedIds = (evidence: CriterionEvidence) => [...new Set(evidence.citations.map((c) => c.id))];
 const modeOf = (services: CriterionServices) => services.citationMatch ?? 'hierarchical';
@@ -68,8 +69,7 @@ export const citationsUnseen = defineKind({
 
 /** `artikel 3:2 Awb`, `article 12 of the GDPR`: an article number before a law's name, within a few words. */
 function articleMentions(text: string, name: string): string[] {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const re = new RegExp(`\\b(?:art(?:ikel|icle|\\.)?)\\s*(\\d+[a-z]?(?::\\d+[a-z]?)?)\\b[^.\\n]{0,40}?\\b${escaped}\\b`, 'giu');
+  const re = pattern('giu')`\\b(?:art(?:ikel|icle|\\.)?)\\s*(\\d+[a-z]?(?::\\d+[a-z]?)?)\\b[^.\\n]{0,40}?\\b${literal(name)}\\b`;
   return [...text.matchAll(re)].map((m) => m[1]!);
 }
 
@@ -94,7 +94,7 @@ export const citationsMentionsInCorpus = defineKind({
       const articles = articleMentions(evidence.reply, name);
       // `artikel 6:7 Awb` is the unit law/awb/6/7 (chapter:article, as ids write it with slashes)
       for (const article of articles) mentions.set(`${law}/${article.replace(':', '/')}`, `"artikel ${article} ${name}"`);
-      if (articles.length === 0 && new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'iu').test(evidence.reply)) mentions.set(law, `"${name}"`);
+      if (articles.length === 0 && pattern('iu')`\\b${literal(name)}\\b`.test(evidence.reply)) mentions.set(law, `"${name}"`);
     }
     if (mentions.size === 0) return notApplicable('the reply cites and names no source');
     const missing = [...mentions.entries()].filter(([id]) => !inCorpus(id));

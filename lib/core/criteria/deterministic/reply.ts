@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { evaluatePoint } from '../../points/evaluate';
 import { resolvePointFunction } from '../../points/registry';
-import { compilePattern } from '../../points/text/regex';
+import { compilePattern } from '../../untrusted';
 import { defineKind, errorVerdict, judged } from '../define';
 import type { CriterionVerdict } from '../types';
 

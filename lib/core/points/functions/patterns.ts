@@ -3,9 +3,9 @@
  * `checkPattern` and reports a bad one at its position; evaluation compiles it and turns
  * a bad pattern into an `{error}` outcome (unscored, not failed) for arguments that did not
  * come through the loader. `(?i)` at the start is accepted as the `i` flag. Matching runs on
- * RE2 (linear time), or in the sandbox for lookaround and backreferences (text/regex.ts).
+ * RE2 (linear time), or in the sandbox for lookaround and backreferences (lib/core/untrusted/regex.ts).
  */
-import { combinedEngine, compilePattern, testPattern, type CompiledPattern } from '../text/regex';
+import { combinedEngine, compilePattern, testPattern, type CompiledPattern } from '../../untrusted';
 import type { FnOutcome, PointContext, RegexEngine } from '../types';
 import { defineFunction, show, stringArg, verdict } from './define';
 

@@ -6,7 +6,7 @@
  */
 import type { Point } from '../../blueprint/schema';
 import type { CorrectNode } from '../../correct/schema';
-import { compilePattern } from '../text/regex';
+import { compilePattern } from '../../untrusted';
 
 const CODE_FUNCTIONS = /(^|_)js$/;
 const TOOL_ARGS = /(^|_)tool_args_match$/;

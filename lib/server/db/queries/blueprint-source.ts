@@ -2,10 +2,12 @@
  * A blueprint's source file as stored at its latest version (the exact commit), with the
  * sealed prompts taken out (rebuilt from the parsed document: see redact-sealed.ts). A version's text never changes (it is content-addressed), so
  * the redacted text is kept per version in a small in-process cache: parsing a large file
- * on every view would cost more than the rest of the page.
+ * on every view would cost more than the rest of the page. The parse runs in the untrusted-work
+ * pool, never on the thread that answers pages; a file it stops (past 5 s or its memory) is
+ * not shown, and not cached, so a later view tries again.
  */
 import type { Db } from '../client';
-import { redactSealedSource } from './redact-sealed';
+import { sharedUntrustedPool, UNTRUSTED_TIME_LIMITS, UntrustedWorkStopped } from '../../untrusted/untrusted-pool';
 
 export interface BlueprintSource {
   versionId: string;
@@ -20,9 +22,15 @@ export interface BlueprintSource {
 const cache = new Map<string, string | null>();
 const CACHE_SIZE = 32;
 
-function redacted(versionId: string, raw: string, path: string): string | null {
+async function redacted(versionId: string, raw: string, path: string): Promise<string | null> {
   if (cache.has(versionId)) return cache.get(versionId) ?? null;
-  const text = redactSealedSource(raw, path);
+  let text: string | null;
+  try {
+    text = await sharedUntrustedPool().run('redact-sealed-source', { text: raw, file: path }, { what: `showing ${path}`, timeoutMs: UNTRUSTED_TIME_LIMITS.interactiveMs });
+  } catch (e) {
+    if (e instanceof UntrustedWorkStopped) return null;
+    throw e;
+  }
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(versionId, text);
   return text;
@@ -35,6 +43,6 @@ export async function getBlueprintSource(db: Db, blueprintId: string): Promise<B
   });
   const v = b?.latestVersion;
   if (!v) return null;
-  const text = redacted(v.id, v.rawText, v.path);
+  const text = await redacted(v.id, v.rawText, v.path);
   return { versionId: v.id, path: v.path, sourceCommit: v.sourceCommit, text, verbatim: text === v.rawText };
 }

@@ -17,7 +17,7 @@
  * The rules are data in the fake's own rule format (the seed never imports the fake: whoever
  * runs the seed starts the fake and hands it over, see DemoProvider in seed-demo.ts).
  */
-import { neutraliseDelimiters, type Blueprint } from '@/lib/core';
+import { literal, neutraliseDelimiters, pattern, type Blueprint } from '@/lib/core';
 import { EVIDENCE, PROMPTS, repliesFor, type PromptScript, type ReplyStyle, type ScriptedReply } from './demo-replies';
 
 /** The fake provider's rule shape (testing/fakes/llm-server-rules.ts RuleSchema), the part the demo uses. */
@@ -100,8 +100,7 @@ export function rateLimitedModels(round: number): string[] {
   return DEMO_MODELS.filter((m) => PROMPTS.some((p) => behaviour(m.character, p, round) === 'rate_limited')).map((m) => m.id);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const exactly = (s: string) => new RegExp(`^${escape(s)}$`);
+const exactly = (s: string) => pattern()`^${literal(s)}$`;
 /** The model name the provider receives: the id without its `provider:` prefix. */
 export const wireName = (modelId: string) => modelId.slice(modelId.indexOf(':') + 1).replace(/#.*$/, '');
 
@@ -166,7 +165,7 @@ export function judgeRules(blueprints: Blueprint[]): DemoRule[] {
         if (!evidence) throw new Error(`demo criterion "${point.text}" (${prompt.id}) has no evidence in demo-replies.ts`);
         for (const text of finalTexts(script)) {
           const present = evidence.present.test(text);
-          const lastUser = new RegExp(`<TEXT>\\n${escape(neutraliseDelimiters(text))}\\n</TEXT>[\\s\\S]*<QUESTION>\\n${escape(neutraliseDelimiters(point.text))}\\n</QUESTION>`);
+          const lastUser = pattern()`<TEXT>\\n${literal(neutraliseDelimiters(text))}\\n</TEXT>[\\s\\S]*<QUESTION>\\n${literal(neutraliseDelimiters(point.text))}\\n</QUESTION>`;
           DEMO_JUDGES.forEach((j, i) => {
             const labels = JUDGE_LABELS[i]!;
             rules.push({

@@ -6,7 +6,6 @@
  * approval is bound to one head commit: a later push needs a new one. Anyone else's label or
  * comment never reaches `requestRun`, so a stranger's pull request cannot spend money.
  */
-import { parseBlueprint } from '@/lib/core';
 import type { Db } from '../../db/client';
 import { storeBlueprintVersion } from '../../db/commands/store-blueprint-version';
 import type { RunPorts } from '../../runs/contracts';
@@ -14,6 +13,8 @@ import type { GitHubSource, PullRequestPolicy } from '../config';
 import { canApprove, type GitHubRepo } from '../port';
 import { approvalComment, refusalComment, type StartedRun } from './messages';
 import { validatePullRequest } from './validate-pull-request';
+import { parseBlueprintBounded } from '../../untrusted/parse-bounded';
+import { UNTRUSTED_TIME_LIMITS } from '../../untrusted/untrusted-pool';
 
 export interface ApprovalRequest {
   number: number;
@@ -79,7 +80,7 @@ export async function approvePullRequestRun(
       continue;
     }
     const rawText = await gh.readBlob(file.blobSha);
-    const parsed = parseBlueprint(rawText, { file: file.path });
+    const parsed = await parseBlueprintBounded(rawText, { file: file.path, timeoutMs: UNTRUSTED_TIME_LIMITS.backgroundMs });
     // not published: the branch's latest version and the public lists stay as they are until merge
     const version = await storeBlueprintVersion(db, validated.sourceId, blueprintId, { path: file.path, rawText, sourceCommit: pr.headSha, blobSha: file.blobSha }, parsed, { publish: false });
     const run = await ports.requestRun(

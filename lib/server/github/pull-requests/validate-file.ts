@@ -1,8 +1,9 @@
 /**
- * One pull-request file's text → its validation record. No I/O: this is what the validation
- * worker runs (validate-in-worker.ts), and what the fuzz run drives directly.
+ * One pull-request file's text → its validation record. No I/O. `validateFile` parses in
+ * process (the fuzz run drives it directly); validate-in-worker.ts parses in the untrusted-work
+ * pool and builds the same record with `blueprintRecord` / `collectionRecord`.
  */
-import { BLUEPRINT_LIMITS, parseBlueprint, type BlueprintIssue } from '@/lib/core';
+import { BLUEPRINT_LIMITS, parseBlueprint, type BlueprintIssue, type ParseResult } from '@/lib/core';
 import { blueprintIdOf, isCollectionPath } from '../paths';
 import type { PullRequestPolicy } from '../config';
 import { sandboxBudgetIssue } from './sandbox-budget';
@@ -17,11 +18,17 @@ export interface FileToValidate {
 }
 
 export function validateFile(f: FileToValidate): ValidatedFile {
-  if (isCollectionPath(f.path)) {
-    const errors = f.text.length > BLUEPRINT_LIMITS.maxFileBytes ? [tooBig(f.text)] : checkCollection(f.text);
-    return { path: f.path, kind: 'collection', blueprintId: null, blobSha: f.blobSha, valid: errors.length === 0, promptCount: 0, errors, warnings: [] };
-  }
-  const parsed = parseBlueprint(f.text, { file: f.path });
+  if (isCollectionPath(f.path)) return collectionRecord(f, f.text.length > BLUEPRINT_LIMITS.maxFileBytes ? [tooBig(f.text)] : checkCollection(f.text));
+  return blueprintRecord(f, parseBlueprint(f.text, { file: f.path }));
+}
+
+/** A model collection's record from its issues. */
+export function collectionRecord(f: Omit<FileToValidate, 'text'>, errors: FileIssue[]): ValidatedFile {
+  return { path: f.path, kind: 'collection', blueprintId: null, blobSha: f.blobSha, valid: errors.length === 0, promptCount: 0, errors, warnings: [] };
+}
+
+/** A blueprint's record from its parse (made here or in the untrusted-work pool), held to the PR sandbox budget when a policy is given. */
+export function blueprintRecord(f: Omit<FileToValidate, 'text'>, parsed: ParseResult): ValidatedFile {
   const overBudget = parsed.ok && f.policy ? sandboxBudgetIssue(parsed.blueprint, f.policy) : null;
   return {
     path: f.path,

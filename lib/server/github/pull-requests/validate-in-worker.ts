@@ -1,117 +1,58 @@
 /**
- * Validates untrusted files off the server's thread: in a worker with a memory limit, one file
- * at a time, each with a wall-clock limit. A file whose check times out or crashes the worker
- * becomes an invalid file saying so ("validation stopped after 10 s: …"), and the next file
- * gets a fresh worker; the server's event loop only ever waits on a message.
- *
- * The worker script is named as `new URL('./validate-worker.ts', import.meta.url)` inline,
- * the form Next's bundler (Turbopack) recognises and bundles as a worker (checked against
- * `next start` in e2e/pull-request-validation.spec.ts); run from source (tsx, vitest, the CLI)
- * the worker loads the TypeScript through tsx.
+ * Validates untrusted files off the server's thread, in the untrusted-work pool
+ * (lib/server/untrusted/untrusted-pool.ts): one file per task, each with a wall-clock limit, in a
+ * worker with a memory limit. A file whose check times out or crashes the worker becomes an
+ * invalid file saying so ("validation stopped after 10 s: …"), and the pool replaces the worker;
+ * the server's event loop only ever waits on a message.
  */
-import { Worker } from 'node:worker_threads';
-import { tsxWorker } from '../../tsx-worker';
 import { BLUEPRINT_LIMITS } from '@/lib/core';
-import { stoppedFile, validateFile, type FileToValidate } from './validate-file';
-import type { ValidatedFile } from './validation';
+import { UNTRUSTED_POOL_DEFAULTS, UNTRUSTED_TIME_LIMITS, UntrustedPool, UntrustedWorkStopped, sharedUntrustedPool } from '../../untrusted/untrusted-pool';
+import { isCollectionPath } from '../paths';
+import { blueprintRecord, collectionRecord, stoppedFile, validateFile, type FileToValidate } from './validate-file';
+import { checkCollectionValue, type ValidatedFile } from './validation';
 
 export interface WorkerLimits {
-  /** Per file, from the moment it is sent (a fresh worker's start-up included). */
+  /** Per file, from the moment the worker receives it. */
   timeoutMs: number;
   /** The worker's V8 heap (old generation). */
   memoryMb: number;
 }
 
-export const VALIDATION_WORKER_LIMITS: WorkerLimits = { timeoutMs: 10_000, memoryMb: 256 };
+export const VALIDATION_WORKER_LIMITS: WorkerLimits = { timeoutMs: UNTRUSTED_TIME_LIMITS.backgroundMs, memoryMb: UNTRUSTED_POOL_DEFAULTS.memoryMb };
 
-/**
- * One worker serves the process, kept warm between pull requests (its start-up is most of a
- * small file's check) and replaced after a timeout or crash; files are checked one at a time.
- */
-let shared: ValidationWorker | null = null;
-let queue: Promise<unknown> = Promise.resolve();
+/** Pools for other memory limits than the shared pool's (tests of the memory bound). */
+const byMemory = new Map<number, UntrustedPool>();
 
-export function validateInWorker(files: FileToValidate[], limits: WorkerLimits = VALIDATION_WORKER_LIMITS): Promise<ValidatedFile[]> {
-  const run = queue.then(() => validateAll(files, limits));
-  queue = run.catch(() => undefined);
-  return run;
+function poolFor(memoryMb: number): UntrustedPool {
+  if (memoryMb === UNTRUSTED_POOL_DEFAULTS.memoryMb) return sharedUntrustedPool();
+  let pool = byMemory.get(memoryMb);
+  if (!pool) byMemory.set(memoryMb, (pool = new UntrustedPool({ ...UNTRUSTED_POOL_DEFAULTS, size: 1, memoryMb })));
+  return pool;
 }
 
-async function validateAll(files: FileToValidate[], limits: WorkerLimits): Promise<ValidatedFile[]> {
+export async function validateInWorker(files: FileToValidate[], limits: WorkerLimits = VALIDATION_WORKER_LIMITS): Promise<ValidatedFile[]> {
+  const pool = poolFor(limits.memoryMb);
   const out: ValidatedFile[] = [];
+  // one file at a time: a pull request does not take every worker from the requests waiting on the pool
   for (const file of files) {
     // Over the size limit: rejected here by length alone, rather than copied to a worker to be measured.
     if (file.text.length > BLUEPRINT_LIMITS.maxFileBytes) {
       out.push(validateFile(file));
       continue;
     }
-    if (shared && (!shared.alive || shared.limits !== limits)) {
-      void shared.close();
-      shared = null;
+    const task = { what: `validating ${file.path}`, timeoutMs: limits.timeoutMs };
+    const { path, blobSha, text } = file;
+    try {
+      if (isCollectionPath(path)) out.push(collectionRecord(file, checkCollectionValue(await pool.run('parse-json', { text }, task))));
+      else out.push(blueprintRecord(file, await pool.run('parse-blueprint', { text, file: path }, task)));
+    } catch (e) {
+      if (!(e instanceof UntrustedWorkStopped)) throw e;
+      if (e.reason === 'time') out.push(stoppedFile({ path, blobSha }, `validation stopped after ${formatSeconds(limits.timeoutMs)}: the file took too long to check`, 'Make the file smaller or simpler (docs/limits.md lists the limits).'));
+      else if (e.reason === 'memory') out.push(stoppedFile({ path, blobSha }, `validation stopped: checking this file needed more than ${limits.memoryMb} MB of memory`, 'Make the file smaller (docs/limits.md lists the limits).'));
+      else out.push(stoppedFile({ path, blobSha }, `validation stopped: the checker failed (${e.message.slice(0, 200)})`, 'Push again to retry; if it persists, please report it with the file attached.'));
     }
-    shared ??= new ValidationWorker(limits);
-    const result = await shared.validate(file);
-    out.push('stopped' in result ? stoppedFile(file, result.stopped, result.hint) : result);
   }
   return out;
-}
-
-type Answer = ValidatedFile | { stopped: string; hint: string };
-
-class ValidationWorker {
-  alive = true;
-  private readonly worker: Worker;
-  private pending: ((a: Answer) => void) | null = null;
-
-  constructor(readonly limits: WorkerLimits) {
-    const options = {
-      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb, maxYoungGenerationSizeMb: Math.min(32, limits.memoryMb), stackSizeMb: 4 },
-      stdout: false,
-      stderr: false,
-    };
-    // In the Next server the bundler turns this exact `new Worker(new URL(…))` into a bundled
-    // worker; anywhere else (tsx, vitest, the CLI) the worker runs the TypeScript through tsx,
-    // registered inside it (a worker's `--import tsx` is not applied on Node 20).
-    this.worker = process.env.NEXT_RUNTIME
-      ? new Worker(new URL('./validate-worker.ts', import.meta.url), options)
-      : tsxWorker(import.meta.url.replace(/validate-in-worker\.ts$/, 'validate-worker.ts'), options);
-    // an idle worker does not keep the process (a CLI, a test run) alive
-    this.worker.unref();
-    this.worker.on('message', (m: ValidatedFile) => this.settle(m));
-    this.worker.on('error', (e: Error & { code?: string }) => {
-      const outOfMemory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
-      this.settle({
-        stopped: outOfMemory ? `validation stopped: checking this file needed more than ${limits.memoryMb} MB of memory` : `validation stopped: the checker failed (${e.name}: ${e.message.slice(0, 200)})`,
-        hint: outOfMemory ? 'Make the file smaller (docs/limits.md lists the limits).' : 'Push again to retry; if it persists, please report it with the file attached.',
-      });
-    });
-    this.worker.on('exit', (code) => this.settle({ stopped: `validation stopped: the checker exited (code ${code})`, hint: 'Push again to retry; if it persists, please report it with the file attached.' }));
-  }
-
-  validate(file: FileToValidate): Promise<Answer> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.settle({ stopped: `validation stopped after ${formatSeconds(this.limits.timeoutMs)}: the file took too long to check`, hint: 'Make the file smaller or simpler (docs/limits.md lists the limits).' });
-      }, this.limits.timeoutMs);
-      this.pending = (answer) => {
-        clearTimeout(timer);
-        resolve(answer);
-      };
-      this.worker.postMessage(file);
-    });
-  }
-
-  close(): Promise<number> {
-    this.alive = false;
-    return this.worker.terminate();
-  }
-
-  private settle(answer: Answer): void {
-    if ('stopped' in answer && this.alive) void this.close();
-    const pending = this.pending;
-    this.pending = null;
-    pending?.(answer);
-  }
 }
 
 function formatSeconds(ms: number): string {

@@ -45,6 +45,13 @@ export function checkCollection(text: string): FileIssue[] {
   } catch (e) {
     return [{ line: 1, col: 1, message: `model collection is not valid JSON: ${(e as Error).message}` }];
   }
+  return checkCollectionValue({ ok: true, value: models });
+}
+
+/** The same check over JSON already parsed (in the untrusted-work pool's `parse-json` task). */
+export function checkCollectionValue(parsed: { ok: true; value: unknown } | { ok: false; message: string }): FileIssue[] {
+  if (!parsed.ok) return [{ line: 1, col: 1, message: `model collection is not valid JSON: ${parsed.message}` }];
+  const models = parsed.value;
   if (!Array.isArray(models) || !models.every((m) => typeof m === 'string' || (typeof m === 'object' && m !== null))) {
     return [{ line: 1, col: 1, message: 'a model collection must be a JSON array of model ids', hint: 'e.g. ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest"]' }];
   }

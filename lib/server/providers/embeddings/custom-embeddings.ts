@@ -3,8 +3,7 @@
  * maintainer's origin allow-list and header variables. `format: openai` is the OpenAI adapter at
  * another URL; a custom mapping renders a body template and reads the vectors by JSONPath.
  */
-import { JSONPath } from 'jsonpath-plus';
-import { servedFrom } from '@/lib/core';
+import { selectJsonPath, servedFrom } from '@/lib/core';
 import { malformedError } from '../classify';
 import { CUSTOM_PROVIDER, customEndpoint, postJson, sdkHeaders, type CustomHttpContext } from '../custom-http';
 import { parseEmbeddingEndpointSpec, renderTemplate, type EmbeddingEndpointSpec } from '../custom-http-spec';
@@ -22,8 +21,12 @@ export function mapEmbeddingResponse(
   mapping: NonNullable<EmbeddingEndpointSpec['response']>,
   ctx: { provider: string; model: string; inputs: number; latencyMs: number; headers?: Headers | null },
 ): EmbeddingResponse {
-  // eval: false: paths come from blueprints, so no script filters ([?(…)]) may run.
-  const query = (path: string): unknown[] => JSONPath({ path, json: json as object, wrap: true, eval: false }) as unknown[];
+  // RFC 9535 JSONPath through the one evaluator of untrusted paths (lib/core/untrusted: no scripts); the spec schema refuses bad paths.
+  const query = (path: string): unknown[] => {
+    const selected = selectJsonPath(path, json);
+    if (!selected.ok) throw malformedError(ctx.provider, selected.message);
+    return selected.values;
+  };
   let found = query(mapping.vectors);
   // `$.embeddings` matches once, holding every vector; `$.data[*].embedding` matches once per vector.
   if (found.length === 1 && Array.isArray(found[0]) && (found[0] as unknown[]).every((v) => Array.isArray(v) || typeof v === 'string')) found = found[0] as unknown[];

@@ -5,8 +5,8 @@
  * defaults differ (\r, U+2028, NBSP, ſ, K, astral letters, lone surrogates).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createQuickJsSandbox, type QuickJsSandbox } from '../sandbox/quickjs';
-import { foldCase, nfc } from './normalize';
+import { createQuickJsSandbox, type QuickJsSandbox } from '../points/sandbox/quickjs';
+import { foldCase, nfc } from '../points/text/normalize';
 import { compilePattern, testPattern } from './regex';
 import { translateToRe2 } from './re2-translate';
 

@@ -1,19 +1,19 @@
 /**
  * The one regex compiler of Assay for blueprint-supplied patterns (point functions matches /
- * imatches / *_all_of / *_at_least_n_of, `correct:` regex and jsonpath_regex assertions, the
- * loader). Compilation happens at evaluation (a bad pattern is an `{error}` outcome, never a 0)
+ * imatches / *_all_of / *_at_least_n_of, `correct:` regex and jsonpath_regex assertions,
+ * criteria's patterns, the loader); patterns run while a file is parsed use linear.ts. Compilation happens at evaluation (a bad pattern is an `{error}` outcome, never a 0)
  * but `compilePattern` is also exported so the parser can report a bad pattern at load time.
  *
  * Patterns are written in JavaScript syntax and validated by `new RegExp` (same errors as
  * always), but never matched by V8's backtracking engine: a blueprint is untrusted and
- * `^(\w+\s?)*$` on a 70-character reply took 54 s there (issue 11, finding 2). They are
+ * `^(\w+\s?)*$` on a 70-character reply took 54 s there. They are
  * translated to RE2 syntax (re2-translate.ts) and matched by re2js, a linear-time engine.
  * What RE2 cannot express (lookaround, backreferences) runs in the JS engine inside the
  * QuickJS sandbox, under its time limit, or is an error where no sandbox is configured.
  */
 import { RE2JS } from 're2js';
-import { SandboxError, type RegexEngine, type SandboxPort } from '../types';
-import { foldCase, nfc } from './normalize';
+import { SandboxError, type RegexEngine, type SandboxPort } from '../points/types';
+import { foldCase, nfc } from '../points/text/normalize';
 import { translateToRe2 } from './re2-translate';
 
 export interface CompiledPattern {
@@ -40,7 +40,7 @@ export type PatternTest = { ok: true; matched: boolean; engine: RegexEngine } | 
 /**
  * A leading inline-flag group such as `(?i)` or `(?is)` (PCRE/Python syntax, common in
  * blueprints and scenarios written by people used to those engines) sets the flags; JS
- * rejects it as a syntax error (README item 11). Only flags with a JS meaning are accepted.
+ * rejects it as a syntax error. Only flags with a JS meaning are accepted.
  */
 const INLINE_FLAGS = /^\(\?([a-zA-Z]+)\)/;
 const JS_FLAGS = new Set(['i', 'm', 's', 'u']);
