@@ -34,6 +34,7 @@ export const AUTHOR_CALLS = {
   'git.getRef': 'contents: read',
   'git.createRef': 'contents: write',
   'repos.getContent': 'contents: read',
+  'git.getTree': 'contents: read', // the base commit's files, to find a path differing only in case
   'repos.createOrUpdateFileContents': 'contents: write',
   'pulls.list': 'pull_requests: read',
   'pulls.create': 'pull_requests: write',
