@@ -57,7 +57,7 @@ export async function reserveBatchCalls(db: Db, run: RunContext, n: number): Pro
       SELECT id, GREATEST(0, LEAST(${n}::int, COALESCE(max_calls - provider_calls - reserved_calls, ${n}::int)))::int AS granted FROM runs
       WHERE id = ${run.runId} AND (${holder}::text IS NULL OR lease_holder = ${holder}::text)
         AND (max_cost_usd IS NULL OR cost_usd < max_cost_usd)
-      FOR UPDATE
+      FOR NO KEY UPDATE -- as the gateway's reservation (call-ledger.ts): inserting rows of the run does not block it
     ), u AS (
       UPDATE runs SET provider_calls = runs.provider_calls + cur.granted FROM cur WHERE runs.id = cur.id RETURNING cur.granted
     )

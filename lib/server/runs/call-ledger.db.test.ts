@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { NOTHING_SERVED } from '@/lib/core';
 import { poolOf } from '../db/client';
-import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import { freshDatabase, testEngine, type TestDatabase } from '../db/db.testkit';
 import type { ChatResponse } from '../providers';
 import { recordCall, reserveCall } from './call-ledger';
 import { storeBlueprint } from './runs.testkit';
@@ -84,4 +84,28 @@ it('commits the record a reservation carries first, whatever the reservation’s
   // (that record reconciles a reservation no one holds: the counter cannot go below zero)
   run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
   expect({ made: run.providerCalls, reserved: run.reservedCalls }).toEqual({ made: 3, reserved: 0 });
+});
+
+// Inserting a reply or a verdict takes a key-share lock on its run's row (the foreign key) until
+// its transaction ends. A grading transaction holding those on two runs once deadlocked with a
+// reservation for both: the reservation must not wait on them at all. PGlite has one session,
+// so no second transaction can hold locks beside the ledger's.
+it.skipIf(testEngine() === 'pglite')('reserves and records while another transaction holds key-share locks on the runs (rows of the runs being inserted)', async () => {
+  const [a, b] = [await runWithBudget(10), await runWithBudget(11)];
+  const holder = await poolOf(t.db).connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT id FROM runs WHERE id = ANY($1::text[]) FOR KEY SHARE', [[a, b]]);
+    const ledger = Promise.all([
+      reserveCall(t.db, { runId: a, holder: null }),
+      reserveCall(t.db, { runId: b, holder: null }, { runId: b, cache: { key: 'key-share-b', modelId: 'openai:m', response: reply('b') }, cost: 0.1 }),
+    ]);
+    const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 3_000));
+    expect(await Promise.race([ledger, waited])).toEqual(['ok', 'ok']);
+  } finally {
+    await holder.query('ROLLBACK');
+    holder.release();
+  }
+  const run = await t.db.run.findUniqueOrThrow({ where: { id: b } });
+  expect({ made: run.providerCalls, reserved: run.reservedCalls }).toEqual({ made: 1, reserved: 1 });
 });

@@ -94,14 +94,17 @@ const LEDGER = preparedStatement('ledger', `WITH commit_mode AS (
          SELECT * FROM unnest($4::text[], $5::text[], $6::int[], $7::int[], $8::float8[]) AS a(id, holder, k, n, c)
        ), cur AS (
          -- locked first, so the grant is computed from the latest committed counters even when
-         -- another worker changed them in between
+         -- another worker changed them in between; NO KEY UPDATE (the lock the UPDATE below takes
+         -- anyway), not UPDATE: a plain FOR UPDATE also waits on the key-share locks that inserting
+         -- a reply or verdict of the run takes on its row, and a grading transaction holding such
+         -- locks on two runs deadlocked with a batch reserving for both (CI, board.db.test.ts)
          -- the holder is the run's (the in-process runner's lease) or, under Inngest, a unit's
          -- (runs/units/unit-store.ts: one slice of the run, its lease live by the database's clock)
          SELECT r.id, r.max_calls, r.max_cost_usd, ask.holder, ask.k,
                 (ask.holder IS NULL OR r.lease_holder = ask.holder
                  OR EXISTS (SELECT 1 FROM run_units u WHERE u.run_id = r.id AND u.holder = ask.holder AND u.lease_expires_at > now())) AS held,
                 r.provider_calls + ask.n AS calls, GREATEST(r.reserved_calls - ask.n, 0) AS reserved, r.cost_usd + ask.c AS cost
-         FROM runs r JOIN ask ON ask.id = r.id ORDER BY r.id FOR UPDATE OF r
+         FROM runs r JOIN ask ON ask.id = r.id ORDER BY r.id FOR NO KEY UPDATE OF r
        ), granted AS (
          SELECT id, holder, calls, reserved, cost, held AS leased,
                 CASE WHEN k = 0 OR NOT held OR (max_cost_usd IS NOT NULL AND cost >= max_cost_usd) THEN 0

@@ -33,19 +33,24 @@ export interface SweepOptions {
 /** The runs to resume, each with the moment it went quiet (ms since the epoch, the database's clock). */
 export async function quietRuns(db: Db, quietMs: number): Promise<{ runId: string; quietSince: number }[]> {
   const rows = await db.$queryRaw<{ id: string; quiet_since: number }[]>`
-    SELECT r.id, floor(extract(epoch FROM GREATEST(r.updated_at, COALESCE(max(u.updated_at), r.updated_at), COALESCE(max(p.created_at), r.updated_at))) * 1000)::float8 AS quiet_since
-    FROM runs r
-    LEFT JOIN run_units u ON u.run_id = r.id
-    LEFT JOIN run_plans p ON p.run_id = r.id
-    WHERE r.status IN ('queued', 'running', 'summarising')
-      AND (r.lease_holder IS NULL OR r.lease_expires_at IS NULL OR r.lease_expires_at < now())
-    GROUP BY r.id
-    HAVING GREATEST(r.updated_at, COALESCE(max(u.updated_at), r.updated_at), COALESCE(max(p.created_at), r.updated_at)) <= now() - make_interval(secs => ${quietMs / 1000})
-       AND NOT COALESCE(bool_or(u.holder IS NOT NULL AND u.lease_expires_at > now()), false)
-       -- a provider works on one of its batches (run-batch.ts polls it without touching the run):
-       -- waited for within the providers' 24-hour batch window, with an hour's margin
-       AND NOT EXISTS (SELECT 1 FROM provider_batches b WHERE b.run_id = r.id AND b.state = 'submitted' AND b.submitted_at > now() - interval '25 hours')
-    ORDER BY 2
+    SELECT q.id, floor(extract(epoch FROM q.last_change) * 1000)::float8 AS quiet_since
+    FROM (
+      -- a run's last change: its row's, its units' or its plans' (GREATEST passes over NULLs)
+      SELECT r.id, GREATEST(r.updated_at, u.last_change, p.last_change) AS last_change, COALESCE(u.held, false) AS held
+      FROM runs r
+      LEFT JOIN LATERAL (
+        SELECT max(updated_at) AS last_change, bool_or(holder IS NOT NULL AND lease_expires_at > now()) AS held FROM run_units WHERE run_id = r.id
+      ) u ON true
+      LEFT JOIN LATERAL (SELECT max(created_at) AS last_change FROM run_plans WHERE run_id = r.id) p ON true
+      WHERE r.status IN ('queued', 'running', 'summarising')
+        AND (r.lease_holder IS NULL OR r.lease_expires_at IS NULL OR r.lease_expires_at < now())
+    ) q
+    WHERE q.last_change <= now() - make_interval(secs => ${quietMs / 1000})
+      AND NOT q.held
+      -- a provider works on one of its batches (run-batch.ts polls it without touching the run):
+      -- waited for within the providers' 24-hour batch window, with an hour's margin
+      AND NOT EXISTS (SELECT 1 FROM provider_batches b WHERE b.run_id = q.id AND b.state = 'submitted' AND b.submitted_at > now() - interval '25 hours')
+    ORDER BY q.last_change
     LIMIT ${SWEEP_BATCH}`;
   return rows.map((r) => ({ runId: r.id, quietSince: Number(r.quiet_since) }));
 }

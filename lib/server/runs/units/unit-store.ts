@@ -138,8 +138,9 @@ export async function settleUnit(db: Db, id: string): Promise<void> {
       FROM s WHERE u.id = s.then_id AND u.state = 'blocked'
       RETURNING u.id
     )
+    -- d runs to completion unread (PostgreSQL runs every data-modifying WITH once, whatever reads it)
     UPDATE run_plans p SET open_units = p.open_units - 1
-    FROM s WHERE p.run_id = s.run_id AND p.execution = s.execution AND (SELECT count(*) FROM d) >= 0`;
+    FROM s WHERE p.run_id = s.run_id AND p.execution = s.execution`;
 }
 
 /**
