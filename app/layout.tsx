@@ -20,21 +20,29 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         </a>
         <header className="border-b border-zinc-200 dark:border-zinc-800">
           <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+            {/* {' '} between the links: a flex row draws none, but the page's text (copied, read aloud, searched) keeps them apart */}
             <Link href="/" className="text-lg font-semibold tracking-tight">
               Assay
-            </Link>
+            </Link>{' '}
             <Link href="/" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Leaderboards
-            </Link>
+            </Link>{' '}
             <Link href="/#blueprints-h" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Blueprints
-            </Link>
+            </Link>{' '}
             <Link href="/methodology" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Methodology
-            </Link>
+            </Link>{' '}
             <Link href="/drift" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Drift
-            </Link>
+            </Link>{' '}
+            {/* not prefetched: every reader of every page would otherwise load the editor and run the admin area's session check */}
+            <Link href="/author" prefetch={false} className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Write a blueprint
+            </Link>{' '}
+            <Link href="/admin" prefetch={false} className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Admin
+            </Link>{' '}
             <div className="ml-auto">
               <SearchForm compact />
             </div>

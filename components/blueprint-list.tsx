@@ -22,7 +22,8 @@ export function BlueprintList({ items }: { items: BlueprintCardView[] }) {
           {b.description && <p className="mt-1 line-clamp-3 text-sm text-zinc-600 dark:text-zinc-400">{b.description}</p>}
           <p className="mt-2 text-xs text-zinc-500 dark:text-zinc-400">
             <span data-testid="prompt-count">{b.promptCountLabel}</span>
-            {b.errorLabel && <span className="ml-2 font-medium text-red-700 dark:text-red-400">{b.errorLabel}</span>}
+            {/* a space, not only a margin: "3 prompts invalid (…)" in the page's text */}
+            {b.errorLabel && <> <span className="ml-1 font-medium text-red-700 dark:text-red-400">{b.errorLabel}</span></>}
           </p>
           {b.tags.length > 0 && (
             <ul className="mt-2 flex flex-wrap gap-1" aria-label={`Tags of ${b.title}`}>

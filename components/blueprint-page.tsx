@@ -87,18 +87,19 @@ export function PromptTable({ view }: { view: BlueprintPageView }) {
       <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm">
           <thead className="border-b border-zinc-200 dark:border-zinc-800">
+            {/* a trailing space in each header: "Id Prompt Turns Points" in the page's text, never run together */}
             <tr>
               <th scope="col" className="py-2 pr-4">
-                Id
+                Id{' '}
               </th>
               <th scope="col" className="py-2 pr-4">
-                Prompt
+                Prompt{' '}
               </th>
               <th scope="col" className="py-2 pr-4">
-                Turns
+                Turns{' '}
               </th>
               <th scope="col" className="py-2">
-                Points
+                Points{' '}
               </th>
             </tr>
           </thead>
@@ -120,7 +121,8 @@ export function PromptTable({ view }: { view: BlueprintPageView }) {
                 <td className="py-2 pr-4">{p.turns}</td>
                 <td className="py-2">
                   {p.pointCount}
-                  {p.weightLabel && <span className={`ml-2 text-xs ${muted}`}>{p.weightLabel}</span>}
+                  {/* a space, not only a margin: "3 weight 2", never "3weight 2", in the page's text */}
+                  {p.weightLabel && <> <span className={`ml-1 text-xs ${muted}`}>{p.weightLabel}</span></>}
                 </td>
               </tr>
             ))}

@@ -49,7 +49,7 @@ export function RunHistory({ view }: { view: BlueprintRunsView }) {
                       </a>
                     </th>
                     {r.values.map((v, i) => (
-                      <td key={i} className="py-1 pr-3 text-right tabular-nums">
+                      <td key={i} className="py-1 pr-3 text-right tabular-nums" {...r.figures[i]}>
                         {v}
                       </td>
                     ))}

@@ -16,7 +16,7 @@ export function DiffModels({ view }: { view: DiffPageView }) {
       ) : (
         <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="diff-models">
-            <ColumnHeaders columns={[{ label: 'Model' }, { label: 'Older', right: true }, { label: 'Newer', right: true }, { label: 'Change', right: true }, { label: 'Prompts' }, { label: 'Sign test' }]} />
+            <ColumnHeaders columns={[{ label: 'Model' }, { label: 'Older run’s score', right: true }, { label: 'Newer run’s score', right: true }, { label: 'Change (paired prompts)', right: true }, { label: 'Prompts' }, { label: 'Sign test' }]} />
             <tbody>
               {view.models.map((m) => (
                 <tr key={m.modelId} className="border-b border-zinc-100 dark:border-zinc-900">
@@ -25,9 +25,18 @@ export function DiffModels({ view }: { view: DiffPageView }) {
                       {m.label}
                     </a>
                   </th>
-                  <td className="py-2 pr-3 text-right tabular-nums">{m.olderLabel}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{m.newerLabel}</td>
-                  <td className={`py-2 pr-3 text-right font-semibold tabular-nums ${TONE[m.tone]}`}>{m.deltaLabel}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums">
+                    <span {...m.olderFigure}>{m.olderLabel}</span>
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">
+                    <span {...m.newerFigure}>{m.newerLabel}</span>
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">
+                    <span className={`font-semibold ${TONE[m.tone]}`} {...m.figure}>
+                      {m.deltaLabel}
+                    </span>
+                    <span className={`block text-xs ${muted}`}>{m.changeBasis}</span>
+                  </td>
                   <td className={`py-2 pr-3 text-xs ${muted}`}>{m.counts}</td>
                   <td className="py-2 text-xs tabular-nums">
                     {m.pLabel}
@@ -46,8 +55,13 @@ export function DiffModels({ view }: { view: DiffPageView }) {
 export function DiffCells({ view }: { view: DiffPageView }) {
   return (
     <Section id="diff-cells-h" title="Largest changes" description="The prompt × model cells whose score moved most between the runs.">
+      {view.unchanged && (
+        <p className={`mb-2 text-sm ${muted}`} data-testid="diff-unchanged">
+          {view.unchanged}
+        </p>
+      )}
       {view.cells.length === 0 ? (
-        <Empty>No cell was scored in both runs.</Empty>
+        <Empty>{view.unchanged ? 'No cell scored in both runs moved.' : 'No cell was scored in both runs.'}</Empty>
       ) : (
         <table className="w-full text-left text-sm" data-testid="diff-cells">
           <ColumnHeaders columns={[{ label: 'Prompt' }, { label: 'Model' }, { label: 'Older', right: true }, { label: 'Newer', right: true }, { label: 'Change', right: true }]} />

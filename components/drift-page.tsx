@@ -56,7 +56,13 @@ function Check({ c }: { c: DriftCheckView }) {
         <div>
           <dt className={muted}>Change</dt>
           <dd className="font-medium tabular-nums" data-testid="drift-difference">
-            {c.difference}
+            {c.differenceValue === null ? (
+              c.difference
+            ) : (
+              <>
+                <span {...c.figure}>{c.differenceValue}</span> points
+              </>
+            )}
           </dd>
         </div>
         <div>
@@ -66,9 +72,15 @@ function Check({ c }: { c: DriftCheckView }) {
           </dd>
         </div>
         <div>
-          <dt className={muted}>Blueprint’s MDE</dt>
+          <dt className={muted}>MDE of the earlier run</dt>
           <dd className="tabular-nums" data-testid="drift-mde">
-            {c.mde}
+            {c.mdeValue === null ? (
+              c.mde
+            ) : (
+              <>
+                ±<span {...c.mdeFigure}>{c.mdeValue}</span> points
+              </>
+            )}
           </dd>
         </div>
         <div>

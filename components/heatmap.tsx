@@ -21,7 +21,13 @@ export function Heatmap({ view }: { view: HeatmapView }) {
         <Legend legend={view.legend} />
       </div>
       {view.sealedNote && <p className={`text-sm ${muted}`}>{view.sealedNote}</p>}
-      <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Heatmap, scrolls sideways">
+      {view.columns.length > 1 && (
+        // a phone shows one or two model columns: say that the rest are to the side
+        <p className={`text-xs sm:hidden ${muted}`} data-testid="heatmap-scroll-cue">
+          {view.columns.length} models: scroll the table sideways to see them all →
+        </p>
+      )}
+      <div className="scroll-cue relative overflow-x-auto" tabIndex={0} role="region" aria-label="Heatmap, scrolls sideways">
         <table className="border-separate border-spacing-0.5 text-sm" data-testid="heatmap">
           <caption className={`mb-2 text-left text-sm ${muted}`}>Score (0–100) of each model on each prompt. Select a cell for the replies and verdicts.</caption>
           <thead>
@@ -37,7 +43,9 @@ export function Heatmap({ view }: { view: HeatmapView }) {
                   <a href={c.href} className={`block truncate ${link}`} title={`${c.modelId}: ${c.scoreLabel}`}>
                     {c.label}
                   </a>
-                  <span className={`block text-center font-normal tabular-nums ${muted}`}>{c.scoreLabel}</span>
+                  <span className={`block text-center font-normal tabular-nums ${muted}`} {...c.figure}>
+                    {c.scoreLabel}
+                  </span>
                 </th>
               ))}
             </tr>

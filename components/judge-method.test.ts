@@ -45,7 +45,6 @@ const verdict = (judges: StoredJudgeRecord[], method: VerdictInput['method']): V
   reasoning: null,
   judges,
   spread: null,
-  alpha: null,
   disagreement: false,
 });
 
@@ -97,6 +96,7 @@ describe('the run page’s judges line says how each judge was read', () => {
       parent: null,
       rescores: [],
       draftBanner: null,
+      waits: [],
     };
     const html = text(renderToStaticMarkup(createElement(RunHeader, { view })));
     expect(html).toContain('openai:o4-mini (standard)3 samples each (the model refuses log-probabilities)');

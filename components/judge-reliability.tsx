@@ -20,16 +20,28 @@ function SelfJudging({ lines }: { lines: string[] }) {
   );
 }
 
-/** One line: α, its reading, coverage, disagreement, self-judging; nothing when nothing was judged. */
+/**
+ * α as a link to what it means: the number with its figure attributes (data-figure, data-value,
+ * data-units), or, below the minimum of verdicts, the "too few verdicts to tell" sentence in the
+ * neutral colour with no figure at all.
+ */
+function AlphaLink({ line, className = '', title }: { line: ReliabilityLineView; className?: string; title?: string }) {
+  return (
+    <Link href={line.methodologyHref} className={`tabular-nums ${line.alphaAttrs ? `font-semibold ${link}` : muted} ${className}`} data-testid="judge-alpha" title={title} {...(line.alphaAttrs ?? {})}>
+      {line.alphaLabel}
+    </Link>
+  );
+}
+
+/** One line: α with what it rests on, its reading, coverage, disagreement, self-judging; nothing when nothing was judged. */
 export function JudgeReliabilityLine({ view, label = 'Judges' }: { view: ReliabilityLineView; label?: string }) {
   if (!view.judged) return null;
   return (
     <div className="text-sm" data-testid="judge-reliability">
       <p>
         <span className={muted}>{label}: </span>
-        <Link href={view.methodologyHref} className={`font-semibold tabular-nums ${link}`} data-testid="judge-alpha" title="Krippendorff’s α over the judged verdicts here: what it means">
-          {view.alphaLabel}
-        </Link>{' '}
+        <AlphaLink line={view} title="Krippendorff’s α over the judged verdicts here: what it means" />{' '}
+        {view.basisLabel && <span className={`tabular-nums ${muted}`}>{view.basisLabel} </span>}
         <span className={view.reading ? READING_TONE[view.reading] : muted}>{view.readingLabel}</span>
         <span className={muted}>
           {' · '}
@@ -70,10 +82,9 @@ export function JudgeReliabilityByModel({ rows, description = 'How far the judge
                   </Link>
                 </td>
                 <td className="py-2 pr-3 tabular-nums">
-                  <Link href={r.line.methodologyHref} className={`font-semibold ${link}`} data-testid="judge-alpha">
-                    {r.line.alphaLabel}
-                  </Link>{' '}
+                  <AlphaLink line={r.line} />{' '}
                   <span className={r.line.reading ? READING_TONE[r.line.reading] : muted}>{r.line.readingLabel}</span>
+                  {r.line.basisLabel && <span className={`block text-xs ${muted}`}>{r.line.basisLabel}</span>}
                   <SelfJudging lines={r.line.selfJudging} />
                 </td>
                 <td className={`py-2 pr-3 ${muted}`}>

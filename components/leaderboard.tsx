@@ -55,7 +55,11 @@ const READING_TONE = {
   unreliable: 'text-red-800 dark:text-red-300',
 } as const;
 
-/** α and its reading, a ⚠ when a judge is of the model's own maker, the disagreement share beneath; coverage in the title. */
+/**
+ * α and its reading, a ⚠ when a judge is of the model's own maker, what α rests on and the
+ * disagreement share beneath; coverage in the title. Below the minimum of verdicts the cell says
+ * "too few verdicts to tell (n units)" in the neutral colour and carries no α figure.
+ */
 function JudgesCell({ judges }: { judges: BoardJudgesView | null }) {
   if (!judges) {
     return (
@@ -66,7 +70,7 @@ function JudgesCell({ judges }: { judges: BoardJudgesView | null }) {
   }
   return (
     <td className="py-2 pr-3 text-xs" data-testid="board-judges" title={judges.coverageTitle}>
-      <Link href={judges.methodologyHref} prefetch={false} className={`font-semibold tabular-nums ${link}`} data-testid="judge-alpha">
+      <Link href={judges.methodologyHref} prefetch={false} className={`tabular-nums ${judges.alphaAttrs ? `font-semibold ${link}` : muted}`} data-testid="judge-alpha" {...(judges.alphaAttrs ?? {})}>
         {judges.alphaLabel}
       </Link>{' '}
       <span className={judges.reading ? READING_TONE[judges.reading] : muted}>{judges.readingLabel}</span>
@@ -75,6 +79,7 @@ function JudgesCell({ judges }: { judges: BoardJudgesView | null }) {
           ⚠
         </span>
       )}
+      {judges.basisLabel && <span className={`block tabular-nums ${muted}`}>{judges.basisLabel}</span>}
       {judges.disagreementLabel && <span className={`block tabular-nums ${muted}`}>{judges.disagreementLabel}</span>}
     </td>
   );
@@ -87,7 +92,7 @@ function Rows({ entries, why = false }: { entries: (LeaderboardEntryView & { why
         <tr key={e.modelId} className="border-b border-zinc-100 dark:border-zinc-900" data-testid={why ? 'leaderboard-unranked-row' : 'leaderboard-row'}>
           <RankingCells entry={e} scoreTestId="score" />
           <td className="py-2 pr-3">
-            <RankBand label={e.bandLabel} tied={e.tied} />
+            <RankBand label={e.bandLabel} tied={e.tied} figure={e.figures.band} href={e.bandHref} />
           </td>
           <td className="py-2 pr-3 text-right tabular-nums" data-testid="blueprint-coverage">
             {e.blueprintsLabel}
@@ -145,12 +150,17 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
   if (view.entries.length === 0 && view.unranked.length === 0) return <GettingStarted />;
   return (
     <div className="space-y-6">
-      <div className="relative overflow-x-auto">
-        <table className="w-full min-w-[69rem] table-fixed text-left text-sm" data-testid={testId}>
-          <caption className={`mb-2 text-left text-sm ${muted}`}>
-            {view.caption}
-            {view.bandsCaption && <span className="mt-1 block">{view.bandsCaption}</span>}
-          </caption>
+      {/* the explanation sits outside the box that scrolls sideways, so a phone wraps it at its own width */}
+      <div className={`max-w-4xl space-y-1 text-sm ${muted}`} id={`${testId}-about`}>
+        <p>{view.caption}</p>
+        {view.bandsCaption && <p>{view.bandsCaption}</p>}
+      </div>
+      <p className={`text-xs sm:hidden ${muted}`} data-testid="leaderboard-scroll-cue">
+        The table has {COLUMNS.length} columns: scroll it sideways for bands, coverage, judges, cost and errors →
+      </p>
+      <div className="scroll-cue relative overflow-x-auto" tabIndex={0} role="region" aria-label="Leaderboard, scrolls sideways">
+        <table className="w-full min-w-[69rem] table-fixed text-left text-sm" data-testid={testId} aria-describedby={`${testId}-about`}>
+          <caption className="sr-only">{view.title}</caption>
           <Widths />
           <ColumnHeaders columns={COLUMNS} />
           <Rows entries={view.entries} />
@@ -158,13 +168,18 @@ export function LeaderboardTable({ view, testId = 'leaderboard' }: { view: Leade
         {view.entries.length === 0 && <p className={`mt-2 text-sm ${muted}`}>No model has a score on enough blueprints to be ranked.</p>}
       </div>
       {view.unranked.length > 0 && (
-        <div className="relative overflow-x-auto">
-          <table className="w-full min-w-[69rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`}>
-            <caption className={`mb-2 text-left text-sm ${muted}`}>{view.unrankedCaption}</caption>
+        <div className="space-y-2">
+          <p className={`max-w-4xl text-sm ${muted}`} id={`${testId}-unranked-about`}>
+            {view.unrankedCaption}
+          </p>
+          <div className="scroll-cue relative overflow-x-auto" tabIndex={0} role="region" aria-label="Models listed apart, scrolls sideways">
+          <table className="w-full min-w-[69rem] table-fixed text-left text-sm" data-testid={`${testId}-unranked`} aria-describedby={`${testId}-unranked-about`}>
+            <caption className="sr-only">Models listed apart</caption>
             <Widths />
             <ColumnHeaders columns={COLUMNS} />
             <Rows entries={view.unranked} why />
           </table>
+          </div>
         </div>
       )}
     </div>

@@ -18,8 +18,9 @@ export function ScoreLineChart({ data, testId }: { data: LineChartData; testId?:
             <YAxis domain={[0, 100]} stroke="currentColor" fontSize={12} width={36} />
             <Tooltip contentStyle={{ background: 'Canvas', color: 'CanvasText', fontSize: 12 }} />
             <Legend wrapperStyle={{ fontSize: 12 }} />
+            {/* straight segments between measured points: a smoothed curve drew values no run measured */}
             {data.series.map((s) => (
-              <Line key={s.key} type="monotone" dataKey={s.key} name={s.label} stroke={s.colour} strokeDasharray={s.dash || undefined} strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
+              <Line key={s.key} type="linear" dataKey={s.key} name={s.label} stroke={s.colour} strokeDasharray={s.dash || undefined} strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
             ))}
           </LineChart>
         </ResponsiveContainer>

@@ -18,10 +18,17 @@ export function ModelSummary({ view }: { view: ModelPageView }) {
         {view.provider && ` · provider ${view.provider}`}
       </p>
       <p className="text-lg">
-        Overall <span className="font-semibold tabular-nums" data-testid="model-overall">{view.overall.scoreLabel}</span>
-        {view.overall.intervalLabel && <span className={`ml-2 tabular-nums ${muted}`}>(95% interval {view.overall.intervalLabel})</span>}
+        Overall{' '}
+        <span className="font-semibold tabular-nums" data-testid="model-overall" {...view.overall.figures.score}>
+          {view.overall.scoreLabel}
+        </span>
+        {view.overall.intervalLabel && (
+          <span className={`ml-2 tabular-nums ${muted}`}>
+            (95% interval <span {...view.overall.figures.interval}>{view.overall.intervalLabel}</span>)
+          </span>
+        )}
         <span className={`ml-3 ${muted}`}>
-          {view.overall.rankLabel} · {view.overall.blueprintsLabel} · {view.overall.errors} errors
+          <span {...view.overall.figures.rank}>{view.overall.rankLabel}</span> on the overall leaderboard · {view.overall.blueprintsLabel} · {view.overall.errors} errors
         </span>
       </p>
     </header>
@@ -37,7 +44,9 @@ function AreaList({ items, empty }: { items: AreaView[]; empty: string }) {
           <Link href={a.href} className={link}>
             {a.kind === 'tag' ? `#${a.name}` : a.name}
           </Link>{' '}
-          <span className="tabular-nums">{a.scoreLabel}</span>{' '}
+          <span className="tabular-nums" {...a.figures.score}>
+            {a.scoreLabel}
+          </span>{' '}
           <span className={`tabular-nums ${TONE[a.tone]}`}>
             ({a.deltaLabel} vs the field’s {a.fieldLabel})
           </span>
@@ -72,7 +81,16 @@ export function AreaTable({ id, title, items, testId }: { id: string; title: str
       ) : (
         <div className="relative overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid={testId}>
-            <ColumnHeaders columns={[{ label: items[0]?.kind === 'tag' ? 'Tag' : 'Blueprint' }, { label: 'Score', right: true }, { label: '95% interval' }, { label: 'Rank', right: true }, { label: 'Field mean', right: true }, { label: 'vs field', right: true }]} />
+            <ColumnHeaders
+              columns={[
+                { label: items[0]?.kind === 'tag' ? 'Tag' : 'Blueprint' },
+                { label: 'Score', right: true },
+                { label: items[0]?.kind === 'tag' ? '95% interval (across its blueprints)' : '95% interval (its latest run)' },
+                { label: items[0]?.kind === 'tag' ? 'Place on the tag’s board' : 'Place on the blueprint', right: true },
+                { label: 'Field mean', right: true },
+                { label: 'vs field', right: true },
+              ]}
+            />
             <tbody>
               {items.map((a) => (
                 <tr key={a.name} className="border-b border-zinc-100 dark:border-zinc-900">
@@ -82,9 +100,15 @@ export function AreaTable({ id, title, items, testId }: { id: string; title: str
                     </Link>
                     {a.kind === 'tag' && <span className={`block text-xs font-normal ${muted}`}>{a.blueprintsLabel}</span>}
                   </th>
-                  <td className="py-2 pr-3 text-right font-semibold tabular-nums">{a.scoreLabel}</td>
-                  <td className="py-2 pr-3 tabular-nums">{a.intervalLabel ?? '—'}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{a.rankLabel}</td>
+                  <td className="py-2 pr-3 text-right font-semibold tabular-nums" {...a.figures.score}>
+                    {a.scoreLabel}
+                  </td>
+                  <td className="py-2 pr-3 tabular-nums" {...a.figures.interval}>
+                    {a.intervalLabel ?? '—'}
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums" {...a.figures.rank}>
+                    {a.rankLabel}
+                  </td>
                   <td className="py-2 pr-3 text-right tabular-nums">{a.fieldLabel}</td>
                   <td className={`py-2 text-right tabular-nums ${TONE[a.tone]}`}>{a.deltaLabel}</td>
                 </tr>
@@ -117,8 +141,12 @@ export function HistoryTable({ rows }: { rows: ModelPageView['historyTable'] }) 
                   {r.blueprint}
                 </a>
               </td>
-              <td className="py-1 pr-3 text-right tabular-nums">{r.scoreLabel}</td>
-              <td className="py-1 tabular-nums">{r.intervalLabel ?? '—'}</td>
+              <td className="py-1 pr-3 text-right tabular-nums" {...r.figures.score}>
+                {r.scoreLabel}
+              </td>
+              <td className="py-1 tabular-nums" {...r.figures.interval}>
+                {r.intervalLabel ?? '—'}
+              </td>
             </tr>
           ))}
         </tbody>

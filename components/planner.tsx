@@ -23,7 +23,7 @@ export function Planner({ view }: { view: PlannerView }) {
         <dl className="grid grid-cols-[auto_auto] gap-x-4 gap-y-1 text-sm">
           <dt className={muted}>Minimum detectable difference</dt>
           <dd className="font-semibold tabular-nums" data-testid="planner-mde">
-            {view.mde}
+            <span {...view.figure}>{view.mdeValue}</span> points
           </dd>
           {view.basis.map((b) => (
             <div key={b.label} className="contents">
@@ -70,7 +70,7 @@ export function Planner({ view }: { view: PlannerView }) {
                   ρ
                 </th>
                 <th scope="col" className="pr-4 text-right font-medium">
-                  ω
+                  ω (points)
                 </th>
                 <th scope="col" className="text-right font-medium">
                   MDE (points)

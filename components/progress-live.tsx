@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { progressView, RunProgressSchema, TERMINAL, type RunProgress } from '@/lib/views/progress-view';
+import { WaitNotes } from './run-waits';
 
 const POLL_MS = 2000;
 
@@ -70,6 +71,7 @@ export function ProgressLive({ initial, initialNow, apiHref, resultsHref }: { in
           </div>
         ))}
       </dl>
+      {view.waits.length > 0 && <WaitNotes waits={view.waits} testId="progress-waits" />}
       {view.error && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
           {view.error}

@@ -151,7 +151,7 @@ export function ReplyCard({ card: c, focus = false }: { card: ReplyCardView; foc
             </a>
           </p>
         </div>
-        <ScoreChip label={c.scoreLabel} background={c.background} color={c.color} title="Prompt score (0–100)" />
+        <ScoreChip label={c.scoreLabel} background={c.background} color={c.color} title="Prompt score (0–100)" figure={c.figure} />
       </header>
       {c.attempts.length === 0 && <p className={`text-sm ${muted}`}>No reply recorded.</p>}
       {c.attempts.map((a, i) => (

@@ -1,10 +1,17 @@
 /** A retrieval run's results, the leaderboard of embedding models and a query's drill-down: they render view models and never fetch. */
 import Link from 'next/link';
+import type { FigureAttrs } from '@/lib/views/figures';
 import type { LadderView, MetricCellView, RetrievalBoardView, RetrievalQueryView, RetrievalResultsView } from '@/lib/views/retrieval-view';
 import { Cell, Empty, StatusBadge, Table, link, muted } from './ui';
 
-function Ladder({ ladder }: { ladder: LadderView | null }) {
-  return ladder ? <StatusBadge label={ladder.label} tone={ladder.tone} /> : <span className={muted}>—</span>;
+function Ladder({ ladder, figure }: { ladder: LadderView | null; figure: FigureAttrs | null }) {
+  return ladder ? (
+    <span {...figure}>
+      <StatusBadge label={ladder.label} tone={ladder.tone} />
+    </span>
+  ) : (
+    <span className={muted}>—</span>
+  );
 }
 
 function MetricCell({ cell }: { cell: MetricCellView }) {
@@ -19,7 +26,7 @@ function MetricCell({ cell }: { cell: MetricCellView }) {
         </span>
       )}
       {cell.ladder && (
-        <span className="ml-1">
+        <span className="ml-1" {...cell.figure}>
           <StatusBadge label={cell.ladder.label} tone={cell.ladder.tone} />
         </span>
       )}
@@ -46,7 +53,7 @@ export function RetrievalResults({ view }: { view: RetrievalResultsView }) {
               <MetricCell key={m.metric} cell={m} />
             ))}
             <Cell>
-              <Ladder ladder={r.ladder} />
+              <Ladder ladder={r.ladder} figure={r.figure} />
             </Cell>
             <Cell>{r.cost}</Cell>
           </tr>
@@ -113,7 +120,7 @@ export function RetrievalBoard({ view }: { view: RetrievalBoardView }) {
                 )}
                 {c.interval && <span className={`ml-1 text-xs tabular-nums ${muted}`}>[{c.interval}]</span>}
                 {c.ladder && (
-                  <span className="ml-1">
+                  <span className="ml-1" title="The model’s status on this run, over every metric with a minimum" {...c.figure}>
                     <StatusBadge label={c.ladder.label} tone={c.ladder.tone} />
                   </span>
                 )}

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { RunHeaderView } from '@/lib/views/run-view';
 import { Breadcrumbs, Facts, StatusBadge, Tabs, link, muted } from './ui';
+import { WaitNotes } from './run-waits';
 
 /** The top of every run page: where it sits, its state and facts, the run's tabs, the diff picker. */
 export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderView; trail?: { label: string; href?: string }[]; main?: boolean }) {
@@ -20,6 +21,7 @@ export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderV
           </Link>
         )}
       </div>
+      {view.waits.length > 0 && <WaitNotes waits={view.waits} testId="run-waits" />}
       {view.draftBanner && (
         <p role="note" data-testid="draft-banner" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
           {view.draftBanner}

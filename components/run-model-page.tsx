@@ -13,9 +13,18 @@ export function RunModelSummary({ view }: { view: RunModelPageView }) {
         <span className={`font-mono text-sm ${muted}`}>{view.modelId}</span>
       </div>
       <p className="text-lg">
-        Score <span className="font-semibold tabular-nums" data-testid="model-score">{view.scoreLabel}</span>
-        {view.intervalLabel && <span className={`ml-2 tabular-nums ${muted}`}>(95% interval {view.intervalLabel})</span>}
-        <span className={`ml-3 ${muted}`}>{view.rankLabel} in this run</span>
+        Score{' '}
+        <span className="font-semibold tabular-nums" data-testid="model-score" {...view.figures.score}>
+          {view.scoreLabel}
+        </span>
+        {view.intervalLabel && (
+          <span className={`ml-2 tabular-nums ${muted}`}>
+            (95% interval <span {...view.figures.interval}>{view.intervalLabel}</span>)
+          </span>
+        )}
+        <span className={`ml-3 ${muted}`} {...view.figures.rank}>
+          {view.rankLabel} in this run
+        </span>
       </p>
       <IntervalNote note={view.intervalNote} />
       <Facts items={view.facts} />
@@ -54,7 +63,7 @@ export function RunModelPrompts({ view }: { view: RunModelPageView }) {
             {view.prompts.map((p) => (
               <tr key={p.promptKey} className="border-b border-zinc-100 align-top dark:border-zinc-900">
                 <td className="py-2 pr-3">
-                  <ScoreChip label={p.scoreLabel} background={p.background} color={p.color} />
+                  <ScoreChip label={p.scoreLabel} background={p.background} color={p.color} figure={p.figure} />
                 </td>
                 <td className="py-2 pr-3">
                   <a href={p.href} className={`font-mono text-xs ${link}`}>

@@ -1,5 +1,6 @@
 /** Small presentational pieces shared by the pages. They receive view models and never fetch. */
 import Link from 'next/link';
+import type { FigureAttrs } from '@/lib/views/figures';
 import type { IntervalBar } from '@/lib/views/leaderboard-view';
 import type { PaginationView } from '@/lib/views/pagination';
 import type { StatusTone } from '@/lib/views/run-view';
@@ -36,9 +37,9 @@ export function StatusBadge({ label, tone }: { label: string; tone: StatusTone }
 }
 
 /** A score on its heatmap colour (the number is always printed: colour is never the only cue). */
-export function ScoreChip({ label, background, color, title }: { label: string; background: string; color: string; title?: string }) {
+export function ScoreChip({ label, background, color, title, figure }: { label: string; background: string; color: string; title?: string; figure?: FigureAttrs }) {
   return (
-    <span className="inline-block min-w-10 rounded px-1.5 py-0.5 text-center text-sm font-medium tabular-nums" style={{ background, color }} title={title}>
+    <span className="inline-block min-w-10 rounded px-1.5 py-0.5 text-center text-sm font-medium tabular-nums" style={{ background, color }} title={title} {...figure}>
       {label}
     </span>
   );
@@ -99,10 +100,16 @@ export function Pagination({ view, label }: { view: PaginationView; label: strin
 }
 
 /** One heatmap cell: the score printed on its colour, linking to the cell's page. */
-export function HeatCell({ cell, className = 'hm-cell' }: { cell: { href: string; ariaLabel: string; background: string; color: string; text: string }; className?: string }) {
+export function HeatCell({
+  cell,
+  className = 'hm-cell',
+}: {
+  cell: { href: string; ariaLabel: string; background: string; color: string; text: string; figure?: FigureAttrs | null };
+  className?: string;
+}) {
   return (
     <td>
-      <a href={cell.href} aria-label={cell.ariaLabel} className={className} style={{ background: cell.background, color: cell.color }}>
+      <a href={cell.href} aria-label={cell.ariaLabel} className={className} style={{ background: cell.background, color: cell.color }} {...cell.figure}>
         {cell.text}
       </a>
     </td>

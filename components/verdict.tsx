@@ -73,7 +73,8 @@ export function PointLabel({ text, code, direction, citation, className = 'text-
  * a prompt with many models stays a page that loads fast.
  */
 export function VerdictItem({ v, id, heading, full = true, detailsHref }: { v: VerdictView; id?: string; heading?: React.ReactNode; full?: boolean; detailsHref?: string }) {
-  const panel = [v.disagreement ? 'judges disagree' : null, v.spreadLabel, v.alphaLabel].filter(Boolean).join(' · ');
+  // the panel's answers and their spread; no agreement statistic per verdict (verdict-view.ts says why)
+  const panel = [v.disagreement ? 'judges disagree' : null, v.answersLabel, v.spreadLabel].filter(Boolean).join(' · ');
   return (
     <li id={id} className="scroll-mt-20 space-y-2 border-t border-zinc-100 py-3 first:border-t-0 dark:border-zinc-900" data-testid="verdict" data-status={v.status} data-kind={v.kind}>
       <div className="flex items-start gap-2">

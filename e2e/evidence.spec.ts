@@ -12,6 +12,7 @@ import { readdirSync } from 'node:fs';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { runAssay as assay, startAppServer, type AppServer } from './app-server';
 import { screenshot } from './demo';
+import { describeConflicts, figureCensus } from './figure-census';
 import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 
 const PORT = Number(process.env.E2E_EVIDENCE_PORT ?? 3140);
@@ -195,4 +196,17 @@ test('a gate failure is said at the top of the cell page and flagged on the heat
   await expect(gated).toBeVisible();
   await expect(gated).toHaveAttribute('aria-label', /paracetamol-max-dose × model-b: .*a gate failed/);
   await screenshot(page, info, 'evidence-heatmap-gate');
+});
+
+test('the figure census: every figure of the real runs has one value on every page, and no α over too few units', async ({ page }) => {
+  test.setTimeout(600_000);
+  const census = await figureCensus(page, BASE, ['/', ...[...runs.values()].map((id) => `/runs/${id}`)]);
+  for (const prefix of ['/blueprints/', '/runs/', '/models/']) expect(census.pages.some((p) => p.startsWith(prefix)), prefix).toBe(true);
+  expect(census.pages.some((p) => /^\/runs\/[^/]+\/prompts\/[^?]+\?model=/.test(p)), 'a cell page').toBe(true);
+  for (const kind of ['score', 'interval', 'rank']) expect(census.kinds[kind] ?? 0, kind).toBeGreaterThan(0);
+  console.log(`figure census (assay run): ${census.pages.length} pages, ${census.seen.length} figures; ${JSON.stringify(census.kinds)}`);
+  expect(census.conflicts, describeConflicts(census.conflicts)).toEqual([]);
+  expect(census.thinAlpha).toEqual([]);
+  // no dead ends: every link a reader page offers opens
+  expect(census.dead).toEqual([]);
 });

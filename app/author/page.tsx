@@ -6,6 +6,8 @@ import { DraftList } from '@/components/author/draft-list';
 import { DraftNameSchema, listDrafts } from '@/lib/server/authoring/drafts';
 import { listExampleNames, readExample } from '@/lib/server/authoring/examples';
 import { getDb } from '@/lib/server/compose/database';
+import { signInSettings } from '@/lib/server/compose/site';
+import { authorSignInView } from '@/lib/views/sign-in-view';
 import { currentUser } from '../admin/session';
 
 export const dynamic = 'force-dynamic';
@@ -16,6 +18,7 @@ const one = (v: string | string[] | undefined) => (typeof v === 'string' && v !=
 /**
  * `/author?example=<file>` starts from an example blueprint, `?from=<blueprint id>` from a copy
  * of a blueprint's source (sealed prompts taken out), `?draft=<name>` reopens a saved draft.
+ * `?connectError=` or `?error=` says why "Connect GitHub" or signing in came back without it.
  */
 export default async function AuthorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
@@ -34,11 +37,15 @@ export default async function AuthorPage({ searchParams }: { searchParams: Promi
       ? { yaml: example.yaml, name: `blueprints/${example.name}`, origin: 'an example' }
       : { yaml: '', name: draftName ?? 'blueprints/my-blueprint.yml', origin: null };
   const drafts = user ? await listDrafts(getDb(), user.id) : [];
-  const notice = copy && !copy.ok ? copy.reason : exampleName && !example ? `There is no example named ${exampleName}.` : null;
+  const startNotice = copy && !copy.ok ? copy.reason : exampleName && !example ? `There is no example named ${exampleName}.` : null;
+  const notice = [one(params.connectError) ?? one(params.error), startNotice].filter((n) => n !== null).join(' ') || null;
+  // signing in comes back to this same page (its example, copy or draft), without the messages
+  const kept = new URLSearchParams(Object.entries(params).flatMap(([k, v]) => (typeof v === 'string' && k !== 'connectError' && k !== 'error' ? [[k, v]] : [])));
+  const returnTo = `/author${kept.size ? `?${kept}` : ''}`;
   return (
     <>
       <DraftList drafts={drafts} current={draftName} />
-      <AuthorWorkspace initialYaml={start.yaml} initialName={start.name} examples={examples} login={user?.githubLogin ?? null} origin={start.origin} notice={notice} catalog={authoringCatalog()} />
+      <AuthorWorkspace initialYaml={start.yaml} initialName={start.name} examples={examples} login={user?.githubLogin ?? null} origin={start.origin} notice={notice} catalog={authoringCatalog()} signIn={authorSignInView(signInSettings(), returnTo)} />
     </>
   );
 }

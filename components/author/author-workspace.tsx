@@ -6,7 +6,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthoringCatalog } from '@/lib/core';
-import type { AuthorProblem } from '@/lib/views/author-problems';
+import { isEmptyDraft, type AuthorProblem } from '@/lib/views/author-problems';
+import type { AuthorSignInView } from '@/lib/views/sign-in-view';
 import { CheckPanel } from './check-panel';
 import { CodeEditor, type CodeEditorHandle } from './code-editor';
 import { FormView } from './form-view';
@@ -26,11 +27,14 @@ export interface AuthorWorkspaceProps {
   notice?: string | null;
   /** The editor's completion and hover documentation; without it the editor offers none. */
   catalog?: AuthoringCatalog;
+  /** Whether signing in and connecting GitHub can work here, and if not which settings they need. */
+  signIn?: AuthorSignInView;
 }
 
 const EMPTY_CATALOG: AuthoringCatalog = { pointFunctions: [], criterionKinds: [], fields: { header: [], prompt: [], point: [] } };
+const SIGN_IN_OFFERED: AuthorSignInView = { signIn: true, signInHref: '/api/auth/github?returnTo=%2Fauthor', signInUnavailable: null, connect: true, connectUnavailable: null };
 
-export function AuthorWorkspace({ initialYaml, initialName, examples, login, origin = null, notice = null, catalog = EMPTY_CATALOG }: AuthorWorkspaceProps) {
+export function AuthorWorkspace({ initialYaml, initialName, examples, login, origin = null, notice = null, catalog = EMPTY_CATALOG, signIn = SIGN_IN_OFFERED }: AuthorWorkspaceProps) {
   const [yaml, setYaml] = useState(initialYaml);
   const [problems, setProblems] = useState<AuthorProblem[]>([]);
   const [checked, setChecked] = useState(false);
@@ -101,15 +105,15 @@ export function AuthorWorkspace({ initialYaml, initialName, examples, login, ori
           {draftStatusText(draft.status, login !== null)}
         </p>
       </div>
-      <ProblemsList problems={problems} checked={checked} onJump={(p) => editor.current?.jumpTo(p.from)} />
+      <ProblemsList problems={problems} checked={checked} empty={isEmptyDraft(yaml)} onJump={(p) => editor.current?.jumpTo(p.from)} />
       {/* The current text, for specs and assistive tooling: stays whatever the editor becomes. */}
       <pre data-testid="author-yaml" hidden>
         {yaml}
       </pre>
       <FormView yaml={yaml} onChange={change} />
-      <CheckPanel yaml={yaml} />
-      <TryItPanel yaml={yaml} name={initialName} login={login} onRunStarted={onRunStarted} />
-      <OpenPrPanel yaml={yaml} suggestedPath={initialName} login={login} tryRunUrl={tryRunUrl} />
+      <CheckPanel yaml={yaml} file={initialName} />
+      <TryItPanel yaml={yaml} name={initialName} login={login} onRunStarted={onRunStarted} signInUnavailable={signIn.signInUnavailable} signInHref={signIn.signInHref ?? undefined} />
+      <OpenPrPanel yaml={yaml} suggestedPath={initialName} login={login} tryRunUrl={tryRunUrl} connectUnavailable={signIn.connectUnavailable} />
     </div>
   );
 }

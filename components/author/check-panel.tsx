@@ -12,6 +12,8 @@ import { muted } from '@/components/ui';
 
 export interface CheckPanelProps {
   yaml: string;
+  /** The draft's name as the editor shows it: the problems cite it. */
+  file: string;
 }
 
 const STATUS_LABEL: Record<CheckStatus, string> = {
@@ -31,8 +33,28 @@ const STATUS_TONE: Record<CheckStatus, string> = {
   no_sandbox: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
 };
 
-export function CheckPanel({ yaml }: CheckPanelProps) {
-  const draft = useMemo(() => draftPrompts(yaml), [yaml]);
+/** One point's verdict on the pasted reply, worded as the run pages word it. */
+export function CheckResultRow({ row: r }: { row: CheckRow }) {
+  return (
+    <tr data-testid="check-row" data-status={r.status} className="border-t border-zinc-100 align-top dark:border-zinc-800">
+      {/* a space, not a margin, before each badge: the parts stay apart in the page's text (copied, read aloud, searched) */}
+      <td className="py-1 pr-3">
+        {r.source === 'should_not' && <span className={muted}>Must not: </span>}
+        {r.text}
+        {r.gate && <> <span className="rounded bg-zinc-100 px-1 text-xs dark:bg-zinc-800">gate</span></>}
+        {r.pathLabel && <> <span className={`text-xs ${muted}`}>{r.pathLabel} (OR)</span></>}
+      </td>
+      <td className="py-1 pr-3">
+        <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_TONE[r.status]}`}>{STATUS_LABEL[r.status]}</span>
+        {r.score !== null && r.status !== 'pass' && r.status !== 'fail' && <> <span className={muted}>{r.score.toFixed(2)}</span></>}
+      </td>
+      <td className={`py-1 ${muted}`}>{r.detail}</td>
+    </tr>
+  );
+}
+
+export function CheckPanel({ yaml, file }: CheckPanelProps) {
+  const draft = useMemo(() => draftPrompts(yaml, file), [yaml, file]);
   const [promptId, setPromptId] = useState<string>('');
   const [reply, setReply] = useState('');
   const [rows, setRows] = useState<CheckRow[] | null>(null);
@@ -81,27 +103,16 @@ export function CheckPanel({ yaml }: CheckPanelProps) {
               <p className="text-sm font-medium" role="status">{checkSummary(rows)}</p>
               <table className="w-full text-left text-sm">
                 <thead>
+                  {/* a trailing space in each header: "Point Verdict Why" in the page's text, never "PointVerdictWhy" */}
                   <tr className={muted}>
-                    <th className="py-1 pr-3 font-normal">Point</th>
-                    <th className="py-1 pr-3 font-normal">Verdict</th>
-                    <th className="py-1 font-normal">Why</th>
+                    <th className="py-1 pr-3 font-normal">Point </th>
+                    <th className="py-1 pr-3 font-normal">Verdict </th>
+                    <th className="py-1 font-normal">Why </th>
                   </tr>
                 </thead>
                 <tbody>
                   {rows.map((r) => (
-                    <tr key={r.index} data-testid="check-row" data-status={r.status} className="border-t border-zinc-100 align-top dark:border-zinc-800">
-                      <td className="py-1 pr-3">
-                        {r.source === 'should_not' && <span className={muted}>should not: </span>}
-                        {r.text}
-                        {r.gate && <span className="ml-1 rounded bg-zinc-100 px-1 text-xs dark:bg-zinc-800">gate</span>}
-                        {r.path && <span className={`ml-1 text-xs ${muted}`}>({r.path})</span>}
-                      </td>
-                      <td className="py-1 pr-3">
-                        <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_TONE[r.status]}`}>{STATUS_LABEL[r.status]}</span>
-                        {r.score !== null && r.status !== 'pass' && r.status !== 'fail' && <span className={`ml-1 ${muted}`}>{r.score.toFixed(2)}</span>}
-                      </td>
-                      <td className={`py-1 ${muted}`}>{r.detail}</td>
-                    </tr>
+                    <CheckResultRow key={r.index} row={r} />
                   ))}
                 </tbody>
               </table>

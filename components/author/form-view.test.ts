@@ -27,4 +27,11 @@ describe('the form view', () => {
     expect(html).toContain('<span class="font-mono">b</span>');
     expect(html).not.toContain('in prompt b"');
   });
+
+  it('names alternative paths as the run pages and the check panel do ("Path 1 (OR)"), not by the parser id', () => {
+    const html = render('title: T\n---\n- id: a\n  prompt: A?\n  should:\n    - Is kind\n    - - $contains: x\n      - Says why\n    - - $contains: y\n');
+    expect(html).toContain('2. function · Path 1 (OR) · line 7');
+    expect(html).toContain('4. function · Path 2 (OR) · line 9');
+    expect(html).not.toMatch(/should:\d/);
+  });
 });

@@ -13,6 +13,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { parse as parseYaml } from 'yaml';
 import { editForm, FormEditError, readForm, type FormEdit, type FormHeader, type FormPoint, type FormPrompt } from '@/lib/core';
+import { pathNames } from '@/lib/views/score-breakdown';
 import { muted } from '../ui';
 
 export interface FormViewProps {
@@ -282,12 +283,14 @@ function PointFields({ prompt, name, point, apply }: { prompt: FormPrompt; name:
   const label = (what: string) => `${what} of point ${point.index + 1} in prompt ${name}`;
   const set = (field: Extract<FormEdit, { op: 'point' }>['field'], value: unknown) => apply({ op: 'point', prompt: prompt.index, point: point.index, field, value });
   const editable = !point.readOnly && point.kind !== 'invalid';
+  // paths named as the run pages and the check panel name them ("Path 1"), not by the parser's id
+  const paths = pathNames(prompt.points.map((p) => p.path));
   return (
     <div className="rounded border border-zinc-100 p-2 dark:border-zinc-800" data-point={point.index}>
       <p className={`text-xs ${muted}`}>
         {point.index + 1}. {KIND_LABEL[point.kind]}
         {point.block === 'should_not' ? ' · should not' : ''}
-        {point.path ? ` · alternative path ${point.path}` : ''} · line {point.line}
+        {point.path ? ` · ${paths.get(point.path) ?? point.path} (OR)` : ''} · line {point.line}
         {point.readOnly ? ' · edit in the YAML' : ''}
       </p>
       <div className="mt-1 space-y-2">

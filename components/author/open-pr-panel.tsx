@@ -16,6 +16,8 @@ export interface OpenPrPanelProps {
   login: string | null;
   /** The latest try-it run of this draft, linked in the PR description. */
   tryRunUrl: string | null;
+  /** Why connecting GitHub cannot work on this server (the settings it needs); null when it can. */
+  connectUnavailable?: string | null;
 }
 
 interface Failure {
@@ -29,7 +31,7 @@ function titleOf(yaml: string): string | null {
   return /^title:\s*["']?(.+?)["']?\s*$/m.exec(yaml)?.[1] ?? null;
 }
 
-export function OpenPrPanel({ yaml, suggestedPath, login, tryRunUrl }: OpenPrPanelProps) {
+export function OpenPrPanel({ yaml, suggestedPath, login, tryRunUrl, connectUnavailable = null }: OpenPrPanelProps) {
   const [path, setPath] = useState(suggestedPath);
   const [title, setTitle] = useState('');
   const [overwrite, setOverwrite] = useState(false);
@@ -97,7 +99,12 @@ export function OpenPrPanel({ yaml, suggestedPath, login, tryRunUrl }: OpenPrPan
   return (
     <section aria-labelledby="open-pr-heading" data-testid="open-pr-panel" className="space-y-3 rounded border border-slate-300 p-4">
       <h2 id="open-pr-heading" className="text-lg font-semibold">Open a pull request</h2>
-      {connection && !connection.connected ? (
+      {connectUnavailable ? (
+        // no "Connect GitHub" link: it would lead to an error; the sentence names the settings instead
+        <p className="text-sm" data-testid="connect-unavailable">
+          {connectUnavailable}
+        </p>
+      ) : connection && !connection.connected ? (
         <p className="text-sm">
           Assay opens the pull request as you, with your GitHub account: it needs your permission to fork the blueprint repository and push a branch to your fork (GitHub&apos;s <code>public_repo</code> scope). The token stays on the server, encrypted, and is deleted when you sign out.{' '}
           <a href={connectHref()} className="font-medium underline" data-testid="connect-github">
@@ -128,13 +135,13 @@ export function OpenPrPanel({ yaml, suggestedPath, login, tryRunUrl }: OpenPrPan
         <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} />
         Replace the file at this path if it already exists
       </label>
-      <button type="button" onClick={submit} disabled={busy || !!pathProblem || !yaml.trim() || (connection !== null && !connection.connected)} className="rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
+      <button type="button" onClick={submit} disabled={busy || !!connectUnavailable || !!pathProblem || !yaml.trim() || (connection !== null && !connection.connected)} className="rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white disabled:opacity-50">
         {busy ? 'Opening…' : 'Open pull request'}
       </button>
       {failure ? (
         <div role="alert" data-testid="pr-error" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900">
           <p>{failure.message}</p>
-          {failure.next === 'connect' ? (
+          {failure.next === 'connect' && !connectUnavailable ? (
             <a href={connectHref()} className="underline">
               Connect GitHub again
             </a>

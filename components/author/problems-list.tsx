@@ -1,16 +1,14 @@
 'use client';
-/** The problems of the text in the editor, in text order; a click puts the cursor on one. */
-import type { AuthorProblem } from '@/lib/views/author-problems';
+/** The problems of the text in the editor, in text order; a click puts the cursor on one. An empty draft has none: it gets a hint. */
+import { problemsSummary, type AuthorProblem } from '@/lib/views/author-problems';
 
-export function ProblemsList({ problems, checked, onJump }: { problems: AuthorProblem[]; checked: boolean; onJump(p: AuthorProblem): void }) {
-  const errors = problems.filter((p) => p.severity === 'error').length;
-  const warnings = problems.length - errors;
+export function ProblemsList({ problems, checked, empty = false, onJump }: { problems: AuthorProblem[]; checked: boolean; empty?: boolean; onJump(p: AuthorProblem): void }) {
   return (
     <section aria-labelledby="problems-h" data-testid="problems" className="rounded border border-zinc-200 p-3 text-sm dark:border-zinc-800">
       <h2 id="problems-h" className="font-medium">
         Problems{' '}
         <span className="font-normal text-zinc-600 dark:text-zinc-400" data-testid="problems-summary">
-          {!checked ? 'checking…' : problems.length === 0 ? 'none: the blueprint is valid' : `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`}
+          {problemsSummary(problems, { checked, empty })}
         </span>
       </h2>
       {problems.length > 0 && (
@@ -23,7 +21,7 @@ export function ProblemsList({ problems, checked, onJump }: { problems: AuthorPr
                   {p.line}:{p.col}
                 </span>{' '}
                 {p.message}
-                {p.hint && <span className="block pl-4 text-zinc-600 dark:text-zinc-400">{p.hint}</span>}
+                {p.hint && <> <span className="block pl-4 text-zinc-600 dark:text-zinc-400">{p.hint}</span></>}
               </button>
             </li>
           ))}

@@ -20,6 +20,10 @@ export interface TryItPanelProps {
   login: string | null;
   /** Told the results URL of each run started here (the workspace links the latest in a pull request). */
   onRunStarted?: (resultsUrl: string) => void;
+  /** Why signing in cannot work on this server (the settings it needs); null when it can. */
+  signInUnavailable?: string | null;
+  /** The sign-in link (coming back to this draft). */
+  signInHref?: string;
 }
 
 async function errorMessage(res: Response): Promise<string> {
@@ -27,7 +31,7 @@ async function errorMessage(res: Response): Promise<string> {
   return body?.error?.message ?? `The server answered ${res.status}.`;
 }
 
-export function TryItPanel({ yaml, name, login, onRunStarted }: TryItPanelProps) {
+export function TryItPanel({ yaml, name, login, onRunStarted, signInUnavailable = null, signInHref = '/api/auth/github?returnTo=%2Fauthor' }: TryItPanelProps) {
   const [allowance, setAllowance] = useState<TryAllowance | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
@@ -82,9 +86,14 @@ export function TryItPanel({ yaml, name, login, onRunStarted }: TryItPanelProps)
   return (
     <section aria-labelledby="try-h" className="space-y-3 rounded border border-zinc-200 p-4 dark:border-zinc-800" data-testid="try-it-panel">
       <h2 id="try-h" className="text-lg font-semibold">Try it</h2>
-      {!login ? (
+      {!login && signInUnavailable ? (
+        // no sign-in link: it would lead to an error page; the sentence names the settings instead
+        <p className="text-sm" data-testid="sign-in-unavailable">
+          {signInUnavailable}
+        </p>
+      ) : !login ? (
         <p className="text-sm">
-          <a href="/api/auth/github" className={link}>Sign in with GitHub</a> to run your draft on a few models, within a small daily budget.
+          <a href={signInHref} className={link}>Sign in with GitHub</a> to run your draft on a few models, within a small daily budget.
         </p>
       ) : (
         <>

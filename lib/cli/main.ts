@@ -44,7 +44,9 @@ function usage(): string {
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage());
+    // asked for, the usage is the product (standard output); without a command it is an error
+    if (name) console.log(usage());
+    else console.error(usage());
     return name ? 0 : 2;
   }
   const command = COMMANDS[name];

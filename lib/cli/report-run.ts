@@ -1,4 +1,9 @@
-/** Prints a finished run's report (run-report.ts) and writes `--json`; returns the exit status. */
+/**
+ * Prints a finished run's report (run-report.ts) and writes `--json`; returns the exit status.
+ * The report is the command's product, so it goes to standard output (`assay run … > out.txt`
+ * keeps it); its warnings and errors go to standard error. With `--json -` standard output is
+ * the JSON document alone, for a pipe to parse, and the report goes to standard error instead.
+ */
 import { replySourceOf } from '@/lib/core';
 import { writeFile } from 'node:fs/promises';
 import type { Db } from '@/lib/server/db/client';
@@ -16,7 +21,7 @@ export async function reportRun(db: Db, runId: string, publicUrl: string, json: 
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true, parentRunId: true } });
   const errors = await runErrors(db, runId, { replyRunId: replySourceOf({ id: runId, ...run }) });
   const report = runReport(doc, errors, publicUrl, await getRunJudgeMethods(db, runId));
-  for (const line of report.lines) console.error(line);
+  printReport(report, json);
   await writeJson(doc, json);
   return report.exitCode;
 }
@@ -24,9 +29,16 @@ export async function reportRun(db: Db, runId: string, publicUrl: string, json: 
 async function reportRetrievalRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {
   const doc = await retrievalResultsDocument(db, runId);
   const report = retrievalReport(doc, publicUrl);
-  for (const line of report.lines) console.error(line);
+  printReport(report, json);
   await writeJson(doc, json);
   return report.exitCode;
+}
+
+/** Through the console, which main.ts redacts: a stored error may quote a key. */
+function printReport(report: { lines: string[]; warnings: string[] }, json: string | undefined): void {
+  const print = json === '-' ? console.error : console.log;
+  for (const line of report.lines) print(line);
+  for (const line of report.warnings) console.error(line);
 }
 
 async function writeJson(doc: unknown, json: string | undefined): Promise<void> {

@@ -1,13 +1,14 @@
 /**
  * What `assay run` prints when a retrieval run ends, and its exit status: the texts embedded,
  * the calls and cost, then per model every metric with its 95% interval over queries and its
- * ladder status, and the run's page. Pure: it returns lines, the command writes them.
+ * ladder status, and the run's page. Pure: it returns lines, the command writes them (the
+ * report to standard output, the errors to standard error, as run-report.ts).
  */
 import type { RetrievalRunDocument } from '@/lib/server/runs/retrieval/results-document';
 import { formatUsd } from '@/lib/views/format';
 import { formatMetric, formatMetricInterval } from '@/lib/views/retrieval-view';
 
-export function retrievalReport(doc: RetrievalRunDocument, publicUrl: string): { lines: string[]; exitCode: number } {
+export function retrievalReport(doc: RetrievalRunDocument, publicUrl: string): { lines: string[]; warnings: string[]; exitCode: number } {
   const r = doc.run;
   const lines = [`assay: run ${r.id} ${r.status}${r.error ? `: ${r.error}` : ''}`];
   lines.push(`  texts embedded: ${r.texts.done} of ${r.texts.total} (${r.texts.errors} failed); queries scored: ${r.queries.done} of ${r.queries.total}`);
@@ -23,6 +24,9 @@ export function retrievalReport(doc: RetrievalRunDocument, publicUrl: string): {
     }
   }
   lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);
-  const ok = r.status === 'completed' && doc.models.every((m) => m.metrics.length > 0);
-  return { lines, exitCode: ok ? 0 : 1 };
+  const unscored = doc.models.filter((m) => m.metrics.length === 0);
+  // why the exit status is 1, where it is seen when the report goes to a file
+  const warnings = [...(r.status === 'completed' ? [] : [`error: run ${r.id} ended ${r.status}${r.error ? `: ${r.error}` : ''}`]), ...unscored.map((m) => `error: ${m.modelId} was not scored${m.error ? `: ${m.error}` : ''}`)];
+  const ok = r.status === 'completed' && unscored.length === 0;
+  return { lines, warnings, exitCode: ok ? 0 : 1 };
 }

@@ -41,6 +41,7 @@ describe('the end-of-run report', () => {
     expect(r.lines).toContain('   73.5  60.0–80.0    openai:a  [coverage: judged 2 of 2 (100%) · deterministic 2 of 2 (100%)]');
     expect(r.lines.at(-1)).toBe('see http://assay.example/runs/run1');
     expect(r.lines.join('\n')).not.toMatch(/warning/);
+    expect(r.warnings).toEqual([]);
   });
 
   it('says how each interval was made and what it rests on, and pass@k / pass^k where prompts had several attempts', () => {
@@ -73,20 +74,24 @@ describe('the end-of-run report', () => {
     expect(r.lines).toContain('  replies:  12 of 12 done (11 answered, of which 2 refused, 1 cut off at the token limit, 1 failed)');
   });
 
-  it('exits 1 for a failed run, a model whose every reply failed, or no score at all', () => {
-    expect(runReport(doc({ status: 'failed', error: 'every reply failed (12)' }), none, 'http://x').exitCode).toBe(1);
+  it('exits 1 for a failed run, a model whose every reply failed, or no score at all, and says why apart from the report', () => {
+    const failed = runReport(doc({ status: 'failed', error: 'every reply failed (12)' }), none, 'http://x');
+    expect(failed.exitCode).toBe(1);
+    expect(failed.lines[0]).toBe('assay: run run1 failed: every reply failed (12)');
+    expect(failed.warnings).toContain('error: run run1 ended failed: every reply failed (12)');
     const oneDown = runReport(doc({ scores: [score('openai:a'), score('openai:b', { score: null, failedReplies: 6, withheld: 'every reply failed (6)' })] }), none, 'http://x');
     expect(oneDown.exitCode).toBe(1);
-    expect(oneDown.lines).toContain('error: every reply of openai:b failed');
+    expect(oneDown.warnings).toEqual(['error: every reply of openai:b failed']);
+    expect(oneDown.lines.join('\n')).not.toMatch(/^error:/m);
     const withheld = runReport(doc({ scores: [score('openai:a', { score: null, withheld: 'only 0 of 2 judged verdicts got a result (under half)' })] }), none, 'http://x');
     expect(withheld.exitCode).toBe(1);
-    expect(withheld.lines).toContain('error: no model has a score (see the coverage and errors above)');
+    expect(withheld.warnings).toEqual(['error: no model has a score (see the coverage and errors above)']);
   });
 
   it('warns when an interval rests on fewer than 5 prompts', () => {
     const r = runReport(doc({ scores: [score('openai:a', { scoredPrompts: 3 }), score('openai:b', { scoredPrompts: 1, ciLow: null, ciHigh: null })] }), none, 'http://x');
-    expect(r.lines).toContain("warning: openai:a's interval rests on 3 prompts (fewer than 5): read it as rough");
-    expect(r.lines).toContain("warning: openai:b's score rests on 1 prompt (fewer than 5): read it as rough");
+    expect(r.warnings).toEqual(["warning: openai:a's interval rests on 3 prompts (fewer than 5): read it as rough", "warning: openai:b's score rests on 1 prompt (fewer than 5): read it as rough"]);
+    expect(r.lines.join('\n')).not.toMatch(/warning/);
     expect(r.exitCode).toBe(0);
   });
 
@@ -95,11 +100,17 @@ describe('the end-of-run report', () => {
       { judge: 'openai:gpt-4.1-mini', approach: 'standard', score: a },
       { judge: 'openrouter:qwen/qwen-2.5-72b-instruct', approach: 'standard', score: b },
     ];
-    // the pooled-α example of judge-reliability.test.ts: α = 0.708333
-    const verdicts = [[0, 0.5, true], [1, 1, false], [0, 0, false], [1, 0.5, true]].map(([a, b, d]) => ({ modelId: 'openai:gpt-4o', disagreement: d as boolean, judges: judges(a as number, b as number) }));
+    // the pooled-α example of judge-reliability.test.ts: five times four verdicts, 20 units, α = 0.675
+    const four = [[0, 0.5, true], [1, 1, false], [0, 0, false], [1, 0.5, true]].map(([a, b, d]) => ({ modelId: 'openai:gpt-4o', disagreement: d as boolean, judges: judges(a as number, b as number) }));
+    const verdicts = Array.from({ length: 5 }, () => four).flat();
     const r = runReport(doc({ judgeReliability: { run: judgeReliability(verdicts), byModel: [] } }), none, 'http://x');
-    expect(r.lines).toContain('judges: α 0.71 (tentative) over 4 judged verdicts (4 with ≥ 2 judges, 50% flagged as disagreement); openai:gpt-4.1-mini#standard 4, openrouter:qwen/qwen-2.5-72b-instruct#standard 4 assessments');
-    expect(r.lines).toContain('warning: self-judging: openai:gpt-4.1-mini#standard judges openai:gpt-4o (the same maker)');
+    expect(r.lines).toContain('judges: α 0.68 (tentative) over 20 units and 20 pairs; 20 judged verdicts (20 with ≥ 2 judges, 50% flagged as disagreement); openai:gpt-4.1-mini#standard 20, openrouter:qwen/qwen-2.5-72b-instruct#standard 20 assessments');
+    // four verdicts alone are too few to tell: no α number
+    const few = runReport(doc({ judgeReliability: { run: judgeReliability(four), byModel: [] } }), none, 'http://x');
+    expect(few.lines).toContain('judges: too few verdicts to tell (4 units); 4 judged verdicts (4 with ≥ 2 judges, 50% flagged as disagreement); openai:gpt-4.1-mini#standard 4, openrouter:qwen/qwen-2.5-72b-instruct#standard 4 assessments');
+    expect(few.lines.join('\n')).not.toMatch(/α\s*[−-]?\d/);
+    expect(r.warnings).toContain('warning: self-judging: openai:gpt-4.1-mini#standard judges openai:gpt-4o (the same maker)');
+    expect(r.lines.join('\n')).not.toMatch(/self-judging/);
     expect(r.exitCode).toBe(0);
   });
 

@@ -3,12 +3,14 @@
  * that add up (replies answered + failed = done), the distinct error messages with their
  * counts (the provider's own words, e.g. "11 × set OPENAI_API_KEY …"), each model's score on
  * the pages' 0–100 scale with a warning when its interval rests on few prompts, and the run's
- * page in the app. Pure: it returns lines, the command writes them.
+ * page in the app. Pure: it returns lines, the command writes them: the report to standard
+ * output (what `assay run … > out.txt` keeps), the warnings and errors to standard error (what
+ * the person at the terminal must see even when the report goes to a file).
  */
 import type { RunResultsDocument } from '@/lib/server/runs/results';
 import type { RunErrors } from '@/lib/server/runs/run-errors';
-import { readAlpha } from '@/lib/core';
-import { formatAlpha } from '@/lib/views/judge-reliability-view';
+import { FEW_PROMPTS, readAlpha } from '@/lib/core';
+import { formatAlpha, tooFewLabel } from '@/lib/views/judge-reliability-view';
 import { formatInterval, formatPercent, formatScore, formatUsd, plural } from '@/lib/views/format';
 import { intervalNote } from '@/lib/views/interval-view';
 import { coverageText } from '@/lib/views/run-view';
@@ -16,26 +18,34 @@ import { costLabel } from '@/lib/views/cost-label';
 import { runJudgeMethods, runMixedMethodsNote } from '@/lib/views/judge-method-view';
 import type { JudgeMethodCount } from '@/lib/server/db/queries/run-judge-methods';
 
-/** An interval over fewer prompts than this is flagged as rough. */
-export const FEW_PROMPTS = 5;
+// An interval over fewer prompts than FEW_PROMPTS is flagged as rough (lib/core sample-size.ts, as the pages say it).
+export { FEW_PROMPTS };
 /** Distinct error messages printed (per kind). */
 const SHOWN_ERRORS = 5;
 
 export interface RunReport {
+  /** The report itself: counts, errors met by replies and verdicts, scores, judges, the run's page. */
   lines: string[];
+  /** `warning: …` and `error: …` lines about the result (rough intervals, self-judging, no score, a run that did not complete). */
+  warnings: string[];
   /** 0: completed with a score for every model that answered; 1 otherwise. */
   exitCode: number;
 }
 
-/** The panel's agreement over the run (pooled α), its coverage, and every self-judging pair. */
+/** The panel's agreement over the run (pooled α) and its coverage. */
 function judgeLines(j: RunResultsDocument['run']['judgeReliability']): string[] {
   const r = j.run;
   if (r.verdicts === 0) return [];
-  const alpha = r.alpha === null ? 'α —' : `α ${formatAlpha(r.alpha)} (${readAlpha(r.alpha)})`;
+  // α with the units and pairs it rests on, or, below the minimum of verdicts, no number at all
+  const a = r.alpha;
+  const alpha = a.kind === 'alpha' ? `α ${formatAlpha(a.value)} (${readAlpha(a.value)}) over ${plural(a.units, 'unit')} and ${plural(a.pairs, 'pair')}` : tooFewLabel(a.units);
   const share = r.disagreementShare === null ? '' : `, ${formatPercent(r.disagreementShare)} flagged as disagreement`;
-  const lines = [`judges: ${alpha} over ${plural(r.verdicts, 'judged verdict')} (${r.pairable} with ≥ 2 judges${share}); ${r.judges.map((x) => `${x.id} ${x.assessments}`).join(', ')} assessments`];
-  for (const s of r.selfJudging) lines.push(`warning: self-judging: ${s.judge} judges ${s.modelId} (${s.kind === 'same-model' ? 'the same model' : 'the same maker'})`);
-  return lines;
+  return [`judges: ${alpha}; ${plural(r.verdicts, 'judged verdict')} (${r.pairable} with ≥ 2 judges${share}); ${r.judges.map((x) => `${x.id} ${x.assessments}`).join(', ')} assessments`];
+}
+
+/** Every judge that grades its own model or its own maker's. */
+function selfJudgingWarnings(j: RunResultsDocument['run']['judgeReliability']): string[] {
+  return j.run.selfJudging.map((s) => `warning: self-judging: ${s.judge} judges ${s.modelId} (${s.kind === 'same-model' ? 'the same model' : 'the same maker'})`);
 }
 
 /** soev's report: the per-attempt pass rate, and scores per category and per rule (only where the prompts have them). */
@@ -81,7 +91,8 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
   shown('error verdicts:', errors.verdicts);
 
   lines.push('scores (0–100, as on the pages; 95% interval over prompts):');
-  const warnings: string[] = [];
+  // a run that ended otherwise than completed is why the exit status is 1: said where it is seen
+  const warnings: string[] = r.status === 'completed' ? [] : [`error: run ${r.id} ended ${r.status}${r.error ? `: ${r.error}` : ''}`];
   const allFailed: string[] = [];
   for (const s of r.scores) {
     const interval = formatInterval(s.ciLow, s.ciHigh);
@@ -101,12 +112,12 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
   if (!anyScore && r.status === 'completed') warnings.push('error: no model has a score (see the coverage and errors above)');
   lines.push(...groupLines(r.groups));
   lines.push(...judgeLines(r.judgeReliability));
+  warnings.push(...selfJudgingWarnings(r.judgeReliability));
   // how each judge's answers were read: log-probabilities, or n samples and why (a reasoning model refuses log-probabilities)
   for (const [judge, how] of runJudgeMethods(judgeMethods)) lines.push(`  ${judge}: ${how}`);
   const mixed = runMixedMethodsNote(judgeMethods);
   if (mixed) lines.push(`note: ${mixed}`);
-  lines.push(...warnings);
   lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);
   const ok = r.status === 'completed' && allFailed.length === 0 && anyScore;
-  return { lines, exitCode: ok ? 0 : 1 };
+  return { lines, warnings, exitCode: ok ? 0 : 1 };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { authorProblems } from './author-problems';
+import { authorProblems, problemsSummary } from './author-problems';
 
 const example = readFileSync('blueprints/examples/medical-facts-weights.yml', 'utf8');
 
@@ -22,6 +22,14 @@ describe('authorProblems', () => {
 
   it('gives a position with nothing to underline an empty range (the end of the text)', () => {
     expect(authorProblems('title: [', 'x.yml')).toMatchObject([{ code: 'syntax', line: 1, col: 9, from: 8, to: 8 }]);
-    expect(authorProblems('', 'x.yml')).toMatchObject([{ code: 'empty', from: 0, to: 0 }]);
+  });
+
+  it('finds no problem in an empty draft, and the list says so neutrally (an empty editor is a start, not an error)', () => {
+    expect(authorProblems('', 'blueprints/my-blueprint.yml')).toEqual([]);
+    expect(authorProblems(' \n\n', 'blueprints/my-blueprint.yml')).toEqual([]);
+    expect(problemsSummary([], { checked: true, empty: true })).toBe('none yet: write a blueprint here, or start from an example above');
+    expect(problemsSummary([], { checked: true, empty: false })).toBe('none: the blueprint is valid');
+    expect(problemsSummary([], { checked: false, empty: true })).toBe('checking…');
+    expect(problemsSummary(authorProblems('title: [', 'x.yml'), { checked: true, empty: false })).toBe('1 error, 0 warnings');
   });
 });

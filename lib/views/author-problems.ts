@@ -19,13 +19,31 @@ export interface AuthorProblem {
   hint: string;
 }
 
+/** True for a draft with nothing written yet: not an error, only a start (see `problemsSummary`). */
+export function isEmptyDraft(text: string): boolean {
+  return text.trim() === '';
+}
+
 export function authorProblems(text: string, file: string): AuthorProblem[] {
+  // the parser calls an empty file an error (a published blueprint must say something), but an
+  // author opening the editor has simply not started: no red underline, no error in the list
+  if (isEmptyDraft(text)) return [];
   const r = parseBlueprint(text, { file });
   const issues = r.ok ? r.warnings : [...r.errors, ...r.warnings];
   const starts = lineStarts(text);
   return issues
     .map((issue) => ({ ...rangeOf(text, starts, issue.line, issue.col), severity: issue.severity, code: issue.code, line: issue.line, col: issue.col, message: issue.message, hint: issue.hint }))
     .sort((a, b) => a.from - b.from || (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
+}
+
+/** The problems list's heading: "checking…", a neutral hint for an empty draft, "none…" or the counts. */
+export function problemsSummary(problems: readonly AuthorProblem[], state: { checked: boolean; empty: boolean }): string {
+  if (!state.checked) return 'checking…';
+  if (state.empty) return 'none yet: write a blueprint here, or start from an example above';
+  if (problems.length === 0) return 'none: the blueprint is valid';
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.length - errors;
+  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
 }
 
 function lineStarts(text: string): number[] {

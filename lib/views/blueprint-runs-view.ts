@@ -7,6 +7,7 @@ import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { type ChartSeries, type LineChartData, seriesStyle } from './chart-series';
 import { formatCount, formatDate, formatDateTime, formatScore, formatUsd, modelShortName, plural, roundHalfUp, shortSha } from './format';
 import { rankingView, runStatus, type RankingEntryView, type StatusTone } from './run-view';
+import { figureAttrs, type FigureAttrs } from './figures';
 import { href } from './urls';
 
 /** Lines drawn at most; the rest are in the table under the chart. */
@@ -28,7 +29,7 @@ export interface RunHistoryRowView {
 export interface BlueprintRunsView {
   history: RunHistoryRowView[];
   trend: LineChartData | null;
-  trendTable: { header: string[]; rows: { label: string; href: string; values: string[] }[] } | null;
+  trendTable: { header: string[]; rows: { label: string; href: string; values: string[]; figures: FigureAttrs[] }[] } | null;
   latest: { runId: string; href: string; label: string; ranking: RankingEntryView[] } | null;
 }
 
@@ -76,7 +77,10 @@ export function blueprintRunsView(data: BlueprintRuns, names: ReadonlyMap<string
     completed.length > 0
       ? {
           header: models.map(label),
-          rows: completed.map((r) => ({ label: formatDateTime(r.createdAt), href: href.run(r.id), values: models.map((m) => formatScore(byRun.get(r.id)?.get(m) ?? null)) })),
+          rows: completed.map((r) => {
+            const values = models.map((m) => formatScore(byRun.get(r.id)?.get(m) ?? null));
+            return { label: formatDateTime(r.createdAt), href: href.run(r.id), values, figures: models.map((m, i) => figureAttrs('score', { run: r.id, model: m }, values[i] as string)) };
+          }),
         }
       : null;
 

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createQuickJsSandbox } from '@/lib/core';
+import { pointLabel } from '@/lib/core';
 import { checkReply, checkSummary, draftPrompts } from './check-view';
+import { pathNames } from './score-breakdown';
 
 const MEDICAL = readFileSync(new URL('../../blueprints/examples/medical-facts-weights.yml', import.meta.url), 'utf8');
+const PASTA = readFileSync(new URL('../../blueprints/examples/pasta-alternative-paths.yml', import.meta.url), 'utf8');
 const noSandbox = async () => {
   throw new Error('WebAssembly is disabled');
 };
@@ -32,7 +35,7 @@ describe('the browser check', () => {
 
   it('runs $js in the sandbox when it starts, and says so for those points when it cannot', async () => {
     const yaml = 'title: Js\n---\n- id: short\n  prompt: Say hi\n  should:\n    - $js: "r.length < 10"\n    - $contains: hi\n';
-    const d = draftPrompts(yaml);
+    const d = draftPrompts(yaml, 'blueprints/js.yml');
     if (!d.ok) throw new Error(d.message);
     const sandbox = await createQuickJsSandbox();
     try {
@@ -50,6 +53,32 @@ describe('the browser check', () => {
 
   it('says where the draft is broken instead of checking it', () => {
     expect(draftPrompts('title: [', 'blueprints/x.yml')).toEqual({ ok: false, message: expect.stringMatching(/^Fix the draft first: blueprints\/x\.yml:\d+:\d+: /) });
-    expect(draftPrompts('  ')).toEqual({ ok: false, message: 'The draft is empty: write or load a blueprint first.' });
+    expect(draftPrompts('  ', 'blueprints/x.yml')).toEqual({ ok: false, message: 'The draft is empty: write or load a blueprint first.' });
+  });
+
+  it("cites the name the editor shows, an example's path included", () => {
+    const d = draftPrompts('title: T\n---\n- prompt: Hi\n  should:\n    - $contains: [1, 2]\n', 'blueprints/examples/pasta-alternative-paths.yml');
+    expect(d).toEqual({ ok: false, message: expect.stringMatching(/^Fix the draft first: blueprints\/examples\/pasta-alternative-paths\.yml:5:\d+: /) });
+  });
+
+  it('names points and OR paths as the run pages do: pointLabel and pathNames, never the parser ids', async () => {
+    const d = draftPrompts(PASTA, 'blueprints/examples/pasta-alternative-paths.yml');
+    if (!d.ok) throw new Error(d.message);
+    const rows = await checkReply(d.byId.get('pasta-dinner')!, 'Try this pasta: what kind of sauce do you like?', noSandbox);
+    expect(rows.map((r) => [r.text, r.pathLabel])).toEqual([
+      ['Is friendly and on topic', null],
+      ['Provides a specific recipe', 'Path 1'],
+      ['Includes an ingredients list', 'Path 1'],
+      ['$contains: pasta', 'Path 1'],
+      ['Asks about dietary preferences or available ingredients', 'Path 2'],
+      ['$contains_any_of: “what kind”, “do you have”, “preference”, “allerg”', 'Path 2'],
+    ]);
+    // the same words as the run pages' labels of the same stored points
+    const prompt = d.byId.get('pasta-dinner')!;
+    const names = pathNames(prompt.points.map((p) => p.path));
+    expect(rows.map((r) => r.text)).toEqual(prompt.points.map((p) => pointLabel(p)));
+    expect(rows.map((r) => r.pathLabel)).toEqual(prompt.points.map((p) => (p.path === null ? null : names.get(p.path))));
+    const swap = await checkReply(d.byId.get('vegan-swap')!, 'Use tofu, no pancetta.', noSandbox);
+    expect(swap.at(-1)).toMatchObject({ text: '$icontains_word: pancetta', source: 'should_not', status: 'fail' });
   });
 });

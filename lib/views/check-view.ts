@@ -4,14 +4,17 @@
  * registry, `$js` in the QuickJS sandbox), with no budget and no server. Points that an LLM judge
  * grades are listed as needing one; "Try it" grades them. When the sandbox cannot start here
  * (the browser refused its WebAssembly), the points that need it say so instead of guessing.
+ * Points and paths are named as the run pages name them (`pointLabel`, `pathNames`), so a
+ * point checked here reads the same on the draft run's pages.
  */
-import { evaluateDeterministicPoint, mayUseSandbox, parseBlueprint, type Prompt, type SandboxPort } from '@/lib/core';
+import { evaluateDeterministicPoint, mayUseSandbox, parseBlueprint, pointLabel, type Prompt, type SandboxPort } from '@/lib/core';
+import { pathNames } from './score-breakdown';
 
 export type CheckStatus = 'pass' | 'fail' | 'not_applicable' | 'error' | 'needs_judge' | 'no_sandbox';
 
 export interface CheckRow {
   index: number;
-  /** The point as the blueprint states it, e.g. `icontains("paris")` or the criterion's text. */
+  /** The point as the run pages label it, e.g. `$icontains: paris` or the criterion's text. */
   text: string;
   kind: string;
   status: CheckStatus;
@@ -19,8 +22,8 @@ export interface CheckRow {
   score: number | null;
   detail: string;
   gate: boolean;
-  /** The alternative path it belongs to (`should:0`), or null for a required point. */
-  path: string | null;
+  /** The alternative path it belongs to as the run pages name it ("Path 1"), or null for a required point. */
+  pathLabel: string | null;
   source: 'should' | 'should_not';
 }
 
@@ -32,8 +35,8 @@ export interface CheckPrompt {
 
 export type DraftPrompts = { ok: true; prompts: CheckPrompt[]; byId: Map<string, Prompt> } | { ok: false; message: string };
 
-/** The draft's prompts, or why there are none to check (the first error, at file:line:col). */
-export function draftPrompts(yaml: string, file = 'draft.yml'): DraftPrompts {
+/** The draft's prompts, or why there are none to check (the first error, at file:line:col; `file`: the name the editor shows). */
+export function draftPrompts(yaml: string, file: string): DraftPrompts {
   if (yaml.trim() === '') return { ok: false, message: 'The draft is empty: write or load a blueprint first.' };
   const parsed = parseBlueprint(yaml, { file });
   if (!parsed.ok) {
@@ -57,10 +60,11 @@ export type SandboxLoader = () => Promise<SandboxPort | null>;
 
 export async function checkReply(prompt: Prompt, reply: string, loadSandbox: SandboxLoader): Promise<CheckRow[]> {
   const rows: CheckRow[] = [];
+  const paths = pathNames(prompt.points.map((p) => p.path));
   let sandboxProblem: string | null = null;
   let sandbox: SandboxPort | null | undefined;
   for (const [index, point] of prompt.points.entries()) {
-    const base = { index, text: point.text, kind: point.kind, gate: point.gate, path: point.path, source: point.source };
+    const base = { index, text: pointLabel(point), kind: point.kind, gate: point.gate, pathLabel: point.path === null ? null : (paths.get(point.path) ?? null), source: point.source };
     let port: SandboxPort | undefined;
     if (mayUseSandbox(point)) {
       if (sandbox === undefined) {

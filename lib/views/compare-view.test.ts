@@ -32,6 +32,32 @@ const board: Board = {
 const form = { action: '/compare' };
 
 describe('compareView', () => {
+  it('says in one sentence what the pair’s own test and the leaderboard’s correction make of the gap', () => {
+    const ranked = (modelId: string, rank: number, bandLabel: string) => ({
+      modelId, score: 0.8, ciLow: null, ciHigh: null, blueprints: 1, scoredBlueprints: 1, errors: 0,
+      coverage: { judgedVerdicts: 0, judgedScored: 0, deterministicVerdicts: 0, deterministicScored: 0 },
+      intervalMethod: null, intervalPrompts: null, costPerPromptUsd: null, latencyMsPerPrompt: null, latencyMsP50: null, rank, band: null, bandLabel,
+    });
+    const onBoard = (separated: boolean) => ({
+      tag: 't', blueprintCount: 1, minCoverage: 0.5, requiredBlueprints: 1, unranked: [],
+      ranked: [ranked('m:a', 1, separated ? 'rank 1' : 'rank 1–2'), ranked('m:b', 2, separated ? 'rank 2' : 'rank 1–2')],
+      pairs: [{ i: 0, j: 1, p: 0.02, diff: 0.3, adjustedP: separated ? 0.02 : 0.12, separated }],
+    });
+    // a clearly ahead of b on their own 10 prompts
+    const clear: Board = {
+      rows: [row('x', 'm:a', 0.8, ['t']), row('x', 'm:b', 0.5, ['t'])],
+      prompts: [...cells('x', 'm:a', [0.9, 0.8, 0.9, 0.7, 0.8, 0.9, 0.8, 0.7, 0.9, 0.8]), ...cells('x', 'm:b', [0.5, 0.6, 0.4, 0.5, 0.6, 0.5, 0.4, 0.5, 0.6, 0.5])],
+    };
+    const tied = compareView(clear, new Map(), { kind: 'board', tag: 't' }, { a: 'm:a', b: 'm:b' }, form, onBoard(false)).result!;
+    expect(tied.verdict).toMatch(/is ahead of b .*this pair tested alone\)\. But the leaderboard corrects for all 1 pairs it compares \(Holm\), and after that correction the gap is not significant \(adjusted p = 0\.12\): that is why it gives a rank 1–2 and b rank 1–2\./);
+    // not shown as a settled difference when the board ties the pair
+    expect(tied.significant).toBe(false);
+    expect(tied.family).toMatchObject({ separated: false, bandA: 'rank 1–2', bandB: 'rank 1–2', adjustedPLabel: 'p = 0.12' });
+    const apart = compareView(clear, new Map(), { kind: 'board', tag: 't' }, { a: 'm:a', b: 'm:b' }, form, onBoard(true)).result!;
+    expect(apart.verdict).toMatch(/separates them too \(adjusted p = 0\.02\): a rank 1, b rank 2\./);
+    expect(apart.significant).toBe(true);
+  });
+
   it('compares on the prompts both share, lists the ones that differ most with both cells, never a sealed one', () => {
     const v = compareView(board, new Map(), { kind: 'board', tag: 't' }, { a: 'm:a', b: 'm:b' }, form);
     const r = v.result!;

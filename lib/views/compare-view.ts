@@ -6,7 +6,7 @@
  * the prompts whose scores differ most, each with deep links to both models' cells. Sealed
  * prompts count in the numbers but are never listed (their keys arrive hashed).
  */
-import { boardPairedComparison, type PairedComparison } from '@/lib/core';
+import { boardPairedComparison, boardPlaceLabel, type Leaderboard, type PairedComparison } from '@/lib/core';
 import type { Board, BoardPromptCell } from '@/lib/server/db/queries/leaderboard';
 import { formatDelta, formatScore, modelShortName, plural, roundHalfUp } from './format';
 import { href } from './urls';
@@ -45,9 +45,15 @@ export interface ComparisonResultView {
   wins: number;
   losses: number;
   ties: number;
-  /** One sentence: who is ahead and whether it can be told apart from chance at 5%. */
+  /**
+   * One sentence: who is ahead and whether it can be told apart from chance at 5%, for this pair
+   * alone and, on a leaderboard, after the board's correction for all the pairs it compares.
+   */
   verdict: string;
+  /** Told apart: for this pair alone, and (on a board) after the board's correction too. */
   significant: boolean;
+  /** On a leaderboard: the two models' bands and the comparison's adjusted p (null off a board, or a model not ranked there). */
+  family: { adjustedPLabel: string; pairs: number; separated: boolean; bandA: string; bandB: string } | null;
   differing: DifferingPromptView[];
   /** How many of the shared prompts are sealed (counted, not listed). */
   sealedCount: number;
@@ -105,6 +111,8 @@ export function compareView(
   scope: CompareScope,
   picked: { a?: string | null; b?: string | null },
   form: { action: string; hidden?: Record<string, string>; fieldA?: string; fieldB?: string; title?: string },
+  /** The leaderboard the pair sits on (leaderboard() as the board page makes it), for what its bands say of the pair. */
+  ranking?: Leaderboard | null,
 ): CompareView {
   const { rows, prompts } = scopeOf(scope, board);
   const scored = rows.filter((r) => r.score !== null);
@@ -160,12 +168,24 @@ export function compareView(
   const ahead = (c.meanDiff ?? 0) >= 0 ? label(a) : label(b);
   const behind = (c.meanDiff ?? 0) >= 0 ? label(b) : label(a);
   const gap = formatDelta(Math.abs(c.meanDiff ?? 0)).replace(/^[+±−]/, '');
-  const verdict =
+  const alone =
     c.tTestP === null
       ? `${plural(c.n, 'shared prompt')}: too few to test.`
       : significant
-        ? `${ahead} is ahead of ${behind} by ${gap} points on the ${plural(c.n, 'prompt')} they share: a difference chance alone would rarely produce (${formatP(c.tTestP)}).`
+        ? `${ahead} is ahead of ${behind} by ${gap} points on the ${plural(c.n, 'prompt')} they share: a difference chance alone would rarely produce (${formatP(c.tTestP)}${ranking ? ', this pair tested alone' : ''}).`
         : `${label(a)} and ${label(b)} cannot be told apart on the ${plural(c.n, 'prompt')} they share (a gap of ${gap} points, ${formatP(c.tTestP)}).`;
+  const family = ranking ? familyOf(ranking, a, b) : null;
+  // the board tests every pair of its models at once and corrects for it (Holm): a pair apart
+  // alone may still share a band there, and the reader is told both in one place
+  const inFamily =
+    family === null || c.tTestP === null
+      ? ''
+      : family.separated
+        ? ` The leaderboard, which corrects for all ${family.pairs} pairs it compares (Holm), separates them too (adjusted ${family.adjustedPLabel}): ${label(a)} ${family.bandA}, ${label(b)} ${family.bandB}.`
+        : significant
+          ? ` But the leaderboard corrects for all ${family.pairs} pairs it compares (Holm), and after that correction the gap is not significant (adjusted ${family.adjustedPLabel}): that is why it gives ${label(a)} ${family.bandA} and ${label(b)} ${family.bandB}.`
+          : ` The leaderboard agrees: ${label(a)} ${family.bandA}, ${label(b)} ${family.bandB}.`;
+  const verdict = `${alone}${inFamily}`;
   return {
     ...base,
     message: null,
@@ -184,12 +204,29 @@ export function compareView(
       losses: c.losses,
       ties: c.ties,
       verdict,
-      significant,
+      significant: significant && (family === null || family.separated),
+      family,
       differing,
       sealedCount,
       sealedLabel: plural(sealedCount, 'sealed prompt'),
       comparison: c,
     },
+  };
+}
+
+/** What a board's bands say of a pair: their Holm-adjusted p and each model's band; null when either model is not ranked there. */
+function familyOf(board: Leaderboard, a: string, b: string): ComparisonResultView['family'] {
+  const ia = board.ranked.findIndex((r) => r.modelId === a);
+  const ib = board.ranked.findIndex((r) => r.modelId === b);
+  if (ia < 0 || ib < 0 || !board.pairs) return null;
+  const pair = board.pairs.find((t) => (t.i === ia && t.j === ib) || (t.i === ib && t.j === ia));
+  if (!pair || pair.adjustedP === null) return null;
+  return {
+    adjustedPLabel: formatP(pair.adjustedP),
+    pairs: board.pairs.filter((t) => t.adjustedP !== null).length,
+    separated: pair.separated,
+    bandA: boardPlaceLabel(board.ranked[ia]!),
+    bandB: boardPlaceLabel(board.ranked[ib]!),
   };
 }
 

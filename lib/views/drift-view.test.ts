@@ -49,6 +49,14 @@ describe('drift check view', () => {
     });
   });
 
+  it('names its figures: the change of the model between the two runs, and the earlier run’s MDE', () => {
+    const v = driftCheckView(row(), new Map());
+    expect([v.differenceValue, v.figure]).toEqual(['−35.1', { 'data-figure': 'difference|from=r1|to=r2|model=openrouter:google/gemini-2.0-flash-001', 'data-value': '−35.1' }]);
+    expect([v.mdeValue, v.mdeFigure]).toEqual(['23.5', { 'data-figure': 'mde|run=r1', 'data-value': '23.5' }]);
+    const none = driftCheckView(row({ difference: null, mde: null }), new Map());
+    expect([none.differenceValue, none.figure, none.mdeValue, none.mdeFigure]).toEqual([null, null, null, null]);
+  });
+
   it('links each moved prompt to its cell in both runs', () => {
     const [m] = driftCheckView(row(), new Map()).moved;
     expect(m).toEqual({

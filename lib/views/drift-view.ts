@@ -6,8 +6,18 @@
  */
 import { z } from 'zod';
 import type { DriftCheckRow, DriftList } from '@/lib/server/db/queries/drift';
+import { figureAttrs, type FigureAttrs } from './figures';
 import { formatDate, formatDelta, formatScore, modelShortName, plural } from './format';
+import { formatMde, mdeFigure } from './planner-view';
 import { href } from './urls';
+
+/**
+ * The identity of a model's change between two runs (lib/core driftDifference: the drift check's
+ * `difference`, the run diff page's change), wherever a page shows it; the value is `formatDelta`'s.
+ */
+export function differenceFigure(fromRunId: string, toRunId: string, modelId: string, difference: number): FigureAttrs {
+  return figureAttrs('difference', { from: fromRunId, to: toRunId, model: modelId }, formatDelta(difference));
+}
 
 const optionalString = z.string().min(1).max(500).optional().catch(undefined);
 
@@ -44,11 +54,17 @@ export interface DriftCheckView {
   toLabel: string;
   toHref: string;
   diffHref: string;
-  /** "−35.0 points" (after − before). */
+  /** "−35.0 points" (after − before); "—" without one. */
   difference: string;
+  /** "−35.0", shown with `figure`; null without a difference. */
+  differenceValue: string | null;
+  figure: FigureAttrs | null;
   /** "−48.3 to −21.7 points (95%)". */
   interval: string;
+  /** The earlier run's MDE: "±23.5 points", or "no MDE"; `mdeValue` ("23.5") is shown with `mdeFigure`. */
   mde: string;
+  mdeValue: string | null;
+  mdeFigure: FigureAttrs | null;
   prompts: string;
   reason: string;
   /** Set when the provider's served model or fingerprint differs between the runs. */
@@ -97,8 +113,13 @@ export function driftCheckView(c: DriftCheckRow, names: ReadonlyMap<string, stri
     toHref: href.run(c.toRunId),
     diffHref: href.diff(c.toRunId, c.fromRunId),
     difference: points(c.difference),
+    differenceValue: c.difference === null ? null : formatDelta(c.difference),
+    figure: c.difference === null ? null : differenceFigure(c.fromRunId, c.toRunId, c.modelId, c.difference),
     interval: c.ciLow === null || c.ciHigh === null ? 'no interval (fewer than two prompts in both runs)' : `${formatDelta(c.ciLow)} to ${formatDelta(c.ciHigh)} points (95%)`,
-    mde: c.mde === null ? 'no MDE' : `±${formatScore(c.mde)} points`,
+    // the MDE the check compared with is the earlier run's (runs.mde): the same figure as that run's planner
+    mde: c.mde === null ? 'no MDE' : `±${formatMde(c.mde)} points`,
+    mdeValue: c.mde === null ? null : formatMde(c.mde),
+    mdeFigure: c.mde === null ? null : mdeFigure(c.fromRunId, c.mde),
     prompts: plural(c.paired, 'prompt'),
     reason: c.reason,
     servedChange: c.servedChanged ? { headline: 'The provider changed the model behind the id', details } : null,

@@ -24,7 +24,7 @@ describe('the category and rule tables', () => {
           label: 'Huurwijzer',
           passText: '67% (4 of 6) of attempts passed (every criterion pass or not applicable, none an error)',
           tables: [
-            { axis: 'category', title: 'By category', rows: [{ key: 'deposit', score: '98.0', interval: '95.9–100.0', intervalTitle: '95% CI 95.9–100.0 · 2 prompts, 4 attempts · clustered · BCa bootstrap', prompts: '2 prompts', passed: '100% (4 of 4)' }] },
+            { axis: 'category', title: 'By category', rows: [{ key: 'deposit', score: '98.0', interval: '95.9–100.0', intervalTitle: '95% CI 95.9–100.0 · rough: only 2 prompts (under 5) · 2 prompts, 4 attempts · clustered · BCa bootstrap', prompts: '2 prompts', passed: '100% (4 of 4)' }] },
             { axis: 'rule', title: 'By rule', rows: [{ key: 'R2', score: '75.0', interval: '—', intervalTitle: 'no interval: one prompt that is not a pass rate', prompts: '1 prompt', passed: '0% (0 of 2)' }] },
           ],
         },

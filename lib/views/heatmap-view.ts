@@ -9,6 +9,7 @@ import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { heatmapLegend, scoreColour } from './colour-scale';
 import { formatScore, modelShortName, plural, truncate } from './format';
 import { paginationView, type PaginationView } from './pagination';
+import { figureAttrs, type FigureAttrs } from './figures';
 import { href } from './urls';
 
 export interface HeatmapColumnView {
@@ -16,6 +17,7 @@ export interface HeatmapColumnView {
   label: string;
   href: string;
   scoreLabel: string;
+  figure: FigureAttrs;
 }
 
 export interface HeatmapCellView {
@@ -26,6 +28,8 @@ export interface HeatmapCellView {
   color: string;
   errors: number;
   gateFailed: boolean;
+  /** The cell's score as its figure (the prompt and cell pages show the same); null for a cell not run. */
+  figure: FigureAttrs | null;
 }
 
 export interface HeatmapRowView {
@@ -58,7 +62,13 @@ export function cellText(score: number | null, attempts: number, errors: number)
 }
 
 export function heatmapView(runId: string, ranking: RunModelRow[], page: HeatmapPage, opts: { page: number; pageSize: number; sort: HeatmapSort }): HeatmapView {
-  const columns = ranking.map((m) => ({ modelId: m.modelId, label: modelShortName(m.modelId, m.displayName), href: href.runModel(runId, m.modelId), scoreLabel: formatScore(m.score) }));
+  const columns = ranking.map((m) => ({
+    modelId: m.modelId,
+    label: modelShortName(m.modelId, m.displayName),
+    href: href.runModel(runId, m.modelId),
+    scoreLabel: formatScore(m.score),
+    figure: figureAttrs('score', { run: runId, model: m.modelId }, formatScore(m.score)),
+  }));
   const cellsByKey = new Map(page.cells.map((c) => [`${c.promptKey}\u0000${c.modelId}`, c]));
   const rows = page.prompts.map((p) => {
     const scores: number[] = [];
@@ -79,6 +89,7 @@ export function heatmapView(runId: string, ranking: RunModelRow[], page: Heatmap
         color: colours.color,
         errors,
         gateFailed,
+        figure: c ? figureAttrs('score', { run: runId, model: col.modelId, prompt: p.promptKey }, formatScore(score)) : null,
       };
     });
     return {

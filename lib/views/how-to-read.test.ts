@@ -15,7 +15,9 @@ describe('how to read this', () => {
 
   it('explains on every page the score, and wherever the page shows one, α and the interval', () => {
     for (const [page, topics] of Object.entries(PAGE_READINGS)) expect(topics, page).toContain('score');
-    for (const page of ['home', 'blueprint', 'run', 'runModel', 'cell', 'model'] as const) expect(PAGE_READINGS[page]).toContain('alpha');
+    for (const page of ['home', 'blueprint', 'run', 'runModel', 'model'] as const) expect(PAGE_READINGS[page]).toContain('alpha');
+    // a prompt × model cell shows no α (too few verdicts to tell), so it does not explain one
+    expect(PAGE_READINGS.cell).not.toContain('alpha');
     for (const page of ['home', 'blueprint', 'model'] as const) expect(PAGE_READINGS[page]).toEqual(expect.arrayContaining(['band', 'drift']));
     expect(pageReadings('run').map((i) => i.term)).toEqual(['Score', 'Interval', 'Band', 'Judge α', 'pass@k / pass^k', 'Coverage']);
   });

@@ -33,7 +33,7 @@ const SENTENCES: Record<ReadingTopic, { term: string; sentence: string; section:
   },
   alpha: {
     term: 'Judge α',
-    sentence: 'α (Krippendorff’s alpha) says how far the judges agree on the judged points behind a score: 1 is full agreement, 0 no better than chance; from 0.80 a judged score is reliable, below 0.67 read it with caution, and a self-judging warning means a judge shares the graded model’s maker.',
+    sentence: 'α (Krippendorff’s alpha) says how far the judges agree on the judged points behind a score, counted over a whole run, blueprint or board and never over one verdict: 1 is full agreement, 0 no better than chance; from 0.80 a judged score is reliable, below 0.67 read it with caution, with too few verdicts it is not shown, and a self-judging warning means a judge shares the graded model’s maker.',
     section: 'alpha',
   },
   drift: {
@@ -81,7 +81,8 @@ export const PAGE_READINGS = {
   blueprint: ['score', 'interval', 'band', 'alpha', 'passk', 'drift'],
   run: ['score', 'interval', 'band', 'alpha', 'passk', 'coverage'],
   runModel: ['score', 'interval', 'alpha', 'coverage'],
-  cell: ['score', 'passk', 'alpha'],
+  // a cell has no α (too few verdicts): its verdicts show the judges' answers and spread
+  cell: ['score', 'passk'],
   model: ['score', 'interval', 'band', 'alpha', 'paired', 'drift'],
   diff: ['score', 'paired', 'interval', 'drift'],
 } as const satisfies Record<string, readonly ReadingTopic[]>;

@@ -3,7 +3,7 @@
  * attempts · clustered · BCa bootstrap", and pass@k / pass^k as percentages for k = 1..n.
  * Decided here once, so every page that shows an interval says the same about it.
  */
-import type { BoardIntervalMethod, Interval, IntervalMethod, ModelAggregate, ModelPassCurve } from '@/lib/core';
+import { FEW_PROMPTS, sampleReading, type BoardIntervalMethod, type Interval, type IntervalMethod, type ModelAggregate, type ModelPassCurve } from '@/lib/core';
 import { formatInterval, formatPercent, modelShortName, plural } from './format';
 
 const METHOD_LABELS: Record<IntervalMethod, string> = {
@@ -24,6 +24,13 @@ export interface IntervalNoteView {
   /** The method's name: a per-blueprint `IntervalMethod`, or a board's (`BoardIntervalMethod`). */
   method: IntervalMethod | BoardIntervalMethod;
   clustered: boolean;
+  /** Over fewer than FEW_PROMPTS prompts the interval is rough (said first in the basis), as the CLI warns. */
+  rough: boolean;
+}
+
+/** "rough: only 3 prompts · ", said first where an interval rests on too few prompts to be read closely. */
+function roughness(prompts: number | null): string {
+  return prompts !== null && sampleReading(prompts) !== 'enough' ? `rough: only ${plural(prompts, 'prompt')} (under ${FEW_PROMPTS}) · ` : '';
 }
 
 export function intervalNote(i: Interval | null | undefined): IntervalNoteView | null {
@@ -33,14 +40,16 @@ export function intervalNote(i: Interval | null | undefined): IntervalNoteView |
   const ends = formatInterval(i.low, i.high) ?? '—';
   const sample = clustered ? `${plural(i.clusters, 'prompt')}, ${plural(i.n, 'attempt')}` : plural(i.clusters, 'prompt');
   const method = METHOD_LABELS[i.method];
-  const basis = [sample, ...(clustered ? ['clustered'] : []), method].join(' · ');
+  const rough = roughness(i.clusters);
+  const basis = rough + [sample, ...(clustered ? ['clustered'] : []), method].join(' · ');
   const resampled = i.resamples === null ? '' : ` (${plural(i.resamples, 'resample')})`;
   return {
     label: `${level} CI ${ends}`,
     basis,
-    text: `${level} confidence interval ${ends.replace('–', ' to ')}, over ${sample}${clustered ? ', clustered by prompt' : ''}, by ${method}${resampled}.`,
+    text: `${rough ? 'A rough interval: ' : ''}${level} confidence interval ${ends.replace('–', ' to ')}, over ${sample}${clustered ? ', clustered by prompt' : ''}, by ${method}${resampled}.`,
     method: i.method,
     clustered,
+    rough: rough !== '',
   };
 }
 
@@ -90,11 +99,13 @@ export function boardIntervalNote(a: Pick<ModelAggregate, 'ciLow' | 'ciHigh' | '
   const ends = formatInterval(a.ciLow, a.ciHigh) ?? '—';
   const sample = a.intervalPrompts === null ? plural(a.scoredBlueprints, 'blueprint') : `${plural(a.scoredBlueprints, 'blueprint')}, ${plural(a.intervalPrompts, 'prompt')}`;
   const method = BOARD_METHOD_LABELS[a.intervalMethod];
+  const rough = roughness(a.intervalPrompts);
   return {
     label: `95% CI ${ends}`,
-    basis: `${sample} · ${method}`,
-    text: `95% confidence interval ${ends.replace('–', ' to ')}, over ${sample}, by ${a.intervalMethod === 'hierarchical-bootstrap' ? 'a bootstrap over blueprints, then the prompts within them' : method}.`,
+    basis: `${rough}${sample} · ${method}`,
+    text: `${rough ? 'A rough interval: ' : ''}95% confidence interval ${ends.replace('–', ' to ')}, over ${sample}, by ${a.intervalMethod === 'hierarchical-bootstrap' ? 'a bootstrap over blueprints, then the prompts within them' : method}.`,
     method: a.intervalMethod,
-    clustered: a.intervalPrompts !== null,
+    clustered: a.intervalMethod === 'hierarchical-bootstrap',
+    rough: rough !== '',
   };
 }

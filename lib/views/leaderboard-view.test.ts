@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, unitAlphaStats } from '@/lib/core';
+import { addAlphaStats, EMPTY_ALPHA_STATS, krippendorffAlpha, unitAlphaStats, type JudgeAlpha } from '@/lib/core';
 import type { PooledModelReliability } from '@/lib/server/db/queries/judge-reliability';
 import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { intervalBar, leaderboardView, tagChips } from './leaderboard-view';
@@ -136,13 +136,22 @@ describe('bands, cost and latency, and the comparison with the leader', () => {
   });
 
   it('says beneath each interval what it rests on: blueprints and prompts, and the method', () => {
-    const v = leaderboardView(rows, new Map(), 't', { prompts });
-    expect(v.entries.map((e) => e.intervalNote?.basis)).toEqual([
-      '1 blueprint, 30 prompts · hierarchical bootstrap',
-      '1 blueprint, 30 prompts · hierarchical bootstrap',
-      '1 blueprint, 30 prompts · hierarchical bootstrap',
+    // over two blueprints: the bootstrap over blueprints, then their prompts
+    const second = rows.map((r) => ({ ...r, blueprintId: 'b' }));
+    const secondPrompts = prompts.map((p) => ({ ...p, blueprintId: 'b', runId: 'run-b' }));
+    const two = leaderboardView([...rows, ...second], new Map(), 't', { prompts: [...prompts, ...secondPrompts] });
+    expect(two.entries.map((e) => e.intervalNote?.basis)).toEqual([
+      '2 blueprints, 60 prompts · hierarchical bootstrap',
+      '2 blueprints, 60 prompts · hierarchical bootstrap',
+      '2 blueprints, 60 prompts · hierarchical bootstrap',
     ]);
-    expect(v.entries[0]?.intervalNote?.method).toBe('hierarchical-bootstrap');
+    expect(two.entries[0]?.intervalNote?.method).toBe('hierarchical-bootstrap');
+    // over one blueprint: that blueprint's own interval, the figure its page shows
+    const one = leaderboardView([{ ...rows[0]!, ciLow: 0.85, ciHigh: 0.95 }], new Map(), 't', { prompts });
+    expect(one.entries.map((e) => [e.intervalLabel, e.intervalNote?.basis])).toEqual([['85.0–95.0', '1 blueprint, 30 prompts · its one blueprint’s interval']]);
+    // over a handful of prompts the note says first that the interval is rough, as the CLI warns
+    const few = leaderboardView([{ ...rows[0]!, ciLow: 0.85, ciHigh: 0.95, promptCount: 3 }], new Map(), 't');
+    expect(few.entries[0]?.intervalNote).toMatchObject({ rough: true, basis: 'rough: only 3 prompts (under 5) · 1 blueprint, 3 prompts · its one blueprint’s interval' });
     // rows without prompt scores and without intervals of their own: no interval, so no note
     expect(leaderboardView(rows, new Map(), 't').entries.map((e) => e.intervalNote)).toEqual([null, null, null]);
   });
@@ -151,40 +160,46 @@ describe('bands, cost and latency, and the comparison with the leader', () => {
 describe('the judges’ α beside each model', () => {
   const J1 = { id: 'openai:gpt-4.1-mini#standard', model: 'openai:gpt-4.1-mini', approach: 'standard' };
   const J2 = { id: 'openrouter:qwen/qwen-2.5-72b-instruct#prompt-aware', model: 'openrouter:qwen/qwen-2.5-72b-instruct', approach: 'prompt-aware' };
-  // two judges on four verdicts (0, ½), (1, 1), (0, 0), (1, ½): the pooled example of judge-reliability.test.ts, α = 0.708333
-  const stats = [[0, 0.5], [1, 1], [0, 0], [1, 0.5]].map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+  // two judges on five times the verdicts (0, ½), (1, 1), (0, 0), (1, ½): the pooled example of judge-reliability.test.ts, 20 units, α = 0.675
+  const stats = Array.from({ length: 5 }, () => [[0, 0.5], [1, 1], [0, 0], [1, 0.5]]).flat().map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+  const enough = (value: number): JudgeAlpha => ({ kind: 'alpha', value, units: 20, values: 40, pairs: 20 });
   const pooled = (modelId: string, over: Partial<PooledModelReliability> = {}): PooledModelReliability => ({
     modelId,
-    verdicts: 4,
-    pairable: 4,
-    disagreements: 2,
-    alpha: alphaFromStats(stats),
+    verdicts: 20,
+    pairable: 20,
+    disagreements: 10,
+    alpha: krippendorffAlpha(stats),
     stats,
     judges: [
-      { ...J1, assessments: 4 },
-      { ...J2, assessments: 4 },
+      { ...J1, assessments: 20 },
+      { ...J2, assessments: 20 },
     ],
     ...over,
   });
-  const rows = [row('a', 'openai:gpt-4o-mini', 0.9, null), row('a', 'anthropic:claude-3-5-sonnet', 0.8, null), row('a', 'x:lone', 0.7, null), row('a', 'x:exact', 0.6, null), row('a', 'x:unjudged', 0.5, null)];
+  const four = [[0, 0.5], [1, 1], [0, 0], [1, 0.5]].map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+  const rows = [row('a', 'openai:gpt-4o-mini', 0.9, null), row('a', 'anthropic:claude-3-5-sonnet', 0.8, null), row('a', 'x:lone', 0.7, null), row('a', 'x:exact', 0.6, null), row('a', 'x:few', 0.55, null), row('a', 'x:unjudged', 0.5, null)];
   const judges = [
     pooled('openai:gpt-4o-mini'),
-    pooled('anthropic:claude-3-5-sonnet', { disagreements: 0, alpha: 0.93 }),
+    pooled('anthropic:claude-3-5-sonnet', { disagreements: 0, alpha: enough(0.93) }),
     // one judge only: judged, but no α
-    pooled('x:lone', { pairable: 0, disagreements: 0, alpha: null, stats: EMPTY_ALPHA_STATS, judges: [{ ...J1, assessments: 4 }] }),
-    pooled('x:exact', { disagreements: 0, alpha: 0.5 }),
+    pooled('x:lone', { pairable: 0, disagreements: 0, alpha: krippendorffAlpha(EMPTY_ALPHA_STATS), stats: EMPTY_ALPHA_STATS, judges: [{ ...J1, assessments: 4 }] }),
+    pooled('x:exact', { disagreements: 0, alpha: enough(0.5) }),
+    // two judges on four verdicts: too few to tell
+    pooled('x:few', { verdicts: 4, pairable: 4, disagreements: 2, alpha: krippendorffAlpha(four), stats: four }),
   ];
   const v = leaderboardView(rows, new Map([['anthropic:claude-3-5-sonnet', 'Claude 3.5 Sonnet']]), null, { judges });
   const cell = (modelId: string) => v.entries.find((e) => e.modelId === modelId)!.judges;
 
-  it('puts the pooled α with its reading and the disagreement share in each model’s row, coverage in its title', () => {
-    expect(alphaFromStats(stats)).toBeCloseTo(0.708333, 6);
+  it('puts the pooled α with its units and pairs, its reading and the disagreement share in each model’s row, coverage in its title', () => {
+    expect(krippendorffAlpha(stats)).toMatchObject({ kind: 'alpha', units: 20 });
     expect(cell('openai:gpt-4o-mini')).toEqual({
-      alphaLabel: 'α 0.71',
+      alphaLabel: 'α 0.68',
+      alphaAttrs: { 'data-figure': 'alpha|board=all|model=openai:gpt-4o-mini', 'data-value': '0.68', 'data-units': '20' },
+      basisLabel: 'over 20 units · 20 pairs',
       reading: 'tentative',
       readingLabel: 'tentative',
       disagreementLabel: '50% disagreement',
-      coverageTitle: '4 judged verdicts, 4 with ≥ 2 judges · gpt-4.1-mini 4 · qwen-2.5-72b-instruct (prompt-aware) 4 assessments',
+      coverageTitle: '20 judged verdicts, 20 with ≥ 2 judges · gpt-4.1-mini 20 · qwen-2.5-72b-instruct (prompt-aware) 20 assessments',
       selfJudging: 'Self-judging: gpt-4.1-mini judges gpt-4o-mini, a model of the same maker.',
       methodologyHref: '/methodology#alpha',
     });
@@ -193,11 +208,20 @@ describe('the judges’ α beside each model', () => {
     expect(v.caption).toMatch(/Judges α: .*pooled Krippendorff’s α/);
   });
 
-  it('says why a judged model has no α, and gives nothing (shown "—", never 0 or 1) to a model without judged verdicts', () => {
-    expect(cell('x:lone')).toMatchObject({ alphaLabel: 'α —', reading: null, readingLabel: 'no α: one judge', disagreementLabel: null });
+  it('below the minimum of verdicts says “too few verdicts to tell”, neutral and with no α figure; one judge says so', () => {
+    expect(cell('x:few')).toMatchObject({ alphaLabel: 'too few verdicts to tell (4 units)', alphaAttrs: null, basisLabel: null, reading: null, readingLabel: '', disagreementLabel: '50% disagreement' });
+    expect(cell('x:lone')).toMatchObject({ alphaLabel: 'too few verdicts to tell (0 units)', alphaAttrs: null, reading: null, readingLabel: 'one judge', disagreementLabel: null });
+  });
+
+  it('gives nothing (shown "—", never 0 or 1) to a model without judged verdicts', () => {
     expect(cell('x:unjudged')).toBeNull();
     // a pooled row with no judged verdict at all counts as nothing judged, too
-    expect(leaderboardView(rows, new Map(), null, { judges: [pooled('x:unjudged', { verdicts: 0, pairable: 0, disagreements: 0, alpha: null, stats: EMPTY_ALPHA_STATS, judges: [] })] }).entries.every((e) => e.judges === null)).toBe(true);
+    expect(leaderboardView(rows, new Map(), null, { judges: [pooled('x:unjudged', { verdicts: 0, pairable: 0, disagreements: 0, alpha: krippendorffAlpha(EMPTY_ALPHA_STATS), stats: EMPTY_ALPHA_STATS, judges: [] })] }).entries.every((e) => e.judges === null)).toBe(true);
+  });
+
+  it('names a tag’s board in the α figure', () => {
+    const tagged = leaderboardView([row('a', 'openai:gpt-4o-mini', 0.9, null, ['safety'])], new Map(), 'safety', { judges: [pooled('openai:gpt-4o-mini')] });
+    expect(tagged.entries[0]!.judges?.alphaAttrs?.['data-figure']).toBe('alpha|board=tag:safety|model=openai:gpt-4o-mini');
   });
 
   it('flags a judge of the model’s own model, the same-model sentence first', () => {
@@ -209,8 +233,9 @@ describe('the judges’ α beside each model', () => {
     const board = leaderboardView([...rows, row('b', 'openai:gpt-4o-mini', 0.9, null)], new Map(), null, { judges, minCoverage: 1 });
     expect(board.unranked.map((e) => [e.modelId, e.judges?.alphaLabel ?? '—'])).toEqual([
       ['anthropic:claude-3-5-sonnet', 'α 0.93'],
-      ['x:lone', 'α —'],
+      ['x:lone', 'too few verdicts to tell (0 units)'],
       ['x:exact', 'α 0.50'],
+      ['x:few', 'too few verdicts to tell (4 units)'],
       ['x:unjudged', '—'],
     ]);
   });

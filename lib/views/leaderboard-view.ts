@@ -4,13 +4,14 @@
  * shapes it for the page: labels, links, interval bars, captions, the tag chips, and why a
  * model is listed apart (ASSAY_LEADERBOARD_MIN_COVERAGE).
  */
-import { coverageShare, leaderboard, type AlphaReading, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
+import { boardPlaceLabel, coverageShare, leaderboard, type AlphaReading, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
 import type { PooledModelReliability } from '@/lib/server/db/queries/judge-reliability';
 import type { BoardPromptCell, LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { compareHref } from './compare-view';
-import { pooledReliabilityRows } from './judge-reliability-view';
+import { pooledReliabilityRows, type AlphaAttrs } from './judge-reliability-view';
 import { boardIntervalNote, type IntervalNoteView } from './interval-view';
 import { describeInterval, formatInterval, formatPercent, formatScore, formatUsd, modelShortName, plural, roundHalfUp } from './format';
+import { figureAttrs, type FigureAttrs } from './figures';
 import { href } from './urls';
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
@@ -30,11 +31,16 @@ export function intervalBar(score: number | null, low: number | null, high: numb
 
 /** The "Judges α" cell: how far the judges agreed on the model's judged points, pooled over the runs it is ranked on. */
 export interface BoardJudgesView {
-  /** "α 0.93", or "α —" when fewer than two verdicts had two judges. */
+  /** "α 0.93", or "too few verdicts to tell (3 units)" below ALPHA_MIN_UNITS pairable verdicts (judge-reliability-view.ts). */
   alphaLabel: string;
+  /** `alpha|board=<all|tag:…>|model=<id>` with the shown number and its units; null when no α number is shown. */
+  alphaAttrs: AlphaAttrs | null;
+  /** Null when no α number is shown: the cell is then neutral, never "not reliable". */
   reading: AlphaReading | null;
-  /** "reliable", "tentative", "not reliable", or why there is no α ("one judge"). */
+  /** "reliable", "tentative", "not reliable", or "one judge" when there is no α for that reason. */
   readingLabel: string;
+  /** What the shown α rests on: "over 208 units · 208 pairs"; null when no α number is shown. */
+  basisLabel: string | null;
   /** "3% disagreement", or null when nothing is pairable. */
   disagreementLabel: string | null;
   /** Coverage for the cell's title: "208 judged verdicts, 208 with ≥ 2 judges · gpt-4.1-mini 208 · … assessments". */
@@ -65,6 +71,8 @@ export interface LeaderboardEntryView {
   bandLabel: string | null;
   /** Whether the band spans more than one rank (the model is tied with a neighbour). */
   tied: boolean;
+  /** The comparison behind the band: with the model ranked just above (the leader: just below); null without a band. */
+  bandHref: string | null;
   /** Mean cost per prompt and median reply latency of the runs the model is ranked on. */
   costLabel: string;
   latencyLabel: string;
@@ -72,6 +80,11 @@ export interface LeaderboardEntryView {
   compareWithLeaderHref: string | null;
   /** Null when none of the model's points on this board was judged (the cell shows "—", never an α of 0 or 1). */
   judges: BoardJudgesView | null;
+  /**
+   * The figures' identities (figures.ts): the board's own, except a row resting on one blueprint,
+   * whose score and interval are that blueprint's run figures (the run and blueprint pages show them).
+   */
+  figures: { score: FigureAttrs; interval: FigureAttrs | null; rank: FigureAttrs | null; band: FigureAttrs | null };
 }
 
 export interface UnrankedEntryView extends LeaderboardEntryView {
@@ -117,16 +130,18 @@ const SHORT_READING: Record<AlphaReading, string> = { reliable: 'reliable', tent
  * Each model's pooled judge figures as its leaderboard cell, worded by the same line the run and
  * model pages show (judge-reliability-view.ts), only shortened to fit a column.
  */
-export function boardJudges(pooled: readonly PooledModelReliability[], names: ReadonlyMap<string, string> = new Map()): Map<string, BoardJudgesView> {
-  const lines = pooledReliabilityRows(pooled, new Map(names));
+export function boardJudges(pooled: readonly PooledModelReliability[], names: ReadonlyMap<string, string> = new Map(), tag: string | null = null): Map<string, BoardJudgesView> {
+  const lines = pooledReliabilityRows(pooled, new Map(names), tag ? `tag:${tag}` : 'all');
   return new Map(
     pooled.flatMap((p, i) => {
       const line = lines[i]!.line;
       if (!line.judged) return [];
       const cell: BoardJudgesView = {
         alphaLabel: line.alphaLabel,
+        alphaAttrs: line.alphaAttrs,
+        basisLabel: line.basisLabel,
         reading: line.reading,
-        readingLabel: line.reading ? SHORT_READING[line.reading] : line.readingLabel,
+        readingLabel: line.reading ? SHORT_READING[line.reading] : new Set(p.judges.map((j) => j.id)).size < 2 ? 'one judge' : '',
         disagreementLabel: p.pairable > 0 ? `${formatPercent(p.disagreements / p.pairable)} disagreement` : null,
         coverageTitle: `${line.coverageLabel} · ${line.assessmentsLabel}`,
         selfJudging: line.selfJudging.length > 0 ? line.selfJudging.join(' ') : null,
@@ -144,31 +159,48 @@ export function leaderboardEntries(
   aggregates: readonly (ModelAggregate | RankedAggregate)[],
   names: ReadonlyMap<string, string>,
   boardBlueprints?: number,
-  opts: { tag?: string | null; judges?: ReadonlyMap<string, BoardJudgesView> } = {},
+  opts: { tag?: string | null; judges?: ReadonlyMap<string, BoardJudgesView>; singleRun?: ReadonlyMap<string, string> } = {},
 ): LeaderboardEntryView[] {
   const leader = aggregates[0] && 'rank' in aggregates[0] ? aggregates[0].modelId : null;
-  return aggregates.map((a) => ({
-    bandLabel: 'bandLabel' in a ? a.bandLabel : null,
-    tied: 'band' in a && a.band !== null && a.band.best !== a.band.worst,
-    costLabel: a.costPerPromptUsd === null ? '—' : formatUsd(a.costPerPromptUsd),
-    latencyLabel: latency(a.latencyMsP50),
-    compareWithLeaderHref: leader && 'rank' in a && a.modelId !== leader ? compareHref(leader, a.modelId, opts.tag) : null,
-    rank: 'rank' in a ? a.rank : null,
-    modelId: a.modelId,
-    label: modelShortName(a.modelId, names.get(a.modelId)),
-    href: href.model(a.modelId),
-    score: a.score,
-    scoreLabel: formatScore(a.score),
-    intervalLabel: formatInterval(a.ciLow, a.ciHigh),
-    intervalText: describeInterval(a.ciLow, a.ciHigh),
-    bar: intervalBar(a.score, a.ciLow, a.ciHigh),
-    intervalNote: boardIntervalNote(a),
-    blueprints: a.blueprints,
-    blueprintsLabel: `${a.scoredBlueprints} of ${boardBlueprints ?? a.blueprints}`,
-    verdictCoverageLabel: verdictCoverageLabel(a.coverage),
-    errors: a.errors,
-    judges: opts.judges?.get(a.modelId) ?? null,
-  }));
+  const board = opts.tag ? `tag:${opts.tag}` : 'all';
+  return aggregates.map((a, i) => {
+    const neighbour = 'band' in a && a.band ? (aggregates[i - 1] ?? aggregates[i + 1]) : undefined;
+    const boardScope = { board, model: a.modelId };
+    const run = a.intervalMethod === 'blueprint' || a.scoredBlueprints === 1 ? opts.singleRun?.get(a.modelId) : undefined;
+    const scope = run ? { run, model: a.modelId } : boardScope;
+    const scoreLabel = formatScore(a.score);
+    const intervalLabel = formatInterval(a.ciLow, a.ciHigh);
+    const ranked = 'rank' in a;
+    return {
+      bandLabel: 'bandLabel' in a ? a.bandLabel : null,
+      tied: 'band' in a && a.band !== null && a.band.best !== a.band.worst,
+      bandHref: neighbour && 'rank' in neighbour ? compareHref(a.modelId, neighbour.modelId, opts.tag) : null,
+      costLabel: a.costPerPromptUsd === null ? '—' : formatUsd(a.costPerPromptUsd),
+      latencyLabel: latency(a.latencyMsP50),
+      compareWithLeaderHref: leader && ranked && a.modelId !== leader ? compareHref(leader, a.modelId, opts.tag) : null,
+      rank: ranked ? a.rank : null,
+      modelId: a.modelId,
+      label: modelShortName(a.modelId, names.get(a.modelId)),
+      href: href.model(a.modelId),
+      score: a.score,
+      scoreLabel,
+      intervalLabel,
+      intervalText: describeInterval(a.ciLow, a.ciHigh),
+      bar: intervalBar(a.score, a.ciLow, a.ciHigh),
+      intervalNote: boardIntervalNote(a),
+      blueprints: a.blueprints,
+      blueprintsLabel: `${a.scoredBlueprints} of ${boardBlueprints ?? a.blueprints}`,
+      verdictCoverageLabel: verdictCoverageLabel(a.coverage),
+      errors: a.errors,
+      judges: opts.judges?.get(a.modelId) ?? null,
+      figures: {
+        score: figureAttrs('score', scope, scoreLabel),
+        interval: intervalLabel ? figureAttrs('interval', scope, intervalLabel) : null,
+        rank: ranked && a.rank !== null ? figureAttrs('rank', boardScope, String(a.rank)) : null,
+        band: ranked ? figureAttrs('band', boardScope, boardPlaceLabel(a)) : null,
+      },
+    };
+  });
 }
 
 /** The tags of the blueprints that have results, most blueprints first. */
@@ -188,18 +220,22 @@ export function leaderboardView(
   opts: { minCoverage?: number; prompts?: readonly BoardPromptCell[]; judges?: readonly PooledModelReliability[] } = {},
 ): LeaderboardView {
   const board = leaderboard(rows, { tag, minCoverage: opts.minCoverage, prompts: opts.prompts });
-  const judges = boardJudges(opts.judges ?? [], names);
+  const judges = boardJudges(opts.judges ?? [], names, tag);
   const { blueprintCount, requiredBlueprints: required, minCoverage } = board;
+  // the run behind a model's row when it scored on one blueprint of the board: its figures are that run's
+  const scoredRuns = new Map<string, string[]>();
+  for (const r of rows) if (r.score !== null && (tag === null || r.tags.includes(tag))) scoredRuns.set(r.modelId, [...(scoredRuns.get(r.modelId) ?? []), r.runId]);
+  const singleRun = new Map([...scoredRuns.entries()].flatMap(([m, runs]) => (runs.length === 1 ? [[m, runs[0] as string] as const] : [])));
   const rule = `Ranked: models with a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%).`;
   return {
     title: tag ? `Leaderboard: ${tag}` : 'Overall leaderboard',
     caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval${opts.prompts ? ' that allows for blueprint-to-blueprint variation (a bootstrap over blueprints, then over prompts)' : ''}. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result. Judges α: how far the judges agreed on the model’s judged points over the runs it is ranked on (pooled Krippendorff’s α; reliable from 0.80, tentative from 0.667), with the share of them flagged as disagreement; ⚠ marks a judge of the model’s own model or maker.`,
-    entries: leaderboardEntries(board.ranked, names, blueprintCount, { tag, judges }),
+    entries: leaderboardEntries(board.ranked, names, blueprintCount, { tag, judges, singleRun }),
     bandsCaption: board.ranked.some((r) => r.band)
-      ? 'Band: the ranks a model could hold once chance is allowed for. Every pair of ranked models is compared on the prompts they share (paired t-test, Holm-corrected across all pairs at 5%); models whose difference is not significant share a band. Cost and latency: the mean cost per prompt and median reply latency of the runs each model is ranked on.'
+      ? 'Band: the ranks a model could hold once chance is allowed for. Every pair of ranked models is compared on the prompts they share (paired t-test, Holm-corrected across all pairs at 5%); models whose difference is not significant share a band; select a band for the comparison behind it. Cost and latency: the mean cost per prompt and median reply latency of the runs each model is ranked on.'
       : null,
     unranked: board.unranked.map((a) => ({
-      ...(leaderboardEntries([a], names, blueprintCount, { judges })[0] as LeaderboardEntryView),
+      ...(leaderboardEntries([a], names, blueprintCount, { tag, judges, singleRun })[0] as LeaderboardEntryView),
       why: `scored on ${a.scoredBlueprints} of ${blueprintCount} blueprints; ranking needs ${required}`,
     })),
     unrankedCaption: `Listed apart, not ranked: a model needs a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%) to be compared fairly with the others (ASSAY_LEADERBOARD_MIN_COVERAGE).`,

@@ -4,6 +4,7 @@
  * read this" sentences (how-to-read.ts) and their anchors agree. Plain strings: the page
  * renders paragraphs and lists, no markup inside.
  */
+import { ALPHA_MIN_UNITS } from '@/lib/core';
 
 export const METHODOLOGY_PATH = '/methodology';
 
@@ -101,10 +102,12 @@ export const METHODOLOGY: MethodologySection[] = [
     id: 'alpha',
     title: 'Judge reliability: α, disagreement and self-judging',
     body: [
-      'A judged score is only as good as its judges. Beside every judged number Assay shows how far the panel agreed:',
+      'A judged score is only as good as its judges. Beside a run’s, a blueprint’s and a board’s judged numbers Assay shows how far the panel agreed:',
       [
-        'α is Krippendorff’s alpha (interval version) over all the judged verdicts at that level (a run, a model in a run, a prompt, a blueprint’s latest run, or a model across the runs a leaderboard ranks it on): each verdict a unit, each judge a coder. It is 1 when the judges always agree, 0 when they agree no better than chance, negative when they disagree systematically. It is computed over the pooled data, not averaged from smaller αs. Krippendorff’s guide: from 0.80 reliable, from 0.667 tentative, below that not reliable.',
-        'Coverage: how many assessments each judge made, and how many judged verdicts had at least two judges’ values. Only those inform α; α over a handful of verdicts is itself rough.',
+        'α is Krippendorff’s alpha (interval version) over all the judged verdicts at that level (a run, a model’s judges in a run, a blueprint’s latest run, or a model across the runs a leaderboard ranks it on): each verdict a unit, each judge a coder. It is 1 when the judges always agree, 0 when they agree no better than chance, negative when they disagree systematically. It is computed over the pooled data, not averaged from smaller αs. Krippendorff’s guide: from 0.80 reliable, from 0.667 tentative, below that not reliable.',
+        `Units and pairs: every α is shown with the verdicts it rests on (units: verdicts with at least two judges’ values) and the pairs of values compared within them. Below ${ALPHA_MIN_UNITS} units it is not shown at all; the page says “too few verdicts to tell”. Over one verdict α is 0 or 1 whatever the judges said, and over a handful it swings as widely; Krippendorff asks for far more data than ${ALPHA_MIN_UNITS} units before α can be said to clear 0.80, so read an α over few units as rough.`,
+        'One verdict or one prompt has no α: there the prompt page shows each judge’s answer and the panel’s spread (their standard deviation). A point graded by a function has no judges and shows no agreement.',
+        'Coverage: how many assessments each judge made, and how many judged verdicts had at least two judges’ values. Only those inform α.',
         'Disagreement: the share of those verdicts where the judges’ values spread widely (a standard deviation above 0.25: for two judges, more than half the scale apart). Such points are flagged on the prompt page, with each judge’s reasoning.',
         'Agreement with the panel: for each judge, the mean distance between its value and the mean of the other judges on the same verdicts, and its mean value (a lenient or harsh judge shows here).',
         'Self-judging: a judge of the same model as the one graded (the same provider-model id, through any host), or of the same maker (a sibling model, where the model id tells its maker: an org such as openai/… or a known series such as gpt-, claude-, gemini-), is flagged. Judges tend to favour replies that read like their own, so read such a score with that in mind.',

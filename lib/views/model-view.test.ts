@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import type { ModelProfile } from '@/lib/server/db/queries/model-profile';
+import { leaderboardView } from './leaderboard-view';
 import { modelPageView } from './model-view';
 
 const row = (blueprintId: string, modelId: string, score: number, tags: string[]): LeaderboardRow => ({
@@ -34,6 +35,7 @@ const profile = (history: ModelProfile['history'] = []): ModelProfile => ({
   model: { id: 'x:me', provider: 'x', displayName: 'Me' },
   scores: scores.map((s) => ({ ...s, modelId: s.modelId === 'me' ? 'x:me' : s.modelId })),
   history,
+  retrievalRuns: [],
 });
 
 describe('model page view', () => {
@@ -44,8 +46,31 @@ describe('model page view', () => {
       ['coding', '−10.0'],
       ['facts', '−1.0'],
     ]);
-    expect(v.overall).toMatchObject({ scoreLabel: '68.3', rankLabel: '#1 of 2', blueprintsLabel: '3 blueprints' });
-    expect(v.blueprints.find((b) => b.name === 'Blueprint hard')).toMatchObject({ rankLabel: '#1 of 2', fieldLabel: '30.0', href: '/blueprints/hard' });
+    expect(v.overall).toMatchObject({ scoreLabel: '68.3', rankLabel: 'rank 1 of 2', blueprintsLabel: '3 blueprints' });
+    expect(v.blueprints.find((b) => b.name === 'Blueprint hard')).toMatchObject({ rankLabel: 'rank 1 of 2', fieldLabel: '30.0', href: '/blueprints/hard' });
+  });
+
+  it('shows each tag’s score, interval and place as the tag’s leaderboard does: the same figures, the same values', () => {
+    // two blueprints under one tag, prompt scores behind them: the board has bands
+    const prompts = ['easy', 'hard'].flatMap((b) =>
+      ['x:me', 'other', 'third'].flatMap((m, k) =>
+        Array.from({ length: 12 }, (_x, i) => ({ blueprintId: b, modelId: m, runId: `run-${b}`, promptKey: `${b}-${i}`, weight: 1, sealed: false, score: Math.min(1, 0.5 + (i % 3) * 0.1 - k * 0.02) })),
+      ),
+    );
+    const rows = ['easy', 'hard'].flatMap((b) =>
+      ['x:me', 'other', 'third'].map((m, k) => ({ ...row(b, m, 0.6 - k * 0.02, ['both']), ciLow: 0.5 - k * 0.02, ciHigh: 0.7 - k * 0.02 })),
+    );
+    const p: ModelProfile = { modelId: 'x:me', model: null, scores: rows, prompts, history: [], retrievalRuns: [] };
+    const mine = modelPageView(p, { minCoverage: 0.5 });
+    const board = leaderboardView(rows, new Map(), 'both', { minCoverage: 0.5, prompts });
+    const onBoard = board.entries.find((e) => e.modelId === 'x:me')!;
+    const tag = mine.tags.find((t) => t.name === 'both')!;
+    for (const k of ['score', 'interval'] as const) expect(tag.figures[k]).toEqual(onBoard.figures[k]);
+    expect(tag.figures.rank).toEqual(onBoard.figures.band);
+    expect(tag.rankLabel).toBe(`${onBoard.bandLabel} of 3`);
+    // a blueprint area shows that blueprint's stored run figures (the run page's identities)
+    const easy = mine.blueprints.find((b) => b.name === 'Blueprint easy')!;
+    expect(easy.figures.interval).toEqual({ 'data-figure': 'interval|run=run-easy|model=x:me', 'data-value': '50.0–70.0' });
   });
 
   it('draws history as one line per blueprint, oldest first, and lists every run', () => {

@@ -4,11 +4,11 @@
  * weakest areas relative to the field (not in absolute terms: a blueprint everyone aces is
  * no strength), and its history over runs.
  */
-import { aggregateByModel, aggregateRows, compareAggregates, type ModelAggregate } from '@/lib/core';
-import type { BoardPromptCell, LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
+import { boardPlaceLabel, leaderboard, type Leaderboard, type ModelAggregate, type RankedAggregate } from '@/lib/core';
 import type { ModelProfile } from '@/lib/server/db/queries/model-profile';
 import { type ChartSeries, type LineChartData, seriesStyle } from './chart-series';
 import { describeInterval, formatDate, formatDateTime, formatDelta, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
+import { figureAttrs, type FigureAttrs } from './figures';
 import { href } from './urls';
 
 export type Tone = 'better' | 'worse' | 'same';
@@ -26,19 +26,29 @@ export interface AreaView {
   delta: number | null;
   blueprints: number;
   blueprintsLabel: string;
+  /** The figures' identities: the tag board's, or the blueprint's stored run figures. */
+  figures: { score: FigureAttrs; interval: FigureAttrs | null; rank: FigureAttrs };
 }
 
 export interface ModelPageView {
   modelId: string;
   label: string;
   provider: string | null;
-  overall: { scoreLabel: string; intervalLabel: string | null; intervalText: string; rankLabel: string; blueprintsLabel: string; errors: number };
+  overall: {
+    scoreLabel: string;
+    intervalLabel: string | null;
+    intervalText: string;
+    rankLabel: string;
+    blueprintsLabel: string;
+    errors: number;
+    figures: { score: FigureAttrs; interval: FigureAttrs | null; rank: FigureAttrs };
+  };
   tags: AreaView[];
   blueprints: AreaView[];
   strongest: AreaView[];
   weakest: AreaView[];
   history: LineChartData | null;
-  historyTable: { label: string; blueprint: string; blueprintHref: string; runHref: string; scoreLabel: string; intervalLabel: string | null }[];
+  historyTable: { label: string; blueprint: string; blueprintHref: string; runHref: string; scoreLabel: string; intervalLabel: string | null; figures: { score: FigureAttrs; interval: FigureAttrs | null } }[];
 }
 
 /** History lines drawn at most (one per blueprint); all runs are in the table. */
@@ -46,54 +56,91 @@ export const HISTORY_SERIES = 8;
 
 const tone = (d: number | null): Tone => (d === null || Math.abs(d) < 0.0005 ? 'same' : d > 0 ? 'better' : 'worse');
 
-function rankAmong(modelId: string, aggregates: ModelAggregate[]): string {
-  const sorted = [...aggregates].sort(compareAggregates);
-  const i = sorted.findIndex((a) => a.modelId === modelId);
-  return i < 0 ? '—' : `#${i + 1} of ${sorted.length}`;
+/**
+ * The model's place on a board, as the board itself shows it (its band when the board has bands,
+ * else its rank; boardPlaceLabel), out of the ranked models; a model the board lists apart says so.
+ */
+function placeOn(board: Leaderboard, modelId: string): { label: string; value: string } {
+  const ranked = board.ranked.find((a) => a.modelId === modelId);
+  if (ranked) return { label: `${boardPlaceLabel(ranked)} of ${board.ranked.length}`, value: boardPlaceLabel(ranked) };
+  const label = board.unranked.some((a) => a.modelId === modelId) ? 'not ranked' : '—';
+  return { label, value: label };
 }
 
-function area(kind: AreaView['kind'], name: string, link: string, modelId: string, rows: LeaderboardRow[], prompts?: readonly BoardPromptCell[]): AreaView | null {
-  const mine = rows.filter((r) => r.modelId === modelId);
-  if (mine.length === 0) return null;
-  // with the prompt scores, the intervals are the leaderboard's (hierarchical bootstrap)
-  const aggregates = aggregateByModel(rows, { prompts });
-  const me = aggregates.find((a) => a.modelId === modelId) ?? aggregateRows(modelId, mine);
-  const scored = aggregates.filter((a) => a.score !== null);
+const boardEntry = (board: Leaderboard, modelId: string): ModelAggregate | RankedAggregate | undefined =>
+  board.ranked.find((a) => a.modelId === modelId) ?? board.unranked.find((a) => a.modelId === modelId);
+
+/** The board key of a tag ('tag:<tag>') or of the overall board ('all'), as figure identities name boards. */
+const boardKey = (tag: string | null) => (tag === null ? 'all' : `tag:${tag}`);
+
+/**
+ * One area (a tag, or one blueprint) of the model: its entry on that area's board, computed by the
+ * board function with the options the leaderboard pages use, so the score, interval and place are
+ * the figures the tag board shows (and, for one blueprint, its stored run figures).
+ */
+function area(kind: AreaView['kind'], name: string, link: string, modelId: string, board: Leaderboard, at: { board: string; run: string | null }): AreaView | null {
+  const me = boardEntry(board, modelId);
+  if (!me) return null;
+  const all = [...board.ranked, ...board.unranked];
+  const scored = all.filter((a) => a.score !== null);
   const field = scored.length ? scored.reduce((s, a) => s + (a.score as number), 0) / scored.length : null;
   const delta = me.score === null || field === null ? null : me.score - field;
+  // one blueprint: the score and interval are its run's (the blueprint and run pages show them); a tag: the tag board's
+  const boardScope = { board: at.board, model: modelId };
+  const scope = at.run ? { run: at.run, model: modelId } : boardScope;
+  const scoreLabel = formatScore(me.score);
+  const intervalLabel = formatInterval(me.ciLow, me.ciHigh);
+  const place = placeOn(board, modelId);
   return {
     kind,
     name,
     href: link,
-    scoreLabel: formatScore(me.score),
-    intervalLabel: formatInterval(me.ciLow, me.ciHigh),
-    rankLabel: rankAmong(modelId, aggregates),
+    scoreLabel,
+    intervalLabel,
+    rankLabel: place.label,
     fieldLabel: formatScore(field),
     deltaLabel: formatDelta(delta),
     tone: tone(delta),
     delta,
-    blueprints: new Set(mine.map((r) => r.blueprintId)).size,
-    blueprintsLabel: plural(new Set(mine.map((r) => r.blueprintId)).size, 'blueprint'),
+    blueprints: me.blueprints,
+    blueprintsLabel: plural(me.blueprints, 'blueprint'),
+    figures: {
+      score: figureAttrs('score', scope, scoreLabel),
+      interval: intervalLabel ? figureAttrs('interval', scope, intervalLabel) : null,
+      rank: figureAttrs('band', boardScope, place.value),
+    },
   };
 }
 
-export function modelPageView(p: ModelProfile): ModelPageView {
+/** `minCoverage`: the leaderboards' setting (ASSAY_LEADERBOARD_MIN_COVERAGE), so the model's place on a board is the board's. */
+export function modelPageView(p: ModelProfile, opts: { minCoverage?: number } = {}): ModelPageView {
   const { modelId } = p;
   const mine = p.scores.filter((r) => r.modelId === modelId);
-  const overall = aggregateByModel(mine, { prompts: p.prompts })[0] ?? aggregateRows(modelId, mine);
+  const boardOf = (tag: string | null) => leaderboard(p.scores, { tag, minCoverage: opts.minCoverage, prompts: p.prompts });
+  const overallBoard = boardOf(null);
+  const overall = boardEntry(overallBoard, modelId);
   const tags = [...new Set(mine.flatMap((r) => r.tags))]
     .sort()
-    .map((t) => area('tag', t, href.home(t), modelId, p.scores.filter((r) => r.tags.includes(t)), p.prompts))
+    .map((t) => area('tag', t, href.home(t), modelId, boardOf(t), { board: boardKey(t), run: null }))
     .filter((a): a is AreaView => a !== null)
     .sort((a, b) => (b.delta ?? -2) - (a.delta ?? -2) || a.name.localeCompare(b.name));
   const blueprints = [...new Map(mine.map((r) => [r.blueprintId, r])).values()]
-    .map((r) => area('blueprint', r.blueprintTitle, href.blueprint(r.blueprintId), modelId, p.scores.filter((s) => s.blueprintId === r.blueprintId), p.prompts))
+    .map((r) => {
+      // a blueprint's own board (its rows alone, every model with a score on it ranked): its rows alone, every model with a score on it ranked
+      const rows = p.scores.filter((s) => s.blueprintId === r.blueprintId);
+      const board = leaderboard(rows, { minCoverage: opts.minCoverage, prompts: p.prompts });
+      return area('blueprint', r.blueprintTitle, href.blueprint(r.blueprintId), modelId, board, { board: `blueprint:${r.blueprintId}`, run: r.runId });
+    })
     .filter((a): a is AreaView => a !== null)
     .sort((a, b) => (b.delta ?? -2) - (a.delta ?? -2) || a.name.localeCompare(b.name));
   // areas: tags when there are several, else blueprints; ranked against the field
   const areas = (tags.length >= 2 ? tags : blueprints).filter((a) => a.delta !== null);
   const strongest = areas.slice(0, 3).filter((a) => (a.delta as number) > 0);
   const weakest = [...areas].reverse().slice(0, 3).filter((a) => (a.delta as number) < 0);
+  const overallScope = { board: boardKey(null), model: modelId };
+  const overallScore = formatScore(overall?.score ?? null);
+  const overallInterval = formatInterval(overall?.ciLow ?? null, overall?.ciHigh ?? null);
+  const overallPlace = mine.length ? placeOn(overallBoard, modelId) : { label: '—', value: '—' };
 
   const history = [...p.history].reverse(); // oldest first
   const blueprintOrder = [...new Set(history.map((h) => h.run.blueprint.id))];
@@ -115,12 +162,17 @@ export function modelPageView(p: ModelProfile): ModelPageView {
     label: modelShortName(modelId, p.model?.displayName),
     provider: p.model?.provider ?? (modelId.includes(':') ? modelId.slice(0, modelId.indexOf(':')) : null),
     overall: {
-      scoreLabel: formatScore(overall.score),
-      intervalLabel: formatInterval(overall.ciLow, overall.ciHigh),
-      intervalText: describeInterval(overall.ciLow, overall.ciHigh),
-      rankLabel: mine.length ? rankAmong(modelId, aggregateByModel(p.scores)) : '—',
-      blueprintsLabel: plural(overall.blueprints, 'blueprint'),
-      errors: overall.errors,
+      scoreLabel: overallScore,
+      intervalLabel: overallInterval,
+      intervalText: describeInterval(overall?.ciLow ?? null, overall?.ciHigh ?? null),
+      rankLabel: overallPlace.label,
+      blueprintsLabel: plural(overall?.blueprints ?? 0, 'blueprint'),
+      errors: overall?.errors ?? 0,
+      figures: {
+        score: figureAttrs('score', overallScope, overallScore),
+        interval: overallInterval ? figureAttrs('interval', overallScope, overallInterval) : null,
+        rank: figureAttrs('band', overallScope, overallPlace.value),
+      },
     },
     tags,
     blueprints,
@@ -134,6 +186,10 @@ export function modelPageView(p: ModelProfile): ModelPageView {
       runHref: href.runModel(h.runId, modelId),
       scoreLabel: formatScore(h.score),
       intervalLabel: formatInterval(h.ciLow, h.ciHigh),
+      figures: {
+        score: figureAttrs('score', { run: h.runId, model: modelId }, formatScore(h.score)),
+        interval: h.ciLow === null ? null : figureAttrs('interval', { run: h.runId, model: modelId }, formatInterval(h.ciLow, h.ciHigh) ?? '—'),
+      },
     })),
   };
 }

@@ -12,8 +12,9 @@ describe('planner view', () => {
       { modelId: 'openai:a', prompts: prompts([0.2, 0.4, 0.6, 0.8]) },
       { modelId: 'openai:b', prompts: prompts([0.1, 0.5, 0.5, 0.9]) },
     ]);
-    const v = plannerView({ blueprintId: 'x', title: 'X', run, plan }, new Map([['openai:a', 'Model A']]));
+    const v = plannerView({ blueprintId: 'x', title: 'X', run, plan, runMde: plan.mde }, new Map([['openai:a', 'Model A']]));
     expect(v.mde).toBe('16.2 points');
+    expect(v.figure).toEqual({ 'data-figure': 'mde|run=r1', 'data-value': '16.2' });
     expect(v.headline).toBe('With its 4 prompts, this blueprint tells two models apart (at 80% power, α = 0.05) when their scores differ by at least 16.2 points; a smaller gap may be noise.');
     expect(v.needed).toEqual([
       { delta: '10 points', prompts: '11', enough: false },
@@ -21,13 +22,30 @@ describe('planner view', () => {
       { delta: '3 points', prompts: '117', enough: false },
       { delta: '2 points', prompts: '262', enough: false },
     ]);
-    expect(v.pairs).toEqual([{ label: 'Model A vs b', paired: '4', rho: '0.95', omega: '0.115', mde: '16.2' }]);
+    // spreads on the same 0–100 point scale as the MDE beside them (ω 0.1155 → 11.5 points); ρ stays a correlation
+    expect(v.basis).toEqual([
+      { label: 'Spread of prompt scores (σ, mean over models)', value: '29.2 points' },
+      { label: 'Correlation between models (ρ, mean over 1 pair)', value: '0.95' },
+      { label: 'Spread of the paired difference (ω)', value: '11.5 points' },
+      { label: 'Scored prompts', value: '4' },
+    ]);
+    expect(v.pairs).toEqual([{ label: 'Model A vs b', paired: '4', rho: '0.95', omega: '11.5', mde: '16.2' }]);
     expect(v.run).toEqual({ href: '/runs/r1', label: 'the run of 2026-11-29 12:00 UTC' });
   });
 
   it('says why there is no plan', () => {
-    expect(plannerView({ blueprintId: 'x', title: 'X', run: null, plan: null }, new Map()).empty).toMatch(/^No completed run yet/);
+    expect(plannerView({ blueprintId: 'x', title: 'X', run: null, plan: null, runMde: null }, new Map()).empty).toMatch(/^No completed run yet/);
     const none = planBlueprint([{ modelId: 'a', prompts: prompts([0.5]) }]);
-    expect(plannerView({ blueprintId: 'x', title: 'X', run, plan: none }, new Map()).empty).toMatch(/fewer than two prompts/);
+    expect(plannerView({ blueprintId: 'x', title: 'X', run, plan: none, runMde: null }, new Map()).empty).toMatch(/fewer than two prompts/);
+  });
+
+  it('shows the run’s stored MDE, the figure its drift checks compare with, not a second computation', () => {
+    const plan = planBlueprint([
+      { modelId: 'openai:a', prompts: prompts([0.2, 0.4, 0.6, 0.8]) },
+      { modelId: 'openai:b', prompts: prompts([0.1, 0.5, 0.5, 0.9]) },
+    ]);
+    const v = plannerView({ blueprintId: 'x', title: 'X', run, plan, runMde: 0.3128 }, new Map());
+    expect([v.mde, v.mdeValue, v.figure]).toEqual(['31.3 points', '31.3', { 'data-figure': 'mde|run=r1', 'data-value': '31.3' }]);
+    expect(v.headline).toMatch(/differ by at least 31\.3 points/);
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { RunStatusSchema, TerminalRunStatusSchema, type RunStatus } from '@/lib/core';
 import { formatCount, formatDuration, formatPercent, plural } from './format';
 import { costLabel } from './cost-label';
+import { runWaitJson, RunWaitSchema, runWaitsView, waitRemainingMs, type RunWaitView } from './run-wait-view';
 
 export const RunProgressSchema = z.object({
   runId: z.string(),
@@ -21,6 +22,8 @@ export const RunProgressSchema = z.object({
   /** The run's models and judges with no known price: their calls are not in costUsd (shown as unknown). */
   unpricedModels: z.array(z.string()).default([]),
   error: z.string().nullable(),
+  /** Why the run waits and until when, per model (empty while calls flow, and once it has ended). */
+  waits: z.array(RunWaitSchema).default([]),
   startedAt: z.iso.datetime().nullable(),
   finishedAt: z.iso.datetime().nullable(),
   updatedAt: z.iso.datetime(),
@@ -44,6 +47,8 @@ export interface ProgressView {
   terminal: boolean;
   bars: ProgressBarView[];
   facts: { label: string; value: string }[];
+  /** What the run waits for, in words: the reason its counts stand still. */
+  waits: RunWaitView[];
   error: string | null;
 }
 
@@ -70,7 +75,12 @@ export function progressView(p: RunProgress, now: Date): ProgressView {
   const elapsed = started ? Math.max(0, end.getTime() - started.getTime()) : null;
   const fraction = p.totalCalls > 0 ? p.doneCalls / p.totalCalls : 0;
   // a linear estimate from the replies done so far: rough, and labelled as such
-  const remaining = !terminal && elapsed !== null && fraction > 0.02 && fraction < 1 ? (elapsed / fraction) * (1 - fraction) : null;
+  const linear = !terminal && elapsed !== null && fraction > 0.02 && fraction < 1 ? (elapsed / fraction) * (1 - fraction) : null;
+  // a run waiting on a provider does nothing for that model until the wait ends: the estimate
+  // is at least the wait left plus the remaining work at the rate seen so far
+  const waits = terminal ? [] : p.waits;
+  const waitLeft = waitRemainingMs(waits, now);
+  const estimate = estimateText(linear, waitLeft);
   return {
     statusLabel: STATUS_LABEL[p.status],
     terminal,
@@ -79,10 +89,18 @@ export function progressView(p: RunProgress, now: Date): ProgressView {
       { label: 'Errors', value: `${plural(p.errorCalls, 'failed reply', 'failed replies')}, ${plural(p.errorVerdicts, 'verdict error')}` },
       { label: 'Cost so far', value: costLabel(p.costUsd, p.unpricedModels) },
       ...(elapsed !== null ? [{ label: terminal ? 'Took' : 'Elapsed', value: formatDuration(elapsed) }] : []),
-      ...(remaining !== null ? [{ label: 'Estimated time left', value: `about ${formatDuration(remaining)}` }] : []),
+      ...(estimate !== null ? [{ label: 'Estimated time left', value: estimate }] : []),
     ],
+    waits: runWaitsView(waits, now),
     error: p.error,
   };
+}
+
+function estimateText(linear: number | null, waitLeft: number | null): string | null {
+  if (waitLeft === null || waitLeft <= 0) return linear === null ? null : `about ${formatDuration(linear)}`;
+  // too little done to extrapolate: the wait is all that is known
+  if (linear === null) return `at least ${formatDuration(waitLeft)} (waiting on a provider)`;
+  return `about ${formatDuration(waitLeft + linear)} (${formatDuration(waitLeft)} of it waiting on a provider)`;
 }
 
 /** The database row → the API's JSON (dates as ISO strings). */
@@ -98,6 +116,7 @@ export function progressJson(row: {
   costUsd: number;
   unpricedModels?: string[];
   error: string | null;
+  waits?: Parameters<typeof runWaitJson>[0][];
   startedAt: Date | null;
   finishedAt: Date | null;
   updatedAt: Date;
@@ -114,6 +133,7 @@ export function progressJson(row: {
     costUsd: row.costUsd,
     unpricedModels: row.unpricedModels ?? [],
     error: row.error,
+    waits: (row.waits ?? []).map(runWaitJson),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),

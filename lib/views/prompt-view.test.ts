@@ -148,11 +148,17 @@ describe('prompt page view', () => {
     });
     const cards = replyCards('r1', data.prompt, [reply({}), reply({ modelId: 'c:three', content: '', toolCalls: [{ id: 'c1', name: 'get_weather', arguments: { city: 'Lisbon' } }] }), reply({ modelId: 'b:two', content: '', error: 'HTTP 503', errorKind: 'server_error', attemptScores: [{ score: null, errorCount: 1, gateFailed: false, noApplicable: false }] })], ['a:one', 'b:two', 'c:three'], ranking, 'a:one');
     expect(cards[0]).toMatchObject({ selected: true, scoreLabel: '75.0', cellHref: '/runs/r1/prompts/p1?model=a%3Aone#cell' });
-    expect(cards[0]?.attempts[0]).toMatchObject({ content: 'Hello!', error: null, meta: '10 + 3 tokens · 1 s · $0.0001 · finish: stop', temperatureLabel: 'temperature 0', system: [], turns: [] });
+    expect(cards[0]?.attempts[0]).toMatchObject({ content: 'Hello!', error: null, meta: '10 + 3 tokens · 1 s · cost $0.0001 · finish: stop', temperatureLabel: 'temperature 0', system: [], turns: [] });
     expect(cards[1]).toMatchObject({ scoreLabel: 'error' });
     expect(cards[1]?.attempts[0]).toMatchObject({ content: null, error: { kind: 'server_error', message: 'HTTP 503' }, scoreLabel: 'error' });
     expect(cards[2]?.attempts[0]?.toolCalls).toEqual([{ name: 'get_weather', argumentsText: '{\n  "city": "Lisbon"\n}' }]);
     expect(replyCards('r1', data.prompt, [], ['d:four'], ranking, null)[0]?.attempts).toEqual([]);
+    // each reply's cost: unknown when no price was reported, $0 from the cache, a tiny one never $0, none for a failed call
+    const meta = (over: Partial<PromptReply>) => replyCards('r1', data.prompt, [reply(over)], ['a:one'], ranking, null)[0]?.attempts[0]?.meta;
+    expect(meta({ costUsd: null })).toBe('10 + 3 tokens · 1 s · cost unknown (no price known) · finish: stop');
+    expect(meta({ costUsd: 0, fromCache: true, latencyMs: null })).toBe('10 + 3 tokens · cost $0 · finish: stop');
+    expect(meta({ costUsd: 0.00002 })).toBe('10 + 3 tokens · 1 s · cost <$0.0001 · finish: stop');
+    expect(meta({ costUsd: null, error: 'HTTP 503', finishReason: null })).toBe('10 + 3 tokens · 1 s');
   });
 
   it('says above the reply that the provider refused it, or that it was cut off at the token limit', () => {

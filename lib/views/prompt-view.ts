@@ -8,7 +8,9 @@ import { pointCode, pointDirection, pointLabel, REPLY_OUTCOME_LABELS, replyOutco
 import type { GridVerdict, PromptReply, RunPrompt } from '@/lib/server/db/queries/run-prompt';
 import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { scoreColour } from './colour-scale';
-import { formatCount, formatDuration, formatScore, formatUsd, modelShortName, plural } from './format';
+import { figureAttrs, type FigureAttrs } from './figures';
+import { costLabel } from './cost-label';
+import { formatCount, formatDuration, formatScore, modelShortName, plural } from './format';
 import { paginationView, type PaginationView } from './pagination';
 import { href } from './urls';
 import { pathNames, scoreBreakdown, type ScoreBreakdownView } from './score-breakdown';
@@ -42,6 +44,8 @@ export interface TurnView {
 }
 
 export interface GridCellView {
+  /** The figure the cell shows, when it is a prompt's score (the totals row). */
+  figure?: FigureAttrs;
   text: string;
   ariaLabel: string;
   background: string;
@@ -166,7 +170,8 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
   const totals = models.map((m) => {
     const c = cells.get(m);
     const g = gridCell(label(m), 'Prompt score', c?.score ?? null, c && c.score === null ? 'error' : c ? 'pass' : null, href.cell(runId, key, m));
-    return c && c.score !== null ? { ...g, ariaLabel: `Prompt score × ${label(m)}: ${formatScore(c.score)}${c.errorCount ? `, ${plural(c.errorCount, 'error')}` : ''}` } : g;
+    const figure = c ? figureAttrs('score', { run: runId, model: m, prompt: key }, formatScore(c.score)) : undefined;
+    return c && c.score !== null ? { ...g, figure, ariaLabel: `Prompt score × ${label(m)}: ${formatScore(c.score)}${c.errorCount ? `, ${plural(c.errorCount, 'error')}` : ''}` } : { ...g, figure };
   });
 
   const others = models.filter((m) => m !== selected);
@@ -259,6 +264,8 @@ export interface ReplyCardView {
   pointLinkBase: string;
   selected: boolean;
   scoreLabel: string;
+  /** The cell's stored score as a figure (the heatmap and the run × model page show the same). */
+  figure: FigureAttrs;
   background: string;
   color: string;
   attempts: AttemptView[];
@@ -285,6 +292,8 @@ export function replyCards(
   modelIds: string[],
   ranking: RunModelRow[],
   selected: string | null,
+  /** The run's stored cell scores of this prompt (run_cell_summaries): the score a card shows. */
+  cells: readonly { modelId: string; score: number | null }[] = [],
 ): ReplyCardView[] {
   const promptKey = prompt.promptKey;
   const headers = pointHeaders(runId, promptKey, prompt.points);
@@ -292,8 +301,11 @@ export function replyCards(
   const names = new Map(ranking.map((m) => [m.modelId, modelShortName(m.modelId, m.displayName)]));
   return modelIds.map((modelId) => {
     const mine = replies.filter((r) => r.modelId === modelId);
+    // the stored cell score, made once when the run was summarised; before that (a run still
+    // grading) the mean of the attempts scored so far
+    const stored = cells.find((c) => c.modelId === modelId);
     const scored = mine.map((r) => r.attemptScores[0]?.score ?? null).filter((s): s is number => s !== null);
-    const score = scored.length ? scored.reduce((a, b) => a + b, 0) / scored.length : null;
+    const score = stored ? stored.score : scored.length ? scored.reduce((a, b) => a + b, 0) / scored.length : null;
     const colours = scoreColour(score);
     return {
       modelId,
@@ -303,6 +315,7 @@ export function replyCards(
       pointLinkBase: href.prompt(runId, promptKey, { model: modelId }),
       selected: modelId === selected,
       scoreLabel: score === null ? (mine.some((r) => r.error) ? 'error' : '—') : formatScore(score),
+      figure: figureAttrs('score', { run: runId, model: modelId, prompt: promptKey }, formatScore(score)),
       background: colours.background,
       color: colours.color,
       attempts: mine.map((r) => {
@@ -317,8 +330,8 @@ export function replyCards(
         const meta = [
           r.promptTokens !== null && r.completionTokens !== null ? `${formatCount(r.promptTokens)} + ${formatCount(r.completionTokens)} tokens` : null,
           r.latencyMs !== null ? formatDuration(r.latencyMs) : null,
-          // a reply without a cost was answered by a model priced nowhere: unknown, not free
-          r.costUsd !== null ? formatUsd(r.costUsd) : r.error === null ? 'cost unknown' : null,
+          // a reply without a cost was answered at a price nobody reported: unknown, not free; a failed call is billed nothing
+          r.costUsd === null && r.error !== null ? null : `cost ${costLabel(r.costUsd)}`,
           r.finishReason ? `finish: ${r.finishReason}` : null,
         ].filter(Boolean);
         const conversationOf = replyTurns(prompt.messages, r.turns);

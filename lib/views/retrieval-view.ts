@@ -8,6 +8,7 @@ import { roundHalfUp, type Interval, type LadderStatus } from '@/lib/core';
 import type { RetrievalBoardRow } from '@/lib/server/db/queries/retrieval-leaderboard';
 import type { RetrievalQueryDetail } from '@/lib/server/db/queries/retrieval-query';
 import type { RetrievalModelResults, RetrievalRunResults } from '@/lib/server/db/queries/retrieval-results';
+import { figureAttrs, type FigureAttrs } from './figures';
 import { formatUsd, plural } from './format';
 import type { StatusTone } from './run-view';
 import { href } from './urls';
@@ -36,6 +37,15 @@ export function ladderView(s: LadderStatus | null): LadderView | null {
   return s ? LADDER[s] : null;
 }
 
+/**
+ * The identity of a retrieval status wherever a page shows it: the model's status on a run
+ * (`metric` absent: the stored retrievalModelStatus, on the run page and the home board), or one
+ * metric's status on it.
+ */
+export function statusFigure(runId: string, modelId: string, ladder: LadderView | null, metric?: string): FigureAttrs | null {
+  return ladder ? figureAttrs('status', { run: runId, model: modelId, ...(metric === undefined ? {} : { metric }) }, ladder.label) : null;
+}
+
 export interface MetricCellView {
   metric: string;
   value: string;
@@ -43,6 +53,8 @@ export interface MetricCellView {
   /** "95% interval over 12 queries (BCa bootstrap, 1,000 resamples)". */
   basis: string | null;
   ladder: LadderView | null;
+  /** The metric's own status (status|run|model|metric); null without one. */
+  figure: FigureAttrs | null;
   threshold: string | null;
   primary: boolean;
 }
@@ -56,7 +68,9 @@ export interface RetrievalModelRowView {
   modelId: string;
   modelHref: string;
   metrics: MetricCellView[];
+  /** The model's status on the run (stored; the home board shows the same figure). */
   ladder: LadderView | null;
+  figure: FigureAttrs | null;
   cost: string;
   calls: string;
   error: string | null;
@@ -74,15 +88,17 @@ export interface RetrievalResultsView {
   queriesNote: string;
 }
 
-function metricCells(m: RetrievalModelResults, labels: string[]): MetricCellView[] {
+function metricCells(runId: string, m: RetrievalModelResults, labels: string[]): MetricCellView[] {
   return labels.map((label) => {
     const r = m.metrics.find((x) => x.metric === label);
+    const ladder = ladderView(r?.status ?? null);
     return {
       metric: label,
       value: formatMetric(r?.value),
       interval: formatMetricInterval(r?.interval ?? null),
       basis: r ? basisOf(r.interval, r.queryCount) : null,
-      ladder: ladderView(r?.status ?? null),
+      ladder,
+      figure: statusFigure(runId, m.modelId, ladder, label),
       threshold: r?.threshold === null || r?.threshold === undefined ? null : `min ${formatMetric(r.threshold)}`,
       primary: r?.primary ?? false,
     };
@@ -97,8 +113,9 @@ export function retrievalResultsView(r: RetrievalRunResults): RetrievalResultsVi
     .map((m) => ({
       modelId: m.modelId,
       modelHref: href.model(m.modelId),
-      metrics: metricCells(m, r.metricLabels),
+      metrics: metricCells(r.runId, m, r.metricLabels),
       ladder: ladderView(m.ladder),
+      figure: statusFigure(r.runId, m.modelId, ladderView(m.ladder)),
       cost: formatUsd(m.costUsd),
       calls: `${plural(m.calls, 'call')}, ${m.cached} cached`,
       error: m.error,
@@ -127,7 +144,8 @@ export interface RetrievalBoardEntryView {
   /** Mean of the primary metric over the blueprints the model was scored on. */
   mean: string;
   blueprints: string;
-  cells: { blueprintId: string; value: string; interval: string | null; ladder: LadderView | null; runHref: string }[];
+  /** Each blueprint's primary metric, and the model's status on that run (`figure`: the run page's status|run|model). */
+  cells: { blueprintId: string; value: string; interval: string | null; ladder: LadderView | null; figure: FigureAttrs | null; runHref: string }[];
 }
 
 export interface RetrievalBoardView {
@@ -161,7 +179,15 @@ export function retrievalBoardView(rows: readonly RetrievalBoardRow[], tag: stri
       blueprints: plural(s.mine.length, 'blueprint'),
       cells: columns.map((c) => {
         const r = s.mine.find((x) => x.blueprintId === c.blueprintId);
-        return { blueprintId: c.blueprintId, value: formatMetric(r?.value), interval: formatMetricInterval(r?.interval ?? null), ladder: ladderView(r?.status ?? null), runHref: r ? href.run(r.runId) : '' };
+        const ladder = ladderView(r?.modelStatus ?? null);
+        return {
+          blueprintId: c.blueprintId,
+          value: formatMetric(r?.value),
+          interval: formatMetricInterval(r?.interval ?? null),
+          ladder,
+          figure: r ? statusFigure(r.runId, r.modelId, ladder) : null,
+          runHref: r ? href.run(r.runId) : '',
+        };
       }),
     };
   });
@@ -169,7 +195,7 @@ export function retrievalBoardView(rows: readonly RetrievalBoardRow[], tag: stri
     title: tag ? `Embedding models: retrieval, tagged “${tag}”` : 'Embedding models: retrieval',
     columns,
     entries,
-    note: 'Each retrieval blueprint’s primary metric (trec_eval, 0–1) from its latest completed run, with its 95% interval over queries and its threshold ladder; models ranked by the mean over the blueprints they were scored on.',
+    note: 'Each retrieval blueprint’s primary metric (trec_eval, 0–1) from its latest completed run, with its 95% interval over queries and the model’s status on that run (the worst over every metric the blueprint sets a minimum for, as on the run page); models ranked by the mean over the blueprints they were scored on.',
   };
 }
 

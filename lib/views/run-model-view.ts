@@ -5,6 +5,8 @@ import { scoreColour } from './colour-scale';
 import { describeInterval, formatCount, formatDuration, formatInterval, formatScore, modelShortName, plural, truncate } from './format';
 import { intervalNote, passAtKView, type IntervalNoteView, type PassAtKView } from './interval-view';
 import { paginationView, type PaginationView } from './pagination';
+import { figureAttrs, type FigureAttrs } from './figures';
+import { runFigures } from './run-view';
 import { href } from './urls';
 import { costLabel } from './cost-label';
 
@@ -20,8 +22,9 @@ export interface RunModelPageView {
   /** pass@k / pass^k for k = 1..n, where prompts have several attempts. */
   passAtK: PassAtKView | null;
   rankLabel: string;
+  figures: ReturnType<typeof runFigures>;
   facts: { label: string; value: string }[];
-  prompts: { promptKey: string; href: string; snippet: string; scoreLabel: string; background: string; color: string; errors: number }[];
+  prompts: { promptKey: string; href: string; snippet: string; scoreLabel: string; background: string; color: string; errors: number; figure: FigureAttrs }[];
   pagination: PaginationView;
   sorts: { label: string; href: string; current: boolean }[];
   sealedNote: string | null;
@@ -53,6 +56,7 @@ export function runModelPageView(
     intervalNote: intervalNote(s.interval),
     passAtK: passAtKView([{ modelId: s.modelId, displayName: s.displayName, passThreshold: s.passThreshold, passCurve: s.passCurve }]),
     rankLabel: s.rank === null ? `unranked of ${s.models}` : `#${s.rank} of ${s.models}`,
+    figures: runFigures(runId, s.modelId, formatScore(s.score), formatInterval(s.ciLow, s.ciHigh), s.rank),
     facts: [
       { label: 'Prompts', value: formatCount(s.promptCount) },
       { label: 'Replies', value: formatCount(s.replyCount) },
@@ -71,6 +75,7 @@ export function runModelPageView(
         background: c.background,
         color: c.color,
         errors: r.errorCount,
+        figure: figureAttrs('score', { run: runId, model: s.modelId, prompt: r.promptKey }, formatScore(r.score)),
       };
     }),
     pagination: paginationView(opts.page, opts.pageSize, prompts.total, 'prompts', (n) => href.runModel(runId, s.modelId, { page: n, sort: opts.sort })),

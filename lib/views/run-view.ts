@@ -6,10 +6,12 @@ import type { RunModelCoverage, RunModelRow } from '@/lib/server/db/queries/run-
 import { describeInterval, formatCount, formatDate, formatDateTime, formatDuration, formatInterval, formatScore, formatUsd, modelShortName, plural, shortSha } from './format';
 import { intervalNote, type IntervalNoteView } from './interval-view';
 import { intervalBar, type IntervalBar } from './leaderboard-view';
+import { figureAttrs } from './figures';
 import { href, type RunView } from './urls';
 import { runJudgeMethods, runMixedMethodsNote } from './judge-method-view';
 import type { JudgeMethodCount } from '@/lib/server/db/queries/run-judge-methods';
 import { costLabel } from './cost-label';
+import { runWaitJson, runWaitsView, type RunWaitView } from './run-wait-view';
 
 export type StatusTone = 'ok' | 'working' | 'failed';
 
@@ -64,6 +66,8 @@ export interface RunHeaderView {
   rescores: { label: string; href: string }[];
   /** A draft (try-it) run: the banner that says it is private and never on a leaderboard. */
   draftBanner: string | null;
+  /** What a working run waits for and until when (run-wait-view.ts): why its counts stand still. */
+  waits: RunWaitView[];
 }
 
 const pct = (x: number | null) => (x === null ? '' : ` (${Math.round(x * 100)}%)`);
@@ -100,7 +104,8 @@ export function batchFacts(b: RunHeader['batch']): RunHeaderView['facts'] {
   ];
 }
 
-export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'other'): RunHeaderView {
+/** `now` (passed by the page, never read here) lets the waits say how far off their moments are. */
+export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'other', now: Date | null = null): RunHeaderView {
   const s = runStatus(h.status);
   const src = h.blueprint.source;
   const sha = shortSha(h.sourceCommit);
@@ -117,7 +122,9 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
           { label: 'Texts embedded', value: `${formatCount(h.doneCalls)} of ${formatCount(h.totalCalls)}` },
           { label: 'Queries scored', value: `${formatCount(h.doneVerdicts)} of ${formatCount(h.totalVerdicts)}` },
           { label: 'Errors', value: plural(h.errorCalls, 'text not embedded', 'texts not embedded') },
-          { label: 'Cost', value: formatUsd(h.costUsd) },
+          // embedding models are priced by their own table (providers/embeddings), not `unpricedModels`, and a
+          // retrieval run stores no count of unpriced calls: this is what the priced calls cost
+          { label: 'Cost', value: costLabel(h.costUsd) },
         ]
       : chatFacts(h)),
   ];
@@ -156,6 +163,8 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     ],
     parent: h.parentRun ? { label: `Rescore of the run of ${formatDateTime(h.parentRun.createdAt)}`, href: href.run(h.parentRun.id) } : null,
     rescores: h.rescores.map((r) => ({ label: `Run of ${formatDateTime(r.createdAt)} (${runStatus(r.status).label.toLowerCase()})`, href: href.run(r.id) })),
+    // the progress page's live section says them, kept current by its polling
+    waits: s.working && current !== 'progress' ? runWaitsView(h.waits.map(runWaitJson), now) : [],
   };
 }
 
@@ -194,6 +203,17 @@ export interface RankingEntryView {
   withheld: string | null;
   /** The interval's method, prompts and attempts, shown beside it (null: none recorded). */
   intervalNote: IntervalNoteView | null;
+  figures: ReturnType<typeof runFigures>;
+}
+
+/** A model's figures in a run (its stored summary), by the identity every page that shows them gives them. */
+export function runFigures(runId: string, modelId: string, scoreLabel: string, intervalLabel: string | null, rank: number | null) {
+  const scope = { run: runId, model: modelId };
+  return {
+    score: figureAttrs('score', scope, scoreLabel),
+    interval: intervalLabel ? figureAttrs('interval', scope, intervalLabel) : null,
+    rank: rank === null ? null : figureAttrs('rank', scope, String(rank)),
+  };
 }
 
 /** How a run's model scores are made and when one is withheld: the caption of every run ranking. */
@@ -210,6 +230,7 @@ export function rankingView(runId: string, rows: (RunModelRow & Partial<RunModel
     modelPageHref: href.model(r.modelId),
     scoreLabel: formatScore(r.score),
     intervalLabel: formatInterval(r.ciLow, r.ciHigh),
+    figures: runFigures(runId, r.modelId, formatScore(r.score), formatInterval(r.ciLow, r.ciHigh), ranks[i] ?? null),
     intervalText: describeInterval(r.ciLow, r.ciHigh),
     bar: intervalBar(r.score, r.ciLow, r.ciHigh),
     prompts: formatCount(r.promptCount),

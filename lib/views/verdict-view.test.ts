@@ -42,7 +42,6 @@ const base: VerdictInput = {
   reasoning: 'It does.',
   judges: null,
   spread: null,
-  alpha: null,
   disagreement: false,
 };
 
@@ -117,8 +116,38 @@ describe('verdicts as readers see them', () => {
     const err = verdictView({ ...base, kind: 'function', status: 'error', score: null, reasoning: null, detail: 'js failed: SyntaxError: unexpected token' }, null);
     expect(err).toMatchObject({ statusLabel: 'Error', scoreLabel: 'error', detail: 'js failed: SyntaxError: unexpected token', text: 'Mentions the dose' });
     expect(verdictView({ ...base, status: 'not_applicable', score: null }, scale!).scoreLabel).toBe('n/a');
-    const ok = verdictView({ ...base, spread: 0.1234, alpha: 0.876, weight: 2, gate: true, detail: '' }, scale!);
-    expect(ok).toMatchObject({ anchor: 'point-0', scoreLabel: '81.3', weightLabel: 'weight 2', gate: true, alphaLabel: 'agreement α = 0.88', detail: null });
+    const ok = verdictView({ ...base, spread: 0.1234, judges: [judge('j:a', 0.75), judge('j:b', 0.875)], weight: 2, gate: true, detail: '' }, scale!);
+    expect(ok).toMatchObject({ anchor: 'point-0', scoreLabel: '81.3', weightLabel: 'weight 2', gate: true, answersLabel: 'judges answered 75.0 and 87.5', detail: null });
     expect(ok.spreadLabel).toMatch(/12\.3 points/);
+  });
+});
+
+/** A judge's stored record with the value it gave (null: it found the question does not apply). */
+const judge = (id: string, score: number | null, error: string | null = null) => ({ judge: id, approach: 'standard' as const, score, distribution: null, method: 'logprobs' as const, reasoning: null, error });
+
+describe('no verdict carries an agreement statistic: the judges’ answers and their spread instead', () => {
+  const agreementKeys = (v: object) => Object.keys(v).filter((k) => /alpha|^agreement|krippendorff/i.test(k));
+
+  it('two judges who both gave 92 read as two answers of 92 with no spread, not as an α', () => {
+    const v = verdictView({ ...base, score: 0.92, judges: [judge('j:a', 0.92), judge('j:b', 0.92)], spread: 0 }, scale!);
+    expect(agreementKeys(v)).toEqual([]);
+    expect(JSON.stringify(v)).not.toMatch(/α|alpha/i);
+    expect(v).toMatchObject({ answersLabel: 'judges answered 92.0 and 92.0', spreadLabel: "judges' spread 0.0 points (standard deviation)", disagreement: false });
+  });
+
+  it('lists every judge’s answer, a failed one as an error and one finding it not applicable as n/a', () => {
+    const v = verdictView({ ...base, judges: [judge('j:a', 1), judge('j:b', null), judge('j:c', null, 'timed out')], spread: 0 }, scale!);
+    expect(v.answersLabel).toBe('judges answered 100.0, n/a and error');
+    const none = verdictView({ ...base, judges: [judge('j:a', null, 'timed out')], spread: null }, scale!);
+    expect(none).toMatchObject({ answersLabel: null, spreadLabel: null });
+  });
+
+  it('a function’s ($js, regex) or a check’s verdict shows no answers, no spread and no disagreement', () => {
+    for (const kind of ['function', 'correct']) {
+      // even with a stray spread or flag on the row, nothing about judges is shown
+      const v = verdictView({ ...base, kind, fn: 'js', judges: null, spread: 0, disagreement: true }, null);
+      expect(agreementKeys(v)).toEqual([]);
+      expect(v, kind).toMatchObject({ answersLabel: null, spreadLabel: null, disagreement: false, judges: [] });
+    }
   });
 });

@@ -1,8 +1,11 @@
 /**
  * One verdict as readers see it, on the prompt page and the point page: status and score,
  * what decided it (the function's or check's explanation, or the error's reason), the judges'
- * reasoning, the label distribution in the question's own order, the panel's spread and
- * agreement, and each judge's own answer. Errors read as errors, never as a 0. The stored
+ * reasoning, the label distribution in the question's own order, the judges' answers and their
+ * spread, and each judge's own answer. No agreement statistic: over one verdict Krippendorff's α
+ * is 0 or 1 whatever the judges said (lib/core/judging/alpha.ts), so α is shown only over a run,
+ * a blueprint or a board; a point graded by a function has no judges and no spread at all.
+ * Errors read as errors, never as a 0. The stored
  * JSON arrives parsed by the query with the writer's schemas (lib/core/evidence), so nothing
  * here guesses at a shape.
  */
@@ -79,8 +82,10 @@ export interface VerdictView {
   reasoning: string | null;
   distribution: DistributionBarView[] | null;
   methodLabel: string | null;
+  /** The judges' answers on the 0–100 scale: "judges answered 92 and 92"; null without a judge's answer (a function's verdict). */
+  answersLabel: string | null;
+  /** "judges' spread 0.0 points (standard deviation)"; null without a panel (a function's verdict). */
   spreadLabel: string | null;
-  alphaLabel: string | null;
   disagreement: boolean;
   judges: JudgeView[];
   /** Said when the panel's judges were read by different methods (log-probabilities and samples). */
@@ -133,12 +138,24 @@ function samplesPerJudge(judges: readonly StoredJudgeRecord[] | null): string {
   return ns.size === 1 && n !== undefined ? ` (${plural(n, 'sample')} per judge)` : '';
 }
 
+/** "judges answered 92 and 88" (a judge without a value says "n/a", a failed one "error"); null when no judge answered at all. */
+function answersLabel(judges: readonly StoredJudgeRecord[] | null): string | null {
+  const answers = (judges ?? []).map((j) => (j.error !== null ? 'error' : j.score === null ? 'n/a' : formatScore(j.score)));
+  if (!(judges ?? []).some((j) => j.score !== null)) return null;
+  const list = answers.length <= 2 ? answers.join(' and ') : `${answers.slice(0, -1).join(', ')} and ${answers.at(-1)}`;
+  return `${answers.length === 1 ? 'judge' : 'judges'} answered ${list}`;
+}
+
+/** A function's (`$js`, regex…) or a structured check's verdict is not a panel's: no answers, no spread, no agreement. */
+const NO_PANEL_KINDS = new Set(['function', 'correct']);
+
 /** `point`: the stored point this verdict grades (its label, labels' order, citation); null falls back to the verdict's own text. */
 export function verdictView(v: VerdictInput, point: StoredPoint | null): VerdictView {
   const status = v.status as VerdictStatus;
   const colours = status === 'error' || status === 'not_applicable' ? scoreColour(null) : scoreColour(v.score);
   const labels = point ? pointLabels(point) : null;
   const mustNot = v.source === 'should_not';
+  const panel = !NO_PANEL_KINDS.has(v.kind) && (v.judges?.length ?? 0) > 0;
   return {
     anchor: `point-${v.pointIndex}`,
     pointIndex: v.pointIndex,
@@ -160,9 +177,9 @@ export function verdictView(v: VerdictInput, point: StoredPoint | null): Verdict
     reasoning: v.reasoning,
     distribution: distributionBars(v.distribution, labels),
     methodLabel: v.method ? `${METHOD_LABEL[v.method] ?? v.method}${v.method === 'samples' ? samplesPerJudge(v.judges) : ''}` : null,
-    spreadLabel: v.spread === null ? null : `judges' spread ${formatScore(v.spread)} points (standard deviation)`,
-    alphaLabel: v.alpha === null ? null : `agreement α = ${roundHalfUp(v.alpha, 2).toFixed(2)}`,
-    disagreement: v.disagreement,
+    answersLabel: panel ? answersLabel(v.judges) : null,
+    spreadLabel: !panel || v.spread === null ? null : `judges' spread ${formatScore(v.spread)} points (standard deviation)`,
+    disagreement: panel && v.disagreement,
     judges: judgeViews(v.judges, labels),
     mixedMethods: mixedMethodsNote(v.judges ?? []),
   };

@@ -315,7 +315,10 @@ export function rateLimitReply(dialect: Dialect, message: string, retryAfterSeco
 export function renderError(dialect: Dialect, status: number, message: string, gemini?: GeminiErrorExtras): Json {
   if (dialect === 'gemini') return renderGeminiError(status, message, gemini);
   if (dialect === 'openai') {
-    return { error: { message, type: OPENAI_ERROR_TYPES[status] ?? 'server_error', param: null, code: OPENAI_ERROR_TYPES[status] ?? null } };
+    // OpenAI's 429 names the limit in `type` ("requests" or "tokens") and the error in `code`:
+    // {"message": "Rate limit reached for gpt-4o-mini in organization org-… on requests per min (RPM): …", "type": "requests", "param": null, "code": "rate_limit_exceeded"}
+    const type = status === 429 ? 'requests' : (OPENAI_ERROR_TYPES[status] ?? 'server_error');
+    return { error: { message, type, param: null, code: OPENAI_ERROR_TYPES[status] ?? null } };
   }
   if (dialect === 'anthropic') return { type: 'error', error: { type: ANTHROPIC_ERROR_TYPES[status] ?? 'api_error', message } };
   return { error: message };

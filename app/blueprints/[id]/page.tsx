@@ -64,7 +64,7 @@ async function Judges({ id }: { id: string }) {
   const r = await getRunJudgeReliability(db, latestCompletedRunId);
   if (r.run.verdicts === 0) return null;
   const names = await getModelNames(db, r.byModel.map((m) => m.modelId));
-  return <JudgePanel view={judgePanelView(r.run, latestCompletedRunId, names)} />;
+  return <JudgePanel view={judgePanelView(r.run, { blueprintId: id, runId: latestCompletedRunId }, names)} />;
 }
 
 /** pass@k of the latest completed run (the one "Latest results" shows). */

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
+import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getModelProfile } from '@/lib/server/db/queries/model-profile';
@@ -16,7 +17,7 @@ import { ScoreLineChart } from '@/components/line-chart';
 import { AreaTable, HistoryTable, ModelSummary, StrengthsWeaknesses } from '@/components/model-page';
 import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton } from '@/components/skeletons';
-import { Section, muted } from '@/components/ui';
+import { Section, link, muted } from '@/components/ui';
 import { ComparisonSection } from '../../compare/comparison-section';
 
 export const dynamic = 'force-dynamic';
@@ -42,7 +43,7 @@ async function Judges({ modelId }: { modelId: string }) {
 async function History({ modelId }: { modelId: string }) {
   const profile = await loadProfile(modelId);
   if (!profile) return null;
-  const view = modelPageView(profile);
+  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage() });
   return (
     <Section id="history-h" title="History" description="The model’s score on each run, by blueprint.">
       {view.history ? <ScoreLineChart data={view.history} testId="history-chart" /> : <p className={`text-sm ${muted}`}>The chart appears after two completed runs.</p>}
@@ -56,10 +57,24 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const { vs } = ModelParams.parse(await searchParams);
   const profile = await loadProfile(modelId);
   if (!profile) notFound();
-  const view = modelPageView(profile);
+  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage() });
   return (
     <div className="space-y-10">
       <ModelSummary view={view} />
+      {profile.retrievalRuns.length > 0 && (
+        <Section id="retrieval-h" title="Retrieval runs" description="An embedding model: scored on retrieval blueprints, each run’s page has its metrics and status.">
+          <ul className="space-y-1 text-sm" data-testid="model-retrieval-runs">
+            {profile.retrievalRuns.map((r) => (
+              <li key={r.runId}>
+                <a href={href.run(r.runId)} className={link}>
+                  {r.run.blueprint.title}
+                </a>{' '}
+                <span className={muted}>· {r.run.createdAt.toISOString().slice(0, 10)}</span>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
       <SectionBoundary name="judge reliability">
         <Suspense fallback={null}>
           <Judges modelId={modelId} />

@@ -55,7 +55,7 @@ async function JudgesSection({ run, perModel }: { run: Run; perModel: boolean })
   const db = getDb();
   const r = await loadRunJudges(run.id);
   const names = await getModelNames(db, r.byModel.map((m) => m.modelId));
-  return perModel ? <JudgeReliabilityByModel rows={modelReliabilityRows(run.id, r.byModel, names)} /> : <JudgeReliabilityLine view={reliabilityLine(r.run, names)} label="Judges in this run" />;
+  return perModel ? <JudgeReliabilityByModel rows={modelReliabilityRows(run.id, r.byModel, names)} /> : <JudgeReliabilityLine view={reliabilityLine(r.run, { run: run.id }, names)} label="Judges in this run" />;
 }
 
 async function PassAtK({ runId }: { runId: string }) {
@@ -65,9 +65,12 @@ async function PassAtK({ runId }: { runId: string }) {
 /** Scores per category and per rule of the prompts (soev's report); nothing when no prompt has one. */
 async function GroupsSection({ runId }: { runId: string }) {
   const db = getDb();
-  const groups = await getRunGroups(db, runId);
+  const [groups, ranking] = await Promise.all([getRunGroups(db, runId), loadRunRanking(runId)]);
   const names = await getModelNames(db, groups.models.map((m) => m.model));
-  return <GroupScoresSection view={groupsView(groups.models, names)} description="Each model's score on the prompts of each category and of each rule, with its interval over those prompts, and the share of attempts that passed every criterion." />;
+  // in the run's ranking order, as every other table of the run lists its models
+  const order = new Map(ranking.map((r, i) => [r.modelId, i]));
+  const models = [...groups.models].sort((x, y) => (order.get(x.model) ?? Infinity) - (order.get(y.model) ?? Infinity) || x.model.localeCompare(y.model));
+  return <GroupScoresSection view={groupsView(models, names)} description="Each model's score on the prompts of each category and of each rule, with its interval over those prompts, and the share of attempts that passed every criterion." />;
 }
 
 async function PointsSection({ run, page }: { run: Run; page: number }) {
@@ -84,14 +87,14 @@ export default async function RunPage({ params, searchParams }: Props) {
   if (header.kind === 'retrieval') {
     return (
       <div className="space-y-8">
-        <RunHeader view={runHeaderView(header, 'prompts')} main />
+        <RunHeader view={runHeaderView(header, 'prompts', new Date())} main />
         <RetrievalRunSections runId={run.id} />
       </div>
     );
   }
   return (
     <div className="space-y-8">
-      <RunHeader view={runHeaderView(header, q.view)} main />
+      <RunHeader view={runHeaderView(header, q.view, new Date())} main />
       <HowToRead items={pageReadings('run')} />
       <SectionBoundary name="judge reliability">
         <Suspense fallback={null}>

@@ -74,8 +74,8 @@ describe(`assay rescore (${process.env.ASSAY_TEST_DB})`, () => {
     expect(models.filter(isModel)).toEqual([]);
     expect(models.length).toBeGreaterThan(0);
     expect(fake.calls()).toBe(models.filter((m) => m === 'judge-c').length);
-    expect(r.stderr).toContain(`stored replies of run ${parentId} re-graded, no model called (4 answered, 0 failed)`);
-    expect(r.stderr).toContain(`see http://localhost:3000/runs/${childId}`);
+    expect(r.stdout).toContain(`stored replies of run ${parentId} re-graded, no model called (4 answered, 0 failed)`);
+    expect(r.stdout).toContain(`see http://localhost:3000/runs/${childId}`);
 
     const child = await t.db.run.findUniqueOrThrow({ where: { id: childId } });
     expect(child).toMatchObject({ trigger: 'rescore', parentRunId: parentId, status: 'completed' });

@@ -24,7 +24,10 @@ run linked to RUN_ID.
   --judges a,b        a new judge panel (model or model#approach); default: the run's
   --blueprint FILE    a changed rubric: a version of the run's blueprint whose prompts keep
                       their ids (stored as a version, not made the blueprint's latest)
-  --json FILE         write {run, results} to FILE ('-' for standard output)
+  --json FILE         write {run, results} to FILE ('-' for standard output, which then holds
+                      the JSON alone: the report goes to standard error)
+Prints the new run's report on standard output, as assay run does; its id, warnings and
+errors go to standard error.
 Exit status: as assay run (0 completed with a score; 1 otherwise; 2 on usage errors).`;
 
 /** Stores FILE as a version of the run's blueprint (not at its source's head) and returns the version id. */

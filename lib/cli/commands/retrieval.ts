@@ -28,9 +28,10 @@ Exit status: 0 when scored, 1 when a file is invalid or no query is both judged 
 export async function retrievalCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'score') return scoreCommand(rest);
-  if (sub === undefined || sub === '--help' || sub === '-h') {
+  if (sub === undefined) return usageError('retrieval', 'name a subcommand (score)', USAGE);
+  if (sub === '--help' || sub === '-h') {
     console.log(USAGE);
-    return sub === undefined ? 2 : 0;
+    return 0;
   }
   return usageError('retrieval', `unknown subcommand "${sub}"`, USAGE);
 }

@@ -96,7 +96,7 @@ describe(`assay run: cost of cached, reasoning and thinking tokens (${process.en
     const total = 2 * GPT5 + 2 * SONNET + GEMINI_SHORT + GEMINI_LONG; // $2.5325
     expect(run.costUsd).toBeCloseTo(total, 9);
     expect(cents(run.costUsd)).toBe(253);
-    expect(r.stderr).toContain('cost $2.53');
+    expect(r.stdout).toContain('cost $2.53');
   });
 
   it('refuses to start a capped run whose models or judges include one priced nowhere: exit 1, the models named, nothing stored', { timeout: 120_000 }, async () => {
@@ -114,7 +114,7 @@ describe(`assay run: cost of cached, reasoning and thinking tokens (${process.en
     const uncapped = await assay(['run', file(), '--models', 'openai:house-model', '--judges', 'openai:house-judge', '--quiet']);
     expect(uncapped.code, uncapped.stderr).toBe(0);
     expect(await t.db.run.count()).toBe(runsBefore + 1);
-    expect(uncapped.stderr).toContain('cost unknown (no price known for openai:house-model, openai:house-judge)');
+    expect(uncapped.stdout).toContain('cost unknown (no price known for openai:house-model, openai:house-judge)');
     // …on the run page's header and its models table, and on each reply.
     const { id } = await t.db.run.findFirstOrThrow({ orderBy: { createdAt: 'desc' }, select: { id: true } });
     const header = runHeaderView((await getRunHeader(t.db, id))!, 'prompts');
@@ -124,5 +124,26 @@ describe(`assay run: cost of cached, reasoning and thinking tokens (${process.en
       { costUsd: null, error: null },
       { costUsd: null, error: null },
     ]);
+  });
+
+  it('shows as unknown, not $0, a model whose provider prices its calls but reported no price for them', { timeout: 120_000 }, async () => {
+    // OpenRouter reports each call's cost (`usage.cost`); the fake's default answer carries none, so
+    // the replies have no cost although the provider is one Assay counts as priced
+    const llama = 'openrouter:meta-llama/llama-3.1-70b-instruct';
+    const r = await assay(['run', file(), '--models', `openai:gpt-5,${llama}`, '--judges', 'openai:gpt-5-mini', '--no-cache', '--quiet']);
+    expect(r.code, r.stderr).toBe(0);
+    const { id } = await t.db.run.findFirstOrThrow({ orderBy: { createdAt: 'desc' }, select: { id: true } });
+    expect((await t.db.reply.findMany({ where: { runId: id, modelId: llama }, select: { costUsd: true, error: true } })).map((x) => [x.costUsd, x.error])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    const run = (await getRunHeader(t.db, id))!;
+    expect(run.unpricedModels).toEqual([llama]);
+    expect(runHeaderView(run, 'prompts').facts.find((f) => f.label === 'Cost')?.value).toBe(`$0.68 + unknown (no price known for ${llama})`);
+    expect(rankingView(id, await getRunRanking(t.db, id), run.unpricedModels).map((x) => [x.modelId, x.cost])).toEqual([
+      ['openai:gpt-5', '$0.68'],
+      [llama, `unknown (no price known for ${llama})`],
+    ]);
+    expect(r.stdout).toContain(`cost $0.68 + unknown (no price known for ${llama})`);
   });
 });

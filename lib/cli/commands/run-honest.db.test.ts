@@ -57,19 +57,21 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: 'http://127.0.0.1:9/v1' });
     expect(r.code, r.stderr).toBe(1);
     const id = runIdOf(r.stderr)!;
-    expect(r.stderr).toContain(`assay: run ${id} failed: every reply failed (4)`);
-    expect(r.stderr).toMatch(/replies: {2}4 of 4 done \(0 answered, 4 failed\)/);
-    expect(r.stderr).toMatch(/failed replies:\n {2}4 × .*127\.0\.0\.1:9/);
+    // the report on standard output; why the exit status is 1 on standard error, where it is seen
+    expect(r.stdout).toContain(`assay: run ${id} failed: every reply failed (4)`);
+    expect(r.stdout).toMatch(/replies: {2}4 of 4 done \(0 answered, 4 failed\)/);
+    expect(r.stdout).toMatch(/failed replies:\n {2}4 × .*127\.0\.0\.1:9/);
+    expect(r.stdout).toContain(`see http://localhost:3000/runs/${id}`);
+    expect(r.stderr).toContain(`error: run ${id} ended failed: every reply failed (4)`);
     expect(r.stderr).toMatch(/error: every reply of openai:model-x failed/);
-    expect(r.stderr).toContain(`see http://localhost:3000/runs/${id}`);
     expect((await t.db.run.findUniqueOrThrow({ where: { id } })).status).toBe('failed');
   });
 
   it('with no key for the provider: exits 1 and prints "set OPENAI_API_KEY" with its count', { timeout: 150_000 }, async () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: '', OPENAI_API_KEY: '' });
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/failed replies:\n {2}2 × openai:model-x needs an API key for openai: set OPENAI_API_KEY in the environment/);
-    expect(r.stderr).not.toMatch(/completed/);
+    expect(r.stdout).toMatch(/failed replies:\n {2}2 × openai:model-x needs an API key for openai: set OPENAI_API_KEY in the environment/);
+    expect(r.stdout).not.toMatch(/completed/);
   });
 
   it('when the provider refuses the key (401): exits 1 with the provider’s message', { timeout: 150_000 }, async () => {
@@ -77,7 +79,7 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
     fake.reset();
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/failed replies:\n {2}4 × .*Incorrect API key provided/);
+    expect(r.stdout).toMatch(/failed replies:\n {2}4 × .*Incorrect API key provided/);
   });
 
   it('when every reply of one model failed: exits 1 though the run completed, naming the model', { timeout: 150_000 }, async () => {
@@ -85,9 +87,9 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--no-cache', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
     fake.reset();
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/assay: run \S+ completed/);
-    expect(r.stderr).toMatch(/replies: {2}4 of 4 done \(2 answered, 2 failed\)/);
-    expect(r.stderr).toMatch(/openai:model-y {2}\(score withheld: every reply failed \(2\)\)/);
+    expect(r.stdout).toMatch(/assay: run \S+ completed/);
+    expect(r.stdout).toMatch(/replies: {2}4 of 4 done \(2 answered, 2 failed\)/);
+    expect(r.stdout).toMatch(/openai:model-y {2}\(score withheld: every reply failed \(2\)\)/);
     expect(r.stderr).toContain('error: every reply of openai:model-y failed');
   });
 
@@ -95,15 +97,15 @@ describe(`assay run, honestly (${process.env.ASSAY_TEST_DB})`, () => {
     const r = await assay(['run', file, '--judges', 'openai:judge', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url, ASSAY_PUBLIC_URL: 'http://assay.example:8080/' });
     expect(r.code, r.stderr).toBe(0);
     const id = runIdOf(r.stderr)!;
-    expect(r.stderr).toContain(`assay: run ${id} completed`);
-    expect(r.stderr).toMatch(/replies: {2}4 of 4 done \(4 answered, 0 failed\)/);
-    expect(r.stderr).toMatch(/verdicts: 6 of 6 made \(0 errors\)/);
-    expect(r.stderr).toContain('scores (0–100, as on the pages; 95% interval over prompts):');
+    expect(r.stdout).toContain(`assay: run ${id} completed`);
+    expect(r.stdout).toMatch(/replies: {2}4 of 4 done \(4 answered, 0 failed\)/);
+    expect(r.stdout).toMatch(/verdicts: 6 of 6 made \(0 errors\)/);
+    expect(r.stdout).toContain('scores (0–100, as on the pages; 95% interval over prompts):');
     // 2 of 2 prompts at 100: a pass rate, so a Wilson interval (2/2 → 34.2–100), not the zero-width 100–100 of a bootstrap
-    expect(r.stderr).toMatch(/100\.0 {2}34\.2–100\.0 {3}openai:model-x {2}\[coverage: judged 1 of 1 \(100%\) · deterministic 2 of 2 \(100%\)\]/);
-    expect(r.stderr).toContain('95% CI 34.2–100.0 · 2 prompts · Wilson score');
+    expect(r.stdout).toMatch(/100\.0 {2}34\.2–100\.0 {3}openai:model-x {2}\[coverage: judged 1 of 1 \(100%\) · deterministic 2 of 2 \(100%\)\]/);
+    expect(r.stdout).toContain('95% CI 34.2–100.0 · rough: only 2 prompts (under 5) · 2 prompts · Wilson score');
     expect(r.stderr).toContain("warning: openai:model-x's interval rests on 2 prompts (fewer than 5): read it as rough");
-    expect(r.stderr).toContain(`see http://assay.example:8080/runs/${id}`);
-    expect(r.stderr).not.toMatch(/failed replies:|error verdicts:/);
+    expect(r.stdout).toContain(`see http://assay.example:8080/runs/${id}`);
+    expect(r.stdout).not.toMatch(/failed replies:|error verdicts:/);
   });
 });

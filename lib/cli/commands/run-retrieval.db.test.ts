@@ -43,7 +43,7 @@ describe(`assay run on a retrieval blueprint (${process.env.ASSAY_TEST_DB})`, ()
     for (const m of doc.models) {
       expect(m.metrics.map((x) => x.metric)).toEqual(['ndcg@10', 'recall@5', 'precision@5', 'mrr', 'map']);
       for (const x of m.metrics) expect(x.interval?.method).toBe('bca-bootstrap');
-      // what stderr prints is the document's figures, to 3 decimals
+      // what the report prints (on stderr: with --json -, stdout is the JSON alone) is the document's figures, to 3 decimals
       const ndcg = m.metrics[0]!;
       expect(r.stderr).toContain(`ndcg@10        ${ndcg.value.toFixed(3)}  ${ndcg.interval!.low.toFixed(3)}–${ndcg.interval!.high.toFixed(3)}`);
     }

@@ -51,10 +51,16 @@ describe(`assay run of a soev project (${process.env.ASSAY_TEST_DB})`, () => {
     const r = await runAssay(['run', join(dir, 'soev-example/project.yml'), '--judges', 'openai:judge', '--json', out, '--quiet'], undefined, env());
     expect(r.code, r.stderr).toBe(0);
     // two suites, two runs; runs.k = 2 attempts of each case
-    expect(r.stderr.match(/replies: {2}\d+ of \d+ done/g)).toEqual(['replies:  6 of 6 done', 'replies:  4 of 4 done']);
+    expect(r.stdout.match(/replies: {2}\d+ of \d+ done/g)).toEqual(['replies:  6 of 6 done', 'replies:  4 of 4 done']);
     const huur = JSON.parse(await readFile(join(dir, 'out.suites__huur.json'), 'utf8')) as Doc;
     const grenzen = JSON.parse(await readFile(join(dir, 'out.suites__grenzen.json'), 'utf8')) as Doc;
     expect([huur.run.status, grenzen.run.status]).toEqual(['completed', 'completed']);
+    // each suite's title and description from the project's `extensions.assay.suites`, as the blueprint list shows them
+    const titles = await t.db.blueprint.findMany({ where: { id: { in: [huur.run.blueprintId, grenzen.run.blueprintId] } }, select: { id: true, title: true, description: true }, orderBy: { id: 'asc' } });
+    expect(titles.map((b) => [b.title, b.description?.slice(0, 40)])).toEqual([
+      ['What the rent assistant declines', 'A request outside rent law gets the fixe'],
+      ['Rent questions, one rule each', 'Deposit and maintenance questions a tena'],
+    ]);
 
     // Every kind of the registry left verdicts, stored under its name, with the statuses the
     // example is written for (testing/fakes/soev-example-rules.ts); each count is ×2 attempts.

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ALPHA_MIN_UNITS } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { assay as runAssay } from '@/lib/cli/cli.testkit';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
@@ -61,7 +62,7 @@ describe(`assay run (${process.env.ASSAY_TEST_DB})`, () => {
       ASSAY_LLM_BASE_URL: fake.url,
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/run \S+ completed\n {2}replies: {2}4 of 4 done \(4 answered, 0 failed\)/);
+    expect(r.stdout).toMatch(/run \S+ completed\n {2}replies: {2}4 of 4 done \(4 answered, 0 failed\)/);
     const doc = JSON.parse(await readFile(out, 'utf8')) as {
       run: { status: string; scores: { model: string; score: number }[] };
       results: { prompt: string; model: string; attempt: number; reply: string; score: number; verdicts: { point: string; status: string; score: number; detail: string }[] }[];
@@ -83,16 +84,17 @@ describe(`assay run (${process.env.ASSAY_TEST_DB})`, () => {
 
   it('reports how far two judges agreed (pooled α, disagreement, coverage) on stderr and in --json', { timeout: 60_000 }, async () => {
     // judge-a finds the order confirmed (E = 1), judge-b finds it absent (A = 0), on both replies:
-    // values (1, 0) twice → D_o = 1, D_e = 2·4·1 / 12 → α = −0.5 (hand-computed); both flagged as disagreement
+    // values (1, 0) twice, both flagged as disagreement. Two verdicts are too few for α (the formula
+    // would say −0.5 over them): the report says so, with no number
     fake.setRules([{ model: '^judge-b$', judge: { labels: { A: 1 } } }, { model: 'judge', judge: { labels: { E: 1 } } }]);
     try {
       const r = await assay(['run', join(dir, 'fixture-run.yml'), '--fixtures', join(dir, 'fixtures.json'), '--judges', 'openai:judge-a,openai:judge-b', '--json', '-', '--quiet'], { ASSAY_LLM_BASE_URL: fake.url });
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain('judges: α −0.50 (unreliable) over 2 judged verdicts (2 with ≥ 2 judges, 100% flagged as disagreement); openai:judge-a#standard 2, openai:judge-b#prompt-aware 2 assessments');
+      expect(r.stderr).toContain('judges: too few verdicts to tell (2 units); 2 judged verdicts (2 with ≥ 2 judges, 100% flagged as disagreement); openai:judge-a#standard 2, openai:judge-b#prompt-aware 2 assessments');
       expect(r.stderr).not.toContain('self-judging'); // ids of an OpenAI-compatible endpoint tell no maker
-      const doc = JSON.parse(r.stdout) as { run: { judgeReliability: { run: { alpha: number; pairable: number; disagreementShare: number; judges: { id: string; assessments: number; meanAbsDeviation: number }[] }; byModel: { modelId: string; reliability: { verdicts: number } }[] } } };
+      const doc = JSON.parse(r.stdout) as { run: { judgeReliability: { run: { alpha: unknown; pairable: number; disagreementShare: number; judges: { id: string; assessments: number; meanAbsDeviation: number }[] }; byModel: { modelId: string; reliability: { verdicts: number } }[] } } };
       const j = doc.run.judgeReliability;
-      expect(j.run.alpha).toBeCloseTo(-0.5, 10);
+      expect(j.run.alpha).toEqual({ kind: 'not-enough', minUnits: ALPHA_MIN_UNITS, units: 2, values: 4, pairs: 2 });
       expect(j.run).toMatchObject({ pairable: 2, disagreementShare: 1 });
       expect(j.run.judges).toEqual([expect.objectContaining({ id: 'openai:judge-a#standard', assessments: 2, meanAbsDeviation: 1 }), expect.objectContaining({ id: 'openai:judge-b#prompt-aware', assessments: 2, meanAbsDeviation: 1 })]);
       expect(j.byModel.map((m) => [m.modelId, m.reliability.verdicts])).toEqual([['openai:alpha', 1], ['openai:beta', 1]]);

@@ -44,12 +44,14 @@ project file (every suite runs, one run each, against the project's system: docs
   --batch             batch mode: OpenAI and Anthropic calls go through their batch APIs
                       (half the price, answered within 24 h; polled every
                       ASSAY_BATCH_POLL_SECONDS); other providers are called live
-  --json FILE         write {run, results} to FILE ('-' for standard output)
+  --json FILE         write {run, results} to FILE ('-' for standard output, which then holds
+                      the JSON alone: the report goes to standard error)
   --resume RUN_ID     continue an interrupted run
-  --quiet             no progress bar
-Prints the replies and verdicts done and failed, the distinct error messages with their
-counts, each model's score (0–100, as on the pages) with its coverage, and the run's page
-(ASSAY_PUBLIC_URL/runs/ID).
+  --quiet             no progress bar (there is one only when standard error is a terminal)
+Prints on standard output the replies and verdicts done and failed, the distinct error
+messages with their counts, each model's score (0–100, as on the pages) with its coverage,
+and the run's page (ASSAY_PUBLIC_URL/runs/ID); the run's id, the progress, warnings and
+errors go to standard error, so 'assay run … > report.txt' keeps the report alone.
 Exit status: 0 completed with a score; 1 when the run failed or stopped at its budget, every
 reply of a model failed, or no model has a score; 2 on usage errors; 3 when another worker
 holds the run (its lease; see docs).`;
@@ -225,8 +227,11 @@ export async function runCommand(argv: string[]): Promise<number> {
         runId = req.runId;
       }
       if (!runId) throw new RunConfigError('no run to execute');
+      // Chatter goes to standard error, the report (reportRun) to standard output. The bar redraws
+      // one line in place, which only a terminal shows as a bar: in a CI log or a file it would
+      // be a line per update, so without a terminal there is only this line and the report.
       console.error(`assay: run ${runId}${resume ? ' (resumed)' : ''}`);
-      const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true }, Presets.shades_classic);
+      const bar = values.quiet || !process.stderr.isTTY ? null : new SingleBar({ format: '{bar} {value}/{total} replies | {verdicts} verdicts | {errors} errors | ${cost}', hideCursor: true, stream: process.stderr }, Presets.shades_classic);
       let started = false;
       const onProgress = (p: RunProgress) => {
         if (!bar) return;

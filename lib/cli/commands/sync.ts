@@ -34,7 +34,8 @@ export async function syncCommand(argv: string[]): Promise<number> {
     const counts = `${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.removed} removed, ${s.invalid} invalid, ${s.collections} model collections`;
     if (s.upToDate) console.log(`${where}: already synced; nothing fetched (--force to list the tree again)`);
     else console.log(gh ? `${where}: ${counts}; ${s.filesRead} files fetched` : `${where}: ${counts}`);
-    for (const line of s.errors) console.log(line);
+    // the invalid files' problems are errors (exit 1): standard error, beside the summary on standard output
+    for (const line of s.errors) console.error(line);
     return s.invalid > 0 ? 1 : 0;
   } finally {
     await close();

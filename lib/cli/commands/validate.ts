@@ -66,6 +66,8 @@ export async function validateCommand(argv: string[]): Promise<number> {
 
   for (const report of reports) console.log(values.json ? JSON.stringify(report) : humanReport(report));
   const invalid = reports.filter((r) => !r.ok).length;
+  // the tally is for the person at the terminal: standard output stays the files' lines alone,
+  // `file:line:col: message` or `file: ok (…)`, for an editor or a CI problem matcher to read
   if (!values.json && reports.length > 1) console.error(`${reports.length - invalid} valid, ${invalid} invalid`);
   return invalid > 0 ? 1 : 0;
 }

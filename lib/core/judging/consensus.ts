@@ -39,6 +39,11 @@ export function panelConsensus(answers: readonly (number | null)[], opts: { disa
  * at least two values are pairable. α = 1 − D_o / D_e; returns null when fewer than two
  * pairable values exist (nothing to agree on). When every value is the same (D_e = 0) the
  * judges agree perfectly and α is 1.
+ *
+ * The bare formula, kept inside core for the comparison of two judging modes (mode-agreement.ts)
+ * and as the independent check of the statistics in alpha.ts. Anything a page or report shows
+ * goes through `krippendorffAlpha` (alpha.ts), which reports α with its units and refuses a
+ * number below ALPHA_MIN_UNITS: over one unit this formula gives 0 or 1 whatever the judges said.
  */
 export function krippendorffAlphaInterval(matrix: readonly (readonly (number | null)[])[]): number | null {
   const units = matrix

@@ -36,10 +36,11 @@ export {
   type JudgeDistribution,
   type TopLogprob,
 } from './distribution';
-export { DISAGREEMENT_STD, krippendorffAlphaInterval, panelConsensus, type PanelConsensus } from './consensus';
+export { DISAGREEMENT_STD, panelConsensus, type PanelConsensus } from './consensus';
 export { JUDGE_DELIMITERS, neutraliseDelimiters, parseLastLabel, type LabelReader, type ParsedLabel } from './hardening';
 export { buildJudgeRequest, judgeOptions, judgeStatement, readJudgeOutput, readJudgeSamples, judgeLabels, type JudgeApproach, type JudgeInput, type JudgeRequest, type JudgeOutputToken, type JudgeReading } from './prompt';
-export { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, judgeKey, judgeReliability, readAlpha, unitAlphaStats, type AlphaReading, type AlphaStats, type JudgeAssessment, type JudgedVerdict, type JudgeReliability, type JudgeSummary } from './judge-reliability';
+export { addAlphaStats, ALPHA_MIN_UNITS, alphaStatsOf, EMPTY_ALPHA_STATS, krippendorffAlpha, readAlpha, unitAlphaStats, type AlphaMatrix, type AlphaReading, type AlphaStats, type JudgeAlpha } from './alpha';
+export { judgeKey, judgeReliability, type JudgeAssessment, type JudgedVerdict, type JudgeReliability, type JudgeSummary } from './judge-reliability';
 export { modelIdentity, selfJudging, type ModelIdentity, type SelfJudgingKind } from './self-judging';
 export { BATCH_SYSTEM, buildJudgeBatchRequest, JUDGE_BATCH_MAX_QUESTIONS, splitIntoBatches, type BatchQuestionKey, type JudgeBatchInput, type JudgeBatchRequest } from './batch-prompt';
 export { readJudgeBatchOutput, readJudgeBatchSamples, type BatchAnswerReading, type JudgeBatchReading } from './batch-reading';

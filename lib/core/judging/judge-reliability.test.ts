@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { krippendorffAlphaInterval } from './consensus';
-import { addAlphaStats, alphaFromStats, EMPTY_ALPHA_STATS, judgeReliability, readAlpha, unitAlphaStats, type JudgedVerdict } from './judge-reliability';
+import { ALPHA_MIN_UNITS, type JudgeAlpha } from './alpha';
+import { judgeReliability, type JudgedVerdict } from './judge-reliability';
+
+const valueOf = (a: JudgeAlpha): number | string => (a.kind === 'alpha' ? a.value : a.kind);
 
 const _ = null;
 /**
@@ -28,14 +30,10 @@ function krippendorffVerdicts(): JudgedVerdict[] {
 }
 
 describe('Krippendorff’s α (interval) on his own published example', () => {
-  it('gives 0.849 on the 4 × 12 matrix with missing values', () => {
-    const matrix = OBSERVERS.A.map((_, u) => [OBSERVERS.A[u]!, OBSERVERS.B[u]!, OBSERVERS.C[u]!, OBSERVERS.D[u]!]);
-    expect(krippendorffAlphaInterval(matrix)).toBeCloseTo(0.849, 3);
-  });
-
-  it('pools the verdicts of a level into that matrix: α 0.849, 11 pairable of 12, each judge’s coverage', () => {
+  it('pools the verdicts of a level into that matrix: α 0.849 over 11 pairable units of 12 (40 values), each judge’s coverage', () => {
     const r = judgeReliability(krippendorffVerdicts());
-    expect(r.alpha).toBeCloseTo(0.849, 3);
+    expect(r.alpha).toMatchObject({ kind: 'alpha', units: 11, values: 40 });
+    expect(valueOf(r.alpha)).toBeCloseTo(0.849, 3);
     expect(r.verdicts).toBe(12);
     expect(r.pairable).toBe(11);
     expect(r.judges.map((j) => [j.id, j.assessments, j.missing])).toEqual([
@@ -50,17 +48,19 @@ describe('Krippendorff’s α (interval) on his own published example', () => {
     const shuffled = krippendorffVerdicts()
       .reverse()
       .map((v) => ({ ...v, judges: [...v.judges].reverse() }));
-    expect(judgeReliability(shuffled).alpha).toBeCloseTo(0.849, 3);
+    expect(valueOf(judgeReliability(shuffled).alpha)).toBeCloseTo(0.849, 3);
   });
 });
 
 describe('pooled α is not the mean of the per-reply αs', () => {
-  it('two replies, two judges: hand-computed', () => {
-    // Reply 1: points (0, 0.5), (1, 1). Reply 2: points (0, 0), (1, 0.5).
-    // Per reply (interval α, n = 4 values each):
-    //   reply 1: D_o = (2·0.25 + 0)/4 = 0.125; values 0, .5, 1, 1: Σ(x−x̄)² = 0.6875, D_e = 2·4·0.6875/12 = 0.458333 → α = 0.727273
-    //   reply 2: D_o = 0.125; values 0, 0, 1, .5: Σ(x−x̄)² = 0.6875 → α = 0.727273
-    // Pooled (n = 8): D_o = (0.5 + 0.5)/8 = 0.125; values 0,.5,1,1,0,0,1,.5: mean .5, Σ = 1.5, D_e = 2·8·1.5/56 = 0.428571 → α = 0.708333
+  it('two replies of ten points, two judges: hand-computed', () => {
+    // Reply 1: five times the points (0, 0.5), (1, 1). Reply 2: five times (0, 0), (1, 0.5). Ten units each, the minimum.
+    // Per reply (interval α, n = 20 values each):
+    //   reply 1: D_o = 5·(2·0.25)/20 = 0.125; values five each of 0, .5, 1, 1: mean .625, Σ(x−x̄)² = 5·0.6875 = 3.4375,
+    //            D_e = 2·20·3.4375/(20·19) = 0.361842 → α = 0.654545
+    //   reply 2: D_o = 0.125; values five each of 0, 0, 1, .5: the same spread → α = 0.654545
+    // Pooled (n = 40): D_o = (2.5 + 2.5)/40 = 0.125; fifteen 0s, ten .5s, fifteen 1s: mean .5, Σ = 7.5,
+    //            D_e = 2·40·7.5/(40·39) = 0.384615 → α = 0.675
     const point = (a: number, b: number, disagreement = false): JudgedVerdict => ({
       modelId: 'm:x',
       disagreement,
@@ -69,22 +69,26 @@ describe('pooled α is not the mean of the per-reply αs', () => {
         { judge: 'j:two', approach: null, score: b },
       ],
     });
-    const reply1 = [point(0, 0.5, true), point(1, 1)];
-    const reply2 = [point(0, 0), point(1, 0.5, true)];
-    const a1 = judgeReliability(reply1).alpha!;
-    const a2 = judgeReliability(reply2).alpha!;
-    expect(a1).toBeCloseTo(0.727273, 5);
-    expect(a2).toBeCloseTo(0.727273, 5);
+    const five = (points: JudgedVerdict[]) => Array.from({ length: 5 }, () => points).flat();
+    const reply1 = five([point(0, 0.5, true), point(1, 1)]);
+    const reply2 = five([point(0, 0), point(1, 0.5, true)]);
+    const a1 = valueOf(judgeReliability(reply1).alpha) as number;
+    const a2 = valueOf(judgeReliability(reply2).alpha) as number;
+    expect(a1).toBeCloseTo(0.654545, 5);
+    expect(a2).toBeCloseTo(0.654545, 5);
     const pooled = judgeReliability([...reply1, ...reply2]);
-    expect(pooled.alpha).toBeCloseTo(0.708333, 5);
-    expect(pooled.alpha).not.toBeCloseTo((a1 + a2) / 2, 3);
-    // both judges: |0 − .5|, |1 − 1|, |0 − 0|, |1 − .5| → mean 0.25; leniency 0.5 and 0.5
+    expect(pooled.alpha).toMatchObject({ kind: 'alpha', units: 20, values: 40, pairs: 20 });
+    expect(valueOf(pooled.alpha)).toBeCloseTo(0.675, 5);
+    expect(valueOf(pooled.alpha)).not.toBeCloseTo((a1 + a2) / 2, 3);
+    // both judges: |0 − .5|, |1 − 1|, |0 − 0|, |1 − .5| five times each → mean 0.25; leniency 0.5 and 0.5
     expect(pooled.judges.map((j) => [j.id, j.meanAbsDeviation, j.meanScore, j.compared])).toEqual([
-      ['j:one', 0.25, 0.5, 4],
-      ['j:two', 0.25, 0.5, 4],
+      ['j:one', 0.25, 0.5, 20],
+      ['j:two', 0.25, 0.5, 20],
     ]);
-    expect(pooled.disagreements).toBe(2);
+    expect(pooled.disagreements).toBe(10);
     expect(pooled.disagreementShare).toBe(0.5);
+    // one reply's two points alone: not enough to tell
+    expect(judgeReliability(reply1.slice(0, 2)).alpha).toEqual({ kind: 'not-enough', minUnits: ALPHA_MIN_UNITS, units: 2, values: 4, pairs: 2 });
   });
 });
 
@@ -112,11 +116,12 @@ describe('disagreement share and coverage', () => {
     expect(r.judges.map((j) => j.meanAbsDeviation)).toEqual([0.75, 0, 0.75]);
   });
 
-  it('one judge, or none: no α, no share, the coverage still counted', () => {
+  it('one judge, or none: no α (not enough: no unit has two values), no share, the coverage still counted', () => {
     const one = judgeReliability([{ modelId: 'm:x', disagreement: false, judges: [{ judge: 'j:only', approach: null, score: 0.5 }] }]);
-    expect(one).toMatchObject({ verdicts: 1, pairable: 0, alpha: null, disagreementShare: null });
+    const none = { kind: 'not-enough', minUnits: ALPHA_MIN_UNITS, units: 0, values: 0, pairs: 0 };
+    expect(one).toMatchObject({ verdicts: 1, pairable: 0, alpha: none, disagreementShare: null });
     expect(one.judges[0]).toMatchObject({ assessments: 1, meanScore: 0.5, meanAbsDeviation: null, compared: 0 });
-    expect(judgeReliability([])).toMatchObject({ verdicts: 0, pairable: 0, alpha: null, disagreementShare: null, judges: [] });
+    expect(judgeReliability([])).toMatchObject({ verdicts: 0, pairable: 0, alpha: none, disagreementShare: null, judges: [] });
   });
 
   it('lists self-judging pairs, the same model first', () => {
@@ -129,29 +134,5 @@ describe('disagreement share and coverage', () => {
       { judge: 'openai:gpt-4o-mini#standard', modelId: 'openrouter:openai/gpt-4o-mini', kind: 'same-model' },
       { judge: 'openai:gpt-4o-mini#standard', modelId: 'openai:gpt-4o', kind: 'same-family' },
     ]);
-  });
-});
-
-describe('readAlpha (Krippendorff 2004’s thresholds)', () => {
-  it('reads 0.80 and up as reliable, from 0.667 as tentative, below as unreliable', () => {
-    expect([0.8, 0.799, 0.667, 0.666, -0.2].map(readAlpha)).toEqual(['reliable', 'tentative', 'tentative', 'unreliable', 'unreliable']);
-  });
-});
-
-describe('α from sufficient statistics (what the leaderboard sums in SQL)', () => {
-  const units = OBSERVERS.A.map((_, u) => [OBSERVERS.A[u], OBSERVERS.B[u], OBSERVERS.C[u], OBSERVERS.D[u]].filter((v): v is number => v !== null));
-  it('gives Krippendorff’s 0.849, and the pooled α of two halves summed', () => {
-    const all = units.map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
-    expect(all.n).toBe(40); // 41 values, unit 12's single value not pairable
-    expect(alphaFromStats(all)).toBeCloseTo(0.849, 3);
-    const first = units.slice(0, 5).map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
-    const rest = units.slice(5).map(unitAlphaStats).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
-    expect(alphaFromStats(addAlphaStats(first, rest))).toBeCloseTo(krippendorffAlphaInterval(units)!, 12);
-    // …which is not the mean of the halves' αs
-    expect(alphaFromStats(first)! / 2 + alphaFromStats(rest)! / 2).not.toBeCloseTo(alphaFromStats(all)!, 2);
-  });
-  it('has no α below two values, and 1 when all agree on one value', () => {
-    expect(alphaFromStats(unitAlphaStats([0.5]))).toBeNull();
-    expect(alphaFromStats(addAlphaStats(unitAlphaStats([0.3, 0.3]), unitAlphaStats([0.3, 0.3, 0.3])))).toBe(1);
   });
 });

@@ -6,15 +6,13 @@
  * What the numbers mean:
  *  - **α (pooled)**: Krippendorff's α, interval metric, over the reliability data of the whole
  *    level: one unit per judged verdict (a point of a reply), one coder per judge (model and
- *    approach), each cell the judge's value in [0, 1]. α = 1 − D_o / D_e: 1 when the judges
- *    always agree, 0 when they agree no more than values drawn at random from everything they
- *    said, below 0 when they disagree systematically. It is NOT the mean of the per-reply α
- *    stored on each verdict: a mean of ratios weights a two-point reply like a forty-point
- *    one, and a reply whose points all got one value has no expected disagreement of its own.
- *    Pooling the matrix is how Krippendorff defines α for a data set (Krippendorff 2011,
- *    "Computing Krippendorff's Alpha-Reliability"), so the pooled figure is computed with the
- *    same `krippendorffAlphaInterval` the per-reply one uses, on the pooled matrix.
- *    Krippendorff's guide: α ≥ 0.80 reliable, 0.667–0.80 tentative, below that not reliable.
+ *    approach), each cell the judge's value in [0, 1] (`krippendorffAlpha`, alpha.ts). It is
+ *    reported with its units and pairs, and only from ALPHA_MIN_UNITS pairable units on: below
+ *    that it is "not enough", never a number. Pooling the matrix is how Krippendorff defines α
+ *    for a data set (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability"); a mean
+ *    of per-reply αs would weight a two-point reply like a forty-point one, and one reply's α
+ *    is 0 or 1 by construction. Krippendorff's guide: α ≥ 0.80 reliable, 0.667–0.80 tentative,
+ *    below that not reliable.
  *  - **coverage**: how many assessments each judge made (values it gave), and how many judged
  *    verdicts had at least two values (only those are pairable, so only they inform α).
  *  - **disagreement share**: of the pairable verdicts, the share whose panel spread was
@@ -24,7 +22,7 @@
  *    0.5 = half the scale away). Leaving the judge out keeps a judge from agreeing with itself.
  *  - **self-judging**: judges of the graded model's own model or family (self-judging.ts).
  */
-import { krippendorffAlphaInterval } from './consensus';
+import { krippendorffAlpha, type JudgeAlpha } from './alpha';
 import { selfJudging, type SelfJudgingKind } from './self-judging';
 
 /** One judge's answer on one verdict, as stored in `verdicts.judges` (score null: no value). */
@@ -67,8 +65,8 @@ export interface JudgeReliability {
   verdicts: number;
   /** Judged verdicts with values from at least two judges: the only ones α and disagreement rest on. */
   pairable: number;
-  /** Pooled Krippendorff's α (interval); null when fewer than two pairable values exist. */
-  alpha: number | null;
+  /** Pooled Krippendorff's α (interval) with its units and pairs; "not enough" below ALPHA_MIN_UNITS pairable verdicts. */
+  alpha: JudgeAlpha;
   /** Pairable verdicts flagged as a disagreement. */
   disagreements: number;
   /** disagreements / pairable; null when nothing is pairable. */
@@ -161,59 +159,10 @@ export function judgeReliability(verdicts: readonly JudgedVerdict[]): JudgeRelia
   return {
     verdicts: verdicts.length,
     pairable,
-    alpha: matrix.length > 0 ? krippendorffAlphaInterval(matrix) : null,
+    alpha: krippendorffAlpha(matrix),
     disagreements,
     disagreementShare: pairable > 0 ? disagreements / pairable : null,
     judges,
     selfJudging: flags,
   };
-}
-
-/**
- * Sufficient statistics of interval α, so α can be pooled where the verdicts are not loaded
- * (the leaderboard sums them in SQL over many runs). Over the pairable values only:
- * `n` values, their sum and sum of squares, and `within` = Σ over units of
- * Σ_{i≠k}(x_i − x_k)² / (m_u − 1) = 2(m_u Σx² − (Σx)²) / (m_u − 1). Then
- * D_o = within / n and D_e = Σ_{i≠k}(x_i − x_k)² / (n(n − 1)) = 2(n Σx² − (Σx)²) / (n(n − 1)).
- * Each term is a sum over units, so the statistics of two levels add up to those of their
- * union and α from the sum is exactly the pooled α (tested against krippendorffAlphaInterval).
- */
-export interface AlphaStats {
-  n: number;
-  sum: number;
-  sumSq: number;
-  within: number;
-}
-
-export const EMPTY_ALPHA_STATS: AlphaStats = { n: 0, sum: 0, sumSq: 0, within: 0 };
-
-/** One unit's contribution (its values; a unit with fewer than two is not pairable and adds nothing). */
-export function unitAlphaStats(values: readonly number[]): AlphaStats {
-  const m = values.length;
-  if (m < 2) return EMPTY_ALPHA_STATS;
-  const sum = values.reduce((s, v) => s + v, 0);
-  const sumSq = values.reduce((s, v) => s + v * v, 0);
-  return { n: m, sum, sumSq, within: (2 * (m * sumSq - sum * sum)) / (m - 1) };
-}
-
-export function addAlphaStats(a: AlphaStats, b: AlphaStats): AlphaStats {
-  return { n: a.n + b.n, sum: a.sum + b.sum, sumSq: a.sumSq + b.sumSq, within: a.within + b.within };
-}
-
-/** α from the statistics; null below two values, 1 when every value is the same (as krippendorffAlphaInterval). */
-export function alphaFromStats(s: AlphaStats): number | null {
-  if (s.n < 2) return null;
-  const dExpected = (2 * (s.n * s.sumSq - s.sum * s.sum)) / (s.n * (s.n - 1));
-  // float noise: values that are all equal can leave a residue of ~1e-16 instead of 0
-  if (dExpected <= 1e-12) return 1;
-  return 1 - s.within / s.n / dExpected;
-}
-
-/** Krippendorff's (2004) reading of α, for the pages. */
-export type AlphaReading = 'reliable' | 'tentative' | 'unreliable';
-
-export function readAlpha(alpha: number): AlphaReading {
-  if (alpha >= 0.8) return 'reliable';
-  if (alpha >= 0.667) return 'tentative';
-  return 'unreliable';
 }

@@ -20,6 +20,7 @@ export {
   metricResults,
   MetricResultSchema,
   retrievalFinalStatus,
+  retrievalModelStatus,
   StoredQueryMetricsSchema,
   StoredRelevantRanksSchema,
   StoredRankingSchema,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseMetric, scoreRankings, type MetricSpec } from '../retrieval';
-import { metricResults, retrievalFinalStatus } from './results';
+import { overallLadder, parseMetric, scoreRankings, type MetricSpec } from '../retrieval';
+import { metricResults, retrievalFinalStatus, retrievalModelStatus } from './results';
 
 const metric = (label: string): MetricSpec => {
   const m = parseMetric(label);
@@ -45,6 +45,23 @@ describe('metricResults', () => {
     expect(one[0]).toMatchObject({ value: 1, interval: null, queryCount: 1, status: 'pass' });
     const none = metricResults(scoreRankings(qrels, {}, block.metrics), block, 's');
     expect(none[0]).toMatchObject({ value: null, interval: null, status: null, queryCount: 0 });
+  });
+});
+
+describe('retrievalModelStatus', () => {
+  it('is the worst of the metrics’ statuses, not the primary metric’s: one failing metric fails the model', () => {
+    const two = { ...block, metrics: [metric('mrr'), metric('recall@1')], thresholds: { min: { mrr: 0.4, 'recall@1': 0.5 }, warnMargin: 0.05 } };
+    const results = metricResults(scoreRankings(qrels, rankings, two.metrics), two, 'run|model');
+    // mrr 0.5 passes (≥ 0.45); recall@1 1/3 fails (< 0.5)
+    expect(results.map((r) => [r.metric, r.status, r.primary])).toEqual([
+      ['mrr', 'pass', true],
+      ['recall@1', 'fail', false],
+    ]);
+    expect(retrievalModelStatus(results)).toBe('fail');
+    // the same rule as the ladder over the metrics' values
+    expect(retrievalModelStatus(results)).toBe(overallLadder({ mrr: 0.5, 'recall@1': 1 / 3 }, two.thresholds).status);
+    expect(retrievalModelStatus([{ status: 'pass' }, { status: null }, { status: 'warn' }])).toBe('warn');
+    expect(retrievalModelStatus([{ status: null }])).toBeNull();
   });
 });
 

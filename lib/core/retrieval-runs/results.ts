@@ -8,7 +8,7 @@
 import { xoroshiro128plus } from 'pure-rand';
 import { z } from 'zod';
 import { bcaInterval, DEFAULT_LEVEL, DEFAULT_RESAMPLES, hashSeed, IntervalSchema } from '../scoring';
-import { ladderStatus, type LadderStatus, type RetrievalBlock, type RetrievalScores } from '../retrieval';
+import { ladderStatus, worstLadder, type LadderStatus, type RetrievalBlock, type RetrievalScores } from '../retrieval';
 import type { FinalStatus } from '../runs/status';
 
 /** A stored ladder status (`retrieval_metric_results.status`), read back with this schema. */
@@ -67,6 +67,18 @@ export function metricResults(scores: RetrievalScores, block: Pick<RetrievalBloc
     const status = value === null ? null : ladderStatus(value, label, block.thresholds);
     return { metric: label, value, interval, status, threshold, primary: label === block.primaryMetric, queryCount: values.length };
   });
+}
+
+/**
+ * A model's status on a retrieval run: the worst of its metrics' ladder statuses (one failing
+ * metric fails the model), null when no metric has both a threshold and a value. Computed once
+ * when the model is scored and stored with each of its metric rows
+ * (`retrieval_metric_results.model_status`); the run page and the home board read it from there,
+ * so they cannot say two different things about one model on one run. A metric's own status (the
+ * primary metric's, say) is another figure.
+ */
+export function retrievalModelStatus(results: readonly Pick<MetricResult, 'status'>[]): LadderStatus | null {
+  return worstLadder(results.map((r) => r.status));
 }
 
 export interface RetrievalOutcome {

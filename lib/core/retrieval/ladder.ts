@@ -15,6 +15,15 @@ export function ladderStatus(value: number | null | undefined, metricLabel: stri
   return 'pass';
 }
 
+const SEVERITY: Record<LadderStatus, number> = { pass: 0, warn: 1, fail: 2 };
+
+/** The worst of some metrics' statuses (one failing metric fails the model); metrics without one are skipped; null when none has one. */
+export function worstLadder(statuses: Iterable<LadderStatus | null>): LadderStatus | null {
+  let worst: LadderStatus | null = null;
+  for (const s of statuses) if (s !== null && (worst === null || SEVERITY[s] > SEVERITY[worst])) worst = s;
+  return worst;
+}
+
 /**
  * The status of a model over every thresholded metric: the worst of them (one failing metric
  * fails the model), null when no metric has both a threshold and a value.
@@ -22,13 +31,9 @@ export function ladderStatus(value: number | null | undefined, metricLabel: stri
 export function overallLadder(overall: Record<string, number>, thresholds: RetrievalThresholds | null): { status: LadderStatus | null; metrics: Record<string, LadderStatus> } {
   const metrics: Record<string, LadderStatus> = {};
   if (!thresholds) return { status: null, metrics };
-  const rank: Record<LadderStatus, number> = { pass: 0, warn: 1, fail: 2 };
-  let status: LadderStatus | null = null;
   for (const label of Object.keys(thresholds.min)) {
     const s = ladderStatus(overall[label], label, thresholds);
-    if (!s) continue;
-    metrics[label] = s;
-    if (status === null || rank[s] > rank[status]) status = s;
+    if (s) metrics[label] = s;
   }
-  return { status, metrics };
+  return { status: worstLadder(Object.values(metrics)), metrics };
 }

@@ -8,3 +8,4 @@ export * from './sandbox-estimate';
 export * from './status';
 export * from './sorts';
 export * from './run-mode';
+export * from './wait';

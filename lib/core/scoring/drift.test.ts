@@ -1,6 +1,6 @@
 import { xoroshiro128plus } from 'pure-rand';
 import { describe, expect, it } from 'vitest';
-import { driftRule, driftTest, expandedLevel, mostMoved, servedChanged, typicalServed } from './drift';
+import { driftDifference, driftRule, driftTest, expandedLevel, mostMoved, servedChanged, typicalServed } from './drift';
 import type { PromptResult } from './model';
 
 const prompts = (scores: (number | null)[]): PromptResult[] => scores.map((score, i) => ({ id: `p${i}`, weight: 1, score }));
@@ -56,6 +56,34 @@ describe('driftTest', () => {
     expect(expandedLevel(30)).toBeGreaterThan(expandedLevel(100));
     expect(expandedLevel(1_000_000)).toBeCloseTo(0.95, 5);
     expect(expandedLevel(1)).toBe(0.95);
+  });
+});
+
+describe('driftDifference', () => {
+  it('weighs each paired prompt by its weight: not the plain mean of the cells, nor the difference of the two runs’ scores', () => {
+    // p0 (weight 3) drops 0.6, p1 (weight 1) rises 0.2; p2 is scored in the earlier run only
+    const before: PromptResult[] = [
+      { id: 'p0', weight: 3, score: 0.9 },
+      { id: 'p1', weight: 1, score: 0.3 },
+      { id: 'p2', weight: 1, score: 1 },
+    ];
+    const after: PromptResult[] = [
+      { id: 'p0', weight: 3, score: 0.3 },
+      { id: 'p1', weight: 1, score: 0.5 },
+      { id: 'p2', weight: 1, score: null },
+    ];
+    const d = driftDifference(before, after);
+    // (3 · −0.6 + 1 · 0.2) / 4 = −0.4; the unweighted mean of the two cells would be −0.2
+    expect(d.difference).toBeCloseTo(-0.4, 12);
+    expect(d).toMatchObject({ paired: 2, unpaired: 1, better: 1, worse: 1, same: 0 });
+    expect(driftDifference(before, before)).toMatchObject({ difference: 0, better: 0, worse: 0, same: 3 });
+    expect(driftDifference([], after)).toMatchObject({ paired: 0, difference: null });
+  });
+
+  it('is the drift test’s difference', () => {
+    const before = prompts([0.9, 0.1, 0.5, 0.7]).map((p, i) => ({ ...p, weight: i + 1 }));
+    const after = prompts([0.2, 0.4, 0.5, 0.1]).map((p, i) => ({ ...p, weight: i + 1 }));
+    expect(driftTest(before, after, null, xoroshiro128plus(7), { resamples: 50 }).difference).toBe(driftDifference(before, after).difference);
   });
 });
 

@@ -31,7 +31,7 @@ import type { RandomGenerator } from 'pure-rand';
 import { z } from 'zod';
 import type { BootstrapOptions } from './bootstrap';
 import type { PromptResult } from './model';
-import { pairedComparison } from './paired';
+import { comparePairs, matchPairs, pairedComparison } from './paired';
 import { normalCdf, studentTQuantile } from './distributions';
 
 /** How many of the prompts that moved most a check keeps for its deep links. */
@@ -104,6 +104,32 @@ export function expandedLevel(n: number, level = 0.95): number {
   return 2 * normalCdf(Math.sqrt(n / (n - 1)) * studentTQuantile((1 + level) / 2, n - 1)) - 1;
 }
 
+/** A model's change between two runs, as every page shows it: the figure, and the prompts it rests on. */
+export interface DriftDifference {
+  /** Prompts scored in both runs. */
+  paired: number;
+  /** Prompts scored in one run only, or in neither. */
+  unpaired: number;
+  /** The prompt-weighted mean of after − before over the paired prompts; null with none. */
+  difference: number | null;
+  /** Paired prompts that scored higher, lower, and the same (closer than 10⁻⁹) in the later run. */
+  better: number;
+  worse: number;
+  same: number;
+}
+
+/**
+ * The change of one model between two runs of a blueprint: the weighted mean of after − before
+ * over the prompts both runs scored (the drift check's `difference`, and the run diff page's
+ * change). One function, so the two pages cannot disagree: an unweighted mean of the cells, or the
+ * difference of the two runs' scores (each over every prompt it scored), are other quantities.
+ */
+export function driftDifference(before: readonly PromptResult[], after: readonly PromptResult[]): DriftDifference {
+  const { pairs, unpaired } = matchPairs(after, before);
+  const c = comparePairs(pairs, unpaired);
+  return { paired: c.paired, unpaired: c.unpaired, difference: c.meanDiff, better: c.wins, worse: c.losses, same: c.ties };
+}
+
 /** Prompts scored in both lists. */
 function pairedCount(a: readonly PromptResult[], b: readonly PromptResult[]): number {
   const scored = new Set(b.flatMap((p) => (p.score === null ? [] : [p.id])));
@@ -119,7 +145,8 @@ export function driftTest(before: readonly PromptResult[], after: readonly Promp
   const level = expandedLevel(pairedCount(after, before), opts.level ?? 0.95);
   const c = pairedComparison(after, before, rng, { ...opts, level });
   const interval = c.interval ? { low: c.interval.low, high: c.interval.high } : null;
-  return { paired: c.paired, unpaired: c.unpaired, difference: c.meanDiff, interval, mde, ...driftRule(interval, mde), moved: mostMoved(before, after) };
+  const d = driftDifference(before, after);
+  return { paired: d.paired, unpaired: d.unpaired, difference: d.difference, interval, mde, ...driftRule(interval, mde), moved: mostMoved(before, after) };
 }
 
 export interface ServedIdentity {

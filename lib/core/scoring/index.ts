@@ -53,6 +53,9 @@ export {
   aggregateByModel,
   aggregateRows,
   boardBands,
+  boardPairTests,
+  boardPlaceLabel,
+  type BoardPairTest,
   BoardRowSchema,
   DEFAULT_BOARD_SEED,
   hashSeed,
@@ -106,6 +109,7 @@ export {
   type PlanOptions,
 } from './planner';
 export {
+  driftDifference,
   driftRule,
   DriftMovedListSchema,
   DriftMovedSchema,
@@ -116,8 +120,10 @@ export {
   MOVED_KEPT,
   servedChanged,
   typicalServed,
+  type DriftDifference,
   type DriftMoved,
   type DriftTest,
   type ServedIdentity,
 } from './drift';
 export { attemptPassed, GROUP_AXES, GroupScoreSchema, passRate, PassRateSchema, scoresByGroup, type GroupAxis, type GroupedAttempt, type GroupScore, type PassRate } from './groups';
+export { FEW_PROMPTS, MIN_PROMPTS_FOR_INTERVAL, sampleReading, type SampleReading } from './sample-size';

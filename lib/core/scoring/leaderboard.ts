@@ -30,6 +30,7 @@
 import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { z } from 'zod';
 import { bandLabel, rankBands, type PairTest, type RankBand } from './bands';
+import { holm } from './holm';
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, quantileSorted } from './bootstrap';
 import { CoverageSchema, sumCoverage } from './coverage';
 import { boardPairedComparison, type BoardPromptScore } from './paired';
@@ -70,7 +71,7 @@ export const ModelAggregateSchema = z.object({
   coverage: CoverageSchema,
   /** How the interval was made; null without one. */
   intervalMethod: BoardIntervalMethodSchema.nullable(),
-  /** The scored prompts the hierarchical bootstrap resampled (its n; its clusters are the scored blueprints); null for the other methods. */
+  /** The scored prompts the hierarchical bootstrap resampled (its n; its clusters are the scored blueprints), or the one blueprint's prompts its interval rests on; null for the combined method. */
   intervalPrompts: z.number().int().nonnegative().nullable(),
   /** Mean over the scored blueprints of the run's cost per prompt (USD); null when no run reports a cost. */
   costPerPromptUsd: z.number().nonnegative().nullable(),
@@ -178,16 +179,20 @@ export function aggregateRows(
   const base = { modelId, blueprints: rows.length, scoredBlueprints: scored.length, errors, coverage, costPerPromptUsd: meanOf(costs), latencyMsP50: meanOf(latencies) };
   if (scored.length === 0) return { ...base, score: null, ciLow: null, ciHigh: null, intervalMethod: null, intervalPrompts: null };
   const score = scored.reduce((s, r) => s + r.score, 0) / scored.length;
+  // One blueprint: its own stored interval (the run's, made once when the run was summarised), so a
+  // board over one blueprint shows the figure the blueprint's and the run's pages show. A prompt
+  // bootstrap here gave a second interval for the same quantity (60.8–95.9 beside 50.9–95.6).
+  if (scored.length === 1) {
+    const only = scored[0] as (typeof scored)[number];
+    const intervalPrompts = only.ciLow === null ? null : (only.promptCount ?? null);
+    return { ...base, score, ciLow: only.ciLow, ciHigh: only.ciHigh, intervalMethod: only.ciLow === null ? null : 'blueprint', intervalPrompts };
+  }
   const samples = scored.map((r) => (r.blueprintId === undefined ? undefined : opts.prompts?.get(r.blueprintId)));
   if (samples.every((s) => s !== undefined && s.length > 0)) {
     const rng = xoroshiro128plus(hashSeed(modelId, opts.seed ?? DEFAULT_BOARD_SEED));
     const ci = hierarchicalBootstrap(samples as BlueprintSample[], rng, opts);
     const intervalPrompts = (samples as BlueprintSample[]).reduce((n, b) => n + b.length, 0);
     return { ...base, score, ciLow: clamp01(ci.low), ciHigh: clamp01(ci.high), intervalMethod: 'hierarchical-bootstrap', intervalPrompts };
-  }
-  if (scored.length === 1) {
-    const only = scored[0] as (typeof scored)[number];
-    return { ...base, score, ciLow: only.ciLow, ciHigh: only.ciHigh, intervalMethod: only.ciLow === null ? null : 'blueprint', intervalPrompts: null };
   }
   const withCi = scored.filter((r) => r.ciLow !== null && r.ciHigh !== null);
   if (withCi.length === 0) return { ...base, score, ciLow: null, ciHigh: null, intervalMethod: null, intervalPrompts: null };
@@ -255,6 +260,10 @@ export interface RankedAggregate extends ModelAggregate {
   bandLabel: string | null;
 }
 
+/** A ranked model's place as a board shows it: its tied band ("rank 1–3") when the board has bands, else its rank. */
+export function boardPlaceLabel(a: Pick<RankedAggregate, 'bandLabel' | 'rank'>): string {
+  return a.bandLabel ?? `rank ${a.rank ?? '—'}`;
+}
 
 export interface Leaderboard {
   /** The tag whose blueprints the board covers; null for the overall board. */
@@ -267,6 +276,8 @@ export interface Leaderboard {
   ranked: RankedAggregate[];
   /** Models under the required coverage, best first: listed, never ranked. */
   unranked: ModelAggregate[];
+  /** Every pair of ranked models (indices into `ranked`) as tested and Holm-corrected for the bands; null without prompt scores. */
+  pairs: BoardPairTest[] | null;
 }
 
 /**
@@ -289,7 +300,8 @@ export function leaderboard(
   const aggregates = aggregateByModel(selected, { ...opts, prompts }).sort(compareAggregates);
   const ranked = aggregates.filter((a) => a.scoredBlueprints >= required);
   const ranks = competitionRanks(ranked.map((a) => a.score));
-  const bands = prompts ? boardBands(ranked.map((a) => a.modelId), prompts, opts.level) : null;
+  const pairs = prompts ? boardPairTests(ranked.map((a) => a.modelId), prompts, opts.level) : null;
+  const bands = pairs ? rankBands(ranked.length, pairs, 1 - (opts.level ?? DEFAULT_LEVEL)) : null;
   return {
     tag,
     blueprintCount,
@@ -300,6 +312,7 @@ export function leaderboard(
       return { ...a, rank: ranks[i] ?? null, band, bandLabel: band ? bandLabel(band) : null };
     }),
     unranked: aggregates.filter((a) => a.scoredBlueprints < required),
+    pairs,
   };
 }
 
@@ -314,8 +327,16 @@ export function promptsByModel(prompts: readonly BoardPromptRow[]): Map<string, 
   return out;
 }
 
-/** Bands of the ranked models (in order) from the paired test of every pair (bands.ts). */
-export function boardBands(modelIds: readonly string[], prompts: readonly BoardPromptRow[], level = DEFAULT_LEVEL): RankBand[] {
+/** Every pair of a board's ranked models, tested on the prompts they share, with its Holm-adjusted p over the whole family. */
+export interface BoardPairTest extends PairTest {
+  /** Holm-adjusted over every tested pair of the board (1 when untested). */
+  adjustedP: number | null;
+  /** Told apart at the board's level after the correction. */
+  separated: boolean;
+}
+
+/** The paired test of every pair of ranked models (in order), Holm-corrected as a family: what the bands are made of. */
+export function boardPairTests(modelIds: readonly string[], prompts: readonly BoardPromptRow[], level = DEFAULT_LEVEL): BoardPairTest[] {
   const byModel = promptsByModel(prompts);
   const tests: PairTest[] = [];
   for (let i = 0; i < modelIds.length; i++) {
@@ -324,5 +345,16 @@ export function boardBands(modelIds: readonly string[], prompts: readonly BoardP
       tests.push({ i, j, p: c.tTestP, diff: c.meanDiff });
     }
   }
-  return rankBands(modelIds.length, tests, 1 - level);
+  // the same family and α as rankBands: the pairs with a test
+  const usable = tests.filter((t) => t.p !== null && t.diff !== null);
+  const { adjusted, rejected } = holm(usable.map((t) => t.p as number), 1 - level);
+  return tests.map((t) => {
+    const k = usable.indexOf(t);
+    return { ...t, adjustedP: k < 0 ? null : (adjusted[k] as number), separated: k >= 0 && (rejected[k] as boolean) && t.diff !== 0 };
+  });
+}
+
+/** Bands of the ranked models (in order) from the paired test of every pair (bands.ts). */
+export function boardBands(modelIds: readonly string[], prompts: readonly BoardPromptRow[], level = DEFAULT_LEVEL): RankBand[] {
+  return rankBands(modelIds.length, boardPairTests(modelIds, prompts, level), 1 - level);
 }

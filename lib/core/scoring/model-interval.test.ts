@@ -8,13 +8,14 @@ const opts = { resamples: 500, level: 0.95 };
 const graded = (g: number, n = 1) => Array.from({ length: g }, (_v, i) => ({ weight: 1, mean: ((i * 7) % 10) / 10, n }));
 
 describe('modelInterval chooses its method from the data', () => {
-  it('a pass rate (one 0/1 attempt per prompt, equal weights) gets Wilson, at any n', () => {
+  it('a pass rate (one 0/1 attempt per prompt, equal weights) gets Wilson, from two prompts on', () => {
     const five = Array.from({ length: 5 }, () => ({ weight: 1, mean: 1, n: 1 }));
     expect(modelInterval(five, xoroshiro128plus(1), opts)).toEqual(wilsonInterval(5, 5, 0.95));
     const many = Array.from({ length: 40 }, (_v, i) => ({ weight: 1, mean: i % 4 === 0 ? 0 : 1, n: 1 }));
     expect(modelInterval(many, xoroshiro128plus(1), opts)).toEqual(wilsonInterval(30, 40, 0.95));
-    // a single prompt still has a Wilson interval
-    expect(modelInterval([{ weight: 1, mean: 0, n: 1 }], xoroshiro128plus(1), opts)?.method).toBe('wilson');
+    // a single prompt has no interval, pass rate or not: nothing to resample
+    expect(modelInterval([{ weight: 1, mean: 0, n: 1 }], xoroshiro128plus(1), opts)).toBeNull();
+    expect(modelInterval([{ weight: 1, mean: 0, n: 1 }, { weight: 1, mean: 1, n: 1 }], xoroshiro128plus(1), opts)?.method).toBe('wilson');
   });
 
   it('prompts whose repeated attempts all agree: Wilson over prompts, n still counts attempts', () => {

@@ -22,6 +22,8 @@ import { clusteredMean, clusteredNormalInterval, type Cluster } from './interval
 import { wilsonInterval } from './interval-wilson';
 
 /** Below this many prompts the normal approximation is not trusted (Miller 2024 §2; the usual rule of thumb). */
+import { MIN_PROMPTS_FOR_INTERVAL } from './sample-size';
+
 export const MIN_PROMPTS_FOR_NORMAL = 30;
 
 /** Every prompt scored 0 or 1 (all its attempts failed, or all passed), at equal weights. */
@@ -32,8 +34,9 @@ export function isPassRate(clusters: readonly Cluster[]): boolean {
 
 /** Which interval the data call for; null when none can be given. */
 export function chooseIntervalMethod(clusters: readonly Cluster[]): IntervalMethod | null {
+  // one prompt has nothing to resample (even a pass rate of 1 of 1): no interval, said as such on every page
+  if (clusters.length < MIN_PROMPTS_FOR_INTERVAL) return null;
   if (isPassRate(clusters)) return 'wilson';
-  if (clusters.length < 2) return null;
   return clusters.length >= MIN_PROMPTS_FOR_NORMAL ? 'normal-clustered' : 'bca-bootstrap';
 }
 

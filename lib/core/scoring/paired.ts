@@ -174,13 +174,12 @@ export function comparePairs(pairs: readonly Pair[], unpaired: number, level = 0
   return { ...base, ...tFields, meanA, meanB, meanDiff, correlation: pairedCorrelation(pairs) };
 }
 
-export function pairedComparison(
-  a: readonly PromptResult[],
-  b: readonly PromptResult[],
-  rng: RandomGenerator,
-  opts: BootstrapOptions = {},
-): PairedComparison {
-  const { resamples, level } = checkBootstrapOptions(opts);
+/**
+ * The prompts scored in both lists, as pairs (A's score, B's score, the prompt's weight), and how
+ * many prompts of either list are not paired. A prompt weighted differently on the two sides is
+ * refused: the pair would have no one weight.
+ */
+export function matchPairs(a: readonly PromptResult[], b: readonly PromptResult[]): { pairs: Pair[]; unpaired: number } {
   const byId = new Map(b.map((p) => [p.id, p]));
   const pairs: Pair[] = [];
   for (const pa of a) {
@@ -191,7 +190,18 @@ export function pairedComparison(
     }
   }
   const ids = new Set([...a.map((p) => p.id), ...b.map((p) => p.id)]);
-  const result = comparePairs(pairs, ids.size - pairs.length, level);
+  return { pairs, unpaired: ids.size - pairs.length };
+}
+
+export function pairedComparison(
+  a: readonly PromptResult[],
+  b: readonly PromptResult[],
+  rng: RandomGenerator,
+  opts: BootstrapOptions = {},
+): PairedComparison {
+  const { resamples, level } = checkBootstrapOptions(opts);
+  const { pairs, unpaired } = matchPairs(a, b);
+  const result = comparePairs(pairs, unpaired, level);
   if (pairs.length < 2) return result;
   const diffs = pairs.map((p) => p.a - p.b);
   const stats = bootstrapStatistics(pairs.length, (idx) => weightedPromptMean(pairs, diffs, idx), rng, resamples);

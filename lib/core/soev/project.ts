@@ -42,6 +42,16 @@ export const SoevSystemSchema = z.strictObject({
 
 export const SoevStratifyKeySchema = z.enum(['category', 'suite', 'rule', 'rule_direction']);
 
+/**
+ * What Assay reads from the project's `extensions.assay`: a suite's title and one-line
+ * description, shown on the blueprint list and page. They live here because a soev suite file
+ * takes no field beyond name, id_pattern, defaults and cases, while the project's `extensions`
+ * is a free mapping its format accepts; without one a suite is titled by its `name`.
+ */
+export const SoevAssayExtensionSchema = z.strictObject({
+  suites: z.record(z.string(), z.strictObject({ title: z.string().trim().min(1).optional(), description: z.string().trim().min(1).optional() })).default({}),
+});
+
 /** The project file as soev's models define it (criteria lists are points, read by the points parser). */
 export const SoevProjectSchema = z.strictObject({
   name: z.string().min(1),
@@ -67,7 +77,7 @@ export const SoevProjectSchema = z.strictObject({
   corpus: z
     .strictObject({ path: z.string().min(1).default('corpus/units.jsonl'), law_names: z.record(z.string(), z.array(z.string())).default({}) })
     .default({ path: 'corpus/units.jsonl', law_names: {} }),
-  extensions: z.record(z.string(), z.unknown()).default({}),
+  extensions: z.object({ assay: SoevAssayExtensionSchema.optional() }).catchall(z.unknown()).default({}),
 });
 export type SoevProjectFields = z.infer<typeof SoevProjectSchema>;
 
@@ -105,6 +115,10 @@ export function parseSoevProject(text: string, options: { file: string; pointDef
   if (fields) {
     for (const [suite, stratify] of Object.entries(fields.split.stratify)) {
       if (!(suite in fields.suites)) issues.warn(get(get(get(root, 'split') as YMap, 'stratify') as YMap, suite)!.loc, 'suspicious', `\`split.stratify\` names the suite "${suite}" (${stratify}), which the project does not list under \`suites\``, `Suites of this project: ${Object.keys(fields.suites).join(', ') || 'none'}.`);
+    }
+    for (const suite of Object.keys(fields.extensions.assay?.suites ?? {})) {
+      const at = get(get(get(get(root, 'extensions') as YMap, 'assay') as YMap, 'suites') as YMap, suite)!;
+      if (!(suite in fields.suites)) issues.warn(at.loc, 'suspicious', `\`extensions.assay.suites\` titles the suite "${suite}", which the project does not list under \`suites\``, `Suites of this project: ${Object.keys(fields.suites).join(', ') || 'none'}.`);
     }
   }
   return done(issues, fields ? { ...fields, file: options.file, invariantPoints } : null);
@@ -145,9 +159,13 @@ export function soevSystemSpec(project: SoevProject, baseUrl: string): Record<st
  * blueprint would write (`models`, `concurrency`, `citations`, `messages`, `corpus`).
  * `corpusPath` is the corpus file relative to the suite file (the caller knows both paths).
  */
-export function suiteContext(project: SoevProject, options: { systemSpec: Record<string, unknown> | null; corpusPath: string }): SoevSuiteContext {
+export function suiteContext(project: SoevProject, options: { systemSpec: Record<string, unknown> | null; corpusPath: string; suite?: string }): SoevSuiteContext {
   const at = { line: 1, col: 1 };
+  // the suite's title and description from `extensions.assay.suites` (in place of its name as title)
+  const shown = options.suite === undefined ? undefined : project.extensions.assay?.suites[options.suite];
   const header: YEntry[] = [
+    ...(shown?.title ? [synthetic('title', jsonNode(shown.title, at))] : []),
+    ...(shown?.description ? [synthetic('description', jsonNode(shown.description, at))] : []),
     ...(options.systemSpec ? [synthetic('models', jsonNode([options.systemSpec], at))] : []),
     synthetic('concurrency', jsonNode(project.concurrency, at)),
     synthetic('citations', jsonNode({ mapping: { path: `reply.citations.${project.citations.field}`, ...(project.citations.regex ? { regex: project.citations.regex } : {}) }, match: 'hierarchical' }, at)),

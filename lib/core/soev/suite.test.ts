@@ -174,6 +174,21 @@ describe('a soev project file', () => {
     ]);
   });
 
+  it('titles a suite from the project’s `extensions.assay.suites`, else by its name; an unknown suite there is a warning', () => {
+    const titled = `${PROJECT}extensions:\n  other: { kept: true }\n  assay:\n    suites:\n      huur:\n        title: Rent questions\n        description: One rule per case.\n      hur: { title: Typo }\n`;
+    const p = parseSoevProject(titled, { file: 'project.yml' });
+    if (!p.ok) throw new Error(JSON.stringify(p.errors));
+    expect(p.warnings.map((w) => `${w.line}:${w.col} ${w.message}`)).toEqual(['27:12 `extensions.assay.suites` titles the suite "hur", which the project does not list under `suites`']);
+    const parse = (suite?: string) => parseBlueprint(SUITE, { file: 'suites/huur.yml', soev: suiteContext(p.project, { systemSpec: null, corpusPath: '../corpus/units.jsonl', suite }) });
+    const r = parse('huur');
+    expect(r.ok ? [r.blueprint.title, r.blueprint.description] : at(r)).toEqual(['Rent questions', 'One rule per case.']);
+    // a suite the extension does not title keeps its name as title, and no description
+    const plain = parse(undefined);
+    expect(plain.ok ? [plain.blueprint.title, plain.blueprint.description] : at(plain)).toEqual(['huur', null]);
+    const bad = parseSoevProject(titled.replace('title: Rent questions', 'title: Rent questions\n        colour: red'), { file: 'project.yml' });
+    expect(bad.ok ? [] : bad.errors.map((e) => `${e.line}:${e.col} ${e.message}`)).toEqual(['26:9 unknown field `colour` in `project.extensions.assay.suites.huur`']);
+  });
+
   it('reports an invariant point error in the project file', () => {
     const p = parseSoevProject(PROJECT.replace('$not_contains', '$not_contans'), { file: 'project.yml' });
     expect(p.ok ? [] : p.errors.map((e) => `${e.file}:${e.line}:${e.col} ${e.code}`)).toEqual(['project.yml:13:5 unknown_function']);

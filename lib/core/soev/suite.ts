@@ -43,7 +43,7 @@ export function looksLikeSoevSuite(root: YNode): root is YMap {
 export interface SoevSuiteContext {
   /** The project's invariants, parsed once in the project file (their positions are there). */
   invariants: Point[];
-  /** Header entries the project adds: the system under test as `models`, `citations`, `messages`, `corpus`, `concurrency`. */
+  /** Header entries the project adds: the system under test as `models`, `citations`, `messages`, `corpus`, `concurrency`, and the suite's `title` and `description` when the project gives them. */
   header: YEntry[];
   /** `runs.k`: attempts of each case. */
   repeats: number;
@@ -81,7 +81,9 @@ export function soevSuite(root: YMap, ctx: PointsContext, project?: SoevSuiteCon
     issues.error(casesNode.loc, 'schema', casesNode.kind === 'seq' ? 'a suite has at least one case' : `\`cases\` must be a list of cases, not ${describe(casesNode)}`, 'Write `cases:\n  - id: greet\n    lineage: greet\n    category: smalltalk\n    turns:\n      - prompt: "…"`.');
   }
 
-  const header: YMap = { kind: 'map', loc: root.loc, entries: [...(nameNode && name ? [synthetic('title', nameNode)] : []), ...(project?.header ?? [])] };
+  // the suite's name is its title, unless the project gives it one (`extensions.assay.suites`: suiteContext)
+  const titled = project?.header.some((e) => e.key === 'title') ?? false;
+  const header: YMap = { kind: 'map', loc: root.loc, entries: [...(nameNode && name && !titled ? [synthetic('title', nameNode)] : []), ...(project?.header ?? [])] };
   // The header is made here of the project's validated fields: its issues were reported in the project file.
   const headerFields = normalizeHeader(header, issues.silent());
   const firstAt = new Map<string, SourceLoc>();

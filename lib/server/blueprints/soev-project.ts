@@ -114,7 +114,7 @@ export async function loadSoevProject(files: ProjectFiles, options: LoadOptions)
       }
       const relativeCorpus = posix.relative(posix.dirname(path), corpusPath);
       const systemSpec = options.baseUrl && options.soevSystemSpec ? options.soevSystemSpec(project, options.baseUrl) : null;
-      const result = parseBlueprint(suiteText, { file: shown(path), soev: suiteContext(project, { systemSpec, corpusPath: relativeCorpus }) });
+      const result = parseBlueprint(suiteText, { file: shown(path), soev: suiteContext(project, { systemSpec, corpusPath: relativeCorpus, suite }) });
       out.push({ suite, path, text: suiteText, parsed: result });
       warnings.push(...result.warnings);
       if (!result.ok) {

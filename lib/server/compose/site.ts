@@ -20,9 +20,24 @@ export function adminToken(): string | undefined {
   return env().ASSAY_ADMIN_TOKEN;
 }
 
-/** Whether "Sign in with GitHub" is offered (GITHUB_OAUTH_CLIENT_ID is set). */
+/** Whether "Sign in with GitHub" is offered: both halves of the OAuth client are set (with one, GitHub sends the browser back to an error). */
 export function githubSignInOffered(): boolean {
-  return Boolean(env().GITHUB_OAUTH_CLIENT_ID);
+  return Boolean(env().GITHUB_OAUTH_CLIENT_ID && env().GITHUB_OAUTH_CLIENT_SECRET);
+}
+
+/**
+ * Which sign-in settings are set (never their values), for the pages that offer signing in
+ * (lib/views/sign-in-view.ts turns it into what to show and which settings to name).
+ */
+export function signInSettings() {
+  const c = env();
+  return {
+    GITHUB_OAUTH_CLIENT_ID: Boolean(c.GITHUB_OAUTH_CLIENT_ID),
+    GITHUB_OAUTH_CLIENT_SECRET: Boolean(c.GITHUB_OAUTH_CLIENT_SECRET),
+    ASSAY_ADMIN_TOKEN: Boolean(c.ASSAY_ADMIN_TOKEN),
+    ASSAY_TOKEN_KEY: Boolean(c.ASSAY_TOKEN_KEY),
+    GITHUB_REPOSITORY: Boolean(c.GITHUB_REPOSITORY),
+  };
 }
 
 /** The share of a blueprint's prompts a model must have answered to count on the leaderboard. */

@@ -111,6 +111,23 @@ describe('route wrapper', () => {
     expect(res.headers.get('set-cookie')).toBe('a=b%20c; Path=/; HttpOnly; SameSite=Strict');
   });
 
+  it('sends a browser that navigated to a route (pageErrorsTo) to a page saying what is wrong, never to JSON', async () => {
+    const navigated = route({ query: z.object({ code: z.string({ error: 'GitHub sent no code back' }) }), response: z.never(), pageErrorsTo: '/admin/sign-in' }, async () => {
+      throw new NotConfiguredError('GitHub sign-in is not configured: set GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET.');
+    });
+    const refused = await navigated(new Request('http://x/api/auth/github?code=1'));
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get('location')).toBe(`/admin/sign-in?error=${encodeURIComponent('GitHub sign-in is not configured: set GITHUB_OAUTH_CLIENT_ID and GITHUB_OAUTH_CLIENT_SECRET.')}`);
+    const invalid = await navigated(new Request('http://x/api/auth/github'));
+    expect(invalid.status).toBe(303);
+    expect(new URL(invalid.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('Invalid query: code: GitHub sent no code back');
+    // without it, the same refusal is the JSON error every API client reads
+    const api = route({ response: z.never() }, async () => {
+      throw new NotConfiguredError('not configured');
+    });
+    expect((await api(new Request('http://x/api/thing'))).status).toBe(503);
+  });
+
   it('rejects bodies over the limit with 413', async () => {
     const small = route({ body: z.object({}).loose(), response: z.null(), maxBodyBytes: 10 }, async () => null);
     expect((await small(post(JSON.stringify({ x: 'y'.repeat(20) })))).status).toBe(413);

@@ -37,6 +37,12 @@ export interface RouteSpec<TParams, TQuery, TBody, TResult, TPrincipal> {
    * redirect (303) to this path with `?error=<message>` instead of answering JSON.
    */
   formErrorsTo?: string;
+  /**
+   * For routes a browser navigates to (a link, GitHub's redirect back): every error redirects
+   * (303) to this page with `?error=<message>`, so the reader lands on a page that says what is
+   * wrong, never on a JSON error body.
+   */
+  pageErrorsTo?: string;
   /** Headers of every reply of this route, errors included (e.g. `cache-control: no-store` for polled JSON). */
   headers?: Record<string, string>;
 }
@@ -75,6 +81,7 @@ export function route<TParams = undefined, TQuery = undefined, TBody = undefined
       return Response.json(checked.data, { status: spec.status ?? 200 });
     } catch (e) {
       if (spec.formErrorsTo && isFormPost(request)) return formErrorRedirect(spec.formErrorsTo, e);
+      if (spec.pageErrorsTo) return formErrorRedirect(spec.pageErrorsTo, e);
       return errorResponse(e);
     }
   }

@@ -183,8 +183,8 @@ describe(`batch mode against the fake's batch APIs (${process.env.ASSAY_TEST_DB}
     fake.setBatch({ delayMs: 100 });
     const second = spawnAssay(['run', '--resume', runId, ...args], env);
     expect(await second.exited, second.stderr()).toBe(0);
-    // the report says what batch mode saved (--json: run.batch)
-    expect(second.stderr()).toMatch(/batch mode: \d+ calls in \d+ provider batches, saved \$[\d.]+ against live prices/);
+    // the report (stdout) says what batch mode saved (--json: run.batch)
+    expect(second.stdout()).toMatch(/batch mode: \d+ calls in \d+ provider batches, saved \$[\d.]+ against live prices/);
 
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(run.status).toBe('completed');

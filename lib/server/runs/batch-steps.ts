@@ -21,6 +21,7 @@ import type { RunDeps } from './deps';
 import { BudgetExceededError } from './errors';
 import type { RunContext } from './run-context';
 import { pendingGroups, processGroup, type GroupOptions } from './steps';
+import { noteBatchWaits } from './run-waits';
 
 /** Lines per submitted batch (OpenAI allows 50,000, Anthropic 100,000: well under both). */
 export const MAX_BATCH_LINES = 10_000;
@@ -184,6 +185,22 @@ export function pollDelayMs(base: number, n: number): number {
   return base * 2 ** Math.min(4, Math.floor(n / 10));
 }
 
+/**
+ * Stores which models wait for an open batch of the run and when it is polled next, `delayMs`
+ * from now (run-waits.ts), so the progress page says why the counts stand still; none open
+ * clears them. A failed write is logged: it never stops the run.
+ */
+export async function noteBatchWait(deps: RunDeps, runId: string, delayMs: number): Promise<void> {
+  try {
+    const open = await openBatches(deps.db, runId);
+    const models = open.flatMap((b) => [...new Set(Object.values(b.lines).map((l) => l.modelId))].map((modelId) => ({ provider: b.provider, modelId })));
+    const at = new Date();
+    await noteBatchWaits(deps.db, runId, models, new Date(at.getTime() + delayMs), at);
+  } catch (e) {
+    console.error(`assay: could not record that run ${runId} waits for its batches: ${(e as Error).message}`);
+  }
+}
+
 export interface BatchModeOptions extends GroupOptions {
   signal?: AbortSignal;
   /** Told after each poll (progress). */
@@ -217,8 +234,12 @@ export async function runBatchMode(deps: RunDeps, ctx: RunContext, opts: BatchMo
   for (;;) {
     const c = await collectStep(deps, ctx, opts);
     stopped ??= c.budgetStop;
-    if (c.open === 0) return stopped;
+    if (c.open === 0) {
+      await noteBatchWait(deps, ctx.runId, 0);
+      return stopped;
+    }
     for (let n = 0; ; n++) {
+      await noteBatchWait(deps, ctx.runId, pollDelayMs(base, n));
       await sleep(pollDelayMs(base, n), opts.signal);
       const p = await pollBatches(deps, ctx);
       await opts.onPoll?.(p);

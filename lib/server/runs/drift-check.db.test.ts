@@ -11,8 +11,9 @@ import { defaultFingerprint } from '@/testing/fakes/llm-server-rules';
 import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 import { planBlueprint, ProviderMetaSchema } from '@/lib/core';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
-import { runPromptResults } from '../db/queries/blueprint-plan';
+import { getBlueprintPlan, runPromptResults } from '../db/queries/blueprint-plan';
 import { listDriftChecks } from '../db/queries/drift';
+import { getRunDiff } from '../db/queries/run-diff';
 import type { RunDeps } from './deps';
 import { checkDrift } from './drift-check';
 import { executeRun } from './execute-run';
@@ -91,8 +92,9 @@ describe(`drift checks (${process.env.ASSAY_TEST_DB})`, () => {
     expect(swapped.difference).toBeCloseTo(-0.35, 12);
     expect(swapped.ciHigh!).toBeLessThan(0);
     expect(swapped.ciLow!).toBeLessThanOrEqual(swapped.difference!);
-    // the MDE is the planner's on the earlier run
+    // the MDE is the planner's on the earlier run, stored on that run when it was summarised
     expect(swapped.mde).toBeCloseTo(planBlueprint(await runPromptResults(t.db, first)).mde!, 12);
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: first }, select: { mde: true } })).mde).toBe(swapped.mde);
     expect(Math.abs(swapped.ciLow!)).toBeGreaterThanOrEqual(swapped.mde!);
     expect(swapped).toMatchObject({ servedModelBefore: 'swapped', servedModelAfter: 'swapped-2026-12-01', fingerprintBefore: defaultFingerprint('swapped'), fingerprintAfter: 'fp_new_snapshot' });
     const moved = swapped.moved as { promptKey: string; delta: number }[];
@@ -100,6 +102,24 @@ describe(`drift checks (${process.env.ASSAY_TEST_DB})`, () => {
     for (const m of moved) expect(m.delta).toBeCloseTo(-0.5, 12);
     // the earlier run has no predecessor: nothing to compare
     expect(await t.db.driftCheck.count({ where: { toRunId: first } })).toBe(0);
+  });
+
+  it('the run diff of the two runs shows each model’s change as the drift check does, and each run’s stored score', async () => {
+    const version = (await t.db.run.findUniqueOrThrow({ where: { id: first }, select: { versionId: true } })).versionId;
+    const diff = await getRunDiff(t.db, { id: first, versionId: version }, { id: second, versionId: version });
+    const checks = await t.db.driftCheck.findMany({ where: { toRunId: second }, orderBy: { modelId: 'asc' } });
+    const summaries = await t.db.runModelSummary.findMany({ where: { runId: { in: [first, second] } } });
+    expect(diff.models.map((m) => m.modelId).sort()).toEqual(checks.map((c) => c.modelId));
+    for (const c of checks) {
+      const m = diff.models.find((x) => x.modelId === c.modelId)!;
+      expect(m).toMatchObject({ difference: c.difference, paired: c.paired, fromDriftCheck: true });
+      expect(m.olderScore).toBe(summaries.find((s) => s.runId === first && s.modelId === c.modelId)!.score);
+      expect(m.newerScore).toBe(summaries.find((s) => s.runId === second && s.modelId === c.modelId)!.score);
+    }
+    // the steady model's 30 cells did not move: counted, never listed as moves of ±0.0
+    expect(diff.cells.every((c) => c.modelId === 'openai:swapped' && Math.abs(c.delta) > 1e-9)).toBe(true);
+    // swapped: digits 7–9 stay at 0 (9 prompts); steady: all 30
+    expect(diff.unchangedCells).toBe(N + 9);
   });
 
   it('recomputes the same rows when a finish is repeated', async () => {
@@ -139,6 +159,17 @@ describe(`drift checks (${process.env.ASSAY_TEST_DB})`, () => {
     expect(await executeRun(deps, due!.runId)).toBe('completed');
     const checks = await t.db.driftCheck.findMany({ where: { toRunId: due!.runId }, select: { fromRunId: true } });
     expect(checks.map((c) => c.fromRunId)).toEqual([latest.id, latest.id]);
+  });
+
+  it('the planner shows the latest run’s MDE as stored when it was summarised: the figure the drift checks from a run compare with', async () => {
+    const result = (await getBlueprintPlan(t.db, blueprintId))!;
+    const stored = await t.db.run.findUniqueOrThrow({ where: { id: result.run!.runId }, select: { mde: true } });
+    expect(stored.mde).not.toBeNull();
+    expect(result.runMde).toBe(stored.mde);
+    expect(result.plan!.mde).toBeCloseTo(stored.mde!, 12);
+    const fromSecond = await t.db.driftCheck.findMany({ where: { fromRunId: second }, select: { mde: true } });
+    const secondMde = (await t.db.run.findUniqueOrThrow({ where: { id: second }, select: { mde: true } })).mde;
+    expect(fromSecond.map((c) => c.mde)).toEqual([secondMde, secondMde]);
   });
 
   it('lists the checks for the drift page: flagged ones by default, newest first, filtered', async () => {

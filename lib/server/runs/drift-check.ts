@@ -12,9 +12,9 @@
  * of the provider rather than of the blueprint.
  */
 import { xoroshiro128plus } from 'pure-rand';
-import { driftTest, hashSeed, planBlueprint, servedChanged, typicalServed, DriftMovedListSchema, type DriftTest, type ServedIdentity } from '@/lib/core';
+import { driftTest, hashSeed, servedChanged, typicalServed, DriftMovedListSchema, type DriftTest, type ServedIdentity } from '@/lib/core';
 import type { Db } from '../db/client';
-import { runPromptResults } from '../db/queries/blueprint-plan';
+import { runMde, runPromptResults } from '../db/queries/blueprint-plan';
 
 export interface DriftCheckResult {
   modelId: string;
@@ -61,8 +61,8 @@ export async function checkDrift(db: Db, runId: string): Promise<DriftCheckResul
     db.versionPrompt.findMany({ where: { versionId: run.versionId, split: 'test' }, select: { promptKey: true } }),
   ]);
   const hidden = new Set(sealed.map((p) => p.promptKey));
-  // The blueprint's MDE, from the earlier run: what this blueprint was sized to see.
-  const mde = planBlueprint(before).mde;
+  // The blueprint's MDE, from the earlier run (stored when it was summarised): what this blueprint was sized to see.
+  const mde = await runMde(db, fromRunId, before);
   const earlier = new Map(before.map((m) => [m.modelId, m.prompts]));
   const nothing: ServedIdentity = { model: null, fingerprint: null };
   const results: DriftCheckResult[] = [];

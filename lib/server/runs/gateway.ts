@@ -47,6 +47,7 @@ import { lookupCached, recordCall, reserveCall, type CallRecord, type Reservatio
 import { BudgetExceededError, LeaseLostError } from './errors';
 import type { RunContext } from './run-context';
 import type { SharedSlots } from './provider-slots';
+import { RunWaits } from './run-waits';
 
 export interface GatewayOptions {
   db: Db;
@@ -151,11 +152,15 @@ export type CallGateway = Pick<LlmGateway, 'call' | 'providers' | 'maxSlots' | '
 
 export class LlmGateway {
   private readonly limiters = new Map<string, AdaptiveLimit<PendingRecord>>();
+  /** Why this gateway's calls of each run and model wait, stored for the progress page (run-waits.ts). */
+  readonly waits: RunWaits;
   /** Calls made through this gateway, for progress and benchmarks. */
   calls = 0;
   cacheHits = 0;
 
-  constructor(private readonly opts: GatewayOptions) {}
+  constructor(private readonly opts: GatewayOptions) {
+    this.waits = new RunWaits(opts.db);
+  }
 
   /** The provider configuration calls resolve against (batch mode resolves the same clients' batch APIs). */
   get providers(): ProviderConfig {
@@ -277,6 +282,16 @@ export class LlmGateway {
     // per provider can have completed without a record, so a resumed run repeats at most that
     // many. A slot used to wait for its record's commit and then for its next reservation's:
     // two statements per slot turn, the provider idle through both (issue 15).
+    // Each wait before a retry is stored with its reason and end (run-waits.ts); a success sent
+    // after it clears it. Only a call that waited, or a success while a wait stands, writes.
+    let waited = false;
+    let sentAt: Date | undefined;
+    const told = this.opts.retry?.onRetry;
+    const onRetry: RetryOptions['onRetry'] = (info) => {
+      told?.(info);
+      this.waits.retrying(run.runId, req.modelId, info, !waited);
+      waited = true;
+    };
     const response = await withRetry(
       async (_attempt, previous) => {
         const made = await limit.run(async (epoch, slot): Promise<Made> => {
@@ -330,10 +345,15 @@ export class LlmGateway {
         await made.recorded;
         if ('error' in made) throw made.error;
         if (author) await addAuthorCost(db, author, cost ?? 0, made.reservedAt);
+        sentAt = made.reservedAt;
         return made.response;
       },
-      { ...this.opts.retry, ...(run.signal ? { signal: run.signal } : {}) },
-    );
+      { ...this.opts.retry, onRetry, ...(run.signal ? { signal: run.signal } : {}) },
+    ).catch((e: unknown) => {
+      this.waits.ended(run.runId, req.modelId, { waited });
+      throw e;
+    });
+    this.waits.ended(run.runId, req.modelId, { waited, ...(sentAt ? { sentAt } : {}) });
     return { response, fromCache: false, costUsd: cost };
   }
 }

@@ -75,7 +75,6 @@ const COLUMNS: readonly [string, string, (r: Prisma.VerdictCreateManyInput) => u
   ['reasoning', 'text', (r) => r.reasoning ?? null],
   ['judges', 'jsonb', (r) => json(r.judges)],
   ['spread', 'float8', (r) => r.spread ?? null],
-  ['alpha', 'float8', (r) => r.alpha ?? null],
   ['disagreement', 'boolean', (r) => r.disagreement ?? false],
   ['regex_engine', 'text', (r) => r.regexEngine ?? null],
   ['data', 'jsonb', (r) => json(r.data)],

@@ -11,7 +11,6 @@ import {
   buildJudgeRequest,
   evaluateDeterministicPoint,
   judgeScaleQuestion,
-  krippendorffAlphaInterval,
   mayUseSandbox,
   resolvePointFunction,
   outcomeFromJudges,
@@ -188,7 +187,7 @@ async function gradePoints(deps: RunDeps, ctx: RunContext, reply: StoredReply, p
   return Promise.all(graded.map((g, pointIndex) => g ?? judgePoint(deps, ctx, reply, prompt, prompt.points[pointIndex]!, pointIndex)));
 }
 
-function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: number | null): Prisma.VerdictCreateManyInput {
+function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded): Prisma.VerdictCreateManyInput {
   const v = g.verdict;
   // a criterion is stored by its kind and parameters in the same columns as a function's name and arguments
   const fn = v.spec.kind === 'function' ? v.spec : v.spec.kind === 'criterion' ? { fn: v.spec.criterion, args: v.spec.params } : null;
@@ -214,18 +213,14 @@ function verdictRow(ctx: RunContext, reply: StoredReply, g: Graded, alpha: numbe
     detail: StoredDetailSchema.parse(v.detail),
     reasoning: v.reasoning,
     judges: g.judges ? (StoredJudgesSchema.parse(g.judges) as Prisma.InputJsonValue) : Prisma.DbNull,
+    // the panel's spread is stored per verdict; its agreement (α) is not: over one reply's points
+    // α is 0 or 1 whatever the judges said, so it is reported only over a run, a blueprint or a
+    // board (krippendorffAlpha in lib/core/judging/alpha.ts)
     spread: v.panel?.std ?? null,
-    alpha: g.judges ? alpha : null,
     disagreement: v.panel?.disagree ?? false,
     regexEngine: v.regexEngine ?? null,
     data: v.data === undefined ? Prisma.DbNull : (v.data as Prisma.InputJsonValue),
   };
-}
-
-/** The panel's agreement on this reply: Krippendorff's α over its judged points × judges. */
-function panelAlpha(graded: Graded[]): number | null {
-  const matrix = graded.filter((g) => g.judges).map((g) => g.judges!.map((j) => j.score));
-  return matrix.length > 0 ? krippendorffAlphaInterval(matrix) : null;
 }
 
 export interface JudgedReply {
@@ -267,8 +262,7 @@ export async function judgeReply(deps: RunDeps, ctx: RunContext, reply: StoredRe
       if (isCriteriaOnly(prompt.points)) score = soev.score;
     }
   }
-  const alpha = panelAlpha(graded);
-  const rows = graded.map((g) => verdictRow(ctx, reply, g, alpha));
+  const rows = graded.map((g) => verdictRow(ctx, reply, g));
   await storeGrading(deps.db, ctx.runId, reply, rows, { score, errorCount, gateFailed, noApplicable, passed });
   await updateCell(deps, ctx, reply.promptKey, reply.modelId);
   return { score, verdicts: rows.length };

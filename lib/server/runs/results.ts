@@ -10,7 +10,7 @@ import type { Db } from '../db/client';
 import { batchSavings, type BatchSavings } from '../db/queries/batch-savings';
 import { getRunJudgeReliability, type RunJudgeReliability } from '../db/queries/judge-reliability';
 import { getRunGroups, type RunGroups } from '../db/queries/run-groups';
-import { unpricedOfRun } from '../db/queries/run-unpriced';
+import { unpricedOfStoredRun } from '../db/queries/run-unpriced';
 import { storedInterval, storedModelPassCurve } from '../db/stored-interval';
 import { withLiveVerdictCount } from '../db/verdict-counts';
 
@@ -66,7 +66,9 @@ export interface RunResultsDocument {
     }[];
     /**
      * How far the judges agreed on the run's judged verdicts, for the run and per model: pooled
-     * Krippendorff's α (interval), coverage, disagreement share, self-judging (judge-reliability.ts).
+     * Krippendorff's α (interval) with its units and pairs, or `kind: 'not-enough'` below
+     * ALPHA_MIN_UNITS pairable verdicts (alpha.ts); coverage, disagreement share, self-judging
+     * (judge-reliability.ts). No verdict carries an α of its own.
      */
     judgeReliability: RunJudgeReliability;
     /** How many sealed prompts the run scored; their results are not in `results`. */
@@ -151,7 +153,7 @@ export async function runResults(db: Db, runId: string): Promise<RunResultsDocum
       providerCalls: run.providerCalls,
       cacheHits: run.cacheHits,
       costUsd: run.costUsd,
-      unpricedModels: unpricedOfRun(run),
+      unpricedModels: await unpricedOfStoredRun(db, run),
       batch: await batchSavings(db, runId, run.config),
       startedAt: run.startedAt?.toISOString() ?? null,
       finishedAt: run.finishedAt?.toISOString() ?? null,

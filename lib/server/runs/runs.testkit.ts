@@ -61,12 +61,15 @@ export const noDispatch = { dispatch: async () => {} };
 
 /**
  * `node bin/assay.mjs …args` as a running process (from the repository root, as vitest runs), for
- * the tests that kill it mid-run or run two at once; its stderr is kept for their messages.
+ * the tests that kill it mid-run or run two at once; its report (stdout) and its progress and
+ * warnings (stderr) are kept apart, as the CLI writes them.
  */
-export function spawnAssay(args: string[], env: Record<string, string>): { child: ChildProcess; stderr: () => string; exited: Promise<number> } {
+export function spawnAssay(args: string[], env: Record<string, string>): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number> } {
+  let out = '';
   let err = '';
-  const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { env: { ...process.env, NODE_OPTIONS: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : 0))));
-  return { child, stderr: () => err, exited };
+  return { child, stdout: () => out, stderr: () => err, exited };
 }

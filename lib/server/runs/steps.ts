@@ -103,6 +103,8 @@ export async function start(deps: RunDeps, runId: string): Promise<RunContext> {
   const run = await deps.db.run.findUnique({ where: { id: runId }, select: { startedAt: true } });
   if (!run) throw new RunNotFoundError(runId);
   await deps.db.run.update({ where: { id: runId }, data: { status: 'running', error: null, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
+  // a worker that died mid-wait left its note of why it waited (run-waits.ts): this execution has waited for nothing yet
+  await deps.db.runWait.deleteMany({ where: { runId } });
   const ctx = await loadRunContext(deps.db, runId);
   if (ctx.replySourceRunId === runId) await forgetTransientReplies(deps, runId);
   return ctx;
@@ -320,6 +322,8 @@ export async function finish(deps: RunDeps, runId: string, opts: { budgetStop?: 
   // A pull request's run and an author's draft run grade unpublished content: never on the public leaderboard.
   await summariseRun(deps.db, runId, { publish: decision.status === 'completed' && publishesResults(run) });
   await deps.db.run.update({ where: { id: runId }, data: { status: decision.status, error, finishedAt: new Date() } });
+  // a finished run waits for nothing (a call that gave up while others waited may have left a note)
+  await deps.db.runWait.deleteMany({ where: { runId } });
   // A completed scheduled run is compared with the previous one of its version (drift-check.ts).
   if (decision.status === 'completed' && run.trigger === 'schedule') await checkDrift(deps.db, runId);
   forgetRunContext(runId); // a long-lived server keeps no finished run in memory

@@ -6,8 +6,9 @@
  * unbiased pass@k / pass^k for every k where the blueprint sets `pass_threshold`, the verdict
  * and error counts, cost and median latency, and its coverage (judged and deterministic
  * verdicts planned vs. with a result: a score resting on too little of either is withheld,
- * lib/core coverage.ts); then, for a completed run, the blueprint's leaderboard rows of the
- * models that scored.
+ * lib/core coverage.ts); the run's minimum detectable effect (lib/core planner.ts, stored on the
+ * run for the planner and the drift checks); then, for a completed run, the blueprint's
+ * leaderboard rows of the models that scored.
  */
 import { xoroshiro128plus } from 'pure-rand';
 import {
@@ -19,12 +20,14 @@ import {
   ModelPassCurveSchema,
   modelScore,
   PassCurveSchema,
+  planBlueprint,
   promptScore,
   withheldReason,
   replySourceOf,
   type Coverage,
 } from '@/lib/core';
 import type { Db } from '../db/client';
+import { runPromptResults } from '../db/queries/blueprint-plan';
 import { retryOnUniqueViolation } from '../db/unique-retry';
 import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../db/stored-interval';
 
@@ -159,6 +162,9 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
     };
     await db.runModelSummary.upsert({ where: { runId_modelId: { runId, modelId } }, create: { runId, modelId, ...data }, update: data });
   }
+
+  // The run's MDE, once: the planner and the drift checks from this run read it (blueprint-plan.ts `runMde`).
+  await db.run.update({ where: { id: runId }, data: { mde: planBlueprint(await runPromptResults(db, runId)).mde } });
 
   if (opts.publish ?? (run.status === 'completed' && publishesResults(run))) {
     // A blueprint's leaderboard entry per model is its latest run in which that model scored:

@@ -7,7 +7,8 @@ import { githubServices, publicUrl, secureCookies } from '@/lib/server/platform'
 
 export const dynamic = 'force-dynamic';
 
-export const POST = route({ response: z.never() }, async ({ request }) => {
+// the admin page's button is a form: a refusal goes back to it, said in a banner
+export const POST = route({ response: z.never(), formErrorsTo: '/admin' }, async ({ request }) => {
   await signOut(githubServices().db, request, publicUrl());
   return redirect('/admin/sign-in', [serializeCookie(SESSION_COOKIE, '', { sameSite: 'Strict', secure: secureCookies(), maxAgeSeconds: 0 })]);
 });

@@ -18,6 +18,12 @@ export interface BlueprintPlanResult {
   /** Null when the blueprint has no completed run yet. */
   run: PlannedRun | null;
   plan: BlueprintPlan | null;
+  /**
+   * The run's MDE as stored when it was summarised (`runMde`): the figure pages show, the one the
+   * drift checks of runs after it compare with. `plan.mde` is the same at the default α and power;
+   * with other options (`assay plan --alpha`) only `plan` follows them.
+   */
+  runMde: number | null;
 }
 
 /** Each model's prompt results in one run, from its heatmap cells (one row per prompt × model). */
@@ -37,6 +43,19 @@ export async function runPromptResults(db: Db, runId: string): Promise<ModelProm
   return [...byModel].map(([modelId, prompts]) => ({ modelId, prompts }));
 }
 
+/**
+ * A run's minimum detectable effect: `planBlueprint` over its prompt results at the default α
+ * and power, stored on the run when it is summarised (summarise.ts), so the planner and every
+ * drift check from the run read one figure. A run summarised before the column existed has none
+ * stored: it is computed here with the same function from the same cells (`results`, when the
+ * caller has them loaded already).
+ */
+export async function runMde(db: Db, runId: string, results?: readonly ModelPrompts[]): Promise<number | null> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { mde: true } });
+  if (run?.mde !== null && run?.mde !== undefined) return run.mde;
+  return planBlueprint(results ?? (await runPromptResults(db, runId))).mde;
+}
+
 /** The latest completed, public run of a blueprint (what the planner plans from). */
 export async function latestPlannableRun(db: Db, blueprintId: string): Promise<PlannedRun | null> {
   return db.run.findFirst({
@@ -51,6 +70,7 @@ export async function getBlueprintPlan(db: Db, blueprintId: string, options: Pla
   const blueprint = await db.blueprint.findUnique({ where: { id: blueprintId }, select: { id: true, title: true } });
   if (!blueprint) return null;
   const run = await latestPlannableRun(db, blueprintId);
-  if (!run) return { blueprintId, title: blueprint.title, run: null, plan: null };
-  return { blueprintId, title: blueprint.title, run, plan: planBlueprint(await runPromptResults(db, run.runId), options) };
+  if (!run) return { blueprintId, title: blueprint.title, run: null, plan: null, runMde: null };
+  const results = await runPromptResults(db, run.runId);
+  return { blueprintId, title: blueprint.title, run, plan: planBlueprint(results, options), runMde: await runMde(db, run.runId, results) };
 }

@@ -1,16 +1,17 @@
 /**
  * The reliability data of a run's judged verdicts (one row per verdict that a panel saw, with
- * each judge's value) and its summaries at the levels the pages show: the whole run (the
- * blueprint page's panel summary reads its latest completed run), each model in it, and one
- * prompt (optionally one prompt × model cell). Only the judge, approach and value of each
+ * each judge's value) and its summaries at the levels the pages show α at: the whole run (the
+ * blueprint page's panel summary reads its latest completed run), each model in it, and each
+ * model over the runs a leaderboard ranks it on. Not one prompt or one cell: over so few
+ * verdicts α is not defined (lib/core/judging/alpha.ts), and the prompt page shows each
+ * verdict's answers and spread instead. Only the judge, approach and value of each
  * stored record are read out of `verdicts.judges` (not the reasoning), and parsed with the
  * writer's schema narrowed to those fields.
  */
 import { Prisma } from '@/generated/prisma/client';
-import { alphaFromStats, judgeKey, judgeReliability, StoredJudgeRecordSchema, type AlphaStats, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
+import { judgeKey, judgeReliability, krippendorffAlpha, StoredJudgeRecordSchema, type AlphaStats, type JudgeAlpha, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
 import { z } from 'zod';
 import type { Db } from '../client';
-import { notSealed } from './sealed';
 
 const AssessmentsSchema = z.array(StoredJudgeRecordSchema.pick({ judge: true, approach: true, score: true }));
 
@@ -23,26 +24,20 @@ interface Row {
 
 export interface ReliabilityFilter {
   modelId?: string;
-  promptKey?: string;
 }
 
 /**
- * The judged verdicts of one run, narrowed by model and/or prompt. Sealed prompts count in the
- * run's and the model's figures, as in their scores, but no prompt key leaves this module.
+ * The judged verdicts of one run, narrowed by model. Sealed prompts count in the run's and the
+ * model's figures, as in their scores, but no prompt key leaves this module.
  */
 export async function getJudgedVerdicts(db: Db, runId: string, filter: ReliabilityFilter = {}): Promise<JudgedVerdict[]> {
   const byModel = filter.modelId === undefined ? Prisma.empty : Prisma.sql`AND v.model_id = ${filter.modelId}`;
-  // one prompt is shown by name on its page: a sealed one gives nothing (its page is a 404 too)
-  const byPrompt =
-    filter.promptKey === undefined
-      ? Prisma.empty
-      : Prisma.sql`AND v.prompt_key = ${filter.promptKey} AND ${notSealed('(SELECT r.version_id FROM runs r WHERE r.id = v.run_id)', 'v.prompt_key')}`;
   const rows = await db.$queryRaw<Row[]>`
     SELECT v.model_id AS "modelId", v.prompt_key AS "promptKey", v.disagreement,
            (SELECT jsonb_agg(jsonb_build_object('judge', e -> 'judge', 'approach', e -> 'approach', 'score', e -> 'score') ORDER BY o)
               FROM jsonb_array_elements(v.judges) WITH ORDINALITY AS x(e, o)) AS judges
     FROM verdicts v
-    WHERE v.run_id = ${runId} AND v.judges IS NOT NULL AND jsonb_typeof(v.judges) = 'array' ${byModel} ${byPrompt}
+    WHERE v.run_id = ${runId} AND v.judges IS NOT NULL AND jsonb_typeof(v.judges) = 'array' ${byModel}
     ORDER BY v.model_id, v.prompt_key, v.reply_id, v.point_index`;
   return rows.map((r) => {
     const parsed = AssessmentsSchema.safeParse(r.judges);
@@ -78,20 +73,14 @@ export async function getModelJudgeReliability(db: Db, runId: string, modelId: s
   return judgeReliability(await getJudgedVerdicts(db, runId, { modelId }));
 }
 
-/** One prompt of a run (every model), and the selected cell when a model is given. */
-export async function getPromptJudgeReliability(db: Db, runId: string, promptKey: string, modelId: string | null): Promise<{ prompt: JudgeReliability; cell: JudgeReliability | null }> {
-  const verdicts = await getJudgedVerdicts(db, runId, { promptKey });
-  return { prompt: judgeReliability(verdicts), cell: modelId === null ? null : judgeReliability(verdicts.filter((v) => v.modelId === modelId)) };
-}
-
 /** A model's judge reliability over many runs, from sums (no verdict loaded): the leaderboard's. */
 export interface PooledModelReliability {
   modelId: string;
   verdicts: number;
   pairable: number;
   disagreements: number;
-  /** Pooled α over every judged verdict of the model's runs (alphaFromStats of the summed statistics). */
-  alpha: number | null;
+  /** Pooled α over every judged verdict of the model's runs (krippendorffAlpha of the summed statistics), with its units and pairs. */
+  alpha: JudgeAlpha;
   stats: AlphaStats;
   judges: { id: string; model: string; approach: string | null; assessments: number }[];
 }
@@ -112,7 +101,7 @@ export async function getPooledJudgeReliability(db: Db, pairs: readonly { runId:
     JOIN (SELECT DISTINCT * FROM unnest(${runIds}::text[], ${modelIds}::text[]) AS t(run_id, model_id)) p ON p.run_id = v.run_id AND p.model_id = v.model_id`;
   const judged = Prisma.sql`v.judges IS NOT NULL AND jsonb_typeof(v.judges) = 'array'`;
   const [sums, judges] = await Promise.all([
-    db.$queryRaw<{ modelId: string; verdicts: number; pairable: number; disagreements: number; n: number; sum: number; sumSq: number; within: number }[]>`
+    db.$queryRaw<{ modelId: string; verdicts: number; pairable: number; disagreements: number; n: number; pairs: number; sum: number; sumSq: number; within: number }[]>`
       WITH u AS (
         SELECT v.model_id, v.disagreement, s.m, s.sx, s.sxx
         ${from}
@@ -126,6 +115,7 @@ export async function getPooledJudgeReliability(db: Db, pairs: readonly { runId:
              (count(*) FILTER (WHERE m >= 2))::int AS pairable,
              (count(*) FILTER (WHERE m >= 2 AND disagreement))::int AS disagreements,
              coalesce(sum(m) FILTER (WHERE m >= 2), 0)::int AS n,
+             coalesce(sum(m * (m - 1) / 2) FILTER (WHERE m >= 2), 0)::int AS pairs,
              coalesce(sum(sx) FILTER (WHERE m >= 2), 0)::float8 AS sum,
              coalesce(sum(sxx) FILTER (WHERE m >= 2), 0)::float8 AS "sumSq",
              coalesce(sum(2 * (m * sxx - sx * sx) / (m - 1)) FILTER (WHERE m >= 2), 0)::float8 AS within
@@ -139,13 +129,13 @@ export async function getPooledJudgeReliability(db: Db, pairs: readonly { runId:
       GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   ]);
   return sums.map((s) => {
-    const stats = { n: s.n, sum: s.sum, sumSq: s.sumSq, within: s.within };
+    const stats: AlphaStats = { units: s.pairable, n: s.n, pairs: s.pairs, sum: s.sum, sumSq: s.sumSq, within: s.within };
     return {
       modelId: s.modelId,
       verdicts: s.verdicts,
       pairable: s.pairable,
       disagreements: s.disagreements,
-      alpha: alphaFromStats(stats),
+      alpha: krippendorffAlpha(stats),
       stats,
       judges: judges.filter((j) => j.modelId === s.modelId).map((j) => ({ id: judgeKey({ judge: j.judge, approach: j.approach }), model: j.judge, approach: j.approach, assessments: j.assessments })),
     };

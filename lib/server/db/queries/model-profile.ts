@@ -26,8 +26,15 @@ export async function getModelProfile(db: Db, modelId: string, opts: { historyLi
     }),
   ]);
   const scores = board.rows;
-  if (!model && !scores.some((s) => s.modelId === modelId) && history.length === 0) return null;
+  // an embedding model is scored on retrieval blueprints: its runs, for the page's links
+  const retrievalRuns = await db.retrievalMetricResult.findMany({
+    where: { modelId, primary: true, run: { status: 'completed', draft: false } },
+    orderBy: { run: { createdAt: 'desc' } },
+    take: 20,
+    select: { runId: true, run: { select: { createdAt: true, blueprint: { select: { id: true, title: true } } } } },
+  });
+  if (!model && !scores.some((s) => s.modelId === modelId) && history.length === 0 && retrievalRuns.length === 0) return null;
   // the prompt scores behind the rows: the same intervals as the leaderboard's (hierarchical bootstrap)
-  return { modelId, model, scores, ...(board.prompts.length ? { prompts: board.prompts } : {}), history };
+  return { modelId, model, scores, ...(board.prompts.length ? { prompts: board.prompts } : {}), history, retrievalRuns };
 }
 export type ModelProfile = NonNullable<Awaited<ReturnType<typeof getModelProfile>>>;

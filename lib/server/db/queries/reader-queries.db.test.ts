@@ -6,10 +6,12 @@
  * prompt (text, key, reply or verdict) comes out of any query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { driftDifference } from '@/lib/core';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from '../seed/seed-demo';
 import { getBlueprintDetail } from './blueprint-detail';
+import { runPromptResults } from './blueprint-plan';
 import { getBlueprintRuns } from './blueprint-runs';
 import { getBlueprintSource } from './blueprint-source';
 import { getLeaderboardRows } from './leaderboard';
@@ -160,7 +162,44 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
     }
     const deltas = diff.cells.map((c) => Math.abs(c.delta));
     expect(deltas).toEqual([...deltas].sort((x, y) => y - x));
+    // a cell that did not move is counted, not listed as a change of ±0.0
+    expect(deltas.every((d) => d > 1e-9)).toBe(true);
+    expect(diff.unchangedCells).toBeGreaterThan(0);
     expect(diff.cells.some((c) => SEALED.test(c.promptKey))).toBe(false);
+  });
+
+  it('gives each model’s change between two scheduled runs as the drift check does (weighted), and each run’s stored score', async () => {
+    const [, a, b] = demo.everyday.runIds as [string, string, string];
+    const versionId = demo.everyday.versionId;
+    const diff = await getRunDiff(t.db, { id: a, versionId }, { id: b, versionId });
+    const checks = await t.db.driftCheck.findMany({ where: { fromRunId: a, toRunId: b } });
+    expect(checks).toHaveLength(5);
+    const [before, after] = await Promise.all([runPromptResults(t.db, a), runPromptResults(t.db, b)]);
+    const summaries = await t.db.runModelSummary.findMany({ where: { runId: { in: [a, b] } } });
+    let plainDiffers = false;
+    for (const c of checks) {
+      const m = diff.models.find((x) => x.modelId === c.modelId)!;
+      expect(m).toMatchObject({ difference: c.difference, paired: c.paired, fromDriftCheck: true });
+      // the stored figure is the one function's over the two runs' weighted prompt results
+      const d = driftDifference(before.find((x) => x.modelId === c.modelId)!.prompts, after.find((x) => x.modelId === c.modelId)!.prompts);
+      expect(d.difference!).toBeCloseTo(c.difference!, 12);
+      // the plain mean of the paired cells is another number wherever a weighted prompt moved
+      const cells = await t.db.runCellSummary.findMany({ where: { runId: { in: [a, b] }, modelId: c.modelId }, select: { runId: true, promptKey: true, score: true } });
+      const was = new Map(cells.filter((x) => x.runId === a && x.score !== null).map((x) => [x.promptKey, x.score!]));
+      const moves = cells.filter((x) => x.runId === b && x.score !== null && was.has(x.promptKey)).map((x) => x.score! - was.get(x.promptKey)!);
+      if (Math.abs(moves.reduce((s, x) => s + x, 0) / moves.length - c.difference!) > 1e-6) plainDiffers = true;
+      expect(m.olderScore).toBe(summaries.find((s) => s.runId === a && s.modelId === c.modelId)!.score);
+      expect(m.newerScore).toBe(summaries.find((s) => s.runId === b && s.modelId === c.modelId)!.score);
+    }
+    expect(plainDiffers).toBe(true);
+    // two runs without a drift check between them (the first is a manual run): the same function, not stored
+    const first = demo.everyday.runIds[0] as string;
+    const unchecked = await getRunDiff(t.db, { id: first, versionId }, { id: b, versionId });
+    const earliest = await runPromptResults(t.db, first);
+    for (const m of unchecked.models) {
+      expect(m.fromDriftCheck).toBe(false);
+      expect(m.difference).toBe(driftDifference(earliest.find((x) => x.modelId === m.modelId)!.prompts, after.find((x) => x.modelId === m.modelId)!.prompts).difference);
+    }
   });
 
   it('reads leaderboards, recent runs, a blueprint’s runs and a model’s profile', async () => {

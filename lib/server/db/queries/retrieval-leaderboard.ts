@@ -1,7 +1,8 @@
 /**
  * The retrieval leaderboard's rows: for every retrieval blueprint still in its source and every
  * embedding model, the primary metric of the latest completed run that scored the model (pull
- * request runs grade unmerged content and never count), with its interval and ladder status.
+ * request runs grade unmerged content and never count), with its interval, and the model's status
+ * on that run as stored when it was scored (the run page's figure, not the primary metric's own).
  * Apart from the chat leaderboard: embedding models are ranked on retrieval metrics only.
  */
 import { LadderSchema, type LadderStatus } from '@/lib/core';
@@ -18,18 +19,19 @@ export interface RetrievalBoardRow {
   metric: string;
   value: number | null;
   interval: Interval | null;
-  status: LadderStatus | null;
+  /** The model's status on the run over every thresholded metric (retrieval_metric_results.model_status). */
+  modelStatus: LadderStatus | null;
   finishedAt: Date | null;
 }
 
 export async function getRetrievalBoard(db: Db): Promise<RetrievalBoardRow[]> {
   const rows = await db.$queryRaw<
-    { blueprintId: string; blueprintTitle: string; tags: string[]; modelId: string; runId: string; metric: string; value: number | null; ciLow: number | null; ciHigh: number | null; ciMethod: string | null; ciLevel: number | null; ciN: number | null; ciClusters: number | null; ciResamples: number | null; status: string | null; finishedAt: Date | null }[]
+    { blueprintId: string; blueprintTitle: string; tags: string[]; modelId: string; runId: string; metric: string; value: number | null; ciLow: number | null; ciHigh: number | null; ciMethod: string | null; ciLevel: number | null; ciN: number | null; ciClusters: number | null; ciResamples: number | null; modelStatus: string | null; finishedAt: Date | null }[]
   >`
     SELECT DISTINCT ON (r.blueprint_id, m.model_id)
            r.blueprint_id AS "blueprintId", b.title AS "blueprintTitle", b.tags, m.model_id AS "modelId", r.id AS "runId",
            m.metric, m.value, m.ci_low AS "ciLow", m.ci_high AS "ciHigh", m.ci_method AS "ciMethod", m.ci_level AS "ciLevel",
-           m.ci_n AS "ciN", m.ci_clusters AS "ciClusters", m.ci_resamples AS "ciResamples", m.status, r.finished_at AS "finishedAt"
+           m.ci_n AS "ciN", m.ci_clusters AS "ciClusters", m.ci_resamples AS "ciResamples", m.model_status AS "modelStatus", r.finished_at AS "finishedAt"
     FROM retrieval_metric_results m
     JOIN runs r ON r.id = m.run_id
     JOIN blueprints b ON b.id = r.blueprint_id
@@ -44,7 +46,7 @@ export async function getRetrievalBoard(db: Db): Promise<RetrievalBoardRow[]> {
     metric: r.metric,
     value: r.value,
     interval: storedInterval(r),
-    status: r.status === null ? null : LadderSchema.parse(r.status),
+    modelStatus: r.modelStatus === null ? null : LadderSchema.parse(r.modelStatus),
     finishedAt: r.finishedAt,
   }));
 }

@@ -4,7 +4,7 @@
  * scored when it was not. What the run page shows and what `assay run --json` writes, read with
  * the schemas the writer used (retrieval/steps.ts).
  */
-import { BlueprintSchema, isSealedRetrieval, LadderSchema, overallLadder, RetrievalRunSettingsSchema, StoredQueryMetricsSchema, type Interval, type LadderStatus } from '@/lib/core';
+import { BlueprintSchema, isSealedRetrieval, LadderSchema, RetrievalRunSettingsSchema, StoredQueryMetricsSchema, type Interval, type LadderStatus } from '@/lib/core';
 import { loadDataset } from './retrieval-dataset';
 import type { Db } from '../client';
 import { storedInterval } from '../stored-interval';
@@ -22,7 +22,11 @@ export interface RetrievalMetricView {
 export interface RetrievalModelResults {
   modelId: string;
   metrics: RetrievalMetricView[];
-  /** The worst status over the thresholded metrics (overallLadder); null without thresholds or scores. */
+  /**
+   * The model's status on the run over every thresholded metric, as stored when it was scored
+   * (retrieval_metric_results.model_status, lib/core retrievalModelStatus): the home board reads the
+   * same column. Null without thresholds or scores.
+   */
   ladder: LadderStatus | null;
   costUsd: number;
   /** Provider calls its batches made, and texts found in the vector store. */
@@ -77,12 +81,12 @@ export async function getRetrievalRunResults(db: Db, runId: string): Promise<Ret
       primary: r.primary,
       queryCount: r.queryCount,
     }));
-    const values = Object.fromEntries(views.flatMap((v) => (v.value === null ? [] : [[v.metric, v.value] as const])));
+    const stored = rows.find((r) => r.modelStatus !== null)?.modelStatus ?? null;
     const sums = batches.find((b) => b.modelId === modelId)?._sum;
     return {
       modelId,
       metrics: views,
-      ladder: overallLadder(values, block.thresholds).status,
+      ladder: stored === null ? null : LadderSchema.parse(stored),
       costUsd: sums?.costUsd ?? 0,
       calls: sums?.calls ?? 0,
       cached: sums?.cached ?? 0,

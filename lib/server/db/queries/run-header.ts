@@ -10,8 +10,9 @@ import { batchSavings } from './batch-savings';
 import { runCountersSelect } from './run-select';
 import { withLiveVerdictCount } from '../verdict-counts';
 import { redactStored, storedTextRedactor } from './redact-stored';
-import { unpricedOfRun } from './run-unpriced';
+import { unpricedOfStoredRun } from './run-unpriced';
 import { getRunJudgeMethods } from './run-judge-methods';
+import { liveWaits, runWaitsSelect } from './run-waits';
 
 export async function getRunHeader(db: Db, runId: string) {
   const read = await db.run.findUnique({
@@ -36,6 +37,7 @@ export async function getRunHeader(db: Db, runId: string) {
       parentRun: { select: { id: true, createdAt: true, status: true } },
       rescores: { orderBy: { createdAt: 'desc' }, take: 20, select: { id: true, createdAt: true, status: true } },
       blueprint: { select: { id: true, title: true, path: true, source: { select: { kind: true, owner: true, repo: true } } } },
+      ...runWaitsSelect,
     },
   });
   if (!read) return null;
@@ -46,7 +48,7 @@ export async function getRunHeader(db: Db, runId: string) {
     take: 20,
     select: { id: true, createdAt: true, sourceCommit: true },
   });
-  const { config, ...fields } = run;
+  const { config, waits, ...fields } = run;
   // the mode and what batch mode saved (read from batch_results: a live run has none)
   const batch = await batchSavings(db, runId, config);
   const c = await db.runModelSummary.aggregate({
@@ -60,10 +62,11 @@ export async function getRunHeader(db: Db, runId: string) {
     deterministicScored: c._sum.deterministicScored ?? 0,
   };
   // calls to these are not in costUsd: the page says the cost is unknown for them (run-unpriced.ts)
-  const unpricedModels = unpricedOfRun(run);
+  const unpricedModels = await unpricedOfStoredRun(db, run);
   // how each judge's answers were read (log-probabilities, or samples and why): the judges line says so
   const judgeMethods = await getRunJudgeMethods(db, runId);
   // a failure message stored before redaction existed may quote a key (redact-stored.ts)
-  return { ...fields, error: redactStored(run.error, storedTextRedactor()), siblings, coverage, batch, unpricedModels, judgeMethods };
+  // why a working run waits and until when (run-waits.ts): the header says it on every run page
+  return { ...fields, error: redactStored(run.error, storedTextRedactor()), siblings, coverage, batch, unpricedModels, judgeMethods, waits: liveWaits(run.status, waits) };
 }
 export type RunHeader = NonNullable<Awaited<ReturnType<typeof getRunHeader>>>;

@@ -122,7 +122,6 @@ const VERDICT_DETAIL = {
   reasoning: true,
   judges: true,
   spread: true,
-  alpha: true,
   disagreement: true,
 } as const;
 

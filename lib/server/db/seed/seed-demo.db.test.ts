@@ -24,7 +24,9 @@ import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from './seed-demo';
 import { EVIDENCE } from './demo-replies';
-import { DEMO_MODELS, OVERLOADED, SWAPPED } from './demo-models';
+import { DEMO_MODELS, LIVE_ROUND, OVERLOADED, rateLimitedModels, SWAPPED } from './demo-models';
+import { getRunProgress } from '../queries/run-progress';
+import { progressJson, progressView } from '@/lib/views/progress-view';
 
 let t: TestDatabase;
 let fake: FakeLlm;
@@ -80,6 +82,27 @@ describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
       ['everyday-answers-run-3', 'bleach-and-ammonia', 'openrouter:meta-llama/llama-3.1-70b-instruct'],
     ]);
     for (const f of failed) expect(f.error).toContain(OVERLOADED);
+  });
+
+  it('the live run says why it stands still: each rate-limited model, the hour its provider asked for, the next attempt', async () => {
+    const limited = rateLimitedModels(LIVE_ROUND).sort();
+    // the notes are written off the call path: give them a moment
+    const until = Date.now() + 5_000;
+    while ((await t.db.runWait.count({ where: { runId: DEMO_LIVE_RUN } })) < limited.length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const waits = await t.db.runWait.findMany({ where: { runId: DEMO_LIVE_RUN }, orderBy: { modelId: 'asc' } });
+    expect(waits.map((w) => w.modelId)).toEqual(limited);
+    for (const w of waits) {
+      expect([w.kind, w.httpStatus]).toEqual(['rate_limited', 429]);
+      expect(w.retryAfterAt!.getTime() - w.updatedAt.getTime()).toBe(3_600_000);
+      expect(w.nextAttemptAt!.getTime()).toBeGreaterThanOrEqual(w.retryAfterAt!.getTime());
+    }
+    const now = new Date(Math.min(...waits.map((w) => w.updatedAt.getTime())));
+    const view = progressView(progressJson((await getRunProgress(t.db, DEMO_LIVE_RUN))!), now);
+    expect(view.statusLabel).toBe('Generating replies');
+    expect(view.waits.map((w) => w.modelId).sort()).toEqual(limited);
+    for (const w of view.waits) expect(w.text).toMatch(/ — rate limited, the provider asked to retry at \d\d:\d\d UTC \(in 1 h\); next attempt \d\d:\d\d UTC \(in 1 h\)$/);
+    // the estimate counts the hour: it is no longer the few minutes the other models' pace suggests
+    expect(view.facts.find((f) => f.label === 'Estimated time left')?.value).toMatch(/^about 1 h \d+ min \(1 h 0 min of it waiting on a provider\)$/);
   });
 
   it('the repeated blueprint: four attempts per prompt that differ as scripted, pass@k per cell and model, intervals over 4 prompts and 16 attempts', async () => {

@@ -29,7 +29,7 @@ import { inngest } from '../client';
 import { runBatchFinished, runBatchRequested } from '../batch-events';
 import { runCancelled } from '../run-unit-events';
 import type { RunDeps } from '../../runs/deps';
-import { collectStep, DEFAULT_BATCH_POLL_MS, pollBatches, pollDelayMs, pollsOfNewestBatch } from '../../runs/batch-steps';
+import { collectStep, DEFAULT_BATCH_POLL_MS, noteBatchWait, pollBatches, pollDelayMs, pollsOfNewestBatch } from '../../runs/batch-steps';
 import { takeLease } from '../../runs/lease';
 import { loadRunContext } from '../../runs/run-context';
 
@@ -94,7 +94,10 @@ export async function batchRound(step: BatchStepTools, deps: () => Promise<RunDe
     const r = await collectStep(d, { ...(await loadRunContext(d.db, runId)), leaseHolder: lease.holder }, {}, { leaveLive: true });
     // nothing waits for a batch: the run goes back to the planner, free
     if (r.open === 0) await lease.release();
-    return { busy: false, open: r.open, budgetStop: r.budgetStop, polls: await pollsOfNewestBatch(d, runId) };
+    const polls = await pollsOfNewestBatch(d, runId);
+    // why the run waits, for its progress page (none open clears it)
+    await noteBatchWait(d, runId, Math.max(1000, pollDelayMs(base, polls)));
+    return { busy: false, open: r.open, budgetStop: r.budgetStop, polls };
   })) as Collected;
   if (c.busy) return { runId, round, next: 'busy', polls: 0 };
   // batches submitted before a budget stop are still waited for: their lines are paid for
@@ -112,7 +115,9 @@ export async function batchRound(step: BatchStepTools, deps: () => Promise<RunDe
       const d = await deps();
       // renewed for the next wait; lost (a dead chain's lease lapsed and another took the run): stop
       if (!(await holdRun(d, data, base))) return { busy: true as const };
-      return { busy: false as const, ...(await pollBatches(d, await loadRunContext(d.db, runId))) };
+      const p = await pollBatches(d, await loadRunContext(d.db, runId));
+      await noteBatchWait(d, runId, Math.max(1000, pollDelayMs(base, c.polls + polls + 1)));
+      return { busy: false as const, ...p };
     })) as { busy: true } | { busy: false; open: number; imported: number };
     polls++;
     if (p.busy) return { runId, round, next: 'busy', polls };

@@ -6,7 +6,7 @@
  * engines are held to the same rankings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoredRankingSchema } from '@/lib/core';
+import { LadderSchema, retrievalModelStatus, StoredRankingSchema } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
 import { hasPgvector } from '../../db/vectors';
@@ -15,6 +15,7 @@ import type { RunDeps } from '../deps';
 import { executeRun } from '../execute-run';
 import { requestRun } from '../request-run';
 import { fakeDeps, noDispatch, TEST_DEFAULTS } from '../runs.testkit';
+import { getRetrievalBoard } from '../../db/queries/retrieval-leaderboard';
 import { getRetrievalRunResults } from '../../db/queries/retrieval-results';
 import { getRetrievalQuery } from '../../db/queries/retrieval-query';
 import { RETRIEVAL_BLUEPRINT, RETRIEVAL_MODELS, RETRIEVAL_SIZES, retrievalFiles, storeRetrievalBlueprint } from './retrieval.testkit';
@@ -75,6 +76,21 @@ describe(`retrieval run (${engine})`, () => {
     }
     const ndcgOf = (id: string) => r.models.find((m) => m.modelId === id)!.metrics[0]!.value!;
     expect(ndcgOf('openai:fake-embed-large')).toBeGreaterThan(ndcgOf('openai:fake-embed-small'));
+  });
+
+  it('stores each model’s status on the run once, with every metric row, and the run page and the home board read that one', async () => {
+    const rows = await t.db.retrievalMetricResult.findMany({ where: { runId }, select: { modelId: true, metric: true, status: true, modelStatus: true } });
+    const r = (await getRetrievalRunResults(t.db, runId))!;
+    const board = await getRetrievalBoard(t.db);
+    for (const m of r.models) {
+      const mine = rows.filter((x) => x.modelId === m.modelId);
+      // the worst over ndcg@10 and recall@5 (both have a minimum), not the primary metric's alone
+      const worst = retrievalModelStatus(mine.map((x) => ({ status: LadderSchema.nullable().parse(x.status) })));
+      expect(worst).not.toBeNull();
+      expect(new Set(mine.map((x) => x.modelStatus))).toEqual(new Set([worst]));
+      expect(m.ladder).toBe(worst);
+      expect(board.find((b) => b.runId === runId && b.modelId === m.modelId)?.modelStatus).toBe(worst);
+    }
   });
 
   it('stores each query’s ranking, the mean of its per-query metrics being the stored metric', async () => {

@@ -17,6 +17,7 @@ import {
   planEmbedUnits,
   rankDocuments,
   retrievalFinalStatus,
+  retrievalModelStatus,
   scoreRankings,
   StoredQueryMetricsSchema,
   StoredRankingSchema,
@@ -184,6 +185,8 @@ export async function scoreModel(deps: Pick<RunDeps, 'db'>, ctx: RetrievalContex
   const rankings = await rankQueries(deps, ctx, modelId);
   const scores = scoreRankings(ctx.data.qrels, rankings, ctx.block.metrics);
   const results = metricResults(scores, ctx.block, `${ctx.identityHash}|${modelId}`);
+  // the model's status on the run, decided once here and stored with each of its rows: every page reads it
+  const modelStatus = retrievalModelStatus(results);
   const shown = displayDepth(ctx.block.metrics);
   const relevant = new Map<string, Set<string>>();
   for (const r of ctx.data.qrels) if (r.relevance >= 1) relevant.set(r.queryId, (relevant.get(r.queryId) ?? new Set()).add(r.docId));
@@ -204,7 +207,7 @@ export async function scoreModel(deps: Pick<RunDeps, 'db'>, ctx: RetrievalContex
   try {
     await deps.db.$transaction([
       deps.db.retrievalMetricResult.createMany({
-        data: results.map((r) => ({ runId: ctx.runId, modelId, metric: r.metric, value: r.value, ...intervalColumns(r.interval), status: r.status, threshold: r.threshold, primary: r.primary, queryCount: r.queryCount })),
+        data: results.map((r) => ({ runId: ctx.runId, modelId, metric: r.metric, value: r.value, ...intervalColumns(r.interval), status: r.status, threshold: r.threshold, modelStatus, primary: r.primary, queryCount: r.queryCount })),
       }),
       deps.db.retrievalQueryResult.createMany({ data: queryRows }),
       deps.db.run.update({ where: { id: ctx.runId }, data: { doneVerdicts: { increment: queryRows.length } } }),

@@ -3,7 +3,7 @@
  * `public_repo` on top of `read:user` (only here, only when an author wants a pull request).
  */
 import { z } from 'zod';
-import { redirect, route, serializeCookie } from '@/lib/server/http';
+import { AppError, redirect, route, serializeCookie } from '@/lib/server/http';
 import { OAUTH_STATE_COOKIE, startOAuth } from '@/lib/server/auth/github-oauth';
 import { authorTokenKey } from '@/lib/server/compose/authoring';
 import { oauthConfig, secureCookies } from '@/lib/server/platform';
@@ -15,10 +15,19 @@ const CONNECT_RETURN_COOKIE = 'assay_connect_return';
 
 export const GET = route(
   // only back to the author workspace: an open redirect would let any site bounce users through ours
-  { query: z.object({ returnTo: z.string().regex(/^\/author(?:[/?][^\\\s]*)?$/, 'must be a path under /author').default('/author') }), response: z.never() },
+  // a browser comes here by a link: a refusal (connecting not configured) goes back to the workspace, which shows it
+  { query: z.object({ returnTo: z.string().regex(/^\/author(?:[/?][^\\\s]*)?$/, 'must be a path under /author').default('/author') }), response: z.never(), pageErrorsTo: '/author' },
   async ({ query }) => {
-    authorTokenKey(); // 503 before the trip to GitHub when tokens cannot be stored
-    const { location, state } = startOAuth(oauthConfig(), 'connect');
+    let started: ReturnType<typeof startOAuth>;
+    try {
+      authorTokenKey(); // refused before the trip to GitHub when tokens cannot be stored
+      started = startOAuth(oauthConfig(), 'connect');
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      const sep = query.returnTo.includes('?') ? '&' : '?';
+      return redirect(`${query.returnTo}${sep}connectError=${encodeURIComponent(e.message)}`);
+    }
+    const { location, state } = started;
     const lax = { sameSite: 'Lax' as const, secure: secureCookies(), maxAgeSeconds: 600, path: '/api/auth/github' };
     return redirect(location, [serializeCookie(OAUTH_STATE_COOKIE, state, lax), serializeCookie(CONNECT_RETURN_COOKIE, query.returnTo, lax)]);
   },

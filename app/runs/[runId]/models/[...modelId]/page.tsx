@@ -11,7 +11,7 @@ import { reliabilityLine } from '@/lib/views/judge-reliability-view';
 import { RUN_MODEL_PAGE_SIZE, RunModelParams } from '@/lib/views/params';
 import { runModelPageView } from '@/lib/views/run-model-view';
 import { runHeaderView } from '@/lib/views/run-view';
-import { modelIdFromSegments } from '@/lib/views/urls';
+import { href, modelIdFromSegments } from '@/lib/views/urls';
 import { HowToRead } from '@/components/how-to-read';
 import { JudgeReliabilityLine } from '@/components/judge-reliability';
 import { RunHeader } from '@/components/run-header';
@@ -19,6 +19,7 @@ import { RunModelErrors, RunModelPrompts, RunModelSummary } from '@/components/r
 import { SectionBoundary } from '@/components/section-boundary';
 import { TableSkeleton } from '@/components/skeletons';
 import { loadRunHeader } from '../../load';
+import { link } from '@/components/ui';
 
 export const dynamic = 'force-dynamic';
 
@@ -46,7 +47,7 @@ async function Details({ run, summary, opts }: { run: Run; summary: RunModelSumm
 async function Judges({ runId, modelId }: { runId: string; modelId: string }) {
   const db = getDb();
   const r = await getModelJudgeReliability(db, runId, modelId);
-  return <JudgeReliabilityLine view={reliabilityLine(r, await getModelNames(db, [modelId]))} label="Judges of this score" />;
+  return <JudgeReliabilityLine view={reliabilityLine(r, { run: runId, model: modelId }, await getModelNames(db, [modelId]))} label="Judges of this score" />;
 }
 
 export default async function RunModelPage({ params, searchParams }: Props) {
@@ -55,7 +56,24 @@ export default async function RunModelPage({ params, searchParams }: Props) {
   if (!header) notFound();
   const modelId = modelIdFromSegments(segments);
   const summary = await getRunModelSummary(getDb(), header.id, modelId);
-  if (!summary) notFound();
+  if (!summary) {
+    // a model of a run still working has no summary yet: say so, never a dead end
+    const models = Array.isArray(header.models) ? (header.models as unknown[]) : [];
+    const working = header.status === 'queued' || header.status === 'running' || header.status === 'summarising';
+    if (!working || !models.some((m) => (typeof m === 'string' ? m : (m as { id?: string } | null)?.id) === modelId)) notFound();
+    return (
+      <div className="space-y-8">
+        <RunHeader view={runHeaderView(header, 'other')} trail={[{ label: modelId }]} />
+        <p className="text-sm" data-testid="run-model-pending">
+          {modelId}’s score in this run is made when the run finishes grading; the run is {header.status} now.{' '}
+          <a href={href.progress(header.id)} className={link}>
+            See its progress
+          </a>
+          .
+        </p>
+      </div>
+    );
+  }
   const q = RunModelParams.parse(await searchParams);
   const run = { id: header.id, versionId: header.versionId };
   const opts = { page: q.page, pageSize: RUN_MODEL_PAGE_SIZE, sort: q.sort };

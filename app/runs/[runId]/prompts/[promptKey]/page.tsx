@@ -3,18 +3,14 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache, Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
-import { getPromptJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
-import { getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { getPromptReplies, getRunPrompt, type RunPrompt } from '@/lib/server/db/queries/run-prompt';
 import { pageReadings } from '@/lib/views/how-to-read';
-import { reliabilityLine } from '@/lib/views/judge-reliability-view';
 import { PromptParams } from '@/lib/views/params';
 import { promptPageView, replyCards, type PromptPageView } from '@/lib/views/prompt-view';
 import { runHeaderView } from '@/lib/views/run-view';
 import { decodeSegment } from '@/lib/views/urls';
 import { Conversation, GateBanner, PointsGrid, ReplyCard } from '@/components/prompt-page';
 import { HowToRead } from '@/components/how-to-read';
-import { JudgeReliabilityLine } from '@/components/judge-reliability';
 import { RunHeader } from '@/components/run-header';
 import { ScrollToHash } from '@/components/scroll-to-hash';
 import { SectionBoundary } from '@/components/section-boundary';
@@ -37,9 +33,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 async function Replies({ run, view, prompt }: { run: Run; view: PromptPageView; prompt: RunPrompt['prompt'] }) {
-  const [replies, ranking] = await Promise.all([getPromptReplies(getDb(), run, view.key, view.replyModelIds), loadRunRanking(run.id)]);
-  const focused = view.selectedModelId ? replyCards(run.id, prompt, replies, [view.selectedModelId], ranking, view.selectedModelId)[0] : null;
-  const compare = replyCards(run.id, prompt, replies, view.compareModelIds, ranking, view.selectedModelId);
+  const [replies, ranking, data] = await Promise.all([getPromptReplies(getDb(), run, view.key, view.replyModelIds), loadRunRanking(run.id), loadPrompt(run.id, run.versionId, view.key)]);
+  const cells = data?.cells ?? [];
+  const focused = view.selectedModelId ? replyCards(run.id, prompt, replies, [view.selectedModelId], ranking, view.selectedModelId, cells)[0] : null;
+  const compare = replyCards(run.id, prompt, replies, view.compareModelIds, ranking, view.selectedModelId, cells);
   return (
     <div className="space-y-8">
       {focused && (
@@ -56,19 +53,6 @@ async function Replies({ run, view, prompt }: { run: Run; view: PromptPageView; 
         {view.comparePagination && <Pagination view={view.comparePagination} label="More replies" />}
       </Section>
       <ScrollToHash />
-    </div>
-  );
-}
-
-/** How far the judges agreed on this prompt's judged points, and on the selected cell's. */
-async function Judges({ runId, promptKey, modelId, cellLabel }: { runId: string; promptKey: string; modelId: string | null; cellLabel: string | null }) {
-  const db = getDb();
-  const r = await getPromptJudgeReliability(db, runId, promptKey, modelId);
-  const names = await getModelNames(db, [...new Set([...r.prompt.selfJudging.map((s) => s.modelId), ...(modelId ? [modelId] : [])])]);
-  return (
-    <div className="space-y-1">
-      {r.cell && <JudgeReliabilityLine view={reliabilityLine(r.cell, names)} label={`Judges of ${cellLabel ?? modelId}’s reply`} />}
-      <JudgeReliabilityLine view={reliabilityLine(r.prompt, names)} label="Judges on this prompt (every model)" />
     </div>
   );
 }
@@ -105,11 +89,8 @@ export default async function PromptPage({ params, searchParams }: Props) {
             </Link>
           )}
         </nav>
-        <SectionBoundary name="judge reliability">
-          <Suspense fallback={null}>
-            <Judges runId={run.id} promptKey={view.key} modelId={view.selectedModelId} cellLabel={view.selectedLabel} />
-          </Suspense>
-        </SectionBoundary>
+        {/* no judge α here: over one prompt's verdicts it is not defined (lib/core/judging/alpha.ts);
+            each verdict shows its judges' answers and their spread instead */}
         <HowToRead items={pageReadings('cell')} />
       </header>
       <Section id="conversation-h" title="The conversation">

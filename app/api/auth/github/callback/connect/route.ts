@@ -11,9 +11,11 @@ export const dynamic = 'force-dynamic';
 
 const RETURN_COOKIE = 'assay_connect_return';
 const AUTHOR_PATH = /^\/author(?:[/?][^\\\s"'<>]*)?$/;
+const NO_CODE = 'GitHub sent no code back (connecting was cancelled or refused on GitHub); connect again';
 
 export const GET = route(
-  { query: z.object({ code: z.string().min(1), state: z.string().min(1) }), response: z.never() },
+  // GitHub sends no code when the author cancels: back to the workspace, told why (its draft is kept in the browser)
+  { query: z.object({ code: z.string({ error: NO_CODE }).min(1, NO_CODE), state: z.string({ error: NO_CODE }).min(1, NO_CODE) }), response: z.never(), pageErrorsTo: '/author' },
   async ({ query, request }) => {
     const secure = secureCookies();
     const clear = [OAUTH_STATE_COOKIE, RETURN_COOKIE].map((name) => serializeCookie(name, '', { sameSite: 'Lax', secure, maxAgeSeconds: 0, path: '/api/auth/github' }));

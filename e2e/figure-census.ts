@@ -1,0 +1,98 @@
+/**
+ * The figure census: a crawler that opens every reader page reachable from the start pages (in
+ * a real browser, after the page's streamed sections arrived), collects each figure it shows
+ * (`data-figure`, `data-value`, lib/views/figures.ts) and reports every identity shown with two
+ * values, and every judge agreement (α) shown over fewer units than the stated minimum.
+ */
+import type { Page } from '@playwright/test';
+import { ALPHA_MIN_UNITS } from '@/lib/core';
+import { figureConflicts, type FigureConflict, type SeenFigure } from '@/lib/views/figures';
+
+/** Reader pages only: not the APIs, the author's and maintainer's tools, or the raw source. */
+const READER = /^\/($|\?|blueprints\/|runs\/|models\/|compare|drift)/;
+const SKIP = /^\/(api|admin|author|auth|pull-requests|schema|search|methodology)|\/source(\/|$|\?)|\/raw(\/|$|\?)|[?&](sort|order)=/;
+
+export interface Census {
+  pages: string[];
+  seen: SeenFigure[];
+  conflicts: FigureConflict[];
+  /** α shown over fewer units than ALPHA_MIN_UNITS: where, and over how many. */
+  thinAlpha: { id: string; units: number; page: string }[];
+  /** Kinds of figure seen, with how many: what the census actually checked. */
+  kinds: Record<string, number>;
+  /** Links that answered an error: the page, its status and a page that links to it. */
+  dead: { path: string; status: number; from: string }[];
+}
+
+/**
+ * Page kinds with one page per prompt × model (cells) or per point: their figures are the cell
+ * scores the heatmap, the prompt page and the run × model page show too, so a sample of them per
+ * run is visited (the first found), which keeps the census to minutes on a demo of thousands.
+ */
+const SAMPLED: { kind: RegExp; perRun: number }[] = [
+  { kind: /^\/runs\/([^/]+)\/prompts\/[^/?]+\?(?:.*&)?model=/, perRun: 8 },
+  { kind: /^\/runs\/([^/]+)\/prompts\/[^/?]+\/points\//, perRun: 4 },
+  { kind: /^\/runs\/([^/]+)\/queries\//, perRun: 4 },
+];
+
+/** Visits `start` and every reader page linked from the pages visited (same origin), up to `maxPages`. */
+export async function figureCensus(page: Page, base: string, start: readonly string[], opts: { maxPages?: number } = {}): Promise<Census> {
+  const maxPages = opts.maxPages ?? 2000;
+  const queue = [...start];
+  const queued = new Set(queue);
+  const from = new Map<string, string>(queue.map((p) => [p, '(start)']));
+  const dead: Census['dead'] = [];
+  const sampled = new Map<string, number>();
+  const admit = (rel: string): boolean => {
+    for (const [i, { kind, perRun }] of SAMPLED.entries()) {
+      const m = kind.exec(rel);
+      if (!m) continue;
+      const key = `${i}\u0000${m[1]}`;
+      const n = sampled.get(key) ?? 0;
+      if (n >= perRun) return false;
+      sampled.set(key, n + 1);
+    }
+    return true;
+  };
+  const pages: string[] = [];
+  const seen: SeenFigure[] = [];
+  const thinAlpha: Census['thinAlpha'] = [];
+  while (queue.length > 0 && pages.length < maxPages) {
+    const path = queue.shift() as string;
+    const res = await page.goto(new URL(path, base).toString(), { waitUntil: 'load' });
+    if (!res || res.status() >= 400) {
+      dead.push({ path, status: res?.status() ?? 0, from: from.get(path) ?? '?' });
+      continue;
+    }
+    pages.push(path);
+    const found = await page.$$eval('[data-figure]', (els) =>
+      els.map((e) => ({ id: e.getAttribute('data-figure') ?? '', value: e.getAttribute('data-value') ?? '', units: e.getAttribute('data-units') })),
+    );
+    for (const f of found) {
+      seen.push({ id: f.id, value: f.value, page: path });
+      if (f.id.startsWith('alpha|') && (f.units === null || Number(f.units) < ALPHA_MIN_UNITS)) thinAlpha.push({ id: f.id, units: Number(f.units ?? 0), page: path });
+    }
+    const links = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+    for (const href of links) {
+      const url = new URL(href);
+      if (url.origin !== new URL(base).origin) continue;
+      url.hash = '';
+      const rel = `${url.pathname}${url.search}`;
+      if (!READER.test(rel) || SKIP.test(rel) || queued.has(rel) || !admit(rel)) continue;
+      queued.add(rel);
+      from.set(rel, path);
+      queue.push(rel);
+    }
+  }
+  const kinds: Record<string, number> = {};
+  for (const s of seen) {
+    const kind = s.id.split('|')[0] as string;
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return { pages, seen, conflicts: figureConflicts(seen), thinAlpha, kinds, dead };
+}
+
+/** A conflict as a reader would report it: the figure, each value and where it is shown. */
+export function describeConflicts(conflicts: readonly FigureConflict[]): string {
+  return conflicts.map((c) => `${c.id}\n${c.values.map((v) => `  ${v.value}  on ${v.pages.slice(0, 4).join(', ')}${v.pages.length > 4 ? ` and ${v.pages.length - 4} more` : ''}`).join('\n')}`).join('\n');
+}
