@@ -3,7 +3,8 @@ import { getDb } from '@/lib/server/compose/database';
 import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { listBlueprints } from '@/lib/server/db/queries/blueprint-list';
 import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
-import { getBoard, getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { boardKeyName, boardsFor } from '@/lib/server/db/commands/board-snapshots';
+import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { listRecentRuns } from '@/lib/server/db/queries/recent-runs';
 import { getRetrievalBoard } from '@/lib/server/db/queries/retrieval-leaderboard';
 import { retrievalBoardView } from '@/lib/views/retrieval-view';
@@ -31,13 +32,16 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 async function Leaderboards({ tag }: { tag: string | null }) {
   const db = getDb();
-  const { rows, prompts } = await getBoard(db);
+  const rows = await getLeaderboardRows(db);
+  // the board as stored (made once from these rows; the model page and /compare read the same)
+  const key = tag === null ? ({ kind: 'all' } as const) : ({ kind: 'tag', tag } as const);
   // the judges' α of each model over the runs this board ranks it on: one pooled query for every model
-  const [names, judges] = await Promise.all([
+  const [boards, names, judges] = await Promise.all([
+    boardsFor(db, [key], rows, { minCoverage: leaderboardMinCoverage() }),
     getModelNames(db, [...new Set(rows.map((r) => r.modelId))]),
     getPooledJudgeReliability(db, rows.filter((r) => tag === null || r.tags.includes(tag)).map((r) => ({ runId: r.runId, modelId: r.modelId }))),
   ]);
-  const board = leaderboardView(rows, names, tag, { minCoverage: leaderboardMinCoverage(), prompts, judges });
+  const board = leaderboardView(rows, names, tag, { board: boards.get(boardKeyName(key)), judges });
   const compare = compareView({ rows, prompts: [] }, names, { kind: 'board', tag }, {}, { action: '/compare', hidden: tag ? { tag } : {} });
   return (
     <Section id="leaderboard-h" title={board.title}>

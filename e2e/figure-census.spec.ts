@@ -10,7 +10,10 @@ import { expect, test } from '@playwright/test';
 import { DEMO } from './demo';
 import { describeConflicts, figureCensus } from './figure-census';
 
-test('every figure the demo shows has one value on every page', async ({ page, baseURL }) => {
+// on a phone: the census also finds every page wider than the screen
+test.use({ viewport: { width: 390, height: 844 } });
+
+test('every figure the demo shows has one value on every page, and every page fits a 390 px phone', async ({ page, baseURL }) => {
   test.setTimeout(600_000);
   const census = await figureCensus(page, baseURL as string, ['/', `/blueprints/${DEMO.blueprintId}`, `/runs/${DEMO.latestRun}`, '/drift']);
   // what the census looked at: the page kinds and figure kinds the demo has, so a census that
@@ -29,4 +32,6 @@ test('every figure the demo shows has one value on every page', async ({ page, b
   expect(census.thinAlpha).toEqual([]);
   // no dead ends: every link a reader page offers opens
   expect(census.dead).toEqual([]);
+  // wide content scrolls inside its own box, never the page
+  expect(census.wide).toEqual([]);
 });

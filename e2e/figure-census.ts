@@ -22,6 +22,8 @@ export interface Census {
   kinds: Record<string, number>;
   /** Links that answered an error: the page, its status and a page that links to it. */
   dead: { path: string; status: number; from: string }[];
+  /** Pages wider than the browser's window (the page scrolls sideways, not a box within it): how wide. */
+  wide: { path: string; width: number }[];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function figureCensus(page: Page, base: string, start: readonly str
   const queued = new Set(queue);
   const from = new Map<string, string>(queue.map((p) => [p, '(start)']));
   const dead: Census['dead'] = [];
+  const wide: Census['wide'] = [];
   const sampled = new Map<string, number>();
   const admit = (rel: string): boolean => {
     for (const [i, { kind, perRun }] of SAMPLED.entries()) {
@@ -65,6 +68,10 @@ export async function figureCensus(page: Page, base: string, start: readonly str
       continue;
     }
     pages.push(path);
+    // streamed sections are revealed in batches after load: measure and collect once they are in place
+    await page.waitForFunction(() => document.querySelector('div[hidden][id^="S:"]') === null, null, { timeout: 5_000 }).catch(() => undefined);
+    const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    if (width.scroll > width.client + 1) wide.push({ path, width: width.scroll });
     const found = await page.$$eval('[data-figure]', (els) =>
       els.map((e) => ({ id: e.getAttribute('data-figure') ?? '', value: e.getAttribute('data-value') ?? '', units: e.getAttribute('data-units') })),
     );
@@ -89,7 +96,7 @@ export async function figureCensus(page: Page, base: string, start: readonly str
     const kind = s.id.split('|')[0] as string;
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
-  return { pages, seen, conflicts: figureConflicts(seen), thinAlpha, kinds, dead };
+  return { pages, seen, conflicts: figureConflicts(seen), thinAlpha, kinds, dead, wide };
 }
 
 /** A conflict as a reader would report it: the figure, each value and where it is shown. */

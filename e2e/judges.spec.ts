@@ -85,7 +85,7 @@ test('the leaderboard shows each model’s pooled judge α', async ({ page }, in
   const mini = rows.filter({ hasText: 'gpt-4o-mini' });
   await expect(mini.getByRole('img', { name: 'Self-judging: gpt-4.1-mini judges gpt-4o-mini, a model of the same maker.' })).toBeVisible();
   await expect(rows.filter({ hasText: 'claude' }).getByTestId('self-judging-mark')).toHaveCount(0);
-  await expect(board.locator('caption')).toContainText('Judges α: how far the judges agreed');
+  await expect(page.locator('#leaderboard-about')).toContainText('Judges α: how far the judges agreed');
   // the column replaced the separate table beneath the board
   await expect(page.getByTestId('judge-reliability-by-model')).toHaveCount(0);
   await expectAlphaFiguresAboveMinimum(page);

@@ -11,7 +11,7 @@ test('home → blueprint → run → prompt → cell → model page', async ({ p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Leaderboards and blueprints');
   const board = page.getByTestId('leaderboard');
   await expect(board.getByTestId('leaderboard-row')).toHaveCount(DEMO.models.length);
-  await expect(board.locator('caption')).toContainText('95% interval');
+  await expect(page.locator('#leaderboard-about')).toContainText('95% interval');
   const firstScore = Number(await board.getByTestId('score').first().textContent());
   const lastScore = Number(await board.getByTestId('score').last().textContent());
   expect(firstScore).toBeGreaterThanOrEqual(lastScore);

@@ -4,8 +4,8 @@
  * picked, the prompt scores of those two only, in parallel; then the view model and components.
  */
 import { getDb } from '@/lib/server/compose/database';
-import { leaderboard } from '@/lib/core';
 import { leaderboardMinCoverage } from '@/lib/server/compose/site';
+import { boardKeyName, boardsFor, type BoardKey } from '@/lib/server/db/commands/board-snapshots';
 import { getBoard, getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
 import { compareView, type CompareScope } from '@/lib/views/compare-view';
 import { CompareForm } from '@/components/compare-form';
@@ -29,17 +29,17 @@ export async function ComparisonSection({
   const db = getDb();
   const blueprintId = scope.kind === 'blueprint' ? scope.blueprintId : undefined;
   const both = a && b && a !== b ? [a, b] : null;
-  // on a leaderboard, the whole board's prompt scores: its bands test every pair at once, and the
-  // page says what they make of this pair; a blueprint's comparison needs only the two models'
-  const onBoard = scope.kind === 'board' && both !== null;
   const [allRows, picked] = await Promise.all([
     getLeaderboardRows(db),
-    both ? getBoard(db, onBoard ? {} : { modelIds: both, blueprintId }) : Promise.resolve({ rows: [], prompts: [] }),
+    both ? getBoard(db, { modelIds: both, blueprintId }) : Promise.resolve({ rows: [], prompts: [] }),
   ]);
   const rows = blueprintId ? allRows.filter((r) => r.blueprintId === blueprintId) : allRows;
   const names = await getModelNames(db, [...new Set(rows.map((r) => r.modelId))]);
-  const ranking = onBoard ? leaderboard(picked.rows, { tag: scope.tag, minCoverage: leaderboardMinCoverage(), prompts: picked.prompts }) : null;
-  const prompts = both ? picked.prompts.filter((p) => both.includes(p.modelId)) : [];
+  // on a leaderboard, the board as stored: its bands test every pair at once, and the page says
+  // what they make of this pair
+  const key: BoardKey | null = scope.kind === 'board' && both ? (scope.tag ? { kind: 'tag', tag: scope.tag } : { kind: 'all' }) : null;
+  const ranking = key ? ((await boardsFor(db, [key], allRows, { minCoverage: leaderboardMinCoverage() })).get(boardKeyName(key)) ?? null) : null;
+  const prompts = picked.prompts;
   const view = compareView({ rows, prompts }, names, scope, { a, b }, form, ranking);
   return (
     <div className="space-y-4" data-testid="comparison-section">

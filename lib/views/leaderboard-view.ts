@@ -4,7 +4,7 @@
  * shapes it for the page: labels, links, interval bars, captions, the tag chips, and why a
  * model is listed apart (ASSAY_LEADERBOARD_MIN_COVERAGE).
  */
-import { boardPlaceLabel, coverageShare, leaderboard, type AlphaReading, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
+import { boardPlaceLabel, coverageShare, leaderboard, type Leaderboard, type AlphaReading, type Coverage, type ModelAggregate, type RankedAggregate } from '@/lib/core';
 import type { PooledModelReliability } from '@/lib/server/db/queries/judge-reliability';
 import type { BoardPromptCell, LeaderboardRow } from '@/lib/server/db/queries/leaderboard';
 import { compareHref } from './compare-view';
@@ -217,9 +217,10 @@ export function leaderboardView(
   rows: readonly LeaderboardRow[],
   names: ReadonlyMap<string, string>,
   tag: string | null,
-  opts: { minCoverage?: number; prompts?: readonly BoardPromptCell[]; judges?: readonly PooledModelReliability[] } = {},
+  /** `board`: the board as stored (db/commands/board-snapshots.ts); without it, made here from `rows` and `prompts`. */
+  opts: { minCoverage?: number; prompts?: readonly BoardPromptCell[]; judges?: readonly PooledModelReliability[]; board?: Leaderboard } = {},
 ): LeaderboardView {
-  const board = leaderboard(rows, { tag, minCoverage: opts.minCoverage, prompts: opts.prompts });
+  const board = opts.board ?? leaderboard(rows, { tag, minCoverage: opts.minCoverage, prompts: opts.prompts });
   const judges = boardJudges(opts.judges ?? [], names, tag);
   const { blueprintCount, requiredBlueprints: required, minCoverage } = board;
   // the run behind a model's row when it scored on one blueprint of the board: its figures are that run's
@@ -229,7 +230,7 @@ export function leaderboardView(
   const rule = `Ranked: models with a score on at least ${plural(required, 'blueprint')} of ${blueprintCount} (${roundHalfUp(minCoverage * 100, 0)}%).`;
   return {
     title: tag ? `Leaderboard: ${tag}` : 'Overall leaderboard',
-    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval${opts.prompts ? ' that allows for blueprint-to-blueprint variation (a bootstrap over blueprints, then over prompts)' : ''}. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result. Judges α: how far the judges agreed on the model’s judged points over the runs it is ranked on (pooled Krippendorff’s α; reliable from 0.80, tentative from 0.667), with the share of them flagged as disagreement; ⚠ marks a judge of the model’s own model or maker.`,
+    caption: `${tag ? `Models on the ${plural(blueprintCount, 'blueprint')} tagged “${tag}”` : `Models across ${plural(blueprintCount, 'blueprint')}`}: mean score (0–100) over the blueprints each model scored on, each from the latest run in which it scored, with a 95% interval${board.pairs ? ' that allows for blueprint-to-blueprint variation (a bootstrap over blueprints, then over prompts)' : ''}. ${rule} Coverage: the share of the judged and of the deterministic verdicts behind a score that got a result. Judges α: how far the judges agreed on the model’s judged points over the runs it is ranked on (pooled Krippendorff’s α; reliable from 0.80, tentative from 0.667), with the share of them flagged as disagreement; ⚠ marks a judge of the model’s own model or maker.`,
     entries: leaderboardEntries(board.ranked, names, blueprintCount, { tag, judges, singleRun }),
     bandsCaption: board.ranked.some((r) => r.band)
       ? 'Band: the ranks a model could hold once chance is allowed for. Every pair of ranked models is compared on the prompts they share (paired t-test, Holm-corrected across all pairs at 5%); models whose difference is not significant share a band; select a band for the comparison behind it. Cost and latency: the mean cost per prompt and median reply latency of the runs each model is ranked on.'

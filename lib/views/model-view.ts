@@ -113,10 +113,12 @@ function area(kind: AreaView['kind'], name: string, link: string, modelId: strin
 }
 
 /** `minCoverage`: the leaderboards' setting (ASSAY_LEADERBOARD_MIN_COVERAGE), so the model's place on a board is the board's. */
-export function modelPageView(p: ModelProfile, opts: { minCoverage?: number } = {}): ModelPageView {
+export function modelPageView(p: ModelProfile, opts: { minCoverage?: number; boards?: ReadonlyMap<string, Leaderboard> } = {}): ModelPageView {
   const { modelId } = p;
   const mine = p.scores.filter((r) => r.modelId === modelId);
-  const boardOf = (tag: string | null) => leaderboard(p.scores, { tag, minCoverage: opts.minCoverage, prompts: p.prompts });
+  // the boards as stored ('all', 'tag:<tag>', 'blueprint:<id>': db/commands/board-snapshots.ts), the
+  // ones the leaderboard pages read; made here from the profile's rows when not given
+  const boardOf = (tag: string | null) => opts.boards?.get(boardKey(tag)) ?? leaderboard(p.scores, { tag, minCoverage: opts.minCoverage, prompts: p.prompts });
   const overallBoard = boardOf(null);
   const overall = boardEntry(overallBoard, modelId);
   const tags = [...new Set(mine.flatMap((r) => r.tags))]
@@ -128,7 +130,7 @@ export function modelPageView(p: ModelProfile, opts: { minCoverage?: number } = 
     .map((r) => {
       // a blueprint's own board (its rows alone, every model with a score on it ranked): its rows alone, every model with a score on it ranked
       const rows = p.scores.filter((s) => s.blueprintId === r.blueprintId);
-      const board = leaderboard(rows, { minCoverage: opts.minCoverage, prompts: p.prompts });
+      const board = opts.boards?.get(`blueprint:${r.blueprintId}`) ?? leaderboard(rows, { minCoverage: opts.minCoverage, prompts: p.prompts });
       return area('blueprint', r.blueprintTitle, href.blueprint(r.blueprintId), modelId, board, { board: `blueprint:${r.blueprintId}`, run: r.runId });
     })
     .filter((a): a is AreaView => a !== null)

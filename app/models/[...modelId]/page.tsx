@@ -5,6 +5,7 @@ import { getDb } from '@/lib/server/compose/database';
 import { leaderboardMinCoverage } from '@/lib/server/compose/site';
 import { getPooledJudgeReliability } from '@/lib/server/db/queries/judge-reliability';
 import { getLeaderboardRows, getModelNames } from '@/lib/server/db/queries/leaderboard';
+import { boardsFor, type BoardKey } from '@/lib/server/db/commands/board-snapshots';
 import { getModelProfile } from '@/lib/server/db/queries/model-profile';
 import { pageReadings } from '@/lib/views/how-to-read';
 import { pooledReliabilityRows } from '@/lib/views/judge-reliability-view';
@@ -26,6 +27,17 @@ type Props = { params: Promise<{ modelId: string[] }>; searchParams: Promise<Rec
 
 const loadProfile = cache(async (modelId: string) => getModelProfile(getDb(), modelId));
 
+/** The stored boards the model's rows sit on (overall, its tags, its blueprints): the leaderboards' own figures. */
+const loadBoards = cache(async (profile: NonNullable<Awaited<ReturnType<typeof getModelProfile>>>) => {
+  const mine = profile.scores.filter((r) => r.modelId === profile.modelId);
+  const keys: BoardKey[] = [
+    { kind: 'all' },
+    ...[...new Set(mine.flatMap((r) => r.tags))].map((tag) => ({ kind: 'tag', tag }) as const),
+    ...[...new Set(mine.map((r) => r.blueprintId))].map((blueprintId) => ({ kind: 'blueprint', blueprintId }) as const),
+  ];
+  return boardsFor(getDb(), keys, profile.scores, { minCoverage: leaderboardMinCoverage() });
+});
+
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const modelId = modelIdFromSegments((await params).modelId);
   return { title: (await loadProfile(modelId)) ? modelId : 'Not found' };
@@ -43,7 +55,7 @@ async function Judges({ modelId }: { modelId: string }) {
 async function History({ modelId }: { modelId: string }) {
   const profile = await loadProfile(modelId);
   if (!profile) return null;
-  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage() });
+  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage(), boards: await loadBoards(profile) });
   return (
     <Section id="history-h" title="History" description="The model’s score on each run, by blueprint.">
       {view.history ? <ScoreLineChart data={view.history} testId="history-chart" /> : <p className={`text-sm ${muted}`}>The chart appears after two completed runs.</p>}
@@ -57,7 +69,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const { vs } = ModelParams.parse(await searchParams);
   const profile = await loadProfile(modelId);
   if (!profile) notFound();
-  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage() });
+  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage(), boards: await loadBoards(profile) });
   return (
     <div className="space-y-10">
       <ModelSummary view={view} />

@@ -29,7 +29,7 @@
  */
 import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
 import { z } from 'zod';
-import { bandLabel, rankBands, type PairTest, type RankBand } from './bands';
+import { bandLabel, RankBandSchema, rankBands, type PairTest, type RankBand } from './bands';
 import { holm } from './holm';
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, quantileSorted } from './bootstrap';
 import { CoverageSchema, sumCoverage } from './coverage';
@@ -252,33 +252,53 @@ export function requiredBlueprints(total: number, minCoverage: number): number {
 /** The share of a board's blueprints a model needs a score on to be ranked, unless configured. */
 export const DEFAULT_MIN_BLUEPRINT_COVERAGE = 0.5;
 
-export interface RankedAggregate extends ModelAggregate {
-  rank: number | null;
+export const RankedAggregateSchema = ModelAggregateSchema.extend({
+  rank: z.number().int().positive().nullable(),
   /** The model's statistically tied band (bands.ts); null without prompt scores to test pairs on. */
-  band: RankBand | null;
+  band: RankBandSchema.nullable(),
   /** "rank 2–4"; null without a band. */
-  bandLabel: string | null;
-}
+  bandLabel: z.string().nullable(),
+});
+export type RankedAggregate = z.infer<typeof RankedAggregateSchema>;
 
 /** A ranked model's place as a board shows it: its tied band ("rank 1–3") when the board has bands, else its rank. */
 export function boardPlaceLabel(a: Pick<RankedAggregate, 'bandLabel' | 'rank'>): string {
   return a.bandLabel ?? `rank ${a.rank ?? '—'}`;
 }
 
-export interface Leaderboard {
-  /** The tag whose blueprints the board covers; null for the overall board. */
-  tag: string | null;
-  blueprintCount: number;
-  minCoverage: number;
+/** Every pair of a board's ranked models, tested on the prompts they share, with its Holm-adjusted p over the whole family. */
+export const BoardPairTestSchema = z.object({
+  i: z.number().int().nonnegative(),
+  j: z.number().int().nonnegative(),
+  p: z.number().min(0).max(1).nullable(),
+  /** Mean difference i − j (> 0: i ahead). */
+  diff: z.number().nullable(),
+  /** Holm-adjusted over every tested pair of the board (null when untested). */
+  adjustedP: z.number().min(0).max(1).nullable(),
+  /** Told apart at the board's level after the correction. */
+  separated: z.boolean(),
+});
+export type BoardPairTest = z.infer<typeof BoardPairTestSchema>;
+
+/**
+ * A board as made and as stored (board_snapshots): the one shape its writer and every page that
+ * reads it share.
+ */
+export const LeaderboardSchema = z.object({
+  /** The tag whose blueprints the board covers; null for the overall board (and a blueprint's own). */
+  tag: z.string().nullable(),
+  blueprintCount: z.number().int().nonnegative(),
+  minCoverage: z.number().min(0).max(1),
   /** Blueprints a model needs a score on to be ranked. */
-  requiredBlueprints: number;
+  requiredBlueprints: z.number().int().nonnegative(),
   /** Models at or over the required coverage, best first, with competition ranks. */
-  ranked: RankedAggregate[];
+  ranked: z.array(RankedAggregateSchema),
   /** Models under the required coverage, best first: listed, never ranked. */
-  unranked: ModelAggregate[];
+  unranked: z.array(ModelAggregateSchema),
   /** Every pair of ranked models (indices into `ranked`) as tested and Holm-corrected for the bands; null without prompt scores. */
-  pairs: BoardPairTest[] | null;
-}
+  pairs: z.array(BoardPairTestSchema).nullable(),
+});
+export type Leaderboard = z.infer<typeof LeaderboardSchema>;
 
 /**
  * The overall board, or the board of one tag. `minCoverage`: the share of the board's
@@ -327,13 +347,6 @@ export function promptsByModel(prompts: readonly BoardPromptRow[]): Map<string, 
   return out;
 }
 
-/** Every pair of a board's ranked models, tested on the prompts they share, with its Holm-adjusted p over the whole family. */
-export interface BoardPairTest extends PairTest {
-  /** Holm-adjusted over every tested pair of the board (1 when untested). */
-  adjustedP: number | null;
-  /** Told apart at the board's level after the correction. */
-  separated: boolean;
-}
 
 /** The paired test of every pair of ranked models (in order), Holm-corrected as a family: what the bands are made of. */
 export function boardPairTests(modelIds: readonly string[], prompts: readonly BoardPromptRow[], level = DEFAULT_LEVEL): BoardPairTest[] {

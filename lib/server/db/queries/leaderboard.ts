@@ -7,6 +7,8 @@
  * `getBoard` adds the prompt scores behind every row (run_cell_summaries of the row's run,
  * weighted as that run's blueprint version weighs them), which the hierarchical bootstrap and
  * the paired tests of the tied bands need, in the same single round trip (a json_agg per row).
+ * The prompts come in blueprint order, so the sums behind a board are made in the same order on
+ * every read (floating-point sums in another order differ in the last bits).
  * Sealed prompts count in the statistics as they count in the scores, but their keys never leave
  * the database: each is replaced by a hash, stable across models, so pairs still match.
  */
@@ -57,7 +59,7 @@ async function boardRows(db: Db, opts: { modelIds?: readonly string[]; blueprint
   const cells = opts.withCells
     ? Prisma.sql`(SELECT json_agg(json_build_array(
            CASE WHEN vp.split = ${SEALED_SPLIT} THEN 'sealed-' || md5(c.prompt_key) ELSE c.prompt_key END,
-           c.score, vp.weight, vp.split = ${SEALED_SPLIT}))
+           c.score, vp.weight, vp.split = ${SEALED_SPLIT}) ORDER BY vp.position, c.prompt_key)
          FROM run_cell_summaries c
          JOIN version_prompts vp ON vp.version_id = r.version_id AND vp.prompt_key = c.prompt_key
          WHERE c.run_id = s.run_id AND c.model_id = s.model_id)`
