@@ -209,4 +209,7 @@ test('the figure census: every figure of the real runs has one value on every pa
   expect(census.thinAlpha).toEqual([]);
   // no dead ends: every link a reader page offers opens
   expect(census.dead).toEqual([]);
+  // the models stand in one order on every prompt page of a run
+  expect(census.promptPagesOrdered).toBeGreaterThan(5);
+  expect(census.columnOrders).toEqual([]);
 });

@@ -32,6 +32,9 @@ test('every figure the demo shows has one value on every page, and every page fi
   expect(census.thinAlpha).toEqual([]);
   // no dead ends: every link a reader page offers opens
   expect(census.dead).toEqual([]);
+  // the models stand in one order on every prompt page of a run
+  expect(census.promptPagesOrdered).toBeGreaterThan(5);
+  expect(census.columnOrders).toEqual([]);
   // wide content scrolls inside its own box, never the page
   expect(census.wide).toEqual([]);
 });

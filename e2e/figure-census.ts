@@ -24,6 +24,10 @@ export interface Census {
   dead: { path: string; status: number; from: string }[];
   /** Pages wider than the browser's window (the page scrolls sideways, not a box within it): how wide. */
   wide: { path: string; width: number }[];
+  /** Runs whose prompt pages list the models in more than one order: each order and a page showing it. */
+  columnOrders: { run: string; orders: { models: string[]; page: string }[] }[];
+  /** Prompt pages whose column order was read (two models or more): what the order check rests on. */
+  promptPagesOrdered: number;
 }
 
 /**
@@ -45,6 +49,9 @@ export async function figureCensus(page: Page, base: string, start: readonly str
   const from = new Map<string, string>(queue.map((p) => [p, '(start)']));
   const dead: Census['dead'] = [];
   const wide: Census['wide'] = [];
+  // per run: each order of the model columns its prompt pages show (the prompt scores' row, left to right)
+  const orders = new Map<string, Map<string, { models: string[]; page: string }>>();
+  let promptPagesOrdered = 0;
   const sampled = new Map<string, number>();
   const admit = (rel: string): boolean => {
     for (const [i, { kind, perRun }] of SAMPLED.entries()) {
@@ -79,6 +86,15 @@ export async function figureCensus(page: Page, base: string, start: readonly str
       seen.push({ id: f.id, value: f.value, page: path });
       if (f.id.startsWith('alpha|') && (f.units === null || Number(f.units) < ALPHA_MIN_UNITS)) thinAlpha.push({ id: f.id, units: Number(f.units ?? 0), page: path });
     }
+    const promptPage = /^\/runs\/([^/]+)\/prompts\/[^/?]+$/.exec(path);
+    if (promptPage) {
+      const models = [...new Set(found.filter((f) => f.id.startsWith('score|') && f.id.includes('|prompt=')).map((f) => /\|model=(.*)\|prompt=/.exec(f.id)?.[1] ?? ''))];
+      const run = promptPage[1] as string;
+      if (models.length >= 2) promptPagesOrdered++;
+      const seenOrders = orders.get(run) ?? new Map<string, { models: string[]; page: string }>();
+      orders.set(run, seenOrders);
+      if (!seenOrders.has(models.join('\u0000'))) seenOrders.set(models.join('\u0000'), { models, page: path });
+    }
     const links = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
     for (const href of links) {
       const url = new URL(href);
@@ -96,7 +112,8 @@ export async function figureCensus(page: Page, base: string, start: readonly str
     const kind = s.id.split('|')[0] as string;
     kinds[kind] = (kinds[kind] ?? 0) + 1;
   }
-  return { pages, seen, conflicts: figureConflicts(seen), thinAlpha, kinds, dead, wide };
+  const columnOrders = [...orders.entries()].filter(([, o]) => o.size > 1).map(([run, o]) => ({ run, orders: [...o.values()] }));
+  return { pages, seen, conflicts: figureConflicts(seen), thinAlpha, kinds, dead, wide, columnOrders, promptPagesOrdered };
 }
 
 /** A conflict as a reader would report it: the figure, each value and where it is shown. */

@@ -183,7 +183,13 @@ export function renderEmbeddingError(dialect: EmbeddingDialect, status: number, 
     const statusName: Record<number, string> = { 400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL' };
     return { error: { code: status, message, status: statusName[status] ?? 'UNKNOWN' } };
   }
-  if (dialect === 'openai') return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null } };
+  // OpenAI's 429 names the limit in `type` ("requests" or "tokens") and the error in `code`, for
+  // embeddings as for chat (llm-server-dialects.ts renderError)
+  if (dialect === 'openai') {
+    return status === 429
+      ? { error: { message, type: 'requests', param: null, code: 'rate_limit_exceeded' } }
+      : { error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null } };
+  }
   return { error: message };
 }
 
