@@ -38,7 +38,8 @@ test('the run page shows pass@k / pass^k per model and every interval with its m
   const notes = ranking.getByTestId('interval-note');
   await expect(notes).toHaveCount(DEMO.models.length);
   // four prompts, four attempts each: every interval is clustered by prompt
-  for (const text of await notes.allTextContents()) expect(text).toMatch(/^4 prompts, 16 attempts · clustered · (BCa bootstrap|Wilson score)$/);
+  // over 4 prompts (under 5) each interval is said to be rough first, as `assay run` warns
+  for (const text of await notes.allTextContents()) expect(text).toMatch(/^rough: only 4 prompts \(under 5\) · 4 prompts, 16 attempts · clustered · (BCa bootstrap|Wilson score)$/);
   // gpt-4o passed every attempt (Wilson over its 4 prompts); the erratic model's attempts disagree (BCa)
   await expect(ranking.locator('tr', { hasText: 'openrouter:openai/gpt-4o' }).getByTestId('interval-note')).toHaveAttribute('data-method', 'wilson');
   await expect(ranking.locator('tr', { hasText: ERRATIC }).getByTestId('interval-note')).toHaveAttribute('data-method', 'bca-bootstrap');
@@ -56,7 +57,7 @@ test('the run page shows pass@k / pass^k per model and every interval with its m
 test('the blueprint page shows the latest run’s pass@k and its intervals with n and clusters', async ({ page }, info) => {
   await page.goto(`/blueprints/${BLUEPRINT}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Repeated answers: the same question four times');
-  await expect(page.getByTestId('ranking').getByTestId('interval-note').first()).toHaveText(/^4 prompts, 16 attempts · clustered · /);
+  await expect(page.getByTestId('ranking').getByTestId('interval-note').first()).toHaveText(/^rough: only 4 prompts \(under 5\) · 4 prompts, 16 attempts · clustered · /);
   const pass = page.getByTestId('pass-at-k');
   await expect(pass.getByTestId('pass-at-k-model')).toHaveCount(DEMO.models.length);
   expect(await passTable(pass, ERRATIC)).toEqual(ERRATIC_TABLE);
@@ -65,7 +66,7 @@ test('the blueprint page shows the latest run’s pass@k and its intervals with 
 
 test('one model in the run: its interval with level, method and basis, and its pass@k', async ({ page }, info) => {
   await page.goto(`/runs/${RUN}/models/${modelPath(ERRATIC)}`);
-  await expect(page.getByTestId('interval-note')).toHaveText(/^95% CI \d+\.\d–\d+\.\d · 4 prompts, 16 attempts · clustered · BCa bootstrap$/);
+  await expect(page.getByTestId('interval-note')).toHaveText(/^95% CI \d+\.\d–\d+\.\d · rough: only 4 prompts \(under 5\) · 4 prompts, 16 attempts · clustered · BCa bootstrap$/);
   await expect(page.getByTestId('interval-note')).toHaveAttribute('title', /1,000 resamples/);
   expect(await passTable(page.locator('body'), ERRATIC)).toEqual(ERRATIC_TABLE);
   await screenshot(page, info, 'pass-at-k-run-model');
