@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import type { AreaView, ModelPageView, Tone } from '@/lib/views/model-view';
 import { Empty, Section, link, muted } from './ui';
-import { ColumnHeaders } from './score-cells';
+import { ColumnHeaders, ScoreIntervalCells } from './score-cells';
 
 const TONE: Record<Tone, string> = {
   better: 'text-emerald-800 dark:text-emerald-300',
@@ -100,12 +100,7 @@ export function AreaTable({ id, title, items, testId }: { id: string; title: str
                     </Link>
                     {a.kind === 'tag' && <span className={`block text-xs font-normal ${muted}`}>{a.blueprintsLabel}</span>}
                   </th>
-                  <td className="py-2 pr-3 text-right font-semibold tabular-nums" {...a.figures.score}>
-                    {a.scoreLabel}
-                  </td>
-                  <td className="py-2 pr-3 tabular-nums" {...a.figures.interval}>
-                    {a.intervalLabel ?? '—'}
-                  </td>
+                  <ScoreIntervalCells figures={a.figures} scoreLabel={a.scoreLabel} intervalLabel={a.intervalLabel} strong />
                   <td className="py-2 pr-3 text-right tabular-nums" {...a.figures.rank}>
                     {a.rankLabel}
                   </td>
@@ -141,12 +136,7 @@ export function HistoryTable({ rows }: { rows: ModelPageView['historyTable'] }) 
                   {r.blueprint}
                 </a>
               </td>
-              <td className="py-1 pr-3 text-right tabular-nums" {...r.figures.score}>
-                {r.scoreLabel}
-              </td>
-              <td className="py-1 tabular-nums" {...r.figures.interval}>
-                {r.intervalLabel ?? '—'}
-              </td>
+              <ScoreIntervalCells figures={r.figures} scoreLabel={r.scoreLabel} intervalLabel={r.intervalLabel} dense />
             </tr>
           ))}
         </tbody>

@@ -78,3 +78,18 @@ export function RankingCells({ entry: e, scoreTestId }: { entry: RankedModel; sc
 export function ErrorsCell({ errors }: { errors: number }) {
   return <td className={`py-2 text-right tabular-nums ${errors > 0 ? 'text-red-700 dark:text-red-400' : ''}`}>{errors}</td>;
 }
+
+/** A score cell and its interval cell, each carrying its figure's identity; `dense` for compact tables. */
+export function ScoreIntervalCells({ figures, scoreLabel, intervalLabel, dense = false, strong = false }: { figures: { score: FigureAttrs; interval: FigureAttrs | null }; scoreLabel: string; intervalLabel: string | null; dense?: boolean; strong?: boolean }) {
+  const pad = dense ? 'py-1' : 'py-2';
+  return (
+    <>
+      <td className={`${pad} pr-3 text-right tabular-nums${strong ? ' font-semibold' : ''}`} {...figures.score}>
+        {scoreLabel}
+      </td>
+      <td className={`${pad} pr-3 tabular-nums`} {...figures.interval}>
+        {intervalLabel ?? '—'}
+      </td>
+    </>
+  );
+}

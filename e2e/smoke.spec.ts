@@ -26,6 +26,26 @@ test('home lists every example blueprint with its prompt count, and a card opens
   await page.screenshot({ path: 'test-results/blueprint.png', fullPage: true });
 });
 
+test('the soev example’s suites are listed once each, by the titles the project gives them, each with its demo run', async ({ page }) => {
+  await page.goto('/');
+  for (const [id, title, runId] of [
+    ['soev-example__suites__huur', 'Rent questions, one rule each', 'soev-huur-run-1'],
+    ['soev-example__suites__grenzen', 'What the rent assistant declines', 'soev-grenzen-run-1'],
+  ]) {
+    const card = page.getByTestId('blueprint-card').filter({ has: page.locator(`a[href="/blueprints/${id}"]`) });
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText(title!);
+    await page.goto(`/blueprints/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title!);
+    await expect(page.locator(`a[href="/runs/${runId}"]`).first()).toBeVisible();
+    await page.goto('/');
+  }
+  // the run pages show the system under test's scores per category
+  await page.goto('/runs/soev-huur-run-1');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Rent questions, one rule each');
+  await expect(page.getByText('soev:huurwijzer').first()).toBeVisible();
+});
+
 test('an unknown blueprint is a 404 page, not a crash', async ({ page }) => {
   const res = await page.goto('/blueprints/does-not-exist');
   expect(res?.status()).toBe(404);

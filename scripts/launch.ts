@@ -106,9 +106,11 @@ async function main(): Promise<number> {
     const db = createDb(database.url);
     const started = Date.now();
     const seeded = await live.seedDemo(db, provider);
+    const { seedSoevDemo } = await import('../lib/server/db/seed/seed-soev-demo');
+    const soev = await seedSoevDemo(db, provider);
     const { seedRetrievalDemo } = await import('../lib/server/db/seed/seed-retrieval-demo');
     const retrieval = await seedRetrievalDemo(db, provider);
-    const runs = [...Object.values(seeded).flatMap((b) => b.runIds), retrieval.runId];
+    const runs = [...Object.values(seeded).flatMap((b) => b.runIds), ...soev.runs.map((r) => r.runId), retrieval.runId];
     console.log(`assay: seeded the demo through the pipeline in ${((Date.now() - started) / 1000).toFixed(1)} s (${fake.calls()} calls to the fake provider): ${runs.join(', ')}`);
     demo = { db, provider, live };
   }

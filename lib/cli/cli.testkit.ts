@@ -44,3 +44,29 @@ export async function tempFiles(files: Record<string, string>): Promise<string> 
 export function lines(text: string): string[] {
   return text.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
 }
+
+/**
+ * The two-prompt blueprint several CLI tests run: a capital question (a point function and a
+ * judged point) and a kind reply (a word count), under `title` for `models`.
+ */
+export function capitalAndKind(title: string, models: string[]): string {
+  return `title: ${title}
+models: [${models.join(', ')}]
+---
+- id: capital
+  prompt: What is the capital of France?
+  should:
+    - $icontains: paris
+    - Names Paris as the capital
+- id: kind
+  prompt: Say something kind.
+  should:
+    - $word_count_between: [1, 50]
+`;
+}
+
+/** The fake's rules under which every model answers capitalAndKind well: the judge says fully met (E), the capital is Paris. */
+export const CAPITAL_AND_KIND_RULES = [
+  { model: 'judge', judge: { labels: { E: 1 } } },
+  { lastUser: 'capital of France', reply: 'Paris is the capital of France.' },
+];

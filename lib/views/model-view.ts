@@ -4,7 +4,7 @@
  * weakest areas relative to the field (not in absolute terms: a blueprint everyone aces is
  * no strength), and its history over runs.
  */
-import { boardPlaceLabel, leaderboard, type Leaderboard, type ModelAggregate, type RankedAggregate } from '@/lib/core';
+import { boardPlaceLabel, type Leaderboard, type ModelAggregate, type RankedAggregate } from '@/lib/core';
 import type { ModelProfile } from '@/lib/server/db/queries/model-profile';
 import { type ChartSeries, type LineChartData, seriesStyle } from './chart-series';
 import { describeInterval, formatDate, formatDateTime, formatDelta, formatInterval, formatScore, modelShortName, plural, roundHalfUp } from './format';
@@ -60,27 +60,28 @@ const tone = (d: number | null): Tone => (d === null || Math.abs(d) < 0.0005 ? '
  * The model's place on a board, as the board itself shows it (its band when the board has bands,
  * else its rank; boardPlaceLabel), out of the ranked models; a model the board lists apart says so.
  */
-function placeOn(board: Leaderboard, modelId: string): { label: string; value: string } {
+function placeOn(board: Leaderboard | null, modelId: string): { label: string; value: string } {
+  if (!board) return { label: '—', value: '—' };
   const ranked = board.ranked.find((a) => a.modelId === modelId);
   if (ranked) return { label: `${boardPlaceLabel(ranked)} of ${board.ranked.length}`, value: boardPlaceLabel(ranked) };
   const label = board.unranked.some((a) => a.modelId === modelId) ? 'not ranked' : '—';
   return { label, value: label };
 }
 
-const boardEntry = (board: Leaderboard, modelId: string): ModelAggregate | RankedAggregate | undefined =>
-  board.ranked.find((a) => a.modelId === modelId) ?? board.unranked.find((a) => a.modelId === modelId);
+const boardEntry = (board: Leaderboard | null, modelId: string): ModelAggregate | RankedAggregate | undefined =>
+  board?.ranked.find((a) => a.modelId === modelId) ?? board?.unranked.find((a) => a.modelId === modelId);
 
 /** The board key of a tag ('tag:<tag>') or of the overall board ('all'), as figure identities name boards. */
 const boardKey = (tag: string | null) => (tag === null ? 'all' : `tag:${tag}`);
 
 /**
- * One area (a tag, or one blueprint) of the model: its entry on that area's board, computed by the
- * board function with the options the leaderboard pages use, so the score, interval and place are
- * the figures the tag board shows (and, for one blueprint, its stored run figures).
+ * One area (a tag, or one blueprint) of the model: its entry on that area's stored board, so the
+ * score, interval and place are the figures the tag board shows (and, for one blueprint, its
+ * stored run figures).
  */
-function area(kind: AreaView['kind'], name: string, link: string, modelId: string, board: Leaderboard, at: { board: string; run: string | null }): AreaView | null {
+function area(kind: AreaView['kind'], name: string, link: string, modelId: string, board: Leaderboard | null, at: { board: string; run: string | null }): AreaView | null {
   const me = boardEntry(board, modelId);
-  if (!me) return null;
+  if (!board || !me) return null;
   const all = [...board.ranked, ...board.unranked];
   const scored = all.filter((a) => a.score !== null);
   const field = scored.length ? scored.reduce((s, a) => s + (a.score as number), 0) / scored.length : null;
@@ -112,13 +113,15 @@ function area(kind: AreaView['kind'], name: string, link: string, modelId: strin
   };
 }
 
-/** `minCoverage`: the leaderboards' setting (ASSAY_LEADERBOARD_MIN_COVERAGE), so the model's place on a board is the board's. */
-export function modelPageView(p: ModelProfile, opts: { minCoverage?: number; boards?: ReadonlyMap<string, Leaderboard> } = {}): ModelPageView {
+/**
+ * `boards`: the stored boards the model sits on ('all', 'tag:<tag>', 'blueprint:<id>':
+ * db/commands/board-snapshots.ts), the ones the leaderboard pages read, so every place, score and
+ * interval here is the board's own. A board the map lacks is a board the model is not on.
+ */
+export function modelPageView(p: ModelProfile, opts: { boards: ReadonlyMap<string, Leaderboard> }): ModelPageView {
   const { modelId } = p;
   const mine = p.scores.filter((r) => r.modelId === modelId);
-  // the boards as stored ('all', 'tag:<tag>', 'blueprint:<id>': db/commands/board-snapshots.ts), the
-  // ones the leaderboard pages read; made here from the profile's rows when not given
-  const boardOf = (tag: string | null) => opts.boards?.get(boardKey(tag)) ?? leaderboard(p.scores, { tag, minCoverage: opts.minCoverage, prompts: p.prompts });
+  const boardOf = (tag: string | null) => opts.boards.get(boardKey(tag)) ?? null;
   const overallBoard = boardOf(null);
   const overall = boardEntry(overallBoard, modelId);
   const tags = [...new Set(mine.flatMap((r) => r.tags))]
@@ -128,9 +131,8 @@ export function modelPageView(p: ModelProfile, opts: { minCoverage?: number; boa
     .sort((a, b) => (b.delta ?? -2) - (a.delta ?? -2) || a.name.localeCompare(b.name));
   const blueprints = [...new Map(mine.map((r) => [r.blueprintId, r])).values()]
     .map((r) => {
-      // a blueprint's own board (its rows alone, every model with a score on it ranked): its rows alone, every model with a score on it ranked
-      const rows = p.scores.filter((s) => s.blueprintId === r.blueprintId);
-      const board = opts.boards?.get(`blueprint:${r.blueprintId}`) ?? leaderboard(rows, { minCoverage: opts.minCoverage, prompts: p.prompts });
+      // a blueprint's own board: its rows alone, every model with a score on it ranked
+      const board = opts.boards.get(`blueprint:${r.blueprintId}`) ?? null;
       return area('blueprint', r.blueprintTitle, href.blueprint(r.blueprintId), modelId, board, { board: `blueprint:${r.blueprintId}`, run: r.runId });
     })
     .filter((a): a is AreaView => a !== null)

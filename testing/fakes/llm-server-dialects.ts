@@ -315,7 +315,10 @@ export function rateLimitReply(dialect: Dialect, message: string, retryAfterSeco
 export function renderError(dialect: Dialect, status: number, message: string, gemini?: GeminiErrorExtras): Json {
   if (dialect === 'gemini') return renderGeminiError(status, message, gemini);
   if (dialect === 'openai') {
-    // OpenAI's 429 names the limit in `type` ("requests" or "tokens") and the error in `code`:
+    // The shape is OpenAI's OpenAPI document's `ErrorResponse` (`error`: `code`, `message`,
+    // `param`, `type`; `code` and `param` may be null). Its 429 for a rate limit names the limit in
+    // `type` ("requests" or "tokens") and the error in `code`, as OpenAI sends it (bodies recorded
+    // in public clients' tests and OpenAI's help article "Error Code 429 - Rate limit reached for requests"):
     // {"message": "Rate limit reached for gpt-4o-mini in organization org-… on requests per min (RPM): …", "type": "requests", "param": null, "code": "rate_limit_exceeded"}
     const type = status === 429 ? 'requests' : (OPENAI_ERROR_TYPES[status] ?? 'server_error');
     return { error: { message, type, param: null, code: OPENAI_ERROR_TYPES[status] ?? null } };

@@ -55,7 +55,7 @@ async function Judges({ modelId }: { modelId: string }) {
 async function History({ modelId }: { modelId: string }) {
   const profile = await loadProfile(modelId);
   if (!profile) return null;
-  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage(), boards: await loadBoards(profile) });
+  const view = modelPageView(profile, { boards: await loadBoards(profile) });
   return (
     <Section id="history-h" title="History" description="The model’s score on each run, by blueprint.">
       {view.history ? <ScoreLineChart data={view.history} testId="history-chart" /> : <p className={`text-sm ${muted}`}>The chart appears after two completed runs.</p>}
@@ -69,7 +69,7 @@ export default async function ModelPage({ params, searchParams }: Props) {
   const { vs } = ModelParams.parse(await searchParams);
   const profile = await loadProfile(modelId);
   if (!profile) notFound();
-  const view = modelPageView(profile, { minCoverage: leaderboardMinCoverage(), boards: await loadBoards(profile) });
+  const view = modelPageView(profile, { boards: await loadBoards(profile) });
   return (
     <div className="space-y-10">
       <ModelSummary view={view} />

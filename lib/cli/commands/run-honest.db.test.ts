@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
-import { assay as runAssay } from '@/lib/cli/cli.testkit';
+import { assay as runAssay, CAPITAL_AND_KIND_RULES, capitalAndKind } from '@/lib/cli/cli.testkit';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 
 let dir: string;
@@ -18,23 +18,8 @@ let fake: FakeLlm;
 
 const assay = (args: string[], env: Record<string, string> = {}) => runAssay(args, undefined, { DATABASE_URL: t.url, ...env });
 
-const BLUEPRINT = `title: Honest CLI
-models: [openai:model-x, openai:model-y]
----
-- id: capital
-  prompt: What is the capital of France?
-  should:
-    - $icontains: paris
-    - Names Paris as the capital
-- id: kind
-  prompt: Say something kind.
-  should:
-    - $word_count_between: [1, 50]
-`;
-const GOOD = [
-  { model: 'judge', judge: { labels: { E: 1 } } },
-  { lastUser: 'capital of France', reply: 'Paris is the capital of France.' },
-];
+const BLUEPRINT = capitalAndKind('Honest CLI', ['openai:model-x', 'openai:model-y']);
+const GOOD = CAPITAL_AND_KIND_RULES;
 let file: string;
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
-import { assay as runAssay, lines, REPO_ROOT } from '@/lib/cli/cli.testkit';
+import { assay as runAssay, CAPITAL_AND_KIND_RULES, capitalAndKind, lines, REPO_ROOT } from '@/lib/cli/cli.testkit';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 
 let dir: string;
@@ -21,19 +21,7 @@ const env = () => ({ DATABASE_URL: t.url, ASSAY_LLM_BASE_URL: fake.url, ASSAY_PU
 const assay = (args: string[]) => runAssay(args, undefined, env());
 
 // Two prompts: every score rests on fewer than 5, so the report comes with a warning.
-const BLUEPRINT = `title: Streams
-models: [openai:model-x]
----
-- id: capital
-  prompt: What is the capital of France?
-  should:
-    - $icontains: paris
-    - Names Paris as the capital
-- id: kind
-  prompt: Say something kind.
-  should:
-    - $word_count_between: [1, 50]
-`;
+const BLUEPRINT = capitalAndKind('Streams', ['openai:model-x']);
 const WARNING = "warning: openai:model-x's interval rests on 2 prompts (fewer than 5): read it as rough";
 const SCORE_ROW = /^ +100\.0 {2}34\.2–100\.0 {3}openai:model-x {2}\[coverage: /m;
 
@@ -41,7 +29,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'assay-streams-'));
   await writeFile(join(dir, 'streams.yml'), BLUEPRINT);
   t = await freshDatabase();
-  fake = await startFakeLlm({ rules: [{ model: 'judge', judge: { labels: { E: 1 } } }, { lastUser: 'capital of France', reply: 'Paris is the capital of France.' }] });
+  fake = await startFakeLlm({ rules: CAPITAL_AND_KIND_RULES });
 });
 afterAll(async () => {
   await fake?.close();

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, posix, relative, resolve, sep } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
-import { blueprintIdFromPath, sha256Hex, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
+import { blueprintIdFromPath, FixtureSetSchema, isSoevProjectText, JudgeModeSchema, parseBlueprint, formatIssue, type FixtureSet, type RetrievalBlock } from '@/lib/core';
 import type { Db } from '@/lib/server/db/client';
 import { storeBlueprintVersion } from '@/lib/server/db/commands/store-blueprint-version';
 import { retryOnUniqueViolation } from '@/lib/server/db/unique-retry';
@@ -17,6 +17,7 @@ import { createRunDeps, runDefaults } from '@/lib/server/compose/run-deps';
 import { RunConfigError } from '@/lib/server/runs/errors';
 import { linkRetrievalData } from '@/lib/server/db/commands/retrieval-data';
 import { folderDataReader, loadRetrievalFiles } from '@/lib/server/blueprints/retrieval-files';
+import { storeSoevSuites } from '@/lib/server/blueprints/soev-suites';
 import { repoRelativePath } from '../files';
 import { loadProjectFromDisk } from '../soev-files';
 import { reportRun } from '../report-run';
@@ -111,21 +112,12 @@ async function projectBlueprints(db: Db, arg: string): Promise<RunTarget[]> {
   const source = await retryOnUniqueViolation(() =>
     db.blueprintSource.upsert({ where: { key: 'local:cli' }, create: { key: 'local:cli', kind: 'local', localPath: '.' }, update: {} }),
   );
-  const targets: RunTarget[] = [];
-  // A version's identity is its text: the project's context (invariants, system, runs.k…) is part of what runs, so its hash is too.
-  const projectHash = sha256Hex(await readFile(arg, 'utf8')).slice(0, 16);
   // Each suite's stored path keeps its place beside the project file (`suites/huur.yml`), under
   // the project's own stored folder, so the files the project names (its corpus, `../corpus/…`
   // from a suite) resolve inside the root `blueprintRootOf(project)` gives the run.
-  const projectFolder = posix.dirname(repoRelativePath(arg));
-  for (const file of loaded.files) {
-    const path = posix.join(projectFolder, file.path.split(sep).join('/'));
-    const id = blueprintIdFromPath(path);
-    const rawText = `${file.text.replace(/\n?$/, '\n')}# assay: run with the soev project ${basename(arg)} (sha256 ${projectHash}…)\n`;
-    const { versionId } = await storeBlueprintVersion(db, source.id, id, { path, rawText, sourceCommit: null, blobSha: null }, file.parsed);
-    targets.push({ blueprintId: id, versionId });
-  }
-  return targets;
+  const folder = posix.dirname(repoRelativePath(arg));
+  const stored = await storeSoevSuites(db, source.id, loaded, { folder: folder === '.' ? '' : folder, projectFile: basename(arg), projectText: await readFile(arg, 'utf8'), systemUrl: loaded.systemUrl });
+  return stored.map(({ blueprintId, versionId }) => ({ blueprintId, versionId }));
 }
 
 async function readLocalRetrievalFiles(arg: string, block: RetrievalBlock) {

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { besideBlueprint } from '../compose/run-deps';
+import { besideBlueprint } from './beside-blueprint';
 import { localFolderReader } from './local-folder-reader';
 
 let dir: string;

@@ -6,8 +6,8 @@
  * CLI (`assay run`, `assay rescore`) both build the pipeline with these functions.
  */
 import { randomUUID } from 'node:crypto';
-import { createQuickJsSandbox, RETRIEVAL_LIMITS, type FixtureSet } from '@/lib/core';
-import { readConfinedText } from '../blueprints/confined-file';
+import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
+import { besideBlueprint } from '../blueprints/beside-blueprint';
 import type { Env } from '../env';
 import { inngestDevMode } from '../env-inngest';
 import type { Db } from '../db/client';
@@ -24,7 +24,6 @@ import { EmbeddingLimiters } from '../runs/embed-texts';
 import { resolveEmbeddingClient } from '../providers/embeddings';
 import { sharedGradingPool } from '../runs/grading-pool';
 import { sharedUntrustedPool } from '../untrusted/untrusted-pool';
-import { resolveRetrievalPath } from '../blueprints/retrieval-files';
 import type { RunDefaults } from '../runs/request-run';
 
 export function runDefaults(env: Env): RunDefaults {
@@ -75,20 +74,6 @@ export async function createRunDeps(
     batchPollMs: env.ASSAY_BATCH_POLL_SECONDS * 1000,
     readBesideBlueprint: besideBlueprint(opts.blueprintRoot ?? env.ASSAY_BLUEPRINTS_DIR),
     ...(opts.onFinished ? { onFinished: opts.onFinished } : {}),
-  };
-}
-
-/**
- * A file a blueprint names, beside it in the local folder (the same resolution as a retrieval
- * blueprint's data files: never outside the root). A blueprint synced from GitHub is read from
- * the local folder too: reading it through the GitHub source is not built yet.
- */
-export function besideBlueprint(root: string): (blueprintPath: string, relative: string) => Promise<string> {
-  return async (blueprintPath, relative) => {
-    const path = resolveRetrievalPath(blueprintPath, relative);
-    if (path === null) throw new Error(`${relative} leaves the blueprint folder; write a path relative to ${blueprintPath}, inside the folder`);
-    // a corpus lookup is a data file like a retrieval corpus: the same bound, and no symlink out of the root
-    return readConfinedText(root, path, RETRIEVAL_LIMITS.maxFileBytes);
   };
 }
 

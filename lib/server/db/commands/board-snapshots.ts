@@ -44,7 +44,8 @@ function stampOf(k: BoardKey, rows: readonly LeaderboardRow[], minCoverage: numb
   return h.digest('hex');
 }
 
-function make(k: BoardKey, rows: readonly LeaderboardRow[], prompts: readonly BoardPromptCell[], minCoverage: number): Leaderboard {
+/** One board made from its rows and the prompt scores behind them, with the leaderboard pages' coverage setting. */
+export function makeBoard(k: BoardKey, rows: readonly LeaderboardRow[], prompts: readonly BoardPromptCell[], minCoverage: number): Leaderboard {
   const boardRows = boardRowsOf(k, rows);
   return leaderboard(boardRows, { tag: k.kind === 'tag' ? k.tag : null, minCoverage, prompts });
 }
@@ -69,7 +70,7 @@ export async function boardsFor(db: Db, keys: readonly BoardKey[], rows: readonl
   // the prompt scores behind the rows: read once for every board made now
   const { prompts } = await getBoard(db);
   for (const [name, { key, stamp }] of stale) {
-    const body = LeaderboardSchema.parse(make(key, rows, prompts, opts.minCoverage)) as unknown as Prisma.InputJsonValue;
+    const body = LeaderboardSchema.parse(makeBoard(key, rows, prompts, opts.minCoverage)) as unknown as Prisma.InputJsonValue;
     await db.boardSnapshot.upsert({ where: { key: name }, create: { key: name, stamp, body }, update: { stamp, body, computedAt: new Date() } });
   }
   // what was stored, as every later reader reads it: a number's last bit can change on its way

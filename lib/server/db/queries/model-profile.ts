@@ -1,15 +1,16 @@
 /**
- * A model across Assay: every model's scores on the live blueprints (so the view can say how
- * this model compares with the field on each blueprint and tag) and this model's history
- * over runs. Bounded by blueprints × models and by the history limit, never by run size.
+ * A model across Assay: every model's row on the live blueprints (so the page can find the
+ * stored boards the model sits on: overall, its tags, its blueprints) and this model's history
+ * over runs. Bounded by blueprints × models and by the history limit, never by run size: the
+ * prompt scores behind the boards are read only when a board is made (db/commands/board-snapshots.ts).
  */
 import type { Db } from '../client';
-import { getBoard } from './leaderboard';
+import { getLeaderboardRows } from './leaderboard';
 
 export async function getModelProfile(db: Db, modelId: string, opts: { historyLimit?: number } = {}) {
-  const [model, board, history] = await Promise.all([
+  const [model, scores, history] = await Promise.all([
     db.model.findUnique({ where: { id: modelId }, select: { id: true, provider: true, displayName: true } }),
-    getBoard(db),
+    getLeaderboardRows(db),
     db.runModelSummary.findMany({
       // an author's draft (try-it) run is not public history
       where: { modelId, run: { status: 'completed', draft: false } },
@@ -25,7 +26,6 @@ export async function getModelProfile(db: Db, modelId: string, opts: { historyLi
       },
     }),
   ]);
-  const scores = board.rows;
   // an embedding model is scored on retrieval blueprints: its runs, for the page's links
   const retrievalRuns = await db.retrievalMetricResult.findMany({
     where: { modelId, primary: true, run: { status: 'completed', draft: false } },
@@ -34,7 +34,6 @@ export async function getModelProfile(db: Db, modelId: string, opts: { historyLi
     select: { runId: true, run: { select: { createdAt: true, blueprint: { select: { id: true, title: true } } } } },
   });
   if (!model && !scores.some((s) => s.modelId === modelId) && history.length === 0 && retrievalRuns.length === 0) return null;
-  // the prompt scores behind the rows: the same intervals as the leaderboard's (hierarchical bootstrap)
-  return { modelId, model, scores, ...(board.prompts.length ? { prompts: board.prompts } : {}), history, retrievalRuns };
+  return { modelId, model, scores, history, retrievalRuns };
 }
 export type ModelProfile = NonNullable<Awaited<ReturnType<typeof getModelProfile>>>;

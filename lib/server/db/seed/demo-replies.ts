@@ -227,16 +227,15 @@ export const PROMPTS: PromptScript[] = [
     },
   },
   {
-    key: 'remembers-order-number',
-    userTurns: ['Hi, my order #48213 arrived with a cracked screen.', 'Can you remind me which order we are talking about, and what happens next?'],
+    key: 'remembers-delivery-day',
+    userTurns: ["My order #48213 is due on Thursday, but I won't be home that day.", "Which day did I say doesn't work for me, and what can I do instead?"],
     refusal: 'support',
     replies: {
       good: [
-        "I'm so sorry order #48213 arrived with a cracked screen! I can arrange a free replacement or a full refund. Which would you prefer?",
-        'We are talking about order **#48213**, the one that arrived with a cracked screen. Next, I will email you a prepaid return label; ' +
-          'once the courier collects the parcel, we send the replacement within 2 working days.',
+        'No problem! I can move order #48213 to another day, or send it to a pickup point near you. Which would you prefer?',
+        'You said **Thursday** does not work for you. I can deliver order #48213 on Friday instead, or send it to a pickup point, where it waits for 7 days.',
       ],
-      wrong: ['Sorry about that.', 'Sorry, what is your order number? Once I have it I can look into it.'],
+      wrong: ['Sorry about that.', 'Sorry, which day was that? Once I know, I can look into it.'],
     },
   },
   // ── coding-help.yml ────────────────────────────────────────────────────────────────────
@@ -276,13 +275,18 @@ export const PROMPTS: PromptScript[] = [
   },
   // ── tool-calls.yml ─────────────────────────────────────────────────────────────────────
   {
-    key: 'weather-lisbon',
-    userTurns: ["What's the weather in Lisbon right now? Use celsius."],
+    key: 'colder-oslo-or-helsinki',
+    userTurns: ['Is it colder in Oslo or in Helsinki right now? Look both up, in celsius.'],
     refusal: 'tools',
     replies: {
-      good: [{ text: '', toolCalls: [{ name: 'get_weather', arguments: { city: 'Lisbon', unit: 'celsius' } }] }],
-      verbose: [{ text: 'I will check the current weather in Lisbon for you, in degrees Celsius.', toolCalls: [{ name: 'get_weather', arguments: { city: 'Lisbon', unit: 'celsius' } }] }],
-      wrong: [{ text: '', toolCalls: [{ name: 'get_weather', arguments: { city: 'Lisbon, Portugal', unit: 'fahrenheit' } }, { name: 'get_weather', arguments: { city: 'Porto' } }] }],
+      good: [{ text: '', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo', unit: 'celsius' } }, { name: 'get_weather', arguments: { city: 'Helsinki', unit: 'celsius' } }] }],
+      verbose: [
+        {
+          text: 'I will look up the current weather in both cities, in degrees Celsius, and compare them.',
+          toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo', unit: 'celsius' } }, { name: 'get_weather', arguments: { city: 'Helsinki', unit: 'celsius' } }],
+        },
+      ],
+      wrong: [{ text: '', toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo, Norway', unit: 'fahrenheit' } }] }],
     },
   },
   {
@@ -400,10 +404,10 @@ export const EVIDENCE: Record<string, Evidence> = {
     yes: 'The reply asks for the order number.',
     no: 'The reply does not ask for the order number.',
   },
-  'Explains the next step for a damaged delivery (replacement, refund or return label)': {
-    present: /return label/i,
-    yes: 'The reply explains the return label and replacement.',
-    no: 'The reply gives no next step for the damaged delivery.',
+  'Offers another delivery day or a pickup point': {
+    present: /pickup point/i,
+    yes: 'The reply offers another delivery day or a pickup point.',
+    no: 'The reply offers no other day and no pickup point.',
   },
   'Uses dict.fromkeys or an equivalent order-preserving approach': {
     present: /dict\.fromkeys/,
