@@ -36,29 +36,44 @@ export interface ReplyRow extends Pick<GenerationCell, 'promptKey' | 'modelId' |
   structured: string | null;
 }
 
-/** Each column with its array type (JSON columns travel as text and are cast once stored). */
-const COLUMNS: readonly (readonly [string, string, string?])[] = [
-  ['id', 'text'], ['run_id', 'text'], ['prompt_key', 'text'], ['model_id', 'text'], ['system_index', 'int'], ['temperature_index', 'int'],
-  ['temperature', 'float8'], ['attempt', 'int'], ['turns', 'text', 'jsonb'], ['content', 'text'], ['tool_calls', 'text', 'jsonb'],
-  ['finish_reason', 'text'], ['prompt_tokens', 'int'], ['completion_tokens', 'int'], ['latency_ms', 'int'], ['cost_usd', 'float8'],
-  ['error', 'text'], ['error_kind', 'text'], ['from_cache', 'boolean'], ['served_model', 'text'], ['system_fingerprint', 'text'],
-  ['provider_meta', 'text', 'jsonb'], ['structured', 'text', 'jsonb'], ['refusal', 'text'],
+/**
+ * Each column once: its name, its array type, the row's value, and the cast from text for JSON
+ * columns (they travel as text and are cast once stored). The statement and the arrays are both
+ * made from this list, so a column cannot be written under another's name.
+ */
+const COLUMNS: readonly { name: string; type: string; value: (r: ReplyRow) => unknown; cast?: 'jsonb' }[] = [
+  { name: 'id', type: 'text', value: (r) => r.id },
+  { name: 'run_id', type: 'text', value: (r) => r.runId },
+  { name: 'prompt_key', type: 'text', value: (r) => r.promptKey },
+  { name: 'model_id', type: 'text', value: (r) => r.modelId },
+  { name: 'system_index', type: 'int', value: (r) => r.systemIndex },
+  { name: 'temperature_index', type: 'int', value: (r) => r.temperatureIndex },
+  { name: 'temperature', type: 'float8', value: (r) => r.temperature },
+  { name: 'attempt', type: 'int', value: (r) => r.attempt },
+  { name: 'turns', type: 'text', value: (r) => r.turns, cast: 'jsonb' },
+  { name: 'content', type: 'text', value: (r) => r.content },
+  { name: 'tool_calls', type: 'text', value: (r) => r.toolCalls, cast: 'jsonb' },
+  { name: 'finish_reason', type: 'text', value: (r) => r.finishReason },
+  { name: 'prompt_tokens', type: 'int', value: (r) => r.promptTokens },
+  { name: 'completion_tokens', type: 'int', value: (r) => r.completionTokens },
+  { name: 'latency_ms', type: 'int', value: (r) => r.latencyMs },
+  { name: 'cost_usd', type: 'float8', value: (r) => r.costUsd },
+  { name: 'error', type: 'text', value: (r) => r.error },
+  { name: 'error_kind', type: 'text', value: (r) => r.errorKind },
+  { name: 'from_cache', type: 'boolean', value: (r) => r.fromCache },
+  { name: 'served_model', type: 'text', value: (r) => r.servedModel },
+  { name: 'system_fingerprint', type: 'text', value: (r) => r.systemFingerprint },
+  { name: 'provider_meta', type: 'text', value: (r) => r.providerMeta, cast: 'jsonb' },
+  { name: 'structured', type: 'text', value: (r) => r.structured, cast: 'jsonb' },
+  { name: 'refusal', type: 'text', value: (r) => r.refusal },
 ];
 const MAX_ROWS = 500;
 
-function values(r: ReplyRow): unknown[] {
-  return [
-    r.id, r.runId, r.promptKey, r.modelId, r.systemIndex, r.temperatureIndex, r.temperature, r.attempt, r.turns, r.content, r.toolCalls,
-    r.finishReason, r.promptTokens, r.completionTokens, r.latencyMs, r.costUsd, r.error, r.errorKind, r.fromCache, r.servedModel,
-    r.systemFingerprint, r.providerMeta, r.structured, r.refusal,
-  ];
-}
-
 /** One text whatever the batch's size (a column per array): a prepared statement (db/prepared.ts). */
 const INSERT_REPLIES = preparedStatement('insert-replies', `WITH ins AS (
-     INSERT INTO replies (${COLUMNS.map(([c]) => c).join(', ')}, created_at)
-     SELECT ${COLUMNS.map(([c, , cast]) => (cast ? `${c}::${cast}` : c)).join(', ')}, now()
-     FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) AS x(${COLUMNS.map(([c]) => c).join(', ')})
+     INSERT INTO replies (${COLUMNS.map((c) => c.name).join(', ')}, created_at)
+     SELECT ${COLUMNS.map((c) => (c.cast ? `${c.name}::${c.cast}` : c.name)).join(', ')}, now()
+     FROM unnest(${COLUMNS.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')}) AS x(${COLUMNS.map((c) => c.name).join(', ')})
      ON CONFLICT (run_id, prompt_key, model_id, system_index, temperature_index, attempt) DO NOTHING
      RETURNING id, run_id, error
    ), counted AS (
@@ -69,8 +84,7 @@ const INSERT_REPLIES = preparedStatement('insert-replies', `WITH ins AS (
    SELECT id FROM ins`);
 
 async function insertReplies(db: Db, rows: ReplyRow[]): Promise<boolean[]> {
-  const table = rows.map(values);
-  const { rows: inserted } = await poolOf(db).query<{ id: string }>(INSERT_REPLIES(COLUMNS.map((_, c) => table.map((r) => r[c]))));
+  const { rows: inserted } = await poolOf(db).query<{ id: string }>(INSERT_REPLIES(COLUMNS.map((c) => rows.map(c.value))));
   const ids = new Set(inserted.map((r) => r.id));
   return rows.map((r) => ids.has(r.id));
 }
