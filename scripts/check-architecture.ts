@@ -1,6 +1,6 @@
 /**
  * The architecture half of `npm run deps:check` (scripts/check-deps.ts runs it): three rules
- * of issue 10 that must stay true once made true.
+ * of the architecture (docs/architecture.md) that must stay true once made true.
  *   1. One composition root: only lib/server/platform.ts and lib/server/compose/ (with
  *      lib/server/env.ts, which parses the environment) read the configuration: `env()`,
  *      `databaseUrl()`, `parseEnv()` or `process.env`. Use cases and adapters receive what

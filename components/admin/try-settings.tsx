@@ -1,4 +1,4 @@
-/** The maintainers' "Try it" settings (issue 16): the allowed models and each author's daily budget. */
+/** The maintainers' "Try it" settings (docs/authoring.md): the allowed models and each author's daily budget. */
 import { Section } from '@/components/ui';
 
 export interface TrySettingsView {

@@ -2,7 +2,7 @@
 /**
  * The author's workspace: the YAML editor (CodeMirror, checked live by the blueprint parser),
  * its problems list, the draft kept in this browser and the account, and the panels that act
- * on its text (owned by the "form", "try-it" and "open-pr" helpers of issue 16).
+ * on its text (the form view, "Try it" and "Open pull request": docs/authoring.md).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AuthoringCatalog } from '@/lib/core';

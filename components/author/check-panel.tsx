@@ -1,9 +1,9 @@
 'use client';
 /**
- * The browser check (issue 16): paste a reply, pick a prompt, see every point's verdict, graded
- * here by lib/core (the same code as `assay check`): no budget, no server call. Judged points
- * say they need a judge ("Try it" grades them); `$js` points run in the QuickJS sandbox when the
- * browser can start it, and say so when it cannot.
+ * The browser check (docs/authoring.md): paste a reply, pick a prompt, see every point's verdict,
+ * graded here by lib/core (the same code as `assay check`): no budget, no server call. Judged
+ * points say they need a judge ("Try it" grades them); `$js` points run in the QuickJS sandbox when
+ * the browser can start it, and say so when it cannot.
  */
 import { useMemo, useRef, useState } from 'react';
 import { createQuickJsSandbox, type SandboxPort } from '@/lib/core';

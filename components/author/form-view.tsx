@@ -1,6 +1,6 @@
 'use client';
 /**
- * The form view of the blueprint being edited (issue 16): its header, its prompts and each
+ * The form view of the blueprint being edited (docs/authoring.md): its header, its prompts and each
  * prompt's points (kind, weight, gate, citation; judge questions with their levels/options).
  * The form is read from the YAML (`readForm`) and every edit is a splice of the YAML (`editForm`),
  * so comments and layout outside the edited node are the author's own; the new text goes to

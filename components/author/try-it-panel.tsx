@@ -1,6 +1,6 @@
 'use client';
 /**
- * "Try it" (issue 16): run the draft on a few of the models maintainers allow, within the
+ * "Try it" (docs/authoring.md): run the draft on a few of the models maintainers allow, within the
  * author's budget for the day. Shows the allowance (GET /api/author/try), starts the run
  * (POST, same-origin with the session cookie), then the run's live progress and a link to the
  * draft run's results. Refusals (an invalid draft at file:line:col, a used-up budget, the rate

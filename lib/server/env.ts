@@ -93,7 +93,7 @@ export const EnvSchema = z.object({
   ASSAY_PR_MAX_PROMPTS: z.coerce.number().int().positive().default(10),
   ASSAY_PR_MAX_CALLS: z.coerce.number().int().positive().default(200),
   ASSAY_PR_MAX_COST_USD: z.coerce.number().positive().default(2),
-  /** Try it (issue 16): the models authors may run a draft on (comma-separated) until a maintainer sets them on /admin. */
+  /** Try it (docs/authoring.md): the models authors may run a draft on (comma-separated) until a maintainer sets them on /admin. */
   ASSAY_TRY_MODELS: z.string().default('openai:gpt-4o-mini'),
   /** An author's try-it budget per UTC day until a maintainer sets it: provider calls and their cost. */
   ASSAY_TRY_DAILY_CALLS: z.coerce.number().int().min(0).default(50),

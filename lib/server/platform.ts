@@ -72,7 +72,7 @@ function runPorts(): RunPorts {
   };
 }
 
-/** "Try it" (issue 16): the run pipeline, the environment's default settings and the platform's judges. */
+/** "Try it" (docs/authoring.md): the run pipeline, the environment's default settings and the platform's judges. */
 export function tryDeps(): TryDeps {
   const config = env();
   return { db: getDb(), runs: githubServices().runs, defaults: trySettingsFromEnv(config), judges: runDefaults(config).judges };

@@ -1,11 +1,11 @@
 /**
- * The browser check (issue 16): every point of one prompt of the draft graded against a pasted
- * reply by the same code as `assay check` (lib/core's `evaluateDeterministicPoint`, the point
- * registry, `$js` in the QuickJS sandbox), with no budget and no server. Points that an LLM judge
- * grades are listed as needing one; "Try it" grades them. When the sandbox cannot start here
- * (the browser refused its WebAssembly), the points that need it say so instead of guessing.
- * Points and paths are named as the run pages name them (`pointLabel`, `pathNames`), so a
- * point checked here reads the same on the draft run's pages.
+ * The browser check (docs/authoring.md, "Check a reply in the browser"): every point of one prompt
+ * of the draft graded against a pasted reply by the same code as `assay check` (lib/core's
+ * `evaluateDeterministicPoint`, the point registry, `$js` in the QuickJS sandbox), with no budget
+ * and no server. Points that an LLM judge grades are listed as needing one; "Try it" grades them.
+ * When the sandbox cannot start here (the browser refused its WebAssembly), the points that need it
+ * say so instead of guessing. Points and paths are named as the run pages name them (`pointLabel`,
+ * `pathNames`), so a point checked here reads the same on the draft run's pages.
  */
 import { evaluateDeterministicPoint, mayUseSandbox, parseBlueprint, pointLabel, type Prompt, type SandboxPort } from '@/lib/core';
 import { pathNames } from './score-breakdown';

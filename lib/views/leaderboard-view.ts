@@ -1,5 +1,5 @@
 /**
- * Leaderboard pages (SPEC §3): the board itself (averaging, intervals, coverage, ranking) is
+ * Leaderboard pages: the board itself (averaging, intervals, coverage, ranking) is
  * the core level `leaderboard()` (lib/core/scoring/leaderboard.ts); this view model only
  * shapes it for the page: labels, links, interval bars, captions, the tag chips, and why a
  * model is listed apart (ASSAY_LEADERBOARD_MIN_COVERAGE).

@@ -1,7 +1,7 @@
 /**
- * What the try-it panel and its API exchange (issue 16): the author's allowance today, the
- * request and the started run. One schema each, parsed by the route on the way out and by the
- * panel on the way in.
+ * What the try-it panel and its API exchange (docs/authoring.md, "Try it"): the author's allowance
+ * today, the request and the started run. One schema each, parsed by the route on the way out and
+ * by the panel on the way in.
  */
 import { z } from 'zod';
 

@@ -42,7 +42,7 @@ export interface FormPoint {
   fn: string | null;
   args: unknown;
   question: FormQuestion | null;
-  /** `- kind: …` criterion entries (issue 12): the kind and the other keys. */
+  /** `- kind: …` criterion entries (docs/criteria.md): the kind and the other keys. */
   criterion: { kind: string; params: Record<string, unknown> } | null;
   /** As written (null: not written, the parser's default 1). */
   weight: number | null;

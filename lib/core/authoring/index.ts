@@ -1,4 +1,4 @@
-/** The form view's model of a blueprint and its edits (issue 16), pure and browser-safe. */
+/** The form view's model of a blueprint and its edits (docs/authoring.md), pure and browser-safe. */
 export { readForm, type FormModel, type FormReading, type FormView, type FormHeader, type FormPrompt, type FormPoint, type FormPointKind, type FormQuestion, type FormLayout, type PointBlock } from './form-model';
 export { editForm, FormEditError, type FormEdit, type HeaderField, type PromptField, type PointField } from './form-edits';
 export * from './pull-request';

@@ -1,5 +1,5 @@
 /**
- * Assay's case fields from soev (seed 003): `repeats`, `status`, `split`, `lineage`,
+ * Assay's case fields from soev (docs/soev.md): `repeats`, `status`, `split`, `lineage`,
  * `category`, `tags`, `variants` and the `expect: {behaviour, nuggets, sources}` object.
  *
  * `expect` is also one of Weval's aliases for `should` (a list of points); the two are told

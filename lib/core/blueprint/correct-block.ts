@@ -1,5 +1,5 @@
 /**
- * A prompt's `correct:` block (seed 002): an `any`/`all`/`not` tree of assertions over the
+ * A prompt's `correct:` block: an `any`/`all`/`not` tree of assertions over the
  * response view, yielding one pass/fail point. `weight`, `gate` and `citation` may sit at the
  * top of the block next to the tree; everything else is the tree, validated by the correct
  * module's schema with the position of the offending node, and its regexes compiled now.

@@ -1,5 +1,5 @@
 /**
- * The header keys of soev's project settings (seed 003), read beside Weval's header:
+ * The header keys of soev's project settings (docs/criteria.md), read beside Weval's header:
  * `defaults:` (criteria graded on every prompt, before the prompt's own; parsed in parse.ts
  * with the points context), `citations:` written as a reading rule (a `citations:` list or
  * `{title, url}` stays Weval's references), `messages:` (key → fixed text) and `corpus:`

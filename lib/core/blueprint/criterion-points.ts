@@ -1,5 +1,5 @@
 /**
- * A soev criterion entry (seed 003, CriterionSpec) → a `criterion` point:
+ * A soev criterion entry (soev's CriterionSpec; docs/criteria.md) → a `criterion` point:
  *
  *   - kind: reply.max_length
  *     max: 2000            # a kind's parameters beside `kind`, or under `params:`

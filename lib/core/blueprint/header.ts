@@ -1,5 +1,5 @@
 /**
- * The header document (SPEC §2.2): every field Weval reads, with Weval's aliases and checks
+ * The header document: every field Weval reads, with Weval's aliases and checks
  * (render_as, author, references, models), plus `point_defs`. Fields Weval passes through
  * without reading are kept verbatim in `extensions`; fields nobody knows are kept there too
  * (Weval passes them through) but reported as warnings, with a "did you mean" when close.

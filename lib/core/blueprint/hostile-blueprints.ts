@@ -1,5 +1,5 @@
 /**
- * Hostile blueprints from the red-team pass (issue 11), shared by the security tests, the
+ * Hostile blueprints from a red-team pass (see docs/limits.md), shared by the security tests, the
  * fuzz run and the loader bench. Each is built here rather than kept as a file so its size
  * and shape are visible; the two alias bombs are padded to the sizes the pass used.
  */

@@ -11,7 +11,7 @@ export { parsePointSource, type PointSourceResult } from './point-source';
 export { blueprintSourceSchema, blueprintJsonSchema } from './source-schema';
 export { BLUEPRINT_LIMITS, BlueprintLimitsSchema, type BlueprintLimits } from './limits';
 export { compareCodeUnits, storableText, unstorableOffset } from './text';
-/** Hostile blueprints of issue 11's red-team pass, for the security tests, the fuzz run and the bench. */
+/** Hostile blueprints from a red-team pass, for the security tests, the fuzz run and the bench. */
 export * as hostileBlueprints from './hostile-blueprints';
 export { isSealedPrompt, redactSealed, SEALED_SPLIT, type SealedRedaction } from './sealed';
 export { toolModeOf, TOOL_MODES, type ToolMode, type PromptToolFields } from './tool-fields';

@@ -1,7 +1,8 @@
 /**
- * The `should` system (seed 000): one `should`/`should_not` block → a flat list of points.
+ * Weval's `should` system (docs/compatibility.md): one `should`/`should_not` block → a flat
+ * list of points.
  *
- * Every form of seed 000 and Weval's parser is accepted: plain strings (LLM-judged), the
+ * Every form that Weval documents or its parser accepts is accepted: plain strings (LLM-judged), the
  * `"criterion": "citation"` pair, `$fn: arg`, `$fn` alone, full `{point|text|fn, arg|fnArgs,
  * weight|multiplier, citation}` objects, `$ref` to `point_defs`, and nested lists as
  * alternative paths (OR: the best path counts). Assay adds `gate: true` on any point and the

@@ -1,5 +1,5 @@
 /**
- * One prompt (SPEC §2.3, §2.5): its conversation, its fields with Weval's aliases, its points
+ * One prompt: its conversation, its fields with Weval's aliases, its points
  * (`should` and its aliases, `should_not`, `correct:`), and Assay's case fields. The id is
  * assigned later (`assignIds`), once every prompt is normalised, because a missing id is a
  * hash of the normalised prompt and duplicates are found across the whole blueprint.

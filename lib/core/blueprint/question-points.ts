@@ -1,5 +1,5 @@
 /**
- * Judge questions written as points (seed 004, SPEC §2.5):
+ * Judge questions written as points (docs/judging.md):
  *
  *   - noul: "Every figure in the reply appears in a tool output"
  *   - score: "How grounded is the reply?"

@@ -1,5 +1,5 @@
 /**
- * Reads the `retrieval:` header block (alias `retrieval_config`, seed 002's name) from its YAML
+ * Reads the `retrieval:` header block (alias `retrieval_config`; docs/retrieval.md) from its YAML
  * node into `RetrievalBlock` (lib/core/retrieval/block.ts), with every mistake an error at the
  * line and column of the value concerned:
  *
@@ -8,11 +8,11 @@
  *     queries: data/queries.jsonl
  *     qrels: data/qrels.jsonl            # or TREC qrels text
  *     metrics: [ndcg@10, recall@10, mrr] # "<metric>@<k>"
- *     models: [openai:text-embedding-3-small]   # or the seed's `model: { registry_name }` / `model: { path }`
+ *     models: [openai:text-embedding-3-small]   # or a single `model: { registry_name }` / `model: { path }`
  *     thresholds: { min: { ndcg@10: 0.3 }, warn_margin: 0.05 }
  *     primary_metric: ndcg@10            # default: the first metric
  *
- * Models: `models:` (a list of ids) and the seed's single `model:` (an id, `{ registry_name }`
+ * Models: `models:` (a list of ids) and a single `model:` (an id, `{ registry_name }`
  * or `{ path }`) may both be written; they are merged in that order. With neither, the header's
  * `models:` ids are used. A bare registry name (no `provider:`) reads as `vllm:<name>` (a
  * self-hosted OpenAI-compatible server), with a warning that says how to choose another; a path
@@ -124,15 +124,16 @@ function idModel(item: YNode, written: RetrievalModelRef['written'], issues: Iss
     return null;
   }
   if (!id.includes(':')) {
-    // Seed 002 names models from its own registry (`bge-base-en`); Assay has none, and such
-    // models are served self-hosted, so the name is run on the OpenAI-compatible vLLM provider.
+    // A name without a provider (`bge-base-en`) comes from another tool's model registry; Assay has
+    // none, and such models are served self-hosted, so the name is run on the OpenAI-compatible
+    // vLLM provider.
     issues.warn(item.loc, 'suspicious', `\`${id}\` names no provider; it is run as \`vllm:${id}\` (an OpenAI-compatible server at VLLM_BASE_URL)`, `Write the provider to choose another, e.g. \`openai:${id}\`, \`ollama:${id}\` or \`together:${id}\`.`);
     return { id: `vllm:${id}`, written };
   }
   return { id, written };
 }
 
-/** The seed's `model:` value: an id, `{ registry_name }` or `{ path }`. */
+/** The single `model:` value (docs/retrieval.md): an id, `{ registry_name }` or `{ path }`. */
 function singleModel(node: YNode, issues: Issues): RetrievalModelRef | null {
   if (node.kind === 'scalar') return idModel(node, 'id', issues);
   if (node.kind === 'map') {
@@ -175,7 +176,7 @@ function modelsOf(block: YMap, headerModels: readonly ModelRef[], blockKey: stri
   }
   if (isNull(list) && isNull(single)) {
     for (const m of headerModels) if (m.kind === 'id') out.push({ id: m.id, written: 'id' });
-    if (out.length === 0) issues.error(at, 'schema', `\`${blockKey}\` names no embedding model`, 'Add `models: [openai:text-embedding-3-small]` (or the seed\'s `model: { registry_name: … }`).');
+    if (out.length === 0) issues.error(at, 'schema', `\`${blockKey}\` names no embedding model`, 'Add `models: [openai:text-embedding-3-small]` (or a single `model: { registry_name: … }`).');
   }
   const seen = new Set<string>();
   return out.filter((m) => (seen.has(m.id) ? false : (seen.add(m.id), true)));

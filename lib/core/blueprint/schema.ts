@@ -38,7 +38,7 @@ const PointCommon = {
    * scored 1 − value (Weval's inversion).
    */
   source: z.enum(['should', 'should_not']),
-  /** A failed gate makes the attempt's score 0 (seed 003). */
+  /** A failed gate makes the attempt's score 0. */
   gate: z.boolean(),
   loc: SourceLocSchema.nullable(),
 };
@@ -178,7 +178,7 @@ export const PromptSchema = z.object({
   description: z.string().nullable(),
   /** Flat list; alternative-path membership is in `point.path`. */
   points: z.array(PointSchema),
-  /** Independent samples per model (seed 003 `repeats: k`). */
+  /** Independent samples per model (`repeats: k`). */
   repeats: z.number().int().positive(),
   status: z.enum(['active', 'draft', 'retired']),
   /** `test` prompts are sealed: run and scored, never shown publicly. */

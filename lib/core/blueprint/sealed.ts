@@ -1,9 +1,9 @@
 /**
- * Sealed prompts (`split: test`, SPEC §2.5) are run and scored but never shown. Which prompts
- * are sealed is decided here, once, from the parser's own result: the same reading of the file
- * (aliases, merge keys, flow mappings, block scalars, tags, JSON, multi-document streams) that
- * decides what runs. A text-level test (a regex over `split: test`) misses spellings the
- * parser accepts; this cannot, because it is the parser.
+ * Sealed prompts (`split: test`; docs/runs.md, "Sealed prompts") are run and scored but never
+ * shown. Which prompts are sealed is decided here, once, from the parser's own result: the same
+ * reading of the file (aliases, merge keys, flow mappings, block scalars, tags, JSON,
+ * multi-document streams) that decides what runs. A text-level test (a regex over `split: test`)
+ * misses spellings the parser accepts; this cannot, because it is the parser.
  *
  * `redactSealed` returns the file's documents as plain values with every sealed prompt
  * removed, so a public view is rebuilt from them and not from the text: nothing written

@@ -1,6 +1,7 @@
 /**
- * The AUTHORED point forms (seed 000, SPEC §2.4–2.5) as a zod schema, for the blueprint's
- * JSON Schema (editor completion and checking) and for the drift test against the loader.
+ * The AUTHORED point forms (Weval's and Assay's: docs/compatibility.md) as a zod schema, for the
+ * blueprint's JSON Schema (editor completion and checking) and for the drift test against the
+ * loader.
  *
  * Everything about point functions is generated from the registry: one `$name: args` form per
  * accepted spelling (canonical, alias, `not_` form) whose argument schema IS the function's
@@ -166,7 +167,7 @@ const textObjects: z.ZodType[] = [
   z.object({ point: NonBlank.describe('The criterion the judge grades (alias of `text`).'), ...POINT_COMMON }).strict().meta({ id: 'point.point' }),
 ];
 
-/** Judge questions whose answers are probabilities (seed 004). */
+/** Judge questions whose answers are probabilities (docs/judging.md). */
 const questions: z.ZodType[] = [
   z
     .object({ noul: NonBlank.describe('A true/false statement, phrased so that true is what you want; value = P(true).'), ...POINT_COMMON })

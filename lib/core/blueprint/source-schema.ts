@@ -1,7 +1,7 @@
 /**
  * The blueprint format as AUTHORS write it (not the normalised `Blueprint` of schema.ts):
  * one YAML/JSON document, which is a header, a list of prompts, one prompt, or a header with
- * `prompts:` (every layout the loader accepts is a sequence of such documents, SPEC §2.1).
+ * `prompts:` (every layout the loader accepts is a sequence of such documents).
  *
  * Its JSON Schema (`blueprintJsonSchema()`) is what editors load through the
  * `# yaml-language-server: $schema=…` modeline, served at /schema/blueprint.json and printed by
@@ -145,7 +145,7 @@ const RetrievalBlock = z
       .union([NonBlank, z.object({ registry_name: NonBlank }).strict(), z.object({ path: NonBlank }).strict()])
       .nullable()
       .optional()
-      .describe('One model (seed 002): an id, `{ registry_name }` (without a provider: run on `vllm:`) or `{ path }`.'),
+      .describe('One model: an id, `{ registry_name }` (without a provider: run on `vllm:`) or `{ path }`.'),
     thresholds: z
       .object({ min: z.record(z.string(), z.number().min(0).max(1)), warn_margin: z.number().min(0).max(1).nullable().optional() })
       .strict()
@@ -290,7 +290,7 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
       'Assay: `per-point` (default) asks each judged point in its own judge call; `batched` asks all judged points of a reply in one call per judge (at most 10 questions per call, larger sets split).',
     ),
     retrieval: nullable(RetrievalBlock, 'Assay: a retrieval blueprint (embedding models scored over a corpus); it has no prompts.'),
-    retrieval_config: nullable(RetrievalBlock, 'Alias of `retrieval` (seed 002).'),
+    retrieval_config: nullable(RetrievalBlock, 'Alias of `retrieval`.'),
     // Weval header fields that are kept verbatim without being interpreted.
     embeddingModel: z.unknown().optional(),
     context: z.unknown().optional(),

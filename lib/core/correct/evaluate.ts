@@ -1,5 +1,5 @@
 /**
- * Evaluating a `correct:` tree (seed 002) over the response view: `any` passes when one
+ * Evaluating a `correct:` tree over the response view: `any` passes when one
  * branch passes, `all` when every branch passes, `not` when its child fails, and an
  * `assertions` list when every assertion holds. The result explains which branch or
  * assertion decided it, so an author can fix a scenario from the verdict alone.

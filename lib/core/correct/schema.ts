@@ -1,5 +1,5 @@
 /**
- * `correct:` trees (seed 002): `any` / `all` / `not` over assertions that query the
+ * `correct:` trees: `any` / `all` / `not` over assertions that query the
  * normalised response view (`$.raw`, `$.content`, `$.content_json`, `$.tool_calls`).
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The normalised response view that `correct:` assertions query (seed 002). It is syntax
+ * The normalised response view that `correct:` assertions query. It is syntax
  * normalisation only: it never decides correctness and knows no tool by name.
  *
  * - `$.raw`          the assistant's text exactly as received

@@ -3,7 +3,7 @@
  * again (a stored blueprint may predate a schema change), the kind's evaluator, and its verdict
  * turned into Assay's verdict. A throw is an `error` verdict with the reason, never a 0.
  *
- * soev scores an attempt by status alone (seed 003: weight of the passed over the weight of the
+ * soev scores an attempt by status alone (weight of the passed over the weight of the
  * passed and failed), so a criterion's verdict score is 1 for pass and 0 for fail; the kind's
  * share (the required groups cited, the sentences in the language) is kept as its raw score.
  */

@@ -1,4 +1,4 @@
-/** Criterion kinds (soev, seed 003): the registry, the citation reading, and grading one criterion point. */
+/** Criterion kinds (soev's; docs/criteria.md): the registry, the citation reading, and grading one criterion point. */
 export * from './types';
 export { criterionKind, criterionKindNames, resolveCriterionKind, listCriterionKinds, type KindResolution } from './registry';
 export * from './citations';

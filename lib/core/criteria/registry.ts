@@ -1,8 +1,8 @@
 /**
  * The registry of criterion kinds, beside the point functions' registry (lib/core/points).
- * Each helper list is filled by its own module; a name registered twice is a bug. An unknown
- * name resolves to an error with "did you mean" suggestions (the same `closest` as `$fn` names),
- * so the parser reports it at load time.
+ * Each kind list (DETERMINISTIC_KINDS, JUDGED_KINDS) is filled by its own module; a name registered
+ * twice is a bug. An unknown name resolves to an error with "did you mean" suggestions (the same
+ * `closest` as `$fn` names), so the parser reports it at load time.
  */
 import { closest } from '../points/suggest';
 import { DETERMINISTIC_KINDS } from './deterministic';

@@ -1,10 +1,11 @@
 /**
- * The criterion-kind port (soev, seed 003): a kind has a name, a zod parameter schema that the
- * parser validates at load time (file:line:col), and an evaluator that turns the evidence of one
- * attempt into a verdict. The registry (`registry.ts`) holds every kind next to the point functions.
+ * The criterion-kind port (soev's criterion registry; docs/criteria.md): a kind has a name, a zod
+ * parameter schema that the parser validates at load time (file:line:col), and an evaluator that
+ * turns the evidence of one attempt into a verdict. The registry (`registry.ts`) holds every kind
+ * next to the point functions.
  *
- * CONTRACT between the helpers building issue 12 (kinds, judged kinds, soev files): change a field
- * here only by adding to it, and say so in your report.
+ * Every kind (deterministic/, judged/) and the soev readers are written against these types:
+ * change a field here only by adding to it, so that none of them breaks.
  */
 import type { z } from 'zod';
 import type { Message } from '../blueprint/schema';
@@ -37,7 +38,7 @@ export interface ConversationEvidence {
   citations: Citation[];
   /** The HTTP system's parsed JSON body, when the reply was structured. */
   structured?: unknown;
-  /** Why this conversation has no reply (a variant whose generation failed); absent when it has one. (judged helper) */
+  /** Why this conversation has no reply (a variant whose generation failed); absent when it has one. */
   error?: string | null;
   /**
    * Set when the provider itself marked the reply as a refusal (which signal: `message.refusal`,
@@ -72,7 +73,7 @@ export interface CorpusPort {
 /** What a kind may need; a missing service gives `error` with the reason, never a 0. */
 export interface CriterionServices {
   judge?: JudgePort;
-  /** Rubric texts by the name or path a `rubric.judge` criterion gives (soev's rubric files). (judged helper) */
+  /** Rubric texts by the name or path a `rubric.judge` criterion gives (soev's rubric files). */
   rubrics?: Record<string, string>;
   corpus?: CorpusPort;
   /** The project's fixed messages by key (`behaviour.message`, `refusal.code`). */

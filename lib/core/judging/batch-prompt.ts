@@ -1,10 +1,11 @@
 /**
- * Batched judging (issue 15): every judged point of one reply asked in ONE judge call, as
- * lettered questions (A, B, C…), each with its own numbered options (1 = worst for ordered
- * questions). The judge answers one line per question (`B: 4`), so each answer's option
- * number is a token of its own (OpenAI's tokenizers write numbers up to three digits as one
- * token) whose top log-probabilities give that question's distribution (batch-reading.ts). Options are numbers, not letters, so a question's letter and its answer
- * can never be confused (`A: B` would be).
+ * Batched judging (docs/judging.md, "Batched (opt-in)"): every judged point of one reply asked in
+ * ONE judge call, as lettered questions (A, B, C…), each with its own numbered options (1 = worst
+ * for ordered questions). The judge answers one line per question (`B: 4`), so each answer's option
+ * number is a token of its own (OpenAI's tokenizers write numbers up to three digits as one token)
+ * whose top log-probabilities give that question's distribution (batch-reading.ts). Options
+ * are numbers, not letters, so a question's letter and its answer can never be confused (`A: B`
+ * would be).
  *
  * The blocks (`<PROMPT>`, `<TEXT>`, the rubric context, each question's text and options) are
  * worded as in the per-point prompt (prompt.ts), so the judge reads the same material; a

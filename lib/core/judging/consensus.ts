@@ -1,5 +1,5 @@
 /**
- * Judge panel consensus (SPEC §4): the mean of the judges that answered, their spread, and
+ * Judge panel consensus: the mean of the judges that answered, their spread, and
  * Krippendorff's α (interval metric) as the agreement statistic over a points × judges
  * matrix. A judge that failed is absent (null), never a 0 (STYLE habit 5).
  */

@@ -1,6 +1,6 @@
 /**
  * Reading a judge's probability distribution over labels, recorded with how it was
- * obtained (SPEC §2.5): from the token log-probabilities at the label position where the
+ * obtained: from the token log-probabilities at the label position where the
  * provider returns them, otherwise estimated from several sampled answers.
  */
 import { z } from 'zod';

@@ -1,6 +1,7 @@
 /**
- * How far two ways of judging the same replies agree, verdict by verdict (issue 15: batched
- * judging is checked against per-point judging before it may become a default): the share of
+ * How far two ways of judging the same replies agree, verdict by verdict (batched judging is
+ * checked against per-point judging before it may become a default; docs/judging.md, "Agreement,
+ * and why the default stays per-point"): the share of
  * verdicts with the same status, the mean |score difference| where both have a score, and
  * Krippendorff's α (interval) with the two modes as the two coders.
  */

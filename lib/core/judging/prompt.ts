@@ -1,6 +1,6 @@
 /**
  * The judge protocol: the messages sent to a judge model for one point, and the reading of
- * its answer into a distribution over the question's labels (SPEC §2.5, §4).
+ * its answer into a distribution over the question's labels.
  *
  * Every judged point is a question (a plain-string point is a `score` question over the
  * five-class scale). Its options are presented as single letters (A, B, …), so the answer

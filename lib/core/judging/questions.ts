@@ -1,5 +1,5 @@
 /**
- * Judge questions whose answers are probabilities (seed 004).
+ * Judge questions whose answers are probabilities (docs/judging.md).
  *
  * - `noul`: one true/false statement; value = P(true). Phrase it so that true is good.
  * - `score`: ordered levels written worst first; value = expected level ÷ top level.

@@ -1,5 +1,5 @@
 /**
- * The judge class scale for plain-string points (seed 000): five classes from "absent" to
+ * The judge class scale for plain-string points (Weval's): five classes from "absent" to
  * "fully present", equidistant 0, 0.25, 0.5, 0.75, 1. In Assay a plain-string point is a
  * `score` question over these classes, so its value is the expected class under the judge's
  * distribution; a single parsed label (Weval's way) is the special case of a point mass.
@@ -17,7 +17,7 @@ export const JUDGE_SCALE = [
 ] as const;
 export type JudgeClass = (typeof JUDGE_SCALE)[number];
 
-/** Weval's numeric mapping, as documented (seed 000) and as `scoreValue` derives it. */
+/** Weval's numeric mapping, as Weval documents it and as `scoreValue` derives it. */
 export const JUDGE_CLASS_VALUES: Readonly<Record<JudgeClass, number>> = {
   CLASS_ABSENT: 0,
   CLASS_SLIGHTLY_PRESENT: 0.25,

@@ -1,5 +1,5 @@
 /**
- * Value functions for judge questions whose answers are probabilities (seed 004).
+ * Value functions for judge questions whose answers are probabilities (docs/judging.md).
  *
  * Each judge answer is a probability distribution over the question's labels; these
  * functions turn it into the question's value in [0,1]. They validate their input and

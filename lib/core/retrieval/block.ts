@@ -1,7 +1,7 @@
 /**
- * The `retrieval:` header block (seed 002 calls it `retrieval_config`): a blueprint that scores
- * embedding models corpus-level instead of grading replies. This is the parsed shape every
- * other part of Assay reads (runs, pages, the CLI); the YAML reading with positions is in
+ * The `retrieval:` header block (also read as `retrieval_config`; docs/retrieval.md): a blueprint
+ * that scores embedding models corpus-level instead of grading replies. This is the parsed shape
+ * every other part of Assay reads (runs, pages, the CLI); the YAML reading with positions is in
  * `lib/core/blueprint/retrieval-field.ts`.
  */
 import { z } from 'zod';
@@ -29,7 +29,7 @@ export type MetricSpec = z.infer<typeof MetricSpecSchema>;
 export const RetrievalModelRefSchema = z.object({
   /** An Assay model id (`openai:text-embedding-3-small`, `custom:…`). */
   id: z.string().min(1),
-  /** How the author named it: a `models:` id, the seed's `model: { registry_name }` or `model: { path }`. */
+  /** How the author named it: a `models:` id, a single `model: { registry_name }` or `model: { path }`. */
   written: z.enum(['id', 'registry_name', 'path']).default('id'),
 });
 export type RetrievalModelRef = z.infer<typeof RetrievalModelRefSchema>;
@@ -62,7 +62,7 @@ const GRAMMAR_HINT = 'Write a metric as `<name>` or `<name>@<k>`: recall@k, prec
 /**
  * `ndcg@10` → `{ name: 'ndcg', k: 10, label: 'ndcg@10' }`. Case and spaces around `@` are
  * forgiven; the label is always the canonical lower-case form, so `NDCG@10` and `ndcg@10`
- * are one metric. The seed's aliases `P@k`/`p@k` (trec_eval's `P_k`) read as precision.
+ * are one metric. The aliases `P@k`/`p@k` (trec_eval's `P_k`) read as precision.
  */
 export function parseMetric(written: string): ParsedMetric {
   const match = /^\s*([A-Za-z_]+)\s*(?:@\s*(\S+))?\s*$/.exec(written);

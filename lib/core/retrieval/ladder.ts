@@ -1,7 +1,7 @@
 /**
- * The threshold ladder of seed 002: below `min` fails, within [min, min + warn_margin) warns,
- * otherwise passes. A metric with no threshold, or no value (unscored), has no status: unscored
- * is not a failure.
+ * The threshold ladder of a retrieval blueprint's `thresholds` (docs/retrieval.md): below `min`
+ * fails, within [min, min + warn_margin) warns, otherwise passes. A metric with no threshold, or no
+ * value (unscored), has no status: unscored is not a failure.
  */
 import type { RetrievalThresholds } from './block';
 

@@ -1,5 +1,5 @@
 /**
- * A run's identity: everything that determines its results (SPEC §5), so a schedule can
+ * A run's identity: everything that determines its results, so a schedule can
  * tell an identical run from a changed one. Hashing uses the core's own SHA-256 (pure).
  */
 import { sha256Hex, stableStringify } from '../blueprint/ids';

@@ -44,8 +44,9 @@ export interface GenerationCell {
   messages: Message[];
   /**
    * The prompt's `variants:`, each its own conversation with the same model, system prompt,
-   * temperature and attempt (seed 003). They are generated with the cell and stored beside its
-   * reply (not as replies), so a variant never counts as an attempt; `compare.*` reads them.
+   * temperature and attempt (docs/criteria-judged.md, "Variants"). They are generated with the cell
+   * and stored beside its reply (not as replies), so a variant never counts as an attempt;
+   * `compare.*` reads them.
    */
   variants: CellVariant[];
 }

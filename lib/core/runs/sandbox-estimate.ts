@@ -1,8 +1,8 @@
 /**
- * The most sandbox time a run of a blueprint could use (issue 11, finding 4: PR budgets did not
- * count `$js` points). For each prompt the run would grade: its sandbox points (`$js`, string
- * `tool_args_match`, regexes that need the JS engine) × the per-point limit, at most the
- * per-reply budget, × the replies it gets (models × system prompts × temperatures × repeats).
+ * The most sandbox time a run of a blueprint could use (so that a pull request's budget counts
+ * `$js` points too, not only model calls). For each prompt the run would grade: its sandbox points
+ * (`$js`, string `tool_args_match`, regexes that need the JS engine) × the per-point limit, at most
+ * the per-reply budget, × the replies it gets (models × system prompts × temperatures × repeats).
  * An upper bound: points that finish early cost less, and the run enforces its budget anyway.
  */
 import type { Blueprint, SourceLoc } from '../blueprint/schema';

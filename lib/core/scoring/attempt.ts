@@ -1,5 +1,5 @@
 /**
- * Attempt score: one reply's verdicts → one number (SPEC §3), Weval's aggregation over the
+ * Attempt score: one reply's verdicts → one number, Weval's aggregation over the
  * verdicts that count:
  *
  *   required = weighted mean of the points without a path
@@ -12,7 +12,7 @@
  *   (Weval: a group of errored points scores 0);
  * - when verdicts errored and none is left to count, there is no score (null), not 0;
  * - nothing applicable at all → 1, flagged `noApplicable` (Weval: 0 for no points).
- * Gates (seed 003): a gate is a condition, not a term of the mean; a failed gate makes the
+ * Gates: a gate is a condition, not a term of the mean; a failed gate makes the
  * score 0.
  */
 import { z } from 'zod';

@@ -1,5 +1,6 @@
 /**
- * soev's attempt score (seed 003, ScoredAttempt), a named level beside Weval's `attemptScore`:
+ * soev's attempt score (soev's ScoredAttempt; docs/criteria.md, "Scoring"), a named level beside
+ * Weval's `attemptScore`:
  *
  *   score  = weight of the passed criteria ÷ weight of the passed and failed ones (gates apart);
  *            `error` and `not_applicable` do not count; a failed gate makes it 0; with no passed

@@ -1,5 +1,5 @@
 /**
- * From a judge panel's answers to one point's outcome (SPEC §2.5, §4): each judge's
+ * From a judge panel's answers to one point's outcome: each judge's
  * distribution over the question's labels gives that judge's value; the consensus is the
  * mean of the judges that gave one, with the panel's spread stored and a wide spread
  * flagged. A judge that failed (after retries) is counted, never a 0; when no judge

@@ -1,5 +1,5 @@
 /**
- * Leaderboard (SPEC §3), the level above the model score on a blueprint: a model's score on
+ * Leaderboard, the level above the model score on a blueprint: a model's score on
  * a board is the mean of its scores on the board's blueprints it was run on (each from the
  * blueprint's latest complete run), overall or on the blueprints of one tag.
  *

@@ -1,5 +1,5 @@
 /**
- * Model score on a blueprint (SPEC §3): the prompt-weighted mean of prompt scores, with a 95%
+ * Model score on a blueprint: the prompt-weighted mean of prompt scores, with a 95%
  * interval over prompts chosen from the data (model-interval.ts: Wilson for pass rates, the
  * cluster-robust normal interval from 30 prompts, BCa below) and the count of errors. Prompts
  * with no score are counted and left out of the mean (never a 0).

@@ -1,6 +1,6 @@
 /**
- * Two models on the same prompts (SPEC §3 leaderboards). Only prompts scored for both models
- * are paired; the rest are counted. Over the paired prompts:
+ * Two models on the same prompts (the paired comparison behind the leaderboards). Only prompts
+ * scored for both models are paired; the rest are counted. Over the paired prompts:
  *
  *  - the prompt-weighted mean of the per-prompt differences A − B (> 0 favours A);
  *  - its 95% interval and p-value from a **paired t-test** on the per-prompt differences

@@ -1,6 +1,6 @@
 /**
- * Prompt score: the k attempts (repeats, seed 003) of one prompt on one model → one number
- * (SPEC §3). The mean is over the attempts that have a score; an attempt with no score is
+ * Prompt score: the k attempts (the blueprint's `repeats`) of one prompt on one model → one
+ * number. The mean is over the attempts that have a score; an attempt with no score is
  * counted, not averaged in as 0. With a pass threshold (the blueprint's `pass_threshold`):
  * the passes, and the unbiased pass@k / pass^k for every k up to the scored attempts
  * (pass-at-k.ts); `passAtK`/`passHatK` are those at k = n (any / every attempt passed).

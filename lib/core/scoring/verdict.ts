@@ -1,5 +1,5 @@
 /**
- * The verdict: one point graded on one attempt (SPEC §3). The schema is the type (STYLE
+ * The verdict: one point graded on one attempt. The schema is the type (STYLE
  * habit 1) and every verdict stores the spec that produced it (habit 3): the function name
  * and arguments, the `correct:` tree, or the judge question, so any score can be reproduced.
  */
@@ -41,7 +41,7 @@ export const VerdictSpecSchema = z.discriminatedUnion('kind', [
 ]);
 export type VerdictSpec = z.infer<typeof VerdictSpecSchema>;
 
-/** A judge panel's spread for one point (SPEC §4): stored and shown, flagged when wide. */
+/** A judge panel's spread for one point: stored and shown, flagged when wide. */
 export const PanelSchema = z.object({
   answered: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
@@ -59,7 +59,7 @@ export const RegexEngineSchema = z.enum(['re2', 'sandbox']);
 
 /**
  * The longest explanation (`detail`) a verdict keeps: a `$js` point can return any string as
- * its `explain` (a 3 MB one was stored per verdict: issue 11, finding 10). Longer ones are cut
+ * its `explain` (a 3 MB one was once stored per verdict). Longer ones are cut
  * here, in core, before anything stores them, with a note of how much was cut.
  */
 export const MAX_DETAIL_CHARS = 2_000;

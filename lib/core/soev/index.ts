@@ -1,4 +1,4 @@
-/** soev project and suite files (seed 003) read unchanged: the public names (re-exported by lib/core/index.ts). */
+/** soev project and suite files (docs/soev.md) read unchanged: the public names (re-exported by lib/core/index.ts). */
 export { looksLikeSoevSuite, SOEV_CASE_KEYS, type SoevSuiteContext } from './suite';
 export {
   isSoevProjectText,

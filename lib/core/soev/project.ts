@@ -1,9 +1,9 @@
 /**
- * A soev project file (seed 003, `Project`) read unchanged: the system under test, the judge
- * settings, `runs.k`, `concurrency`, the invariants (criteria of every case of every suite,
+ * A soev project file (soev's `Project`; docs/soev.md) read unchanged: the system under test, the
+ * judge settings, `runs.k`, `concurrency`, the invariants (criteria of every case of every suite,
  * before the suite defaults), the fixed messages, the citation mapping, the corpus lookup, the
- * split settings (kept for `assay split`) and the suites by glob. Unknown fields are errors, as
- * in soev. Pure: the caller reads the project file, expands the globs and reads the suites.
+ * split settings (kept for `assay split`) and the suites by glob. Unknown fields are errors, as in
+ * soev. Pure: the caller reads the project file, expands the globs and reads the suites.
  *
  * What Assay makes of it (`suiteContext`): each suite is a blueprint whose `models` is the
  * project's system as an HTTP system (the custom HTTP mapping of lib/server/providers), and

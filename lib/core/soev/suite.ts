@@ -1,5 +1,5 @@
 /**
- * A soev suite file (seed 003, `Suite` and `Case`) read unchanged into Assay's normalised
+ * A soev suite file (soev's `Suite` and `Case`; docs/soev.md) read unchanged into Assay's normalised
  * blueprint: one suite file is one blueprint, one case one prompt.
  *
  *   name                → title

@@ -1,5 +1,5 @@
 /**
- * The lineage split (seed 003, soev's `SplitConfig`): which cases go to the `test` side (sealed)
+ * The lineage split (soev's `SplitConfig`; docs/split.md): which cases go to the `test` side (sealed)
  * and which to `dev`, with four guarantees:
  *
  *   1. a lineage is never split: the cases of one `lineage`, and every case `derived_from` one of

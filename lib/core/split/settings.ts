@@ -1,5 +1,5 @@
 /**
- * The settings of a lineage split (seed 003, soev's `SplitConfig`): the share of each stratum's
+ * The settings of a lineage split (soev's `SplitConfig`; docs/split.md): the share of each stratum's
  * lineages that goes to the test side, the seed that orders them, the stratify key of each suite
  * and the count per side below which a stratum warns. A soev project file holds them under
  * `split:` with soev's snake_case keys; `assay split` flags override them.

@@ -1,6 +1,5 @@
 /**
  * The example blueprints an author can start from: the files under `blueprints/examples/`.
- * (Skeleton for issue 16; the editor helper may grow it.)
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,10 +1,10 @@
 /**
- * Use case: "try it" (issue 16). A signed-in author runs the draft in the editor on a few of the
- * models maintainers allow, within the author's budget for the day. The draft is parsed by the
- * same parser as `assay validate` (an invalid draft is a 400 naming file:line:col, and nothing
- * is stored); a valid one is stored as a hidden version of the author's own draft blueprint
- * (`drafts/<login>/<file>`, never listed) and run through the normal pipeline (requestRun and
- * its dispatcher, the same job code as `assay run`), marked as a draft run: never published to
+ * Use case: "try it" (docs/authoring.md, "Try it"). A signed-in author runs the draft in the editor
+ * on a few of the models maintainers allow, within the author's budget for the day. The draft is
+ * parsed by the same parser as `assay validate` (an invalid draft is a 400 naming file:line:col,
+ * and nothing is stored); a valid one is stored as a hidden version of the author's own draft
+ * blueprint (`drafts/<login>/<file>`, never listed) and run through the normal pipeline (requestRun
+ * and its dispatcher, the same job code as `assay run`), marked as a draft run: never published to
  * a leaderboard, seen only by its author and maintainers.
  *
  * The budget is enforced where calls are made (the gateway's reservation, author-budget.ts);

@@ -1,9 +1,10 @@
 /**
- * What maintainers allow for "try it" (issue 16): the models a draft may run on, each author's
- * budget per UTC day (provider calls and cost) and how many runs an author may request per
- * hour. Stored in one row (try_it_settings, id 1) so every app instance and worker reads the
- * same; until a maintainer saves it, the environment's defaults (ASSAY_TRY_*) are written there
- * on first use, since the gateway's reservation reads the limits from that row (author-budget.ts).
+ * What maintainers allow for "try it" (docs/authoring.md, "Try it"): the models a draft may run on,
+ * each author's budget per UTC day (provider calls and cost) and how many runs an author may
+ * request per hour. Stored in one row (try_it_settings, id 1) so every app instance and worker
+ * reads the same; until a maintainer saves it, the environment's defaults (ASSAY_TRY_*) are written
+ * there on first use, since the gateway's reservation reads the limits from that row
+ * (author-budget.ts).
  */
 import { z } from 'zod';
 import type { Db } from '../db/client';

@@ -2,11 +2,12 @@
  * The behaviour every SourceReader must give the sync use case, run against each adapter
  * (STYLE.md habit 8, as providers/contract.ts does for the LLM clients): the local folder on a
  * temporary folder, the GitHub repository through the real Octokit adapter against the fake
- * GitHub server over HTTP. Both start from the same real Weval corpus files. Adapter test files
+ * GitHub server over HTTP. Both start from the same real blueprint files (suiteFiles). Adapter test files
  * call `syncSourceSuite`; nothing here is mocked. For `*.db.test.ts` files only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusFiles } from '@/testing/fakes/github-server-corpus';
+import { WEVAL_CORPUS } from '@/testing/outside-data';
 import { blueprintIdFromPath } from '@/lib/core';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { listBlueprints } from '../db/queries/blueprint-list';
@@ -30,14 +31,23 @@ export interface SyncSourceAdapter {
   start(files: Record<string, string>): Promise<SyncSourceFixture>;
 }
 
-/** Six real corpus blueprints (one nested), two real model collections, and a file that is neither. */
+/**
+ * Real blueprints, some at the top of `blueprints/` and one nested, two real model collections,
+ * and a file that is neither: from the Weval corpus (six blueprints, five at the top) when it is
+ * there, else from what the fake serves without it (this repository's five plain examples, four
+ * moved to the top).
+ */
 export function suiteFiles(): Record<string, string> {
-  const corpus = corpusFiles();
-  const yml = Object.keys(corpus).filter((p) => /^blueprints\/.+\.yml$/.test(p)).sort();
+  const served = corpusFiles();
+  const yml = Object.keys(served).filter((p) => /^blueprints\/.+\.yml$/.test(p)).sort();
+  const others = ['models/CORE.json', 'models/QUICK.json', 'README.md'].map((p) => [p, served[p]!]);
+  if (!WEVAL_CORPUS) {
+    const [nested, ...top] = yml.filter((p) => p.startsWith('blueprints/examples/'));
+    return Object.fromEntries([...top.map((p) => [p.replace('blueprints/examples/', 'blueprints/'), served[p]!]), [nested!, served[nested!]!], ...others]);
+  }
   const top = yml.filter((p) => p.split('/').length === 2).slice(0, 5);
   const nested = yml.find((p) => p.split('/').length > 2)!;
-  const pick = [...top, nested, 'models/CORE.json', 'models/QUICK.json', 'README.md'];
-  return Object.fromEntries(pick.map((p) => [p, corpus[p]!]));
+  return Object.fromEntries([...[...top, nested].map((p) => [p, served[p]!]), ...others]);
 }
 
 const idOf = (path: string) => blueprintIdFromPath(path.slice('blueprints/'.length));

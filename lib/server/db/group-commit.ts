@@ -8,7 +8,8 @@
  *
  * The run pipeline's hot path (response cache, budget reservations, replies, verdicts, heatmap
  * cells) goes through these: per provider call it was 5–10 statements, each a round trip and
- * its protocol CPU, which made the pipeline, not the provider, the limit (issue 15).
+ * its protocol CPU, which made the pipeline, not the provider, the limit (docs/runs.md, "Database
+ * writes of the hot path are group-committed").
  */
 
 export interface GroupCommitOptions<I> {

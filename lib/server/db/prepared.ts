@@ -3,7 +3,7 @@
  * cells). An unnamed statement is parsed, analysed and planned by PostgreSQL on every execution;
  * a named one once per connection. Those statements are long CTEs run a few times per provider
  * call, and their parsing and planning was a third of the database's CPU in a run: 9.4 → 6.2 s
- * of PostgreSQL CPU for the 4,000 calls of bench/pipeline.bench.ts (issue 15).
+ * of PostgreSQL CPU for the 4,000 calls of bench/pipeline.bench.ts.
  *
  * A statement's text must not depend on its batch's size (a column per array, `unnest`), or each
  * size would be a statement of its own. The name carries a hash of the text: a text changed while

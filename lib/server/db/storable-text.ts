@@ -1,8 +1,8 @@
 /**
- * Text PostgreSQL refuses, made storable, in one place (issue 11, finding 5). `text` columns
- * reject U+0000 ("invalid byte sequence for encoding UTF8: 0x00"), `jsonb` rejects `\u0000`
- * and lone surrogates ("unsupported Unicode escape sequence"). A model may return either in
- * its content, its reasoning or a tool call's arguments, and one such reply used to fail the
+ * Text PostgreSQL refuses, made storable, in one place (docs/runs.md, "Text PostgreSQL refuses").
+ * `text` columns reject U+0000 ("invalid byte sequence for encoding UTF8: 0x00"), `jsonb` rejects
+ * `\u0000` and lone surrogates ("unsupported Unicode escape sequence"). A model may return either
+ * in its content, its reasoning or a tool call's arguments, and one such reply used to fail the
  * whole run. We escape rather than reject, so the rest of the reply is kept and graded:
  *
  *   U+0000              → U+2400 SYMBOL FOR NULL ("␀": visible, and says what was there)

@@ -12,7 +12,8 @@ export function newNonce(): string {
 
 /**
  * `wasm`: the page may compile WebAssembly ('wasm-unsafe-eval', which allows no JavaScript eval):
- * only /author, whose browser check runs `$js` points in the QuickJS wasm sandbox (issue 16).
+ * only /author, whose browser check runs `$js` points in the QuickJS wasm sandbox
+ * (docs/authoring.md).
  */
 export function contentSecurityPolicy(nonce: string, mode: 'production' | 'development', opts: { wasm?: boolean } = {}): string {
   const dev = mode === 'development';

@@ -1,6 +1,7 @@
 /**
- * An author's try-it budget per UTC day (issue 16): provider calls and their cost, summed over
- * every draft run the author made that day, against the limits maintainers set (try_it_settings).
+ * An author's try-it budget per UTC day (docs/authoring.md, "Try it"): provider calls and their
+ * cost, summed over every draft run the author made that day, against the limits maintainers set
+ * (try_it_settings).
  *
  * The gateway reserves one call here just before each provider call of a draft run, in one
  * statement that takes the call only while the day has room (the day's row is locked by the

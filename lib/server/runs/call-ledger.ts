@@ -184,9 +184,9 @@ interface Ledger {
  * the call that made it. What can be lost is the record of a call whose reply was not yet
  * written (the call is made again on resume, and counted then) and reservations (holds,
  * reconciled on resume): the budget can under-count by those calls. Waiting for the flush held
- * every provider slot ~2 ms longer per statement: 0.90 → 0.92 of ideal at 100 ms (issue 15).
- * One batch at a time: two in flight (`parallel: 2`) deadlocked in CI (a cache key and a run
- * row taken in opposite orders by two statements of one process) and measured no faster.
+ * every provider slot ~2 ms longer per statement: 0.90 → 0.92 of ideal at 100 ms
+ * (`npm run bench pipeline`). One batch at a time: two in flight (`parallel: 2`) deadlocked in CI (a cache key and
+ * a run row taken in opposite orders by two statements of one process) and measured no faster.
  */
 
 /** Keeps one statement's array parameters to a size PostgreSQL parses quickly. */

@@ -5,8 +5,8 @@
  * (the blueprint's `messages:`, its `corpus:` file read once per run, and a judge).
  *
  * THE SEAM for the judged kinds: `criterionServices(deps, ctx, { judge })` takes the JudgePort
- * the judged helper's adapter builds; without one, the judged kinds give `error` verdicts
- * ("needs a judge"), never a 0.
+ * that `criterionJudge` (criterion-judge.ts) builds; without one, the judged kinds give `error`
+ * verdicts ("needs a judge"), never a 0.
  */
 import { CorpusUnavailableError, extractCitations, parseCorpusJsonl, type CorpusPort, type CriterionEvidence, type CriterionServices, type JudgePort, type Prompt } from '@/lib/core';
 import type { RunDeps } from './deps';
@@ -57,7 +57,7 @@ export async function criterionServices(deps: RunDeps, ctx: RunContext, opts: { 
   };
 }
 
-/** The evidence of one stored reply for its prompt's criteria (variants: added by the judged helper's step). */
+/** The evidence of one stored reply for its prompt's criteria (variants: added by the grading step in judge.ts, through `variantEvidence`). */
 export function criterionEvidence(ctx: RunContext, reply: StoredReply, prompt: Prompt): Partial<CriterionEvidence> {
   const reading = ctx.blueprint.citation_reading;
   const citations = reading ? extractCitations({ text: reply.content, structured: reply.structured }, reading) : [];

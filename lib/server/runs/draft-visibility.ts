@@ -1,5 +1,5 @@
 /**
- * Who may see a draft (try-it) run (issue 16): its author and maintainers (and admins). Everyone
+ * Who may see a draft (try-it) run: its author and maintainers (and admins). Everyone
  * else is told it does not exist (404), on its pages and its API alike, so a draft's existence is
  * not disclosed either.
  */

@@ -281,7 +281,8 @@ export class LlmGateway {
     // and a slot's next call is sent only after it: after a crash at most `concurrency` calls
     // per provider can have completed without a record, so a resumed run repeats at most that
     // many. A slot used to wait for its record's commit and then for its next reservation's:
-    // two statements per slot turn, the provider idle through both (issue 15).
+    // two statements per slot turn, the provider idle through both (docs/runs.md, "Database
+    // writes of the hot path are group-committed").
     // Each wait before a retry is stored with its reason and end (run-waits.ts); a success sent
     // after it clears it. Only a call that waited, or a success while a wait stands, writes.
     let waited = false;

@@ -214,7 +214,8 @@ export async function generateCell(deps: RunDeps, ctx: RunContext, cell: Generat
   } catch (e) {
     if (!isDataRefusal(e)) throw e;
     // PostgreSQL refused the reply itself (not the connection): an error reply in its place, so
-    // the cell is unscored with a reason and the run goes on (issue 11, finding 5).
+    // the cell is unscored with a reason and the run goes on (docs/runs.md, "Text PostgreSQL
+    // refuses").
     const why = storableText(errorText(e)).slice(0, 500);
     Object.assign(reply, { content: '', toolCalls: null, structured: null, refusal: null, turns: storable(cell.messages), error: `the reply could not be stored: ${why}`, errorKind: 'unstorable' });
     g = null;

@@ -1,6 +1,6 @@
 /**
- * Grading off the server's thread (issue 11, finding 4; SPEC §10): the points of a reply that
- * run code in the QuickJS sandbox go to a small pool of worker threads, so a looping `$js`
+ * Grading off the server's thread (docs/compatibility.md, "Sandboxed code"): the points of a reply
+ * that run code in the QuickJS sandbox go to a small pool of worker threads, so a looping `$js`
  * point holds a worker, never the event loop that answers pages.
  *
  * Each worker has its own sandbox and a V8 memory limit. A job (one reply's sandbox points)

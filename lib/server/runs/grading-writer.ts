@@ -1,10 +1,10 @@
 /**
- * Group commit for verdicts (SPEC §6 "writes are batched"): concurrent steps that finish
- * grading a reply hand their rows here; whatever accumulated while the previous batch was
- * written goes in ONE transaction (verdicts, attempt scores and the runs' counters), and each
- * caller resumes only once its rows are committed. So batching costs no durability: a step
- * never reports done before its verdicts are stored, and under load many replies share one
- * round trip. ON CONFLICT keeps a retried step from inserting or counting anything twice.
+ * Group commit for verdicts (docs/runs.md, "Database writes of the hot path are group-committed"):
+ * concurrent steps that finish grading a reply hand their rows here; whatever accumulated while the
+ * previous batch was written goes in ONE transaction (verdicts, attempt scores and the runs'
+ * counters), and each caller resumes only once its rows are committed. So batching costs no
+ * durability: a step never reports done before its verdicts are stored, and under load many replies
+ * share one round trip. ON CONFLICT keeps a retried step from inserting or counting anything twice.
  *
  * Two paths, the same rows:
  *  - bulk (a batch of COPY_MIN_ROWS verdicts or more, on a PostgreSQL server): the rows are

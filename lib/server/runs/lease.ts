@@ -1,9 +1,9 @@
 /**
- * A run's lease (issue 11, finding 6): only its holder executes the run, so two `assay run
- * --resume` of one run, or two app instances resuming interrupted runs at start, never pay for
- * the same call twice (they made 92 duplicate provider calls before). The lease is two
- * columns on the run (holder, expiry), taken and renewed with the database's clock, so
- * machines with skewed clocks agree:
+ * A run's lease (docs/runs.md, "One worker per run: the lease"): only its holder executes the run,
+ * so two `assay run --resume` of one run, or two app instances resuming interrupted runs at
+ * start, never pay for the same call twice (they made 92 duplicate provider calls before). The
+ * lease is two columns on the run (holder, expiry), taken and renewed with the database's clock,
+ * so machines with skewed clocks agree:
  *
  *   - take: succeeds when nobody holds the run, the holder is us, or the lease has lapsed;
  *   - renew: a heartbeat every third of the lease; a holder that misses its renewals (a

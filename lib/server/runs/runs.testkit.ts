@@ -4,8 +4,8 @@
  * server: the test double sits at the network boundary, never inside our code).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { parseBlueprint, blueprintIdFromPath, createQuickJsSandbox, type FixtureSet } from '@/lib/core';
+import { wevalCopy } from '@/testing/fakes/github-server-corpus';
 import type { Db } from '../db/client';
 import { storeBlueprintVersion } from '../db/commands/store-blueprint-version';
 import type { RunDeps } from './deps';
@@ -13,22 +13,21 @@ import { LlmGateway } from './gateway';
 import { sharedGradingPool, type GradingPool } from './grading-pool';
 import type { RunDefaults } from './request-run';
 
-export const CORPUS = new URL('../../../../shared/corpus/weval-configs/', import.meta.url);
-
-/** Stores `text` as blueprint `path` of a test source, with the corpus's model collections. */
+/** Stores `text` as blueprint `path` of a test source, with Weval's CORE model collection (a copy in testing/weval-copies). */
 export async function storeBlueprint(db: Db, path: string, text: string): Promise<{ blueprintId: string; sourceId: string }> {
   const source = await db.blueprintSource.upsert({ where: { key: 'local:test' }, create: { key: 'local:test', kind: 'local', localPath: 'test' }, update: {} });
   const parsed = parseBlueprint(text, { file: path });
   if (!parsed.ok) throw new Error(`test blueprint ${path} does not parse: ${parsed.errors.map((e) => `${e.line}:${e.col} ${e.message}`).join('; ')}`);
   const blueprintId = blueprintIdFromPath(path);
   await storeBlueprintVersion(db, source.id, blueprintId, { path, rawText: text, sourceCommit: null, blobSha: null }, parsed);
-  const core = JSON.parse(await readFile(new URL('models/CORE.json', CORPUS), 'utf8')) as string[];
+  const core = JSON.parse(wevalCopy('models/CORE.json')) as string[];
   await db.modelCollection.upsert({ where: { sourceId_name: { sourceId: source.id, name: 'CORE' } }, create: { sourceId: source.id, name: 'CORE', models: core }, update: {} });
   return { blueprintId, sourceId: source.id };
 }
 
+/** Stores a blueprint of which testing/weval-copies holds a copy (`test.yml`), so its tests need no corpus. */
 export async function storeCorpusBlueprint(db: Db, relPath: string) {
-  return storeBlueprint(db, relPath, await readFile(new URL(`blueprints/${relPath}`, CORPUS), 'utf8'));
+  return storeBlueprint(db, relPath, wevalCopy(`blueprints/${relPath}`));
 }
 
 /** Warmed as the server's is when it wires the pipeline (createRunDeps). */

@@ -1,7 +1,7 @@
 /**
- * The sandbox time a run may still spend (issue 11, finding 4). Each reply's grading gets a
- * reply budget and shares the run's: `$js` points and sandboxed regexes draw from both, and
- * once either is used up the remaining sandbox points are error verdicts saying so.
+ * The sandbox time a run may still spend (docs/compatibility.md, "Sandboxed code"). Each reply's
+ * grading gets a reply budget and shares the run's: `$js` points and sandboxed regexes draw from
+ * both, and once either is used up the remaining sandbox points are error verdicts saying so.
  *
  * The run's pool lives once per process beside its cached RunContext (so concurrent replies
  * of a run share it exactly: sandbox code runs synchronously on this thread), starts from

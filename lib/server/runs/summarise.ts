@@ -88,7 +88,7 @@ export async function rebuildCells(db: Db, runId: string): Promise<void> {
  */
 /**
  * Whether a finished run's scores may reach the public leaderboards: not a pull request's run
- * (unmerged content) nor an author's draft run (issue 16: seen only by its author and maintainers).
+ * (unmerged content) nor an author's draft run (seen only by its author and maintainers).
  */
 export function publishesResults(run: { trigger: string; draft: boolean }): boolean {
   return run.trigger !== 'pull_request' && !run.draft;

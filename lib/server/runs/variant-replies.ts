@@ -1,8 +1,9 @@
 /**
- * A prompt's `variants:` (seed 003): each runs on its own conversation with its cell's model,
- * system prompt, temperature and attempt, and is stored in `variant_replies` under the cell's
- * natural key and its name — never in `replies`, so summaries, heatmaps and attempt counts see
- * exactly the attempts they saw before. Grading reads them back as `CriterionEvidence.variants`.
+ * A prompt's `variants:` (docs/criteria-judged.md, "Variants"): each runs on its own conversation
+ * with its cell's model, system prompt, temperature and attempt, and is stored in `variant_replies`
+ * under the cell's natural key and its name — never in `replies`, so summaries, heatmaps and
+ * attempt counts see exactly the attempts they saw before. Grading reads them back as
+ * `CriterionEvidence.variants`.
  */
 import { randomUUID } from 'node:crypto';
 import { parseStored, StoredTurnsSchema, type ConversationEvidence, type GenerationCell } from '@/lib/core';

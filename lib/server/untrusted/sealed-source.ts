@@ -1,5 +1,5 @@
 /**
- * A blueprint's source for showing publicly (SPEC §2.5: sealed prompts are run and scored,
+ * A blueprint's source for showing publicly (sealed prompts are run and scored,
  * never shown). A file without sealed prompts is shown byte for byte. A file with some is
  * rebuilt from the parser's documents with the sealed prompts removed (lib/core
  * `redactSealed`: aliases and merge keys already resolved), re-serialised as YAML under a

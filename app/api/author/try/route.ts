@@ -1,9 +1,9 @@
 /**
- * "Try it" (issue 16). GET: the signed-in author's allowance today (the allowed models, the
- * day's budget and what is used). POST {yaml, name, models}: run the draft as a draft run
- * (lib/server/authoring/try-draft.ts); 201 with the run's links. A session's POST must come
- * from this site (principalOf checks the Origin); an invalid draft is a 400 naming
- * file:line:col with every issue in `details.issues`, and nothing is stored.
+ * "Try it" (docs/authoring.md, "Try it"). GET: the signed-in author's allowance today (the allowed
+ * models, the day's budget and what is used). POST {yaml, name, models}: run the draft as a draft
+ * run (lib/server/authoring/try-draft.ts); 201 with the run's links. A session's POST must come
+ * from this site (principalOf checks the Origin); an invalid draft is a 400 naming file:line:col
+ * with every issue in `details.issues`, and nothing is stored.
  */
 import { authenticate, tryDeps } from '@/lib/server/platform';
 import { route } from '@/lib/server/http';

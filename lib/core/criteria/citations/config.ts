@@ -3,7 +3,7 @@
  * header parser validates with and the run reads back. Either soev's `CitationMapping` over an
  * HTTP system's JSON reply (`mapping: { path, regex? }`), or a pattern over plain replies
  * (`pattern: "…"` with one capture group, the source id). `match` decides how a cited id is
- * compared with the case's `expect.sources` (seed 003: `hierarchical` by default).
+ * compared with the case's `expect.sources` (`hierarchical` by default; docs/criteria.md).
  */
 import { z } from 'zod';
 

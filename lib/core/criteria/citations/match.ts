@@ -1,6 +1,6 @@
 /**
- * soev's id match (seed 003, SourceRoles): with `hierarchical`, an id also matches the ids
- * below it in the `/` path, in both directions: `law/1` matches `law/1/2`, and `law/1/2`
+ * soev's id match (soev's SourceRoles; docs/criteria.md): with `hierarchical`, an id also matches
+ * the ids below it in the `/` path, in both directions: `law/1` matches `law/1/2`, and `law/1/2`
  * matches `law/1`. `law/1` does not match `law/10` (the path is compared segment by segment).
  */
 import type { CitationMatch } from './config';

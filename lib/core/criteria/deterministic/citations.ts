@@ -1,5 +1,5 @@
 /**
- * The citation kinds (seed 003, SourceRoles), over the ids the run read from the reply
+ * The citation kinds (soev's SourceRoles; docs/criteria.md), over the ids the run read from the reply
  * (evidence.citations, through the blueprint's `citations:` mapping or pattern), compared with
  * the case's `expect.sources` by soev's id match (`hierarchical` unless the blueprint's
  * `citations: { match: exact }`): `law/1` ↔ `law/1/2`.

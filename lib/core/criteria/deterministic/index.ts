@@ -1,4 +1,4 @@
-/** The kinds that need no judge (issue 12, "kinds" helper): reply.*, citations.*. */
+/** The kinds that need no judge (docs/criteria.md): reply.*, citations.*. */
 import type { CriterionKindDef } from '../types';
 import { citationsForbidden, citationsMentionsInCorpus, citationsRequired, citationsUnseen } from './citations';
 import { replyLanguage } from './language';

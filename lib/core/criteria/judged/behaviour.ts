@@ -1,5 +1,5 @@
 /**
- * `behaviour.expected`, `behaviour.message`, `refusal.code` (seed 003, `Expect.behaviour` and
+ * `behaviour.expected`, `behaviour.message`, `refusal.code` (soev's `Expect.behaviour` and
  * `Expect.message`): did the system answer, refuse or abstain as the case expects, and did it
  * give the project's fixed message (by key) for it.
  */

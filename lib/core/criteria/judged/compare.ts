@@ -1,6 +1,6 @@
 /**
- * `compare.*` (seed 003, `Case.variants`): each variant of a prompt ran on its own
- * conversation; these kinds compare each variant's reply with the reply to the prompt's own
+ * `compare.*` (soev's `Case.variants`; docs/criteria-judged.md): each variant of a prompt ran on
+ * its own conversation; these kinds compare each variant's reply with the reply to the prompt's own
  * turns. `compare.substance` asks a judge whether the two say the same in substance;
  * `compare.structured` compares fields of an HTTP system's JSON replies, with no judge.
  */

@@ -1,4 +1,4 @@
-/** The kinds that ask a judge (issue 12, "judged kinds" helper): behaviour.*, refusal.code, nuggets.coverage, rubric.judge, compare.*. */
+/** The kinds that ask a judge (docs/criteria-judged.md): behaviour.*, refusal.code, nuggets.coverage, rubric.judge, compare.*. */
 import type { CriterionKindDef } from '../types';
 import { behaviourExpected, behaviourMessage, refusalCode } from './behaviour';
 import { compareStructured, compareSubstance } from './compare';

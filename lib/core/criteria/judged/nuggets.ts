@@ -1,5 +1,5 @@
 /**
- * `nuggets.coverage` (seed 003, `Nugget`): one true/false judge question per `vital` nugget,
+ * `nuggets.coverage` (soev's `Nugget`): one true/false judge question per `vital` nugget,
  * with the ids (and, when the run has a corpus, the text) of its sources; `okay` nuggets are not
  * asked. The score is the share of vital nuggets covered; pass when it reaches `min_share`.
  */

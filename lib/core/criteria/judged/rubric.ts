@@ -1,5 +1,5 @@
 /**
- * `rubric.judge` (seed 003): the judge grades the reply against a rubric, with the case's
+ * `rubric.judge`: the judge grades the reply against a rubric, with the case's
  * reference answer (`expect.answer`) beside it when there is one. The rubric is written inline,
  * or names a rubric the run loaded (`services.rubrics`, soev's rubric files by path).
  */

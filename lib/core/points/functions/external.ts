@@ -1,6 +1,6 @@
 /**
  * `$call` and `$factcheck`: defined here, evaluated through `ctx.external`, which the server
- * implements with the maintainer's allow-list (SPEC §10: a blueprint never makes the server
+ * implements with the maintainer's allow-list (so a blueprint never makes the server
  * fetch an arbitrary URL nor sends a secret anywhere). Core only shapes the request.
  */
 import { z } from 'zod';

@@ -1,9 +1,9 @@
 /**
- * Sandbox time budgets (issue 11, finding 4). Each sandbox run already stops at its own limit
- * (1 s), but 60 `while(true){}` points on one prompt took 60 s. A budget is a pool of sandbox
- * time shared by several runs of the sandbox: one per reply and one per run. `budgetedSandbox`
- * wraps a `SandboxPort` so that each run gets at most what the tightest pool has left, and a
- * run once a pool is empty fails at once with a `budget` error (its point is an `error`
+ * Sandbox time budgets (docs/compatibility.md, "Sandboxed code"). Each sandbox run already stops at
+ * its own limit (1 s), but 60 `while(true){}` points on one prompt took 60 s. A budget is a pool of
+ * sandbox time shared by several runs of the sandbox: one per reply and one per run.
+ * `budgetedSandbox` wraps a `SandboxPort` so that each run gets at most what the tightest pool has
+ * left, and a run once a pool is empty fails at once with a `budget` error (its point is an `error`
  * verdict saying which budget is used up: never a 0, never a hang).
  *
  * The clock is injected (the server passes `performance.now`): it only measures time spent,

@@ -7,7 +7,7 @@
  * a run into a timeout error and never feeds a result. Nothing else in core imports it; the
  * server and the CLI create one sandbox and pass it in `PointContext.sandbox`.
  *
- * Isolation (SPEC §10, conformance README item 12):
+ * Isolation (docs/compatibility.md, "Sandboxed code"):
  * - every run gets a fresh QuickJS runtime + context, disposed afterwards: no state survives
  *   between evaluations, and one blueprint cannot see another's globals;
  * - the guest has only ECMAScript built-ins: no `process`, `require`, `fetch`, module loader,

@@ -1,5 +1,5 @@
 /**
- * Sealed prompts (SPEC §2.5: `split: test`) are run and scored but never shown. Every query
+ * Sealed prompts (`split: test`) are run and scored but never shown. Every query
  * that returns a prompt's text, a reply or a verdict excludes them here, in SQL, so no page,
  * API route or search result can leak one by forgetting a filter in a view.
  */

@@ -1,8 +1,8 @@
 /**
- * A pull request's blueprint may not plan more sandbox time than a PR run may use (issue 11,
- * finding 4): `$js` points cost server time as model calls cost money, and a stranger's PR is
- * checked before anyone approves it. The estimate is an upper bound (lib/core/runs/sandbox-estimate.ts);
- * the run also enforces the same budget as it grades.
+ * A pull request's blueprint may not plan more sandbox time than a PR run may use
+ * (docs/compatibility.md, "Sandboxed code"): `$js` points cost server time as model calls cost
+ * money, and a stranger's PR is checked before anyone approves it. The estimate is an upper bound
+ * (lib/core/runs/sandbox-estimate.ts); the run also enforces the same budget as it grades.
  */
 import { estimateSandboxTime, SANDBOX_BUDGET_DEFAULTS, type Blueprint } from '@/lib/core';
 import type { PullRequestPolicy } from '../config';

@@ -6,7 +6,7 @@
  * decided by `requestRun` itself with `skipIfIdentical`: an unchanged blueprint is never run
  * twice. Pull-request runs do not count: they ran a PR's content, not the branch's.
  *
- * Drift (issue 14): the stale case is the drift measurement. `skipIfIdentical` is off for it, so
+ * Drift: the stale case is the drift measurement. `skipIfIdentical` is off for it, so
  * an unchanged blueprint's identical run (same version, same models and judges) is run again
  * every `maxAgeDays` (ASSAY_RERUN_MAX_AGE_DAYS), with the response cache bypassed so every reply
  * is a fresh provider call; when it completes, steps.finish compares it with the previous
