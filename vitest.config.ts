@@ -38,6 +38,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     maxWorkers: WORKERS,
+    // Once per run (not per project or file): names the suites that skip because the Weval
+    // corpus or conformance vectors are absent (testing/outside-data.ts).
+    globalSetup: ['testing/outside-data.global-setup.ts'],
     projects: [
       {
         resolve: { alias },

@@ -19,7 +19,8 @@ import { modeAgreement, type ModeVerdict } from '@/lib/core';
 import { startFakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 import { freshDatabase } from '@/lib/server/db/db.testkit';
 import { judgeRulesFor, runInMode, verdictPairs } from '@/lib/server/runs/judge-modes.testkit';
-import { CORPUS, fakeDeps, storeBlueprint } from '@/lib/server/runs/runs.testkit';
+import { fakeDeps, storeBlueprint } from '@/lib/server/runs/runs.testkit';
+import { benchSkipsWithoutCorpus, corpusFile } from '@/testing/outside-data';
 import { reportFigure } from './targets';
 
 const EXAMPLES = new URL('../blueprints/examples/', import.meta.url);
@@ -35,9 +36,10 @@ const PANELS = {
 type Panel = keyof typeof PANELS;
 
 export async function bench(): Promise<void> {
+  if (benchSkipsWithoutCorpus('judging.bench.ts')) return;
   const files: { name: string; text: string }[] = [
     ...(await Promise.all(EXAMPLE_FILES.map(async (f) => ({ name: `examples/${f}`, text: await readFile(new URL(f, EXAMPLES), 'utf8') })))),
-    ...(await Promise.all(CORPUS_FILES.map(async (f) => ({ name: `corpus/${f}`, text: await readFile(new URL(`blueprints/${f}`, CORPUS), 'utf8') })))),
+    ...CORPUS_FILES.map((f) => ({ name: `corpus/${f}`, text: corpusFile(`blueprints/${f}`) })),
   ];
   const rules: RuleInput[] = files.flatMap((f) => judgeRulesFor(f.name, f.text, ['judge-lp', 'judge-s']));
   const fake = await startFakeLlm({ rules, keepRequests: 1_000_000 });

@@ -10,16 +10,16 @@
  * (default 15).
  */
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import jsyaml from 'js-yaml';
 import { parseBlueprint, parseBlueprintExact } from '@/lib/core';
 import { expandPaths } from '@/lib/cli/files';
+import { benchSkipsWithoutCorpus, WEVAL_CORPUS } from '@/testing/outside-data';
 import { reportFigure, reportTarget } from './targets';
 
-const CORPUS = fileURLToPath(new URL('../../shared/corpus/weval-configs/blueprints', import.meta.url));
-
 export async function bench(): Promise<void> {
+  if (benchSkipsWithoutCorpus('loader.bench.ts')) return;
+  const CORPUS = join(WEVAL_CORPUS!, 'blueprints');
   const { files } = await expandPaths([CORPUS]);
   const corpus = await Promise.all(files.map(async (path) => ({ file: relative(CORPUS, path), text: await readFile(path, 'utf8') })));
   const rounds = Math.max(1, Number(process.env.BENCH_REPEAT ?? 15));

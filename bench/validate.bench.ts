@@ -6,12 +6,10 @@
  * `BENCH_REPEAT` sets the number of repetitions (default 7).
  */
 import { readFile } from 'node:fs/promises';
-import { relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { parseBlueprint } from '@/lib/core';
 import { expandPaths } from '@/lib/cli/files';
-
-const CORPUS = fileURLToPath(new URL('../../shared/corpus/weval-configs/blueprints', import.meta.url));
+import { benchSkipsWithoutCorpus, WEVAL_CORPUS } from '@/testing/outside-data';
 
 interface Blueprint {
   file: string;
@@ -20,6 +18,8 @@ interface Blueprint {
 }
 
 export async function bench(): Promise<void> {
+  if (benchSkipsWithoutCorpus('validate.bench.ts')) return;
+  const CORPUS = join(WEVAL_CORPUS!, 'blueprints');
   const { files } = await expandPaths([CORPUS]);
   const corpus: Blueprint[] = await Promise.all(
     files.map(async (path) => {

@@ -36,7 +36,7 @@ let gh: FakeGitHub;
 let llm: FakeLlm;
 let app: AppServer;
 
-/** A few real blueprints and every model collection of the corpus: a small, realistic repository. */
+/** A few real blueprints and every model collection the fake serves (the Weval corpus's, or without it this repository's examples and two copied collections: github-server-corpus.ts): a small, realistic repository. */
 function repository(): Record<string, string> {
   const corpus = corpusFiles();
   const picked = Object.keys(corpus).filter((p) => p.startsWith('models/')).concat(Object.keys(corpus).filter((p) => p.startsWith('blueprints/') && p.endsWith('.yml')).slice(0, 4));

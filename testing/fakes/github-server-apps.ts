@@ -23,7 +23,7 @@ export const GITHUB_REST_DESCRIPTION = '@octokit/openapi/generated/api.github.co
  * checks/create: "Your GitHub App must have the `checks:write` permission to create check runs";
  * checks/update: "OAuth apps and personal access tokens (classic) cannot use this endpoint".
  * What GitHub answers anything but an installation token (status and body as GitHub sends them,
- * e.g. github.com/actions/github-script issue 118; documentation_url of the REST reference).
+ * e.g. https://github.com/actions/github-script/issues/118; documentation_url of the REST reference).
  */
 export function checksRefusal(kind: 'token' | 'installation' | 'user', appUser = false): FakeReply | null {
   if (kind === 'installation' || appUser) return null;

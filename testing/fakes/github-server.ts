@@ -3,7 +3,7 @@
  * part of the REST API Assay uses — branches, commits, trees, blobs, contents, pull requests
  * and their files, issue comments and labels, check runs, collaborator permissions, GitHub
  * App installation tokens, the OAuth web flow and `/user` — over a repository whose first
- * commit is the Weval configs corpus. It delivers signed webhooks (push, pull_request,
+ * commit is the Weval configs corpus (or, without it, this repository's blueprints: github-server-corpus.ts). It delivers signed webhooks (push, pull_request,
  * issue_comment) to a configured URL, the way GitHub does, and logs every request so tests
  * can count what a use case fetched. GitHub's rules on who may write what and how much (check
  * runs for GitHub Apps only, text length limits, token scopes, App user tokens that expire) and the
@@ -31,7 +31,7 @@ export interface FakeGitHubOptions {
   owner?: string;
   repo?: string;
   branch?: string;
-  /** The first commit's files; default: the Weval configs corpus. */
+  /** The first commit's files; default: the Weval configs corpus, or this repository's blueprints without it (github-server-corpus.ts). */
   files?: Record<string, string>;
   /** A token the API accepts (`token X` / `Bearer X`). With a token or an app set, every API call must authenticate. */
   token?: string;

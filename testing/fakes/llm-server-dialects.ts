@@ -1,6 +1,7 @@
 /**
  * The wire formats the fake speaks: OpenAI chat completions, Anthropic messages, and a small
- * home-made JSON API standing in for "your own assistant" (SPEC §2.5, custom mappings). Each
+ * home-made JSON API standing in for "your own assistant" (a custom HTTP mapping,
+ * lib/server/providers/custom-http.ts). Each
  * dialect parses into the shared FakeRequest and renders the shared answer back. Parsing is
  * strict where the real APIs are (Anthropic's required max_tokens, no system turns in
  * messages, tool results naming their call) so adapter mistakes fail here, not in production.

@@ -6,8 +6,9 @@
  * summed across all inputs in a single request". Tokens are counted with the models' published
  * tokenizer, cl100k_base (js-tiktoken). The error bodies are OpenAI's as users meet them: the
  * per-request sum `{"message": "Requested N tokens, max 300000 tokens per request", "type":
- * "max_tokens_per_request", "code": "max_tokens_per_request"}` (quoted in langchain-ai/langchain
- * issue 31227's neighbours, e.g. assafelovic/gpt-researcher issue 1500), the per-input limit as the
+ * "max_tokens_per_request", "code": "max_tokens_per_request"}` (quoted in the neighbours of
+ * https://github.com/langchain-ai/langchain/issues/31227, e.g.
+ * https://github.com/assafelovic/gpt-researcher/issues/1500), the per-input limit as the
  * context-length `invalid_request_error`, and an empty string as `'$.input' is invalid`.
  * The fake's own models (fake-embed-*) stand for self-hosted servers and have none of these limits.
  */

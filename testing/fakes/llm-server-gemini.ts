@@ -13,8 +13,9 @@
  *   `google.rpc.QuotaFailure`, and no `retry-after` header; a bad key is a 400 with ErrorInfo reason
  *   API_KEY_INVALID (the troubleshooting page's example body);
  * - what a model refuses: `responseLogprobs` answers 400 "Logprobs is not enabled for models/…" on the
- *   2.5 family and later (reported against Google's own SDK, googleapis/python-genai issue 1921, and
- *   mscraftsman/generative-ai issue 135, while gemini-2.0-flash answers with them); a thinking budget of 0
+ *   2.5 family and later (reported against Google's own SDK,
+ *   https://github.com/googleapis/python-genai/issues/1921, and
+ *   https://github.com/mscraftsman/generative-ai/issues/135, while gemini-2.0-flash answers with them); a thinking budget of 0
  *   on 2.5 Pro, which "cannot turn off thinking" (Gemini API "Thinking" guide: 2.5 Pro 128–32768,
  *   2.5 Flash 0–24576, 2.5 Flash-Lite 0 or 512–24576, -1 dynamic).
  */

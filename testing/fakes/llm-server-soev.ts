@@ -1,10 +1,10 @@
 /**
- * The fake's soev server: the threads API of a soev system under test (seed 003's
- * `soev_thread` arm), as Assay drives it through its custom HTTP mapping: each turn is one
+ * The fake's soev server: the threads API of a soev system under test (soev's `soev_thread` arm;
+ * docs/soev.md), as Assay drives it through its custom HTTP mapping: each turn is one
  * `POST {base}/api/v1/threads/runs` carrying the agent, the knowledge keys and the whole
  * conversation, with a bearer token and the `X-Soev-Subject` header (both required, as soev
- * requires them). The answer is the reply text and the elements it cites, each with the
- * canonical source id in `metadata.unit_id` (what the project's citation mapping reads).
+ * requires them). The answer is the reply text and the elements it cites, each with the canonical
+ * source id in `metadata.unit_id` (what the project's citation mapping reads).
  *
  * The reply comes from the fake's rules like every dialect's. A rule's reply cites with
  * `[cite:law/1/2]` markers: each becomes a cited element and is taken out of the text, so a

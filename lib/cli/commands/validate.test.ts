@@ -2,6 +2,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostileBlueprints } from '@/lib/core';
+import { needsCorpus, WEVAL_CORPUS } from '@/testing/outside-data';
 import { assay, lines, tempFiles } from '../cli.testkit';
 
 const GOOD = `title: Good
@@ -162,13 +163,14 @@ describe('assay validate', () => {
     expect(unknown.stderr).toMatch(/usage: assay validate/);
   });
 
-  it('validates the whole weval-configs corpus: 193 valid, 3 invalid at their exact positions', async () => {
-    const r = await assay(['validate', '../shared/corpus/weval-configs/blueprints', '--json']);
+  it.skipIf(!WEVAL_CORPUS)(needsCorpus('validates the whole weval-configs corpus: 193 valid, 3 invalid at their exact positions'), async () => {
+    const folder = join(WEVAL_CORPUS!, 'blueprints');
+    const r = await assay(['validate', folder, '--json']);
     expect(r.code).toBe(1);
     const reports = lines(r.stdout).map((l) => JSON.parse(l) as { file: string; ok: boolean; errors: { line: number; col: number; message: string }[] });
     expect(reports).toHaveLength(196);
     expect(reports.filter((x) => x.ok)).toHaveLength(193);
-    const invalid = reports.filter((x) => !x.ok).map((x) => [x.file.replace('../shared/corpus/weval-configs/blueprints/', ''), x.errors.map((e) => `${e.line}:${e.col}`), x.errors[0]!.message.split(':')[0]]);
+    const invalid = reports.filter((x) => !x.ok).map((x) => [x.file.replace(`${folder}/`, ''), x.errors.map((e) => `${e.line}:${e.col}`), x.errors[0]!.message.split(':')[0]]);
     expect(invalid).toEqual([
       ['eu-ai-act-202401689.yml', ['3:14'], 'YAML syntax error'],
       ['maternal-health-uttar-pradesh.yml', ['2:8'], 'YAML syntax error'],

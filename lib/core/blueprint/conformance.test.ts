@@ -7,20 +7,16 @@
  * defect number and the output Assay must produce instead; nothing is skipped. For vectors
  * where Weval threw, Assay must reject too, with an error of the same kind (the texts differ).
  */
-/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
-// The shared conformance folder sits beside the repository (/work/shared next to /work/main);
-// files come in through the bundler (`?raw`, `import.meta.glob`) because lib/core code, tests
-// included, does no I/O of its own.
-import casesText from '../../../../shared/conformance/weval/parser-cases.json?raw';
-import corpusText from '../../../../shared/conformance/weval/parser-corpus.json?raw';
+// The vectors and the corpus are outside the repository; the test kit reads them at run time
+// (lib/core code does no I/O of its own), and each suite skips without its data.
+import { conformanceText, corpusBlueprints, needsBoth, needsConformance, WEVAL_CONFORMANCE, WEVAL_CORPUS } from '@/testing/outside-data';
 import { CORPUS_DIFFERENCES, QUOTED_FUNCTIONS, type Difference } from './conformance-differences.testkit';
 import type { IssueCode } from './errors';
 import { parseBlueprint, type ParseResult } from './parse';
 import { wevalBlueprint } from './weval';
 
-const CORPUS = '../../../../shared/corpus/weval-configs/';
-const corpusFiles = import.meta.glob<string>('../../../../shared/corpus/weval-configs/blueprints/**/*.{yml,yaml,json}', { query: '?raw', import: 'default', eager: true });
+const corpusFiles = corpusBlueprints();
 
 type Json = Record<string, unknown>;
 interface ParserCase {
@@ -38,8 +34,8 @@ interface CorpusEntry {
   unavailable?: string;
 }
 
-const cases = (JSON.parse(casesText) as { cases: ParserCase[] }).cases;
-const corpus = (JSON.parse(corpusText) as { entries: CorpusEntry[] }).entries;
+const cases = (JSON.parse(conformanceText('parser-cases.json') ?? '{"cases": []}') as { cases: ParserCase[] }).cases;
+const corpus = (JSON.parse(conformanceText('parser-corpus.json') ?? '{"entries": []}') as { entries: CorpusEntry[] }).entries;
 
 /** The kind of a Weval error message, in Assay's issue codes. */
 function wevalErrorKind(message: string): IssueCode {
@@ -60,7 +56,7 @@ function projected(result: ParseResult): Json {
   return JSON.parse(JSON.stringify(wevalBlueprint(result.blueprint))) as Json;
 }
 
-describe('Weval parser-cases', () => {
+describe.skipIf(!WEVAL_CONFORMANCE)(needsConformance('Weval parser-cases'), () => {
   it('has the 50 recorded cases', () => expect(cases).toHaveLength(50));
 
   for (const c of cases) {
@@ -81,7 +77,7 @@ describe('Weval parser-cases', () => {
   });
 });
 
-describe('Weval parser-corpus', () => {
+describe.skipIf(!WEVAL_CONFORMANCE || !WEVAL_CORPUS)(needsBoth('Weval parser-corpus'), () => {
   it('has the 197 recorded entries', () => expect(corpus).toHaveLength(197));
 
   it('names only vectors that exist, each difference applying as often as it says', () => {
@@ -100,10 +96,10 @@ describe('Weval parser-corpus', () => {
     it(entry.path, () => {
       if (entry.unavailable !== undefined) {
         // Not parsed by the recorder, and absent from the corpus snapshot too.
-        expect(corpusFiles[CORPUS + entry.path]).toBeUndefined();
+        expect(corpusFiles[entry.path]).toBeUndefined();
         return;
       }
-      const text = corpusFiles[CORPUS + entry.path];
+      const text = corpusFiles[entry.path];
       expect(text, 'the corpus file of this vector').toBeDefined();
       const result = parseBlueprint(text!, { file: entry.path });
       if (entry.error !== undefined) {

@@ -1,6 +1,6 @@
 /**
- * Every vector recorded from Weval's own point functions (../shared/conformance/weval/point-function-cases.json,
- * a copy of conformance/weval/point-function-cases.json, Weval commit 51dc4d3) runs here through
+ * Every vector recorded from Weval's own point functions (point-function-cases.json of the
+ * conformance vectors, Weval commit 51dc4d3; outside the repository, see testing/outside-data.ts) runs here through
  * the same path scoring uses: resolvePointFunction → evaluatePoint.
  *
  * Weval's result maps to an Assay outcome: true → score 1, false → score 0, a number → that
@@ -10,8 +10,8 @@
  * docs/compatibility.md lists the same names). No vector is skipped; the network functions Weval's recorder did not
  * exercise are asserted to be listed in the file and are tested against a fake port elsewhere.
  */
-import vectorsText from '../../../../shared/conformance/weval/point-function-cases.json?raw';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { conformanceText, needsConformance, WEVAL_CONFORMANCE } from '@/testing/outside-data';
 import { evaluatePoint } from './evaluate';
 import { resolvePointFunction } from './registry';
 import { createQuickJsSandbox, type QuickJsSandbox } from './sandbox/quickjs';
@@ -44,7 +44,9 @@ function decodeNumbers(_key: string, value: unknown): unknown {
   return value;
 }
 
-const vectors = JSON.parse(vectorsText, decodeNumbers) as VectorFile;
+// Read by the test kit at run time (lib/core code does no I/O of its own); no vectors without the folder, and the suites skip.
+const NO_VECTORS = '{"registry": {}, "name_resolution": {}, "network_functions_skipped": {}, "counts": {"cases": 0}, "cases": []}';
+const vectors = JSON.parse(conformanceText('point-function-cases.json') ?? NO_VECTORS, decodeNumbers) as VectorFile;
 
 /** Stable names: `<fn>#<n>`, n counting that function's vectors in file order from 1. */
 const named: { name: string; vector: WevalCase }[] = (() => {
@@ -95,7 +97,7 @@ function contextOf(vector: WevalCase): PointContext {
   };
 }
 
-describe('Weval point-function vectors', () => {
+describe.skipIf(!WEVAL_CONFORMANCE)(needsConformance('Weval point-function vectors'), () => {
   it('has every vector the file declares, each with a unique name', () => {
     expect(named).toHaveLength(vectors.counts.cases);
     expect(new Set(named.map((n) => n.name)).size).toBe(named.length);
@@ -122,7 +124,7 @@ describe('Weval point-function vectors', () => {
   });
 });
 
-describe('Weval names', () => {
+describe.skipIf(!WEVAL_CONFORMANCE)(needsConformance('Weval names'), () => {
   /** Spellings Weval rejected (unknown at scoring time) that Assay accepts, and why. */
   const EXTENSIONS: Record<string, string> = {
     start_with: 'the singular form Weval accepts for every other function (istart_with is registered there)',

@@ -3,10 +3,12 @@
  * the fake GitHub over HTTP: the shared behaviour suite, then what is particular to a
  * repository against the whole Weval corpus: a full sync stores all 196 blueprints with their
  * commit and blob SHAs, read from one archive of the repository; an incremental sync after one
- * changed file fetches exactly that one blob.
+ * changed file fetches exactly that one blob. That part needs the corpus (ASSAY_WEVAL_CORPUS,
+ * testing/outside-data.ts) and skips without it; the shared suite runs either way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '@/testing/fakes/github-server';
+import { needsCorpus, WEVAL_CORPUS } from '@/testing/outside-data';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { syncSource } from '../blueprints/sync-source';
 import { syncSourceSuite } from '../blueprints/sync-source.testkit';
@@ -44,7 +46,7 @@ afterAll(async () => {
   await Promise.all([t?.close(), fake?.close()]);
 });
 
-describe(`GitHub repository sync (${process.env.ASSAY_TEST_DB})`, () => {
+describe.skipIf(!WEVAL_CORPUS)(needsCorpus(`GitHub repository sync of the whole Weval corpus (${process.env.ASSAY_TEST_DB})`), () => {
   // 196 blueprints stored one transaction at a time: ~20 s alone, several times that on a shared, loaded machine
   it('syncs the whole corpus: 196 blueprints, each version with its commit SHA and blob SHA, and the model collections', { timeout: 240_000 }, async () => {
     const head = fake.head().sha;

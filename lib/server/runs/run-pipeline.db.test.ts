@@ -1,6 +1,7 @@
 /**
  * The run pipeline end to end against the fake LLM server: a real corpus blueprint
- * (weval-configs test.yml: 6 prompts × 2 models × 2 system prompts × 2 temperatures), a panel
+ * (weval-configs test.yml, copied into testing/weval-copies so this runs without the corpus:
+ * 6 prompts × 2 models × 2 system prompts × 2 temperatures), a panel
  * of two judges with scripted label probabilities, and every reply and verdict in the
  * database. The expected scores are computed by hand below from the scripted numbers.
  */

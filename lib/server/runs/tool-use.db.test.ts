@@ -11,20 +11,18 @@
  *   answers with native tool calls, and those are what the tool points read.
  * Either way every prompt scores 1 for every model, because the scripted calls are the right ones.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStoredOrNull, StoredToolCallsSchema } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import type { RuleInput } from '@/testing/fakes/llm-server-rules';
+import { corpusFile, needsCorpus, WEVAL_CORPUS } from '@/testing/outside-data';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { executeRun } from './execute-run';
 import { requestRun } from './request-run';
 import { forgetRunContext } from './run-context';
-import { CORPUS, fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
+import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
-const FILE = new URL('blueprints/tool-use-test.yml', CORPUS);
-const HAS_CORPUS = existsSync(FILE);
+const FILE = 'blueprints/tool-use-test.yml';
 
 /** One model per dialect: OpenRouter speaks OpenAI's chat completions. */
 const MODELS = ['openrouter:openai/gpt-4o-mini', 'anthropic:claude-3-5-haiku-20241022', 'google:gemini-2.5-flash'];
@@ -69,7 +67,7 @@ const NATIVE_RULES: RuleInput[] = ANSWERS.map((a) => (a.calls.length ? { lastUse
 /** The four tools of the corpus file, as each provider documents its tool shape. */
 async function expectedTools(): Promise<{ openai: unknown[]; anthropic: unknown[]; gemini: unknown[] }> {
   const { parseBlueprint } = await import('@/lib/core');
-  const parsed = parseBlueprint(await readFile(FILE, 'utf8'), { file: 'tool-use-test.yml' });
+  const parsed = parseBlueprint(corpusFile(FILE), { file: 'tool-use-test.yml' });
   if (!parsed.ok) throw new Error('the corpus file does not load');
   const tools = parsed.blueprint.tools as { name: string; description: string; schema: Record<string, unknown> }[];
   return {
@@ -79,7 +77,7 @@ async function expectedTools(): Promise<{ openai: unknown[]; anthropic: unknown[
   };
 }
 
-describe.skipIf(!HAS_CORPUS)(`Weval's tool-use blueprint in every provider dialect (${process.env.ASSAY_TEST_DB}; skipped without ../shared, the corpus)`, () => {
+describe.skipIf(!WEVAL_CORPUS)(needsCorpus(`Weval's tool-use blueprint in every provider dialect (${process.env.ASSAY_TEST_DB})`), () => {
   let t: TestDatabase;
   let fake: FakeLlm;
   let text: string;
@@ -87,7 +85,7 @@ describe.skipIf(!HAS_CORPUS)(`Weval's tool-use blueprint in every provider diale
   beforeAll(async () => {
     t = await freshDatabase();
     fake = await startFakeLlm({ rules: [] });
-    text = await readFile(FILE, 'utf8');
+    text = corpusFile(FILE);
   });
   afterAll(async () => {
     await fake?.close();
