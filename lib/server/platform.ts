@@ -1,5 +1,5 @@
 /**
- * The composition root (STYLE habit 7): with the small files of lib/server/compose/, the only
+ * The composition root: with the small files of lib/server/compose/, the only
  * place that reads the configuration (`env()`) and wires the real adapters: the database, the
  * GitHub repository (Octokit with a token or a GitHub App), the pull-request policy, the run
  * pipeline, and how jobs run (Inngest when configured, otherwise in this process). Use cases

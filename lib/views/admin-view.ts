@@ -1,7 +1,7 @@
 /**
  * The admin page's view model: what to show and how (rounding, relative times, short SHAs,
  * which pull requests can be approved), decided here as pure functions so the page only
- * renders (STYLE habit 10).
+ * renders, and each decision is tested without a page.
  */
 import type { AdminOverview } from '@/lib/server/db/queries/admin-overview';
 

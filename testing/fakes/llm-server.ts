@@ -1,6 +1,6 @@
 /**
  * The fake LLM provider: ONE real HTTP server used by the unit tests, the e2e suite and the
- * benchmarks (STYLE.md habit 8). It speaks OpenAI `POST /v1/chat/completions`, Anthropic
+ * benchmarks (a real server at the network boundary, never a module mock). It speaks OpenAI `POST /v1/chat/completions`, Anthropic
  * `POST /v1/messages`, Gemini `POST /v1beta/models/{m}:generateContent` (llm-server-gemini.ts),
  * a home-made `POST /custom/chat`, `GET /v1/models`, both batch APIs
  * (OpenAI Files + Batches, Anthropic Message Batches: llm-server-batch.ts), and embeddings as

@@ -1,7 +1,7 @@
 /**
  * Judge panel consensus: the mean of the judges that answered, their spread, and
  * Krippendorff's α (interval metric) as the agreement statistic over a points × judges
- * matrix. A judge that failed is absent (null), never a 0 (STYLE habit 5).
+ * matrix. A judge that failed is absent (null), never a 0 (an outage must not read as a low score).
  */
 
 /** Population standard deviation above which a point's judges are flagged as disagreeing. */

@@ -1,5 +1,5 @@
 /**
- * Judge hardening (STYLE habit 5): the reply under judgement is data, not
+ * Judge hardening: the reply under judgement is data, not
  * instructions. Two named pure functions:
  *
  * - `neutraliseDelimiters` rewrites, inside the reply, every tag that the judge prompt uses

@@ -5,7 +5,7 @@
  * functions turn it into the question's value in [0,1]. They validate their input and
  * throw `JudgeValueError` with a message that says how to fix it; `questionValue` is the
  * non-throwing entry point the judge pipeline uses (an invalid answer becomes a verdict
- * with status `error`, never a 0; STYLE habit 5).
+ * with status `error`, never a 0, which would read as a bad reply).
  */
 import type { ChoiceQuestion, JudgeQuestion } from './questions';
 

@@ -1,7 +1,7 @@
 /**
  * Every other spelling a blueprint may use, mapped explicitly to a canonical name.
  * Weval instead rewrote prefixes blindly (`contain*` → `contains*`, `match*` → `matches*`,
- * so `$containing` became `containsing`, found unknown only at scoring time: README item 3).
+ * so `$containing` became `containsing`, found unknown only at scoring time: defect 3 in docs/compatibility.md).
  * Here a name is canonical, in this table, or `not_` + one of those; anything else is a
  * load-time error with suggestions.
  *

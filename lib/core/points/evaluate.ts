@@ -1,7 +1,7 @@
 /**
  * Running a resolved point function: re-validate the stored arguments, evaluate, then make
  * the outcome safe for aggregation — a throw becomes `{error}`, a non-finite score becomes
- * `{error}` (never a 0, never NaN: README items 9–10), scores are clamped to [0,1], and a
+ * `{error}` (never a 0, never NaN: defects 9–10 in docs/compatibility.md), scores are clamped to [0,1], and a
  * negated point (`not_…`) scores 1 − score. Errors are not negated: unscored stays unscored.
  */
 import type { Resolution } from './registry';

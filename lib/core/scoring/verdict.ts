@@ -1,6 +1,6 @@
 /**
- * The verdict: one point graded on one attempt. The schema is the type (STYLE
- * habit 1) and every verdict stores the spec that produced it (habit 3): the function name
+ * The verdict: one point graded on one attempt. The zod schema is the type (the
+ * TypeScript type is inferred from it) and every verdict stores the spec that produced it: the function name
  * and arguments, the `correct:` tree, or the judge question, so any score can be reproduced.
  */
 import { z } from 'zod';

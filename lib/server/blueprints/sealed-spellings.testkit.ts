@@ -1,5 +1,6 @@
 /**
- * Every way of writing `split: test` that the parser accepts (issue 11, finding 3), each a
+ * Every way of writing `split: test` that the parser accepts (a page must hide a sealed prompt
+ * whatever its YAML spelling: docs/runs.md, "Sealed prompts"), each a
  * whole blueprint with one visible prompt ("OPEN-…") and sealed prompts whose id, text and
  * points all carry "SECRET". Shared by the security tests of the source view and of every
  * query that shows prompt text.

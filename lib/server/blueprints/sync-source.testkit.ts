@@ -1,6 +1,6 @@
 /**
  * The behaviour every SourceReader must give the sync use case, run against each adapter
- * (STYLE.md habit 8, as providers/contract.ts does for the LLM clients): the local folder on a
+ * (one shared suite for every adapter of the port, as providers/llm-client-contract.testkit.ts is for the LLM clients): the local folder on a
  * temporary folder, the GitHub repository through the real Octokit adapter against the fake
  * GitHub server over HTTP. Both start from the same real blueprint files (suiteFiles). Adapter test files
  * call `syncSourceSuite`; nothing here is mocked. For `*.db.test.ts` files only.

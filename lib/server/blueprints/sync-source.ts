@@ -39,7 +39,7 @@ export type SourceFile = {
   blobSha: string | null;
 } & ({ kind: 'blueprint'; blueprintId: string } | { kind: 'collection'; name: string });
 
-/** What the sync needs from a source (STYLE habit 7: declared by its consumer). */
+/** What the sync needs from a source (declared here by its consumer, the sync, not by the adapters). */
 export interface SourceReader {
   describe(): SourceIdentity;
   /**

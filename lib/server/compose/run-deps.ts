@@ -1,6 +1,6 @@
 /**
  * Part of the composition root (lib/server/platform.ts and this folder): the run pipeline's
- * real adapters (STYLE habit 7): providers from the environment, the response cache and budget
+ * real adapters: providers from the environment, the response cache and budget
  * in the database, the wasm sandbox, the maintainer's external services, and the dispatcher
  * (Inngest when configured, otherwise the in-process runner). The app (platform.ts) and the
  * CLI (`assay run`, `assay rescore`) both build the pipeline with these functions.

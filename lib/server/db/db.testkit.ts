@@ -1,5 +1,5 @@
 /**
- * A fresh, migrated database for one database test file (STYLE.md §12), on whichever
+ * A fresh, migrated database for one database test file (`*.db.test.ts`), on whichever
  * engine the vitest project chose: `ASSAY_TEST_DB=postgres` (the real server at
  * 127.0.0.1:5432, a new database per file) or `pglite` (a new in-memory PGlite per file).
  */

@@ -1,6 +1,6 @@
 /**
- * What Assay's GitHub use cases need from GitHub (STYLE habit 7: the consumer defines the
- * port). One adapter implements it over @octokit/rest (octokit-repo.ts); tests run that same
+ * What Assay's GitHub use cases need from GitHub (the consumer defines the
+ * port, not the adapter). One adapter implements it over @octokit/rest (octokit-repo.ts); tests run that same
  * adapter against the fake GitHub server, so there is no second, mocked implementation.
  */
 

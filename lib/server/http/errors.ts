@@ -1,7 +1,7 @@
 /**
  * The typed errors of Assay's use cases and adapters. Each carries a stable `code` (for API
  * clients) and the HTTP `status` it means; `toErrorResponse` in route.ts maps them to
- * responses in one place (STYLE habit 9), so use cases never build HTTP responses.
+ * responses in one place, so use cases never build HTTP responses.
  */
 export class AppError extends Error {
   override name = 'AppError';

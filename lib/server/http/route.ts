@@ -1,5 +1,5 @@
 /**
- * The one wrapper for API route handlers (STYLE habit 9): authenticate, validate the
+ * The one wrapper for API route handlers: authenticate, validate the
  * request (params, query, body) and the response with zod, and map every error to HTTP in
  * one place. A handler returns data (validated against `response`, sent as JSON) or, for
  * redirects and other non-JSON replies, a `Response` that is passed through as is.

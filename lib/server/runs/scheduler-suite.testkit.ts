@@ -1,6 +1,6 @@
 /**
- * The one suite every run scheduler must pass (STYLE habit 8, as providers/contract.ts is for
- * the LLM clients): the in-process runner and the Inngest functions each give an adapter, and
+ * The one suite every run scheduler must pass (one shared suite for every adapter, as
+ * providers/llm-client-contract.testkit.ts is for the LLM clients): the in-process runner and the Inngest functions each give an adapter, and
  * the same tests run against each, through the real steps, a real database and the fake LLM
  * server (the only test double, at the network boundary). Each test counts what the fake was
  * asked and what the database holds, so a scheduler that repeats a call, loses a reply or

@@ -1,7 +1,7 @@
 /**
  * The one way a judged kind puts a question to the `JudgePort` and reads its answer: a missing
  * judge or a judge that could not answer is a verdict with status `error` and the reason (never
- * a 0, STYLE habit 5); anything else thrown (a bug, the run's budget) goes on up.
+ * a 0: an unanswered question is unscored, not a failed one); anything else thrown (a bug, the run's budget) goes on up.
  */
 import { ExpectSchema, type Expect } from '../../blueprint/schema';
 import type { CriterionEvidence, CriterionServices, CriterionVerdict, JudgePort } from '../types';

@@ -1,7 +1,7 @@
 /**
  * Small helpers every function module uses: typed definition, outcomes, and argument
  * schemas whose every failure carries one message that says how to write the argument
- * (STYLE habit 11). The same message is attached at every nesting level because zod reports
+ * (not only that it is wrong). The same message is attached at every nesting level because zod reports
  * the innermost failing schema.
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * `$js`: blueprint-supplied JavaScript, run ONLY through `ctx.sandbox` (quickjs in wasm;
- * Weval used node's `vm`, which is no security boundary: README item 12).
+ * Weval used node's `vm`, which is no security boundary: defect 12 in docs/compatibility.md).
  * Semantics follow Weval: the code runs as a script and its completion value is the result;
  * a top-level `return` makes it a function body instead. Globals: `r` and `response` (the
  * text), `context` ({ messages, modelId, toolCalls }).
@@ -32,7 +32,7 @@ function clamp(score: number): number {
 /** The result a script may give: boolean, number, nothing (= false), or { score, explain }. */
 export function interpretJsResult(result: unknown): FnOutcome {
   if (typeof result === 'boolean') return { score: result ? 1 : 0, detail: `js returned ${result}` };
-  // NaN would survive clamping and poison every average above it (README item 10).
+  // NaN would survive clamping and poison every average above it (defect 10 in docs/compatibility.md).
   if (typeof result === 'number') {
     if (Number.isNaN(result)) return { error: 'js returned NaN; return a number in [0, 1] or a boolean' };
     return { score: clamp(result), detail: `js returned ${result}` };

@@ -4,7 +4,7 @@ import { defineFunction, verdict } from './define';
 
 /**
  * A response that is exactly one fenced code block (```json … ``` or ``` … ```) counts
- * by its content: models wrap JSON in fences by habit and Weval rejected that (README item 11).
+ * by its content: models wrap JSON in fences by habit and Weval rejected that (defect 11 in docs/compatibility.md).
  * Prose around the fence still fails: the check is "the response is JSON".
  */
 const FENCED = /^```[ \t]*(?:json)?[ \t]*\r?\n([\s\S]*?)\r?\n?```$/i;

@@ -80,7 +80,7 @@ const DEFAULTS = {
   randomSeed: 0x5eed,
 } as const;
 
-/** Marker for a non-finite number inside a JSON result (a NaN score must stay visible: README item 10). */
+/** Marker for a non-finite number inside a JSON result (a NaN score must stay visible: defect 10 in docs/compatibility.md). */
 const NON_FINITE = '$assayNonFinite';
 
 function reviveNonFinite(_key: string, value: unknown): unknown {

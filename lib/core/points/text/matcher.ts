@@ -1,7 +1,7 @@
 /**
  * The one matcher behind every literal string check (contains, starts_with, ends_with,
  * contains_word and their `i` forms): normalise both sides the same way, then compare.
- * Function modules are one-line registrations over `matchText` (STYLE habit 4).
+ * Function modules are one-line registrations over `matchText`, so the checks cannot drift apart.
  */
 import { normalizeFor } from './normalize';
 
@@ -15,7 +15,7 @@ export interface TextMatchOptions {
 /**
  * Word characters for `contains_word`: letters, marks, numbers, connector punctuation (`_`).
  * Marks are included so a combining accent never counts as a word boundary (Weval's class
- * `[\p{L}\p{N}_]` lacked \p{M}: README item 11). Hyphens and apostrophes are boundaries,
+ * `[\p{L}\p{N}_]` lacked \p{M}: defect 11 in docs/compatibility.md). Hyphens and apostrophes are boundaries,
  * as in Weval (`well` is a word of `well-known`, `It` of `It's`).
  */
 const WORD_CHAR = /[\p{L}\p{M}\p{N}\p{Pc}]/u;

@@ -1,7 +1,7 @@
 /**
  * Text normalisation shared by every string check. Weval compares raw UTF-16 and lowercases
  * with `toLowerCase()`, so `İstanbul` ≠ `istanbul`, `straße` ≠ `STRASSE`, and a decomposed
- * `é` (e + U+0301) ≠ a precomposed one (conformance README item 11). We compare NFC text and,
+ * `é` (e + U+0301) ≠ a precomposed one (defect 11 in docs/compatibility.md). We compare NFC text and,
  * for the case-insensitive forms, a full case fold.
  */
 

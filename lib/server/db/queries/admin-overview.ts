@@ -1,5 +1,5 @@
 /**
- * The admin page's data, one module per view (STYLE habit 10): sync status, jobs and their
+ * The admin page's data, one module per view (so no page writes its own queries): sync status, jobs and their
  * failures, costs, pull requests waiting for approval, and the blueprints a run can be
  * triggered for. Aggregates are computed by the database, never by loading runs.
  */

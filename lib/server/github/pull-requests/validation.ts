@@ -1,6 +1,6 @@
 /**
  * The stored result of validating a pull request's files (pull_requests.validation): the
- * schema is the type (STYLE habit 1), so the approval step reads back exactly what the
+ * zod schema is the type (inferred from it), so the approval step reads back exactly what the
  * validation step wrote.
  */
 import { z } from 'zod';
