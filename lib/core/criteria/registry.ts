@@ -2,24 +2,20 @@
  * The registry of criterion kinds, beside the point functions' registry (lib/core/points).
  * Each kind list (DETERMINISTIC_KINDS, JUDGED_KINDS) is filled by its own module; a name registered
  * twice is a bug. An unknown name resolves to an error with "did you mean" suggestions (the same
- * `closest` as `$fn` names), so the parser reports it at load time.
+ * registry as `$fn` names: lib/core/registry.ts), so the parser reports it at load time.
  */
-import { closest } from '../points/suggest';
+import { createRegistry, didYouMean } from '../registry';
 import { DETERMINISTIC_KINDS } from './deterministic';
 import { JUDGED_KINDS } from './judged';
 import type { CriterionKindDef } from './types';
 
-const kinds = new Map<string, CriterionKindDef<unknown>>();
-for (const def of [...DETERMINISTIC_KINDS, ...JUDGED_KINDS] as CriterionKindDef<unknown>[]) {
-  if (kinds.has(def.name)) throw new Error(`criterion kind "${def.name}" is registered twice`);
-  kinds.set(def.name, def);
-}
+const kinds = createRegistry('criterion kind', [...DETERMINISTIC_KINDS, ...JUDGED_KINDS] as CriterionKindDef<unknown>[]);
 
 export function criterionKind(name: string): CriterionKindDef<unknown> | undefined {
   return kinds.get(name);
 }
 
-export const criterionKindNames: readonly string[] = [...kinds.keys()].sort();
+export const criterionKindNames: readonly string[] = kinds.names;
 
 export type KindResolution = { ok: true; def: CriterionKindDef<unknown> } | { ok: false; message: string; suggestions: string[] };
 
@@ -28,9 +24,8 @@ export function resolveCriterionKind(written: string): KindResolution {
   const name = written.trim();
   const def = kinds.get(name);
   if (def) return { ok: true, def };
-  const suggestions = closest(name, criterionKindNames);
-  const didYouMean = suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : '';
-  return { ok: false, message: `unknown criterion kind "${written}"${didYouMean}`, suggestions };
+  const suggestions = kinds.suggest(name);
+  return { ok: false, message: `unknown ${kinds.kind} "${written}"${didYouMean(suggestions)}`, suggestions };
 }
 
 export function listCriterionKinds(): CriterionKindDef<unknown>[] {

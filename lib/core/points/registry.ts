@@ -6,18 +6,14 @@
  */
 import { ALIASES, HINTS, NEGATION_PREFIX, NOT_NEGATABLE_ADVICE } from './aliases';
 import { CATALOG } from './catalog';
-import { closest } from './suggest';
+import { createRegistry, didYouMean, ownEntry } from '../registry';
 import type { PointFunctionDef } from './types';
 
 export type Resolution =
   | { ok: true; canonical: string; def: PointFunctionDef<unknown>; negated: boolean }
   | { ok: false; message: string; suggestions: string[] };
 
-const registry = new Map<string, PointFunctionDef<unknown>>();
-for (const def of CATALOG) {
-  if (registry.has(def.name)) throw new Error(`point function "${def.name}" is defined twice`);
-  registry.set(def.name, def);
-}
+const registry = createRegistry('point function', CATALOG);
 for (const [alias, canonical] of Object.entries(ALIASES)) {
   if (!registry.has(canonical)) throw new Error(`alias "${alias}" points to unknown function "${canonical}"`);
   if (registry.has(alias)) throw new Error(`alias "${alias}" shadows a canonical function`);
@@ -26,12 +22,12 @@ for (const [alias, canonical] of Object.entries(ALIASES)) {
 /** Canonical name for a positive (un-negated) spelling, or undefined. */
 function canonicalOf(name: string): string | undefined {
   if (registry.has(name)) return name;
-  return ALIASES[name];
+  return ownEntry(ALIASES, name);
 }
 
 /** Every spelling that resolves, for suggestions and docs: canonical, aliases, `not_` forms. */
 export const acceptedNames: readonly string[] = (() => {
-  const positive = [...registry.keys(), ...Object.keys(ALIASES)];
+  const positive = [...registry.names, ...Object.keys(ALIASES)];
   const negative = positive.filter((name) => registry.get(canonicalOf(name)!)!.negatable).map((name) => NEGATION_PREFIX + name);
   return [...positive, ...negative].sort();
 })();
@@ -41,7 +37,7 @@ function resolves(name: string): boolean {
 }
 
 function unknown(written: string, name: string): Resolution {
-  // A quoted `"$icontains: '(A)'"` arrives as one name (README item 1): say how to fix it.
+  // A quoted `"$icontains: '(A)'"` arrives as one name (defect 1 in docs/compatibility.md): say how to fix it.
   const glued = /^\$?(\w+)\s*:\s*(.*)$/s.exec(name);
   if (glued && resolves(glued[1]!)) {
     const [, fn, argument] = glued;
@@ -52,11 +48,10 @@ function unknown(written: string, name: string): Resolution {
     };
   }
   const negated = name.startsWith(NEGATION_PREFIX);
-  const hinted = HINTS[name] ?? (negated ? HINTS[name.slice(NEGATION_PREFIX.length)] : undefined);
-  const hint = hinted && negated && !HINTS[name] ? NEGATION_PREFIX + hinted : hinted;
-  const suggestions = [...new Set([...(hint ? [hint] : []), ...closest(name, acceptedNames)])].slice(0, 3);
-  const didYouMean = suggestions.length ? `; did you mean ${suggestions.map((s) => `$${s}`).join(', ')}?` : '';
-  return { ok: false, message: `unknown point function "${written}"${didYouMean}`, suggestions };
+  const hinted = ownEntry(HINTS, name) ?? (negated ? ownEntry(HINTS, name.slice(NEGATION_PREFIX.length)) : undefined);
+  const hint = hinted && negated && !ownEntry(HINTS, name) ? NEGATION_PREFIX + hinted : hinted;
+  const suggestions = [...new Set([...(hint ? [hint] : []), ...registry.suggest(name, acceptedNames)])].slice(0, 3);
+  return { ok: false, message: `unknown ${registry.kind} "${written}"${didYouMean(suggestions, (s) => `$${s}`)}`, suggestions };
 }
 
 /** Resolves a name as written (`contains`, `$icontain`, `not_match`, alias…) to its definition. */
@@ -81,7 +76,7 @@ export function resolvePointFunction(written: string): Resolution {
 }
 
 export function listPointFunctions(): PointFunctionDef<unknown>[] {
-  return [...registry.values()];
+  return registry.list();
 }
 
 /** The alias table (alias → canonical), for docs and the blueprint JSON Schema. */

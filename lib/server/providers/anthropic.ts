@@ -8,7 +8,8 @@ import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, Messa
 import { servedFrom } from '@/lib/core';
 import { AnthropicBatchApi } from './anthropic-batch';
 import { attemptHeaders } from './attempt-header';
-import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
+import type { BatchApi } from './batch-types';
+import { speaksBatch } from './catalog';
 import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
 import { anthropicMaxTokens } from './anthropic-limits';
 import { costUsd } from './cost';
@@ -141,7 +142,7 @@ export class AnthropicClient implements LlmClient {
       logLevel: 'off',
       openTelemetry: false,
     });
-    this.batch = BATCH_PROVIDERS.has(this.provider) ? new AnthropicBatchApi(this.provider, this.#sdk, ANTHROPIC_ERRORS, this.#secrets) : undefined;
+    this.batch = speaksBatch(this.provider) ? new AnthropicBatchApi(this.provider, this.#sdk, ANTHROPIC_ERRORS, this.#secrets) : undefined;
   }
 
   chat(req: ChatRequest): Promise<ChatResponse> {

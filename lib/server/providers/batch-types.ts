@@ -5,10 +5,11 @@
  * ended. Results come back as the same ChatResponse a live call gives (the adapters reuse the
  * live adapters' request and reply mappings), or as a classified ProviderError per line.
  */
+import { PROVIDER_NAMES, PROVIDERS } from './catalog';
 import type { ChatRequest, ChatResponse, ProviderError } from './types';
 
-/** Providers whose batch API Assay speaks (their adapters expose `batch`). */
-export const BATCH_PROVIDERS: ReadonlySet<string> = new Set(['openai', 'anthropic']);
+/** Providers whose batch API Assay speaks (their adapters expose `batch`): the records with `batch` set. */
+export const BATCH_PROVIDERS: ReadonlySet<string> = new Set(PROVIDER_NAMES.filter((name) => PROVIDERS[name].batch));
 
 /** What a batch line costs relative to the same live call (both providers: 50%). */
 export const BATCH_PRICE_FACTOR = 0.5;

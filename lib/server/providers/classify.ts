@@ -129,11 +129,12 @@ export function networkError(provider: string, detail: string, secrets: readonly
 }
 
 /**
- * The one classifier of replies that did not arrive whole (issue 11: these were never retried,
- * and 5 of 36 replies were lost in a chaos run). A 200 whose body is empty, cut off mid-JSON,
- * or an HTML/text page (a proxy's or load balancer's error page) says nothing about the
- * request: it is a `transport` fault, retried with backoff like a reset connection.
- * `null`: the body is a JSON object, so whatever is wrong with it is the provider's answer.
+ * The one classifier of replies that did not arrive whole (these used to be never retried, and
+ * 5 of 36 replies were lost in a chaos run; docs/runs.md, "Transport faults are retried"). A 200
+ * whose body is empty, cut off mid-JSON, or an HTML/text page (a proxy's or load balancer's error
+ * page) says nothing about the request: it is a `transport` fault, retried with backoff like a
+ * reset connection. `null`: the body is a JSON object, so whatever is wrong with it is the
+ * provider's answer.
  */
 export function bodyFault(provider: string, body: unknown, secrets: readonly (string | undefined)[] = []): ProviderError | null {
   if (body !== null && typeof body === 'object') return null;

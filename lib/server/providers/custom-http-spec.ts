@@ -1,9 +1,9 @@
 /**
- * A system under test over HTTP (SPEC §2.5), as a blueprint writes it: either an
+ * A system under test over HTTP, as a blueprint writes it: either an
  * OpenAI-compatible chat endpoint (`format: openai`) or a custom JSON mapping (a body template
- * and JSONPaths into the reply). The schema is the type (STYLE.md habit 1). Header values can
- * only name environment variables, never hold a value, so a blueprint never carries a secret
- * (SPEC §10); which variables and which hosts are allowed is the maintainer's configuration.
+ * and JSONPaths into the reply). The zod schema is the type (inferred from it). Header values can
+ * only name environment variables, never hold a value, so a blueprint never carries a secret;
+ * which variables and which hosts are allowed is the maintainer's configuration.
  */
 import { z } from 'zod';
 import { AppError } from '../http/errors';

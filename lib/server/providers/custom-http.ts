@@ -1,12 +1,13 @@
 /**
- * Systems under test over HTTP (SPEC §2.5): a team's own assistant, called either as an
+ * Systems under test over HTTP: a team's own assistant, called either as an
  * OpenAI-compatible endpoint (the OpenAI adapter at another URL) or through a custom JSON
  * mapping. The blueprint says where and how; the maintainer's configuration says which
- * hosts may be called and which environment variables may fill headers (SPEC §10), so a
+ * hosts may be called and which environment variables may fill headers, so a
  * blueprint can neither reach an arbitrary URL nor send a secret anywhere.
  */
 import { selectJsonPath, servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
+import { HTTP_MODEL_PROVIDER } from './catalog';
 import { bodyFault, errorText, httpError, malformedError, networkError } from './classify';
 import { costUsd } from './cost';
 import type { ExposedVariable } from './custom-http-env';
@@ -16,7 +17,7 @@ import { OpenAiCompatibleClient, toOpenAiMessages } from './openai-compatible';
 import { normaliseToolCalls } from './tool-calls';
 import { ProviderError, type ChatRequest, type ChatResponse, type LlmClient, type Usage } from './types';
 
-export const CUSTOM_PROVIDER = 'custom';
+export const CUSTOM_PROVIDER = HTTP_MODEL_PROVIDER.name;
 
 export interface CustomHttpContext {
   /** Origins (`https://bot.example.org`) HTTP models may call: the maintainer's allow-list. */

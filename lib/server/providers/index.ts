@@ -18,7 +18,20 @@ export {
   type Usage,
 } from './types';
 export { resolveModel, ModelResolutionError, type ProviderConfig, type CustomModelRef, type ResolvedModel } from './resolve';
-export { PROVIDERS, PROVIDER_NAMES, isProviderName, type ProviderName } from './catalog';
+export {
+  PROVIDERS,
+  PROVIDER_NAMES,
+  HTTP_MODEL_PROVIDER,
+  FALLBACK_CONCURRENCY,
+  FALLBACK_TIMEOUT_MS,
+  isProviderName,
+  providerLimits,
+  speaksBatch,
+  type ProviderApi,
+  type ProviderEntry,
+  type ProviderLimits,
+  type ProviderName,
+} from './catalog';
 export { withRetry, backoffDelay, deadlineAfter, sleep, DEFAULT_RETRY, TIMEOUT_RETRIES, type RetryOptions } from './retry';
 export { costUsd, costFromPrice, costIsKnown, priceFor, unpricedModelIds, APPROXIMATE_PRICES_PER_MTOK, type Price } from './cost';
 export { CapabilityMemory, fitRequest, isUnsupportedParameter, knownLimits, KNOWN_FAMILIES, UnsupportedParameterError, type Adjustment, type Limits, type Refusal } from './capabilities';
@@ -31,6 +44,6 @@ export { AnthropicClient, type AnthropicOptions } from './anthropic';
 export { GoogleClient, type GoogleOptions } from './google';
 export { createCustomHttpClient, CUSTOM_PROVIDER, type CustomHttpContext } from './custom-http';
 export { parseCustomHttpSpec, CustomHttpSpecError, TEMPLATE_VARIABLES, type CustomHttpSpec } from './custom-http-spec';
-export { PROVIDER_TIMEOUTS_MS, FALLBACK_TIMEOUT_MS, REASONING_TIMEOUT_MS, isReasoningFamily, modelTimeoutMs, providerTimeoutMs } from './timeouts';
-export { PROVIDER_CONCURRENCY, FALLBACK_CONCURRENCY, providerConcurrency } from './concurrency';
+export { PROVIDER_TIMEOUTS_MS, REASONING_TIMEOUT_MS, isReasoningFamily, modelTimeoutMs, providerTimeoutMs } from './timeouts';
+export { PROVIDER_CONCURRENCY, providerConcurrency } from './concurrency';
 export { BATCH_PROVIDERS, BATCH_PRICE_FACTOR, type BatchApi, type BatchLine, type BatchLineResult, type BatchState } from './batch-types';

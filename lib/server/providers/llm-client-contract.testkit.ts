@@ -1,6 +1,6 @@
 /**
  * The one contract every LlmClient adapter must honour, run against each of them through the
- * real fake server (STYLE.md habit 8; Hono's `common.case.test.ts`). Adapter files call
+ * real fake server (one shared suite for every adapter of a port, as Hono's `common.case.test.ts` is for its routers). Adapter files call
  * `runLlmClientContract` from their `*.test.ts`; nothing here is mocked.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

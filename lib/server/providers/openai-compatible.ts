@@ -7,7 +7,8 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
-import { BATCH_PROVIDERS, type BatchApi } from './batch-types';
+import type { BatchApi } from './batch-types';
+import { speaksBatch } from './catalog';
 import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply, type SdkErrorKinds } from './classify';
 import { isUnsupportedParameter, knownLimits, refusalOf, UnsupportedParameterError } from './capabilities';
 import { costUsd } from './cost';
@@ -123,7 +124,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly #sdk: OpenAI;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
-  /** OpenAI's Batch API over the same SDK object (only for providers that have it: batch-types.ts). */
+  /** OpenAI's Batch API over the same SDK object (only for providers whose record has `batch`: catalog.ts). */
   readonly batch: BatchApi | undefined;
   /** Models that refused `max_tokens` (OpenAI: "Use 'max_completion_tokens' instead"). */
   readonly #completionTokensModels = new Set<string>();
@@ -144,7 +145,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
       ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
     });
-    this.batch = BATCH_PROVIDERS.has(this.provider) ? new OpenAiBatchApi(this.provider, this.#sdk, OPENAI_ERRORS, this.#secrets) : undefined;
+    this.batch = speaksBatch(this.provider) ? new OpenAiBatchApi(this.provider, this.#sdk, OPENAI_ERRORS, this.#secrets) : undefined;
   }
 
   chat(req: ChatRequest): Promise<ChatResponse> {

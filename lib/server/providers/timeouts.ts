@@ -1,41 +1,23 @@
 /**
  * How long one provider call may take before it is a `timeout` (retried, with backoff, within
- * the run's deadline). A hung provider used to hold a concurrency slot for 120 s × 4 attempts;
- * each provider now has its own bound, sized to its slowest normal answers:
- *
- *   provider            timeout   why
- *   openai              60 s      chat completions without streaming
- *   anthropic           90 s      long answers (extended thinking) are slower
- *   google              60 s
- *   openrouter          90 s      a proxy in front of slow upstreams
- *   together, groq      45 s      fast hosted inference
- *   vllm/ollama/lmstudio 120 s    local servers on small machines
- *   custom (HTTP model) 30 s      a system under test should answer promptly
- *   anything else       60 s
- *
- * Reasoning models get minutes instead (`modelTimeoutMs`, below). A timed-out call is retried
- * once, not four times (retry.ts: it may already be billed).
+ * the run's deadline): each provider's record in catalog.ts holds its bound and the reason for it.
+ * Reasoning models get minutes instead (`modelTimeoutMs`, below).
  *
  * `ASSAY_PROVIDER_TIMEOUTS=openai=30000,custom=10000` overrides entries (env.ts validates it);
- * an HTTP model's own `timeoutMs` overrides the table for that model.
+ * an HTTP model's own `timeoutMs` overrides the record for that model.
  */
-export const PROVIDER_TIMEOUTS_MS: Readonly<Record<string, number>> = {
-  openai: 60_000,
-  anthropic: 90_000,
-  google: 60_000,
-  openrouter: 90_000,
-  together: 45_000,
-  groq: 45_000,
-  vllm: 120_000,
-  ollama: 120_000,
-  lmstudio: 120_000,
-  custom: 30_000,
-};
+import { FALLBACK_TIMEOUT_MS, HTTP_MODEL_PROVIDER, PROVIDER_LIMITS, providerLimits } from './catalog';
 
-export const FALLBACK_TIMEOUT_MS = 60_000;
+/** The records' bounds by provider name, the HTTP model (`custom`) included. */
+export const PROVIDER_TIMEOUTS_MS: Readonly<Record<string, number>> = Object.fromEntries(PROVIDER_LIMITS.map(([name, limits]) => [name, limits.timeoutMs]));
+
+/** An operator's override for the provider, if one was set (a name an object inherits, like `constructor`, is none). */
+function overrideFor(provider: string, overrides: Readonly<Record<string, number>>): number | undefined {
+  return Object.hasOwn(overrides, provider) ? overrides[provider] : undefined;
+}
 
 export function providerTimeoutMs(provider: string, overrides: Readonly<Record<string, number>> = {}): number {
-  return overrides[provider] ?? PROVIDER_TIMEOUTS_MS[provider] ?? FALLBACK_TIMEOUT_MS;
+  return overrideFor(provider, overrides) ?? providerLimits(provider)?.timeoutMs ?? FALLBACK_TIMEOUT_MS;
 }
 
 /**
@@ -68,11 +50,11 @@ export function isReasoningFamily(model: string): boolean {
 
 /**
  * One call's bound: an operator's override for the provider (ASSAY_PROVIDER_TIMEOUTS) wins, since
- * it was chosen; else a reasoning family's minutes; else the provider's table entry.
+ * it was chosen; else a reasoning family's minutes; else the provider's record.
  */
 export function modelTimeoutMs(provider: string, model: string, overrides: Readonly<Record<string, number>> = {}): number {
-  const chosen = overrides[provider];
+  const chosen = overrideFor(provider, overrides);
   if (chosen !== undefined) return chosen;
-  if (provider !== 'custom' && isReasoningFamily(model)) return REASONING_TIMEOUT_MS;
+  if (provider !== HTTP_MODEL_PROVIDER.name && isReasoningFamily(model)) return REASONING_TIMEOUT_MS;
   return providerTimeoutMs(provider);
 }

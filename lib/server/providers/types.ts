@@ -1,7 +1,7 @@
 /**
  * The LLM client port, shaped by its consumer (the run pipeline and the judges): one chat
  * call in, one normalised reply out, and errors already classified so the caller's retry
- * policy never has to know which provider it spoke to (STYLE.md habits 7 and 9).
+ * policy never has to know which provider it spoke to (the port is defined by its consumer; each adapter classifies its own errors, once).
  */
 
 import type { Served, ToolCall } from '@/lib/core';

@@ -14,9 +14,6 @@ import type { EmbeddingClient } from './types';
 
 const PLACEHOLDER_KEY = 'assay-placeholder-key';
 
-/** Providers whose API has no embeddings endpoint. */
-const NO_EMBEDDINGS: ReadonlySet<string> = new Set(['anthropic', 'groq']);
-
 /** The Gemini API path the SDK appends to its base URL; an override ending in /v1 is the fake's OpenAI root. */
 const withoutV1 = (url: string): string => url.replace(/\/v1\/?$/, '');
 
@@ -35,8 +32,8 @@ export function resolveEmbeddingClient(model: string | CustomModelRef, config: P
     throw new ModelResolutionError(model, `Embedding model id "${model}": unknown provider "${provider}" (providers: ${PROVIDER_NAMES.join(', ')}); an HTTP endpoint is written as a model object with a url.`);
   }
   if (native.trim() === '') throw new ModelResolutionError(model, `Embedding model id "${model}" names no model after "${provider}:".`);
-  if (NO_EMBEDDINGS.has(provider)) throw new ModelResolutionError(model, `Embedding model id "${model}": ${provider} offers no embeddings API.`);
   const entry = PROVIDERS[provider];
+  if (!entry.embeddings) throw new ModelResolutionError(model, `Embedding model id "${model}": ${provider} offers no embeddings API.`);
   const override = config.baseUrlOverride;
   const key = config.keys[provider] || (override || !entry.keyRequired ? PLACEHOLDER_KEY : undefined);
   if (!key) throw new ModelResolutionError(model, `${model} needs an API key for ${provider}: set ${entry.keyEnv} in the environment (see .env.example).`);
