@@ -7,15 +7,20 @@
  *
  *   chat:       generate (prompt × model, keyed by the model's provider) → judge (the same
  *               prompt × model, keyed by the judge panel's providers); a group with replies and
- *               nothing to generate (a resume, a rescore) is a judge unit alone.
+ *               nothing to generate (a resume, a rescore) is a judge unit alone. In one process
+ *               (`fused`), one `group` unit per prompt × model generates and grades each cell as
+ *               soon as its reply is stored, with the work the plan found (no read per group).
  *   retrieval:  embed (model × documents|queries × batch, keyed by the model's provider), every
  *               batch of a model → score (the model).
+ *
+ * The in-process scheduler (units/in-process.ts) and the Inngest functions drive the same kinds.
  */
 import { afterBatchGateway } from '../batch-gateway';
+import { runBatchMode } from '../batch-steps';
 import type { FinalStatus } from '@/lib/core';
 import type { RunDeps } from '../deps';
 import { loadRunContext } from '../run-context';
-import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroupsWithWork, start } from '../steps';
+import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroupsWithWork, processGroup, start, type PendingWork } from '../steps';
 import { isRetrievalRun, loadRetrievalContext } from '../retrieval/context';
 import { embedBatch, finishRetrieval, isRetrievalSettled, pendingRetrieval, scoreModel, startRetrieval } from '../retrieval/steps';
 import type { UnitSpec } from './unit-store';
@@ -26,19 +31,49 @@ export interface SliceExecution {
   signal: AbortSignal;
 }
 
+/** A unit as the in-process scheduler holds it: what the plan found for it may travel with it (never stored). */
+export interface LocalUnit extends UnitSpec {
+  local?: unknown;
+}
+
+/** Told as work gets done, for a progress display. */
+export interface UnitHooks {
+  onCell?: () => void | Promise<void>;
+}
+
 export interface RunKind {
   name: 'chat' | 'retrieval';
   /** Nothing left to do: an execution of it does nothing. */
   settled(deps: RunDeps, runId: string): Promise<boolean>;
   /** Marks the run running and gives failures that may pass another chance. */
   start(deps: RunDeps, runId: string): Promise<void>;
-  /** The pending units, read once for the whole run. */
-  plan(deps: RunDeps, runId: string): Promise<UnitSpec[]>;
+  /**
+   * Work done before the units, in one process (a chat run's batch rounds: under Inngest they are
+   * functions of their own, run-batch.ts). Returns why a budget stopped it, or null.
+   */
+  prepare?(deps: RunDeps, runId: string, exec: SliceExecution, hooks: UnitHooks): Promise<string | null>;
+  /**
+   * The pending units, read once for the whole run. `fused`: for one process, which needs no
+   * concurrency key per half of a unit and may keep what the plan read beside each unit.
+   */
+  plan(deps: RunDeps, runId: string, opts?: { fused?: boolean }): Promise<LocalUnit[]>;
   /** Processes one unit; throws BudgetExceededError when a call was refused. */
-  process(deps: RunDeps, runId: string, unit: { step: string; data: Record<string, string | number> }, exec: SliceExecution): Promise<void>;
+  process(deps: RunDeps, runId: string, unit: { step: string; data: Record<string, string | number>; local?: unknown }, exec: SliceExecution, hooks?: UnitHooks): Promise<void>;
+  /** How many units one process keeps in flight per concurrency key. */
+  inFlight(deps: RunDeps, key: string): number;
   /** The one decision of the run's end (`budgetStop`: why a slice saw the budget or deadline stop it). */
   finish(deps: RunDeps, runId: string, budgetStop: string | null): Promise<FinalStatus>;
 }
+
+/**
+ * Prompt × model groups in flight in one process per provider: twice the provider's slots, at
+ * least 16. A group between two calls (storing a reply, grading its deterministic points) holds
+ * no slot, and with only as many groups as slots those slots would idle meanwhile (16 groups for
+ * 20 slots kept 9–10 in flight).
+ */
+const GROUPS_IN_FLIGHT = 16;
+/** Embedding batches in flight in one process per provider (each holds provider calls only while calling). */
+const BATCHES_IN_FLIGHT = 4;
 
 /** A unit's key: its step and identity as JSON (unambiguous whatever a prompt key holds; PostgreSQL text holds no NUL). */
 const keyOf = (...parts: (string | number)[]) => JSON.stringify(parts);
@@ -47,8 +82,23 @@ export const chatKind: RunKind = {
   name: 'chat',
   settled: (deps, runId) => isSettled(deps, runId),
   start: async (deps, runId) => void (await start(deps, runId)),
-  async plan(deps, runId) {
+  async prepare(deps, runId, exec, hooks) {
+    const ctx = { ...(await loadRunContext(deps.db, runId)), ...exec };
+    if (ctx.mode !== 'batch') return null;
+    // the batch rounds first (the same steps, calls answered by provider batches); what they leave goes on live
+    return runBatchMode(deps, ctx, { onCell: hooks.onCell, onPoll: hooks.onCell, signal: exec.signal });
+  },
+  async plan(deps, runId, opts = {}) {
     const ctx = await loadRunContext(deps.db, runId);
+    if (opts.fused) {
+      return (await pendingGroupsWithWork(deps, ctx)).map(({ group, work }): LocalUnit => ({
+        key: keyOf('group', group.promptKey, group.modelId),
+        step: 'group',
+        data: { promptKey: group.promptKey, modelId: group.modelId },
+        keys: [group.provider],
+        local: work,
+      }));
+    }
     const judges = judgeProvidersOf(ctx);
     // the panel's first two providers are the keys; a third is limited only by each worker's gateway
     const judgeKeys = (judges.length >= 2 ? [judges[0]!, judges[1]!] : [judges[0] ?? 'judges']) as UnitSpec['keys'];
@@ -59,15 +109,18 @@ export const chatKind: RunKind = {
       return [{ key: keyOf('generate', group.promptKey, group.modelId), step: 'generate', data, keys: [group.provider], then: judge.key }, judge];
     });
   },
-  async process(deps, runId, unit, exec) {
+  async process(deps, runId, unit, exec, hooks = {}) {
     const ctx = { ...(await loadRunContext(deps.db, runId)), ...exec };
     const group = { promptKey: String(unit.data.promptKey), modelId: String(unit.data.modelId) };
     // after batch rounds a unit's calls a batch already answered are answered by their lines (batch-gateway.ts)
     const d = ctx.mode === 'batch' ? { ...deps, gateway: afterBatchGateway(deps.db, deps.gateway) } : deps;
-    if (unit.step === 'generate') await generateGroup(d, ctx, group);
-    else if (unit.step === 'judge') await judgeGroup(d, ctx, group);
+    const opts = { ...(hooks.onCell ? { onCell: hooks.onCell } : {}) };
+    if (unit.step === 'generate') await generateGroup(d, ctx, group, opts);
+    else if (unit.step === 'judge') await judgeGroup(d, ctx, group, opts);
+    else if (unit.step === 'group') await processGroup(d, ctx, group, { ...opts, ...(unit.local ? { work: unit.local as PendingWork } : {}) });
     else throw new Error(`run ${runId}: a chat run has no "${unit.step}" unit`);
   },
+  inFlight: (deps, key) => Math.max(GROUPS_IN_FLIGHT, 2 * deps.gateway.maxSlots(key)),
   finish: (deps, runId, budgetStop) => finish(deps, runId, { budgetStop }),
 };
 
@@ -102,6 +155,7 @@ export const retrievalKind: RunKind = {
       if ((await pendingRetrieval(deps, ctx, modelId)).score.includes(modelId)) await scoreModel(deps, ctx, modelId);
     } else throw new Error(`run ${runId}: a retrieval run has no "${unit.step}" unit`);
   },
+  inFlight: () => BATCHES_IN_FLIGHT,
   finish: (deps, runId, budgetStop) => finishRetrieval(deps, runId, { budgetStop }),
 };
 
@@ -111,7 +165,7 @@ export async function kindOf(deps: Pick<RunDeps, 'db'>, runId: string): Promise<
 
 /** The kind a unit belongs to, from its step (a slice needs no query to know it). */
 export function kindOfUnit(step: string): RunKind {
-  if (step === 'generate' || step === 'judge') return chatKind;
+  if (step === 'generate' || step === 'judge' || step === 'group') return chatKind;
   if (step === 'embed' || step === 'score') return retrievalKind;
   throw new Error(`no kind of run has a "${step}" unit`);
 }
