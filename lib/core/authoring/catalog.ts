@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import type { PointFunctionDef } from '../points/types';
 import { blueprintJsonSchema } from '../blueprint/source-schema';
+import { POINT_FIELDS } from '../blueprint/vocabulary';
 import { criterionKind, criterionKindNames } from '../criteria/registry';
 import { pointFunctionAliases, listPointFunctions } from '../points/registry';
 import { sampleArgument, shapeOf, type JsonSchema } from './json-shape';
@@ -88,8 +89,8 @@ function build(): AuthoringCatalog {
     fields: {
       header: fieldsOf(definitions.header, definitions),
       prompt: fieldsOf(definitions.prompt, definitions),
-      // every point mapping shares weight, gate, citation; `text`/`point` are the judged forms
-      point: [...fieldsOf(definitions['point.text'], definitions), ...fieldsOf(definitions['point.point'], definitions)].filter((f, i, all) => all.findIndex((g) => g.key === f.key) === i),
+      // every point mapping shares weight, gate, citation; `text` and its aliases are the judged forms
+      point: POINT_FIELDS.text.spellings.flatMap((key) => fieldsOf(definitions[`point.${key}`], definitions)).filter((f, i, all) => all.findIndex((g) => g.key === f.key) === i),
     },
   };
 }

@@ -19,6 +19,8 @@ describe('reading every layout the parser accepts', () => {
     'a lone prompt': { text: 'id: a\nprompt: A\nshould: [x]\n', layout: 'single-prompt', ids: ['a'] },
     'a stream of prompt documents': { text: 'prompt: A\n---\nid: b\nprompt: B\n', layout: 'documents', ids: ['', 'b'] },
     'a header alone': { text: 'title: T\ndescription: D\n', layout: 'header-only', ids: [] },
+    // soev's `messages:` mapping in a header does not make it a prompt (documents.ts `looksLikePrompt`)
+    'a header with soev messages': { text: 'title: T\nmessages:\n  refusal.code: R1\n---\n- id: a\n  prompt: A\n', layout: 'documents', ids: ['a'] },
   };
   for (const [name, c] of Object.entries(cases)) {
     it(name, () => {

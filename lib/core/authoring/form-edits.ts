@@ -8,6 +8,8 @@
  */
 import { isMap, isScalar, isSeq, type Node as YamlNode, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
 import { parseFnString } from '../blueprint/fn-strings';
+import { QUESTION_KEYS } from '../blueprint/question-points';
+import { HEADER_FIELDS, POINT_FIELDS, PROMPT_FIELDS, writtenSpelling, type FieldWord } from '../blueprint/vocabulary';
 import type { FormModel, PointHandle } from './form-model';
 import { rubricKeyOf, scalarOf } from './form-model';
 import { applySplices, columnOf, lineEndAfter, lineStartOf, onlyIndentBefore, renderFlow, renderScalar, styleOfType, type Splice } from './source-text';
@@ -42,7 +44,8 @@ function splicesOf(model: FormModel, edit: FormEdit): Splice[] {
       return headerEdit(model, edit.field, edit.value);
     case 'prompt': {
       const map = promptAt(model, edit.prompt).node;
-      const key = edit.field === 'weight' ? (['weight', 'importance', 'multiplier'].find((k) => map.has(k)) ?? 'weight') : edit.field === 'prompt' ? (map.has('promptText') && !map.has('prompt') ? 'promptText' : 'prompt') : edit.field === 'citation' && map.has('reference') && !map.has('citation') ? 'reference' : edit.field;
+      const aliased = ALIASED_PROMPT_FIELDS[edit.field];
+      const key = aliased ? spellingToEdit(aliased, (k) => map.has(k)) : edit.field;
       const current = map.get(key, true);
       if (edit.field === 'citation' && isMap(current)) return setKey(text, current, current.has('name') && !current.has('title') ? 'name' : 'title', edit.value);
       return setKey(text, map, key, edit.value);
@@ -77,6 +80,14 @@ function splicesOf(model: FormModel, edit: FormEdit): Splice[] {
       return [{ from, to, insert: '' }];
     }
   }
+}
+
+/** Prompt fields the form edits under the spelling the author wrote (the others: under their own name). */
+const ALIASED_PROMPT_FIELDS: Partial<Record<PromptField, FieldWord>> = { weight: PROMPT_FIELDS.weight, prompt: PROMPT_FIELDS.prompt, citation: PROMPT_FIELDS.citation };
+
+/** The spelling the author wrote (the one the parser reads), else the canonical name. */
+function spellingToEdit(field: FieldWord, has: (key: string) => boolean): string {
+  return writtenSpelling(field, has) ?? field.name;
 }
 
 function promptAt(model: FormModel, index: number) {
@@ -215,13 +226,13 @@ function pointEdit(text: string, h: PointHandle, field: PointField, value: unkno
   if (isPairForm(node) && (field === 'weight' || field === 'gate' || field === 'citation')) return convertPair(text, node, { [field]: field === 'gate' ? (value ? true : null) : value });
   switch (field) {
     case 'weight':
-      return setKey(text, node, keys.includes('multiplier') && !keys.includes('weight') ? 'multiplier' : 'weight', value as number | null);
+      return setKey(text, node, spellingToEdit(POINT_FIELDS.weight, (k) => keys.includes(k)), value as number | null);
     case 'gate':
       return setKey(text, node, 'gate', value ? true : null);
     case 'citation':
       return setKey(text, node, 'citation', value as string | null);
     case 'text': {
-      const key = ['noul', 'score', 'choice', 'text', 'point'].find((k) => keys.includes(k));
+      const key = [...QUESTION_KEYS, ...POINT_FIELDS.text.spellings].find((k) => keys.includes(k));
       if (key) return setKey(text, node, key, value as string);
       if (isPairForm(node)) {
         const pair = node.items[0]!;
@@ -234,7 +245,7 @@ function pointEdit(text: string, h: PointHandle, field: PointField, value: unkno
     case 'args': {
       const dollar = keys.find((k) => k.startsWith('$'));
       if (dollar) return setKey(text, node, dollar, value as Value);
-      if (keys.includes('fn')) return setKey(text, node, keys.includes('fnArgs') ? 'fnArgs' : 'arg', value as Value);
+      if (keys.includes('fn')) return setKey(text, node, spellingToEdit(POINT_FIELDS.args, (k) => keys.includes(k)), value as Value);
       throw new FormEditError('this point is not a function; it has no arguments');
     }
     case 'levels':
@@ -246,7 +257,7 @@ function pointEdit(text: string, h: PointHandle, field: PointField, value: unkno
 function isPairForm(map: YAMLMap): boolean {
   const only = map.items.length === 1 ? map.items[0]! : undefined;
   const key = String(scalarOf(only?.key));
-  return Boolean(only) && !['text', 'point', 'fn', 'weight', 'multiplier', 'citation', 'gate', 'kind', 'noul', 'score', 'choice'].includes(key) && !key.startsWith('$') && isScalar(only!.value) && typeof (only!.value as { value: unknown }).value === 'string';
+  return Boolean(only) && ![...POINT_FIELDS.text.spellings, 'fn', ...POINT_FIELDS.weight.spellings, 'citation', 'gate', 'kind', ...QUESTION_KEYS].includes(key) && !key.startsWith('$') && isScalar(only!.value) && typeof (only!.value as { value: unknown }).value === 'string';
 }
 
 /** `- "criterion": "citation"` → `- point: criterion` + `citation:` (+ the new fields). */
@@ -388,7 +399,10 @@ function headerEdit(model: FormModel, field: HeaderField, value: string | string
     const line = `${field}:${valueSource(value, 0, false)}\n`;
     return [{ from: 0, to: 0, insert: /^---/.test(text) ? line : `${line}---\n` }];
   }
-  if (field === 'title' && header.has('configTitle') && !header.has('title')) return setKey(text, header, 'configTitle', value);
+  if (field === 'title') {
+    const key = spellingToEdit(HEADER_FIELDS.title, (k) => header.has(k));
+    if (key !== HEADER_FIELDS.title.name) return setKey(text, header, key, value);
+  }
   if (field === 'author') {
     const author = header.get('author', true);
     if (isMap(author)) return setKey(text, author, 'name', value);

@@ -3,20 +3,21 @@
  * from the `yaml` package's Documents (`parseAllDocuments`), with a handle on the node behind
  * every field so that an edit (form-edits.ts) can splice exactly that node's source.
  *
- * It follows the parser's reading (lib/core/blueprint: documents.ts for the layout, prompts.ts
- * for the rubric keys, points.ts for the point forms), so prompt number i and point number j
+ * The layout is the parser's own (documents.ts `planLayout`), the field spellings are the
+ * parser's (vocabulary.ts), and the rest follows its reading (prompts.ts for the rubric,
+ * points.ts for the point forms), so prompt number i and point number j
  * here are prompt i and point j of `parseBlueprint` whenever the blueprint parses, and the ids
  * are the parser's (a prompt without `id` gets its Weval hash id from the parser itself).
  */
 import { isSoevProjectText } from '../soev/project';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
-import { OTHER_PROMPT_KEYS, WEVAL_PROMPT_KEYS } from '../blueprint/documents';
+import { formatFromFile, markedAsPrompt, planLayout, type BlueprintFormat, type DocumentShape, type LayoutKind } from '../blueprint/documents';
 import { parseFnString } from '../blueprint/fn-strings';
 import { parseBlueprint } from '../blueprint/parse';
-import { POINT_KEYS } from '../blueprint/prompts';
 import { QUESTION_KEYS, type QuestionKey } from '../blueprint/question-points';
+import { HEADER_FIELDS, POINT_FIELDS, PROMPT_FIELDS } from '../blueprint/vocabulary';
 
-export type FormLayout = 'documents' | 'prompts-key' | 'list' | 'single-prompt' | 'header-only';
+export type FormLayout = LayoutKind;
 export type PointBlock = 'should' | 'should_not' | 'correct';
 export type FormPointKind = 'text' | 'function' | 'ref' | 'question' | 'criterion' | 'correct' | 'invalid';
 
@@ -135,8 +136,6 @@ export type FormReading =
   /** A file the form does not edit: a soev suite or project (its cases and criteria are edited in the YAML). */
   | { ok: false; unsupported: string };
 
-const PROMPT_MARKERS: readonly string[] = [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS];
-
 /** A soev suite (`cases:` at the top) or project (`system:` + `suites:`), which the form leaves to the YAML. */
 function soevKindOf(text: string, docs: readonly { contents: unknown }[]): 'suite' | 'project' | null {
   if (docs.length !== 1 || !isMap(docs[0]!.contents)) return null;
@@ -161,7 +160,7 @@ export function readForm(text: string, file = 'draft.yml'): FormReading {
   const filled = docs.filter((d) => d.contents !== null && !(isScalar(d.contents) && d.contents.value === null));
   const soev = soevKindOf(text, filled);
   if (soev) return { ok: false, unsupported: `This is a soev ${soev}: the form view edits Assay and Weval blueprints; edit its ${soev === 'suite' ? 'cases and criteria' : 'settings'} in the YAML (the editor checks it as you type).` };
-  const { layout, header, promptList, promptNodes } = splitDocuments(filled);
+  const { layout, header, promptList, promptNodes } = splitDocuments(filled, formatFromFile(file));
 
   // Only a prompt without an explicit `id` needs the parser (its Weval hash id hashes the normalised prompt).
   // A repeated id is renamed by the parser (`a-2`) too.
@@ -188,36 +187,39 @@ interface PromptNode {
   doc: Document.Parsed;
 }
 
-/** documents.ts `splitLayout`, on the library's nodes. */
-function splitDocuments(docs: Document.Parsed[]): { layout: FormLayout; header: YAMLMap | null; promptList: YAMLSeq | null; promptNodes: PromptNode[] } {
-  const itemsOf = (seq: YAMLSeq, doc: Document.Parsed): PromptNode[] => seq.items.map((node) => ({ node: node as YamlNode, seq, doc }));
+/** The parser's layout (documents.ts `planLayout`), resolved to the library's nodes. */
+function splitDocuments(docs: Document.Parsed[], format: BlueprintFormat): { layout: FormLayout; header: YAMLMap | null; promptList: YAMLSeq | null; promptNodes: PromptNode[] } {
   if (docs.length === 0) return { layout: 'header-only', header: null, promptList: null, promptNodes: [] };
-  const [first, ...rest] = docs as [Document.Parsed, ...Document.Parsed[]];
-  const contents = first.contents as YamlNode;
-  if (rest.length === 0) {
-    if (isSeq(contents)) return { layout: 'list', header: null, promptList: contents, promptNodes: itemsOf(contents, first) };
-    if (!isMap(contents)) return { layout: 'header-only', header: null, promptList: null, promptNodes: [] };
-    const list = contents.get('prompts', true);
-    if (list !== undefined && list !== null) {
-      return isSeq(list) ? { layout: 'prompts-key', header: contents, promptList: list, promptNodes: itemsOf(list, first) } : { layout: 'prompts-key', header: contents, promptList: null, promptNodes: [] };
-    }
-    if (looksLikePrompt(contents)) return { layout: 'single-prompt', header: null, promptList: null, promptNodes: [{ node: contents, seq: null, doc: first }] };
-    return { layout: 'header-only', header: contents, promptList: null, promptNodes: [] };
-  }
-  const header = isMap(contents) && !looksLikePrompt(contents) ? contents : null;
-  const promptDocs = header ? rest : docs;
+  const plan = planLayout(shapeOf(docs[0]!.contents as YamlNode), docs.length, format);
+  const header = plan.header === null ? null : (docs[plan.header]!.contents as YAMLMap);
   const promptNodes: PromptNode[] = [];
-  for (const doc of promptDocs) {
-    const c = doc.contents as YamlNode;
-    if (isSeq(c)) promptNodes.push(...itemsOf(c, doc));
-    else if (isMap(c)) promptNodes.push({ node: c, seq: null, doc });
+  let promptList: YAMLSeq | null = null;
+  for (const i of plan.promptDocs) {
+    const doc = docs[i]!;
+    const contents = doc.contents as YamlNode;
+    // with `prompts-key`, the header's `prompts:` list; otherwise the document is a list of prompts or one prompt
+    const list = plan.kind === 'prompts-key' ? (header!.get('prompts', true) as YamlNode | undefined) : contents;
+    if (isSeq(list)) promptNodes.push(...list.items.map((node) => ({ node: node as YamlNode, seq: list, doc })));
+    else if (plan.kind !== 'prompts-key' && isMap(list)) promptNodes.push({ node: list, seq: null, doc });
+    // a new prompt goes at the end of the last list of prompts (none when the last document is one prompt)
+    promptList = isSeq(list) ? list : null;
   }
-  const lastContents = promptDocs[promptDocs.length - 1]!.contents as YamlNode;
-  return { layout: 'documents', header, promptList: isSeq(lastContents) ? lastContents : null, promptNodes };
+  return { layout: plan.kind, header, promptList, promptNodes };
 }
 
-function looksLikePrompt(map: YAMLMap): boolean {
-  return PROMPT_MARKERS.some((key) => truthy(map.get(key, true) as YamlNode | undefined));
+/** documents.ts `DocumentShape` of a document's contents. */
+function shapeOf(node: YamlNode): DocumentShape {
+  if (isSeq(node)) return { kind: 'seq', prompt: false, prompts: 'absent' };
+  if (!isMap(node)) return { kind: 'scalar', prompt: false, prompts: 'absent' };
+  const prompts = node.get('prompts', true) as YamlNode | null | undefined;
+  return {
+    kind: 'map',
+    prompt: markedAsPrompt((key) => {
+      const value = node.get(key, true) as YamlNode | null | undefined;
+      return value === undefined || value === null ? null : { truthy: truthy(value), map: isMap(value) };
+    }),
+    prompts: prompts === undefined ? 'absent' : prompts === null || (isScalar(prompts) && prompts.value === null) ? 'null' : isSeq(prompts) ? 'seq' : 'other',
+  };
 }
 
 /** JavaScript truthiness of a node's value, as positions.ts `truthy` (collections are truthy). */
@@ -243,6 +245,16 @@ function numberOf(node: unknown): number | null {
   return typeof v === 'number' ? v : null;
 }
 
+/** `read(a) ?? read(b) ?? …` over a field's spellings (vocabulary.ts), in the parser's order. */
+function firstOf<T>(keys: readonly [string, ...string[]], read: (key: string) => T): T {
+  let value = read(keys[0]);
+  for (const key of keys.slice(1)) {
+    if (value !== undefined && value !== null) return value;
+    value = read(key);
+  }
+  return value;
+}
+
 function jsOf(node: unknown): unknown {
   if (node === null || node === undefined) return null;
   return (node as YamlNode).toJSON();
@@ -252,7 +264,7 @@ function headerView(map: YAMLMap): FormHeader {
   const author = map.get('author', true);
   const listOf = (node: unknown): string[] => (isSeq(node) ? node.items.map((i) => (isScalar(i) ? String(i.value) : JSON.stringify(jsOf(i)))) : []);
   return {
-    title: stringOf(map.get('title', true)) ?? stringOf(map.get('configTitle', true)),
+    title: firstOf(HEADER_FIELDS.title.spellings, (key) => stringOf(map.get(key, true))),
     description: stringOf(map.get('description', true)),
     author: isMap(author) ? stringOf(author.get('name', true)) : stringOf(author),
     models: listOf(map.get('models', true)),
@@ -261,9 +273,9 @@ function headerView(map: YAMLMap): FormHeader {
   };
 }
 
-/** The rubric key the parser reads (prompts.ts `pointsOf`): the first of POINT_KEYS with a truthy value. */
+/** The rubric key the parser reads (prompts.ts `pointsOf`): the first spelling of `should` with a truthy value. */
 export function rubricKeyOf(map: YAMLMap): string | null {
-  for (const key of POINT_KEYS) {
+  for (const key of PROMPT_FIELDS.should.spellings) {
     const value = map.get(key, true) as YamlNode | undefined;
     if (truthy(value) && !(key === 'expect' && isMap(value))) return key;
   }
@@ -283,17 +295,17 @@ function promptView(lineOf: LineOf, handle: PromptHandle, index: number, parsedI
         return { role: String(scalarOf(first?.key) ?? '?'), content: stringOf(first?.value) };
       })
     : null;
-  const citation = map.get('citation', true) ?? map.get('reference', true);
+  const citation = firstOf(PROMPT_FIELDS.citation.spellings, (key) => map.get(key, true));
   const rubricKey = rubricKeyOf(map);
   const points = pointsOf(lineOf, handle, rubricKey);
   return {
     index,
     id: parsedId ?? (explicit || null),
     explicitId: Boolean(explicit),
-    prompt: stringOf(map.get('prompt', true)) ?? stringOf(map.get('promptText', true)),
+    prompt: firstOf(PROMPT_FIELDS.prompt.spellings, (key) => stringOf(map.get(key, true))),
     messages,
-    ideal: stringOf(map.get('ideal', true)) ?? stringOf(map.get('idealResponse', true)),
-    weight: numberOf(map.get('weight', true) ?? map.get('importance', true) ?? map.get('multiplier', true)),
+    ideal: firstOf(PROMPT_FIELDS.ideal.spellings, (key) => stringOf(map.get(key, true))),
+    weight: numberOf(firstOf(PROMPT_FIELDS.weight.spellings, (key) => map.get(key, true))),
     citation: isMap(citation) ? stringOf(citation.get('title', true)) ?? stringOf(citation.get('name', true)) : stringOf(citation),
     description: stringOf(map.get('description', true)),
     rubricKey,
@@ -365,7 +377,7 @@ function pointView(lineOf: LineOf, node: YamlNode): PointFields {
     return { ...base, kind: 'text', text: node.value };
   }
   if (!isMap(node)) return base;
-  const common = { ...base, weight: numberOf(node.get('weight', true) ?? node.get('multiplier', true)), gate: boolOf(node.get('gate', true)), citation: stringOf(node.get('citation', true)) };
+  const common = { ...base, weight: numberOf(firstOf(POINT_FIELDS.weight.spellings, (key) => node.get(key, true))), gate: boolOf(node.get('gate', true)), citation: stringOf(node.get('citation', true)) };
   const keys = node.items.map((p) => String(scalarOf(p.key) ?? ''));
   const dollar = keys.find((k) => k.startsWith('$'));
   if (dollar) {
@@ -389,18 +401,18 @@ function pointView(lineOf: LineOf, node: YamlNode): PointFields {
       },
     };
   }
-  const textNode = node.get('text', true) ?? node.get('point', true);
+  const textNode = firstOf(POINT_FIELDS.text.spellings, (key) => node.get(key, true));
   const fnNode = node.get('fn', true);
   if (textNode !== undefined || fnNode !== undefined) {
     if (fnNode !== undefined && truthy(fnNode as YamlNode)) {
       const name = (stringOf(fnNode) ?? '').trim().replace(/^\$/, '');
-      const args = jsOf(node.get('fnArgs', true) ?? node.get('arg', true));
+      const args = jsOf(firstOf(POINT_FIELDS.args.spellings, (key) => node.get(key, true)));
       return name === 'ref' ? { ...common, kind: 'ref', fn: typeof args === 'string' ? args : null, args } : { ...common, kind: 'function', fn: name, args };
     }
     return { ...common, kind: 'text', text: stringOf(textNode) };
   }
   if (node.has('kind')) {
-    const params = Object.fromEntries(node.items.map((p) => [String(scalarOf(p.key)), jsOf(p.value)]).filter(([k]) => !['kind', 'weight', 'multiplier', 'gate', 'citation'].includes(k as string)));
+    const params = Object.fromEntries(node.items.map((p) => [String(scalarOf(p.key)), jsOf(p.value)]).filter(([k]) => !['kind', ...POINT_FIELDS.weight.spellings, 'gate', 'citation'].includes(k as string)));
     return { ...common, kind: 'criterion', criterion: { kind: stringOf(node.get('kind', true)) ?? '', params } };
   }
   const only = node.items.length === 1 ? node.items[0]! : undefined;

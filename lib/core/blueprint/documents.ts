@@ -17,6 +17,7 @@ import { findJsonSyntaxError } from './json-syntax';
 import { BLUEPRINT_LIMITS, LimitExceeded, type BlueprintLimits } from './limits';
 import { describe, Expansion, fromYaml, get, locAt, truthy, type YMap, type YNode } from './positions';
 import type { SourceLoc } from './schema';
+import { PROMPT_FIELDS } from './vocabulary';
 import { readYamlFast } from './fast-tree';
 import { describeUnstorable, unstorableOffset } from './text';
 import { fileSizeProblem, jsonDepthProblem, readTokens } from './written-limits';
@@ -31,18 +32,86 @@ export interface Layout {
 /** Weval's test for "this mapping is a prompt": any of these keys with a truthy value. */
 export const WEVAL_PROMPT_KEYS = ['prompt', 'messages', 'should', 'ideal', 'points'] as const;
 /**
- * Keys that only ever belong to a prompt; a mapping with any of them is never a header. Weval
+ * Keys that only ever belong to a prompt (the other spellings of its text, ideal and rubric in
+ * vocabulary.ts, `should_not`, `correct`); a mapping with any of them is never a header. Weval
  * reads `expect` as a prompt's rubric (an alias of `should`), so a first document holding only
  * `expect:` is a prompt: read as a header, its points were dropped with an "unknown header field".
  */
-export const OTHER_PROMPT_KEYS = ['promptText', 'idealResponse', 'should_not', 'expect', 'expects', 'expectations', 'correct'] as const;
+export const OTHER_PROMPT_KEYS: readonly string[] = [...PROMPT_FIELDS.prompt.spellings, ...PROMPT_FIELDS.ideal.spellings, ...PROMPT_FIELDS.should.spellings, 'should_not', 'correct'].filter(
+  (key) => !(WEVAL_PROMPT_KEYS as readonly string[]).includes(key),
+);
 
 /** Every key that marks a mapping as a prompt (also read by `assay split`, lib/core/split). */
 export const PROMPT_MARKER_KEYS: readonly string[] = [...WEVAL_PROMPT_KEYS, ...OTHER_PROMPT_KEYS];
 
 export function looksLikePrompt(map: YMap): boolean {
-  // `messages:` as a mapping (key → fixed text) is the header's soev messages; a prompt's is a list.
-  return PROMPT_MARKER_KEYS.some((key) => truthy(get(map, key)) && !(key === 'messages' && get(map, key)!.kind === 'map'));
+  return markedAsPrompt((key) => {
+    const value = get(map, key);
+    return value ? { truthy: truthy(value), map: value.kind === 'map' } : null;
+  });
+}
+
+/**
+ * `looksLikePrompt` over any tree (the form editor reads the `yaml` library's nodes): `valueOf`
+ * says whether a key's value is truthy and whether it is a mapping, or null when it is absent.
+ */
+export function markedAsPrompt(valueOf: (key: string) => { truthy: boolean; map: boolean } | null): boolean {
+  return PROMPT_MARKER_KEYS.some((key) => {
+    const value = valueOf(key);
+    // `messages:` as a mapping (key → fixed text) is the header's soev messages; a prompt's is a list.
+    return value !== null && value.truthy && !(key === 'messages' && value.map);
+  });
+}
+
+/** Which layout a file has (the numbered list at the top of this file). */
+export type LayoutKind = 'documents' | 'prompts-key' | 'list' | 'single-prompt' | 'header-only';
+
+/** What choosing the layout needs to know of the first non-empty document. */
+export interface DocumentShape {
+  kind: 'map' | 'seq' | 'scalar';
+  /** A mapping that looks like a prompt (`markedAsPrompt`). */
+  prompt: boolean;
+  /** A mapping's `prompts:` value: absent, null, a list or anything else. */
+  prompts: 'absent' | 'null' | 'seq' | 'other';
+}
+
+export interface LayoutPlan {
+  kind: LayoutKind;
+  /** The header document's index, or null. */
+  header: number | null;
+  /**
+   * The documents that hold prompts, in order: each is a list of prompts or one prompt mapping
+   * (anything else is reported by the parser). With `prompts-key`, the header, whose
+   * `prompts:` list holds them when it is a list.
+   */
+  promptDocs: number[];
+}
+
+/**
+ * The layout of a file's `count` non-empty documents (at least one), decided by the first, once
+ * for the parser (`splitLayout`) and for the form editor (lib/core/authoring/form-model.ts),
+ * which reads the same text with the `yaml` library's nodes so that it can edit them in place.
+ */
+export function planLayout(first: DocumentShape, count: number, format: BlueprintFormat): LayoutPlan {
+  if (count > 1) {
+    const header = first.kind === 'map' && !first.prompt ? 0 : null;
+    return { kind: 'documents', header, promptDocs: Array.from({ length: count }, (_, i) => i).filter((i) => i !== header) };
+  }
+  if (first.kind === 'seq') return { kind: 'list', header: null, promptDocs: [0] };
+  if (first.kind === 'scalar') return { kind: 'header-only', header: null, promptDocs: [] };
+  if (first.prompts !== 'absent') return { kind: 'prompts-key', header: 0, promptDocs: [0] };
+  if (format === 'yaml' && first.prompt) return { kind: 'single-prompt', header: null, promptDocs: [0] };
+  return { kind: 'header-only', header: 0, promptDocs: [] };
+}
+
+function shapeOf(node: YNode): DocumentShape {
+  if (node.kind !== 'map') return { kind: node.kind, prompt: false, prompts: 'absent' };
+  const prompts = get(node, 'prompts');
+  return {
+    kind: 'map',
+    prompt: looksLikePrompt(node),
+    prompts: prompts === undefined ? 'absent' : prompts.kind === 'seq' ? 'seq' : prompts.kind === 'scalar' && prompts.value === null ? 'null' : 'other',
+  };
 }
 
 export function formatFromFile(file: string): BlueprintFormat {
@@ -175,12 +244,10 @@ export function locOfOffset(text: string, offset: number): SourceLoc {
 }
 
 export function splitLayout(docs: YNode[], format: BlueprintFormat, issues: Issues): Layout {
-  const [first, ...rest] = docs as [YNode, ...YNode[]];
-  if (rest.length === 0) return splitSingle(first, format, issues);
+  const plan = planLayout(shapeOf(docs[0]!), docs.length, format);
+  if (plan.kind !== 'documents') return splitSingle(docs[0]!, plan, issues);
 
-  const firstIsHeader = first.kind === 'map' && !looksLikePrompt(first);
-  const header = firstIsHeader ? (first as YMap) : null;
-  const promptDocs = firstIsHeader ? rest : docs;
+  const header = plan.header === null ? null : (docs[plan.header] as YMap);
   if (header && get(header, 'prompts')) {
     issues.error(
       get(header, 'prompts')!.loc,
@@ -189,25 +256,24 @@ export function splitLayout(docs: YNode[], format: BlueprintFormat, issues: Issu
       'Keep one: either move these prompts into the documents after `---`, or drop the `---` documents and list every prompt under `prompts:`.',
     );
   }
-  return { header, prompts: promptDocs.flatMap((doc) => promptsOfDocument(doc, issues)) };
+  return { header, prompts: plan.promptDocs.flatMap((i) => promptsOfDocument(docs[i]!, issues)) };
 }
 
-function splitSingle(doc: YNode, format: BlueprintFormat, issues: Issues): Layout {
+function splitSingle(doc: YNode, plan: LayoutPlan, issues: Issues): Layout {
   if (doc.kind === 'seq') return { header: null, prompts: doc.items };
   if (doc.kind === 'scalar') {
     issues.error(doc.loc, 'schema', `a blueprint document must be a mapping (the header) or a list of prompts, not ${describe(doc)}`, 'Start with a header such as `title: My blueprint`, then `---`, then a list of prompts (`- prompt: "…"`).');
     return { header: null, prompts: [] };
   }
-  const prompts = get(doc, 'prompts');
-  if (prompts) {
+  if (plan.kind === 'prompts-key') {
+    const prompts = get(doc, 'prompts')!;
     if (prompts.kind === 'seq') return { header: doc, prompts: prompts.items };
     if (!(prompts.kind === 'scalar' && prompts.value === null)) {
       issues.error(prompts.loc, 'schema', `\`prompts\` must be a list of prompts, not ${describe(prompts)}`, 'Write each prompt as a list item: `prompts:\\n  - id: p1\\n    prompt: "…"`.');
     }
     return { header: doc, prompts: [] };
   }
-  if (format === 'json') return { header: doc, prompts: [] };
-  if (looksLikePrompt(doc)) return { header: null, prompts: [doc] };
+  if (plan.kind === 'single-prompt') return { header: null, prompts: [doc] };
   return { header: doc, prompts: [] };
 }
 

@@ -1,6 +1,6 @@
 /**
  * What the loader tells an author: every problem with the file, line and column of the
- * offending node and a hint that says how to fix it (STYLE habit 11). Problems are collected,
+ * offending node and a hint that says how to fix it, not only what is wrong. Problems are collected,
  * not thrown, so one `assay validate` run shows all of them.
  */
 import { z } from 'zod';

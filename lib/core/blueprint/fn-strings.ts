@@ -4,7 +4,7 @@
  *
  * Weval turns any string starting with `$` into a function named by the whole rest, so the
  * quoted shorthand became a function literally named `icontains: '(A)'`, unknown at scoring
- * time, and the point was silently dropped (conformance README, defect 1: 89 points in 11 real
+ * time, and the point was silently dropped (defect 1 of docs/compatibility.md: 89 points in 11 real
  * blueprints). Authors quote the whole item because the argument contains `: ` or quotes;
  * here the string is split into the name and the argument the author meant:
  *

@@ -5,11 +5,12 @@
  * (Weval passes them through) but reported as warnings, with a "did you mean" when close.
  */
 import { checkExternalServices } from './weval-fields';
+import { aliasesOf, HEADER_FIELDS } from './vocabulary';
 import { closest } from '../points/suggest';
 import type { Issues } from './errors';
 import { optionalString, stringList } from './case-fields';
 import { citationReadingOf, corpusOf, CRITERIA_HEADER_KEYS, isCitationReading, messagesOf } from './criteria-header';
-import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
+import { describe, entry, get, getFirst, str, toJS, type YMap, type YNode } from './positions';
 import { RETRIEVAL_KEYS, retrievalBlockOf } from './retrieval-field';
 import { TOOL_MODES, toolModeHint } from './tool-fields';
 import { JudgeModeSchema, RenderAsSchema, type Blueprint, type ModelRef, type Reference } from './schema';
@@ -27,8 +28,8 @@ const RENDER_AS = RenderAsSchema.options;
 
 /** Read by Assay (header.ts or prompts). */
 export const READ_KEYS = [
-  'id', 'configId', 'title', 'configTitle', 'description', 'author', 'reference', 'references', 'citation', 'citations', 'tags', 'models',
-  'system', 'systems', 'systemPrompt', 'temperature', 'temperatures', 'point_defs', 'defs', 'tools', 'toolUse', 'evaluationConfig', 'render_as',
+  ...HEADER_FIELDS.id.spellings, ...HEADER_FIELDS.title.spellings, 'description', 'author', ...HEADER_FIELDS.references.spellings, 'tags', 'models',
+  ...HEADER_FIELDS.system.spellings, 'systems', 'temperature', 'temperatures', ...HEADER_FIELDS.point_defs.spellings, 'tools', 'toolUse', 'evaluationConfig', 'render_as',
   'noCache', 'concurrency', 'pass_threshold', 'judge_mode', 'prompts', ...RETRIEVAL_KEYS, ...CRITERIA_HEADER_KEYS,
 ];
 /** Weval header fields that Assay keeps but does not interpret. */
@@ -48,9 +49,9 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   if (!map) return header;
   header.headerKeys = map.entries.map((e) => e.key);
 
-  // Weval: `id || configId`, `title || configTitle`, `system || systemPrompt`.
-  header.id = optionalString(firstTruthy(map, ['id', 'configId']), 'id', issues);
-  header.title = optionalString(firstTruthy(map, ['title', 'configTitle']), 'title', issues);
+  // Weval: `id || configId`, `title || configTitle`, `system || systemPrompt` (vocabulary.ts).
+  header.id = optionalString(firstTruthy(map, HEADER_FIELDS.id.spellings), 'id', issues);
+  header.title = optionalString(firstTruthy(map, HEADER_FIELDS.title.spellings), 'title', issues);
   header.description = optionalString(get(map, 'description'), 'description', issues);
   header.author = authorOf(get(map, 'author'), issues);
   header.references = referencesOf(map, issues);
@@ -75,7 +76,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   const defaults = get(map, 'defaults');
   header.defaultsNode = defaults && !(defaults.kind === 'scalar' && defaults.value === null) ? defaults : null;
 
-  const defs = get(map, 'point_defs') ?? get(map, 'defs');
+  const defs = getFirst(map, HEADER_FIELDS.point_defs.spellings)?.node;
   if (defs && !(defs.kind === 'scalar' && defs.value === null)) {
     if (defs.kind === 'map') {
       for (const e of defs.entries) header.defNodes.set(e.key, e.value);
@@ -95,7 +96,7 @@ export function normalizeHeader(map: YMap | null, issues: Issues): Header {
   return header;
 }
 
-function firstTruthy(map: YMap, keys: string[]): YNode | undefined {
+function firstTruthy(map: YMap, keys: readonly string[]): YNode | undefined {
   for (const key of keys) {
     const node = get(map, key);
     if (node && !(node.kind === 'scalar' && !node.value)) return node;
@@ -139,7 +140,7 @@ function authorOf(node: YNode | undefined, issues: Issues): Blueprint['author'] 
 /** `reference`/`citation`/`references`/`citations` (first truthy, Weval's order): strings or `{title|name, url}`. */
 function referencesOf(map: YMap, issues: Issues): Reference[] {
   // `citations:` written as a reading rule (criteria-header.ts) is not a reference.
-  const node = firstTruthy(map, ['reference', 'citation', 'references', 'citations'].filter((k) => !isCitationReading(get(map, k))));
+  const node = firstTruthy(map, HEADER_FIELDS.references.spellings.filter((k) => !isCitationReading(get(map, k))));
   if (!node) return [];
   const items = node.kind === 'seq' ? node.items : [node];
   const out: Reference[] = [];
@@ -226,7 +227,7 @@ function customModelOf(map: YMap, issues: Issues): ModelRef | null {
 function systemsOf(map: YMap, header: Header, issues: Issues): void {
   const system = get(map, 'system');
   const systems = get(map, 'systems');
-  const legacy = get(map, 'systemPrompt');
+  const legacy = aliasesOf(HEADER_FIELDS.system).map((key) => entry(map, key)).find((e) => e !== undefined);
   const variantsFrom = (node: YNode, key: string): (string | null)[] => {
     if (node.kind !== 'seq') return [];
     const out: (string | null)[] = [];
@@ -240,7 +241,7 @@ function systemsOf(map: YMap, header: Header, issues: Issues): void {
   else if (system && system.kind === 'scalar' && (system.value === null || typeof system.value === 'string')) header.system = system.value as string | null;
   else if (system) issues.error(system.loc, 'schema', `\`system\` must be a string, null or a list of system prompts, not ${describe(system)}`, 'Write `system: "You are a …"`.');
   // Weval: `system || systemPrompt`.
-  if (!header.system && legacy) header.system = optionalString(legacy, 'systemPrompt', issues);
+  if (!header.system && legacy) header.system = optionalString(legacy.value, legacy.key, issues);
   if (systems && !(systems.kind === 'scalar' && systems.value === null)) {
     if (systems.kind !== 'seq') issues.error(systems.loc, 'schema', `\`systems\` must be a list of system prompts (null = none), not ${describe(systems)}`, 'Write `systems: [null, "You are a …"]`.');
     else {

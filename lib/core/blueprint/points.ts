@@ -18,10 +18,11 @@
 import type { Issues } from './errors';
 import { buildFunctionPoint, type FunctionCall, type ResolvePointFunction } from './functions';
 import { parseFnString } from './fn-strings';
-import { describe, entry, get, str, toJS, type YMap, type YNode } from './positions';
+import { describe, get, getFirst, str, toJS, type YMap, type YNode } from './positions';
 import { criterionPoint, isCriterionEntry } from './criterion-points';
 import { buildQuestion, questionKeyOf, QUESTION_KEYS } from './question-points';
 import type { Point, SourceLoc } from './schema';
+import { POINT_FIELDS } from './vocabulary';
 
 export type Block = 'should' | 'should_not';
 
@@ -140,8 +141,8 @@ function scalarPoint(node: Extract<YNode, { kind: 'scalar' }>, where: Where, ctx
   return { kind: 'text', ...base(where, node.loc), text };
 }
 
-const COMMON_KEYS = ['weight', 'multiplier', 'citation', 'gate'];
-const OBJECT_KEYS = ['text', 'point', 'fn', 'fnArgs', 'arg', ...COMMON_KEYS];
+const COMMON_KEYS = [...POINT_FIELDS.weight.spellings, 'citation', 'gate'];
+const OBJECT_KEYS = [...POINT_FIELDS.text.spellings, 'fn', ...POINT_FIELDS.args.spellings, ...COMMON_KEYS];
 const QUESTION_EXTRA_KEYS = ['levels', 'options'];
 
 function mappingPoint(map: YMap, where: Where, ctx: PointsContext): Point | null {
@@ -175,7 +176,7 @@ function mappingPoint(map: YMap, where: Where, ctx: PointsContext): Point | null
     return { kind: 'question', ...common, question: built, text: built.type === 'noul' ? built.statement : built.question };
   }
 
-  const textNode = get(map, 'text') ?? get(map, 'point');
+  const textNode = getFirst(map, POINT_FIELDS.text.spellings)?.node;
   const fnNode = get(map, 'fn');
   if (textNode || fnNode) {
     warnUnknownKeys(map, OBJECT_KEYS, issues, 'a point object');
@@ -192,10 +193,10 @@ function mappingPoint(map: YMap, where: Where, ctx: PointsContext): Point | null
         return null;
       }
       // `fnArgs`, else `arg`: a falsy argument (0, '', false) is kept (Weval lost it: defect 5).
-      const argsEntry = entry(map, 'fnArgs') ?? entry(map, 'arg');
+      const argsNode = getFirst(map, POINT_FIELDS.args.spellings)?.node;
       const written = name.trim().replace(/^\$/, '');
-      if (isRefName(written)) return refPoint(argsEntry ? toJS(argsEntry.value) : undefined, argsEntry?.value ?? fnNode, where, map, ctx);
-      const call: FunctionCall = { written, args: argsEntry ? toJS(argsEntry.value) : undefined, argsNode: argsEntry?.value ?? null, loc: fnNode.loc };
+      if (isRefName(written)) return refPoint(argsNode ? toJS(argsNode) : undefined, argsNode ?? fnNode, where, map, ctx);
+      const call: FunctionCall = { written, args: argsNode ? toJS(argsNode) : undefined, argsNode: argsNode ?? null, loc: fnNode.loc };
       return buildFunctionPoint(call, common, ctx.resolve, issues);
     }
     const text = str(textNode);
@@ -234,12 +235,12 @@ function commonFields(map: YMap, where: Where, ctx: PointsContext) {
   const { issues } = ctx;
   let ok = true;
   let weight = 1;
-  const weightEntry = entry(map, 'weight') ?? entry(map, 'multiplier');
-  if (weightEntry && !(weightEntry.value.kind === 'scalar' && weightEntry.value.value === null)) {
-    const value = weightEntry.value.kind === 'scalar' ? weightEntry.value.value : undefined;
+  const weightEntry = getFirst(map, POINT_FIELDS.weight.spellings);
+  if (weightEntry && !(weightEntry.node.kind === 'scalar' && weightEntry.node.value === null)) {
+    const value = weightEntry.node.kind === 'scalar' ? weightEntry.node.value : undefined;
     if (typeof value === 'number' && value >= MIN_WEIGHT && value <= MAX_WEIGHT) weight = value;
     else {
-      issues.error(weightEntry.value.loc, 'schema', `a point's ${weightEntry.key} must be a number from ${MIN_WEIGHT} to ${MAX_WEIGHT}; found ${JSON.stringify(toJS(weightEntry.value))}`, 'Weights are relative: 2 counts twice as much as 1, 0.5 half as much.');
+      issues.error(weightEntry.node.loc, 'schema', `a point's ${weightEntry.key} must be a number from ${MIN_WEIGHT} to ${MAX_WEIGHT}; found ${JSON.stringify(toJS(weightEntry.node))}`, 'Weights are relative: 2 counts twice as much as 1, 0.5 half as much.');
       ok = false;
     }
   }
@@ -299,7 +300,7 @@ function refPoint(arg: unknown, argNode: YNode, where: Where, map: YMap | null, 
   if (defs.broken.has(name)) return null;
   const point = definitionPoint(definition, where, { ...ctx, issues: ctx.issues.silent() });
   if (!point) return null;
-  const own = map ? { weight: entry(map, 'weight') ?? entry(map, 'multiplier'), citation: get(map, 'citation'), gate: get(map, 'gate') } : {};
+  const own = map ? { weight: getFirst(map, POINT_FIELDS.weight.spellings), citation: get(map, 'citation'), gate: get(map, 'gate') } : {};
   return {
     ...point,
     weight: own.weight ? common.weight : point.weight,

@@ -12,9 +12,10 @@ import { booleanOf, renderAsOf, type Header } from './header';
 import { closest } from '../points/suggest';
 import { limitHint } from './limits';
 import { normalizeBlock, type PointsContext } from './points';
-import { describe, entry, get, str, toJS, truthy, type YMap, type YNode } from './positions';
+import { describe, entry, get, getFirst, str, toJS, truthy, type YMap, type YNode } from './positions';
 import { promptToolFieldsOf, TOOL_PROMPT_KEYS } from './tool-fields';
 import { promptTemperatureOf } from './weval-fields';
+import { PROMPT_FIELDS } from './vocabulary';
 import type { Message, Point, Prompt, SourceLoc } from './schema';
 
 /** A prompt before its id is settled: the explicit id (if any) and where it was written. */
@@ -25,11 +26,11 @@ export interface DraftPrompt {
 }
 
 /** Weval's order: the first of these with a truthy value is the prompt's rubric. */
-export const POINT_KEYS = ['should', 'points', 'expect', 'expects', 'expectations'] as const;
+export const POINT_KEYS = PROMPT_FIELDS.should.spellings;
 
 export const PROMPT_KEYS = [
-  'id', 'prompt', 'promptText', 'messages', 'ideal', 'idealResponse', 'system', 'description', 'citation', 'reference', 'weight', 'importance',
-  'multiplier', ...POINT_KEYS, 'should_not', 'criteria', 'render_as', 'noCache', 'temperature', 'correct', ...TOOL_PROMPT_KEYS, ...CASE_KEYS,
+  'id', ...PROMPT_FIELDS.prompt.spellings, 'messages', ...PROMPT_FIELDS.ideal.spellings, 'system', 'description', ...PROMPT_FIELDS.citation.spellings,
+  ...PROMPT_FIELDS.weight.spellings, ...POINT_KEYS, 'should_not', 'criteria', 'render_as', 'noCache', 'temperature', 'correct', ...TOOL_PROMPT_KEYS, ...CASE_KEYS,
 ];
 
 const ROLES = ['user', 'assistant', 'system', 'ai'] as const;
@@ -108,7 +109,7 @@ export function normalizePrompt(node: YNode, header: Header, ctx: PointsContext)
 /** `messages` (formal `{role, content}` or shorthand `{user: …}`), else `prompt`/`promptText`. */
 function messagesOf(node: YMap, issues: Issues): Message[] {
   const list = get(node, 'messages');
-  const text = get(node, 'prompt') ?? get(node, 'promptText');
+  const text = getFirst(node, PROMPT_FIELDS.prompt.spellings)?.node;
   if (list && !(list.kind === 'scalar' && list.value === null)) {
     if (text && truthy(text)) issues.warn(text.loc, 'suspicious', '`prompt` is ignored because `messages` is given', 'Keep one: put the text as the last `- user: "…"` message, or drop `messages`.');
     if (list.kind !== 'seq' || list.items.length === 0) {
@@ -191,7 +192,7 @@ function pointsOf(node: YMap, ctx: PointsContext): Point[] {
     const key = written[0]!;
     for (const other of written.slice(1)) {
       // Weval read only the first and silently ignored the others.
-      ctx.issues.error(entry(node, other)!.keyNode.loc, 'schema', `both \`${key}\` and \`${other}\` list points; only one rubric per prompt is read`, `Move these points under \`${key}\` (\`${other}\` is an alias of \`should\`).`);
+      ctx.issues.error(entry(node, other)!.keyNode.loc, 'schema', `both \`${key}\` and \`${other}\` list points; only one rubric per prompt is read`, `Move these points under \`${key}\` (\`${other}\` is an alias of \`${PROMPT_FIELDS.should.name}\`).`);
     }
     for (const point of normalizeBlock(get(node, key)!, 'should', key, ctx)) points.push(point);
   }
@@ -231,8 +232,16 @@ function systemOf(node: YMap, issues: Issues): string | null | undefined {
 
 function idealOf(node: YMap, issues: Issues): string | null {
   // Weval: `ideal || idealResponse`.
-  const ideal = get(node, 'ideal');
-  return stringField(truthy(ideal) ? ideal : get(node, 'idealResponse'), 'ideal', issues);
+  return stringField(firstTruthyElseLast(node, PROMPT_FIELDS.ideal.spellings), 'ideal', issues);
+}
+
+/** `a || b`, as a node: the first spelling with a truthy value, else the last spelling's node. */
+function firstTruthyElseLast(node: YMap, keys: readonly [string, ...string[]]): YNode | undefined {
+  for (const key of keys.slice(0, -1)) {
+    const value = get(node, key);
+    if (truthy(value)) return value;
+  }
+  return get(node, keys[keys.length - 1]!);
 }
 
 function stringField(node: YNode | undefined, key: string, issues: Issues): string | null {
@@ -244,11 +253,11 @@ function stringField(node: YNode | undefined, key: string, issues: Issues): stri
 
 /** `weight` (aliases `importance`, `multiplier`): the prompt's weight in the blueprint's mean, 0.1–10. */
 function weightOf(node: YMap, issues: Issues): number {
-  const e = entry(node, 'weight') ?? entry(node, 'importance') ?? entry(node, 'multiplier');
-  if (!e || (e.value.kind === 'scalar' && e.value.value === null)) return 1;
-  const value = e.value.kind === 'scalar' ? e.value.value : undefined;
+  const e = getFirst(node, PROMPT_FIELDS.weight.spellings);
+  if (!e || (e.node.kind === 'scalar' && e.node.value === null)) return 1;
+  const value = e.node.kind === 'scalar' ? e.node.value : undefined;
   if (typeof value === 'number' && value >= 0.1 && value <= 10) return value;
-  issues.error(e.value.loc, 'schema', `a prompt's ${e.key} must be a number from 0.1 to 10; found ${JSON.stringify(toJS(e.value))}`, 'Weights are relative: 2 counts this prompt twice in the blueprint\'s mean.');
+  issues.error(e.node.loc, 'schema', `a prompt's ${e.key} must be a number from 0.1 to 10; found ${JSON.stringify(toJS(e.node))}`, 'Weights are relative: 2 counts this prompt twice in the blueprint\'s mean.');
   return 1;
 }
 
@@ -258,8 +267,7 @@ function weightOf(node: YMap, issues: Issues): number {
  */
 function citationOf(node: YMap, issues: Issues): Pick<Prompt, 'citation' | 'citationUrl'> {
   const none = { citation: null, citationUrl: null };
-  const cited = get(node, 'citation');
-  const value = truthy(cited) ? cited : get(node, 'reference');
+  const value = firstTruthyElseLast(node, PROMPT_FIELDS.citation.spellings);
   if (!value || (value.kind === 'scalar' && value.value === null)) return none;
   if (value.kind === 'scalar' && typeof value.value === 'string') return { citation: value.value || null, citationUrl: null };
   if (value.kind === 'map') {

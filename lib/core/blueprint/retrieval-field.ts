@@ -22,10 +22,11 @@
 import { METRIC_NAMES, parseMetric, type MetricSpec, type RetrievalBlock, type RetrievalModelRef, type RetrievalThresholds } from '../retrieval/block';
 import type { Issues } from './errors';
 import { describe, entry, get, getFirst, isNull, str, type YMap, type YNode } from './positions';
+import { HEADER_FIELDS } from './vocabulary';
 import type { ModelRef, SourceLoc } from './schema';
 import { closest } from '../points/suggest';
 
-export const RETRIEVAL_KEYS = ['retrieval', 'retrieval_config'] as const;
+export const RETRIEVAL_KEYS = HEADER_FIELDS.retrieval.spellings;
 const BLOCK_KEYS = ['corpus', 'queries', 'qrels', 'metrics', 'models', 'model', 'thresholds', 'primary_metric'] as const;
 const EXAMPLE = 'retrieval:\\n  corpus: corpus.jsonl\\n  queries: queries.jsonl\\n  qrels: qrels.jsonl\\n  metrics: [ndcg@10, recall@10, mrr]\\n  models: [openai:text-embedding-3-small]';
 
@@ -33,8 +34,9 @@ const EXAMPLE = 'retrieval:\\n  corpus: corpus.jsonl\\n  queries: queries.jsonl\
 export function retrievalBlockOf(header: YMap, headerModels: readonly ModelRef[], issues: Issues): RetrievalBlock | null {
   const found = getFirst(header, RETRIEVAL_KEYS);
   if (!found || isNull(found.node)) return null;
-  if (get(header, 'retrieval') && get(header, 'retrieval_config')) {
-    issues.error(entry(header, 'retrieval_config')!.keyNode.loc, 'schema', 'both `retrieval` and `retrieval_config` are written; they are one block', 'Keep one of them (`retrieval:` is Assay\'s spelling).');
+  const other = RETRIEVAL_KEYS.find((key) => key !== found.key && get(header, key));
+  if (other) {
+    issues.error(entry(header, other)!.keyNode.loc, 'schema', `both \`${found.key}\` and \`${other}\` are written; they are one block`, `Keep one of them (\`${HEADER_FIELDS.retrieval.name}:\` is Assay's spelling).`);
     return null;
   }
   const node = found.node;

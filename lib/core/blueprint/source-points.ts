@@ -18,6 +18,7 @@ import { acceptedNames, resolvePointFunction } from '../points/registry';
 import { listCriterionKinds } from '../criteria/registry';
 import type { PointFunctionDef } from '../points/types';
 import { alternatives, fragment, pattern as regex } from '../untrusted';
+import { POINT_FIELDS } from './vocabulary';
 
 type Block = 'should' | 'should_not';
 
@@ -36,13 +37,17 @@ const Citation = z
   .meta({ id: 'pointCitation', description: 'Where the expected fact comes from (a statute, a paper, a guideline); shown with the verdict.' });
 const Gate = z.boolean().meta({ id: 'gate', description: 'Assay: a failed gate makes the whole attempt score 0, whatever the other points say.' });
 
-/** `weight` (alias `multiplier`), `citation`, `gate`: accepted by every point mapping. */
+/** `weight` (alias `multiplier`: vocabulary.ts), `citation`, `gate`: accepted by every point mapping. */
 export const POINT_COMMON = {
-  weight: Weight.optional(),
-  multiplier: Weight.optional().describe("Weval's name for `weight`."),
+  ...bySpelling(POINT_FIELDS.weight.spellings, (key) => (key === POINT_FIELDS.weight.name ? Weight.optional() : Weight.optional().describe(`Weval's name for \`${POINT_FIELDS.weight.name}\`.`))),
   citation: Citation.optional(),
   gate: Gate.optional(),
 };
+
+/** One property per spelling, in the parser's order. */
+function bySpelling<T>(keys: readonly string[], schemaOf: (key: string) => T): Record<string, T> {
+  return Object.fromEntries(keys.map((key) => [key, schemaOf(key)]));
+}
 
 interface FunctionInfo {
   canonical: string;
@@ -109,11 +114,8 @@ function objectFunction(info: FunctionInfo): z.ZodType[] {
     const args = argsOf(info);
     const id = `point.fn.${info.canonical}`;
     branches = args.safeParse(undefined).success
-      ? [z.object({ fn, fnArgs: args.optional(), arg: args.optional(), ...POINT_COMMON }).strict().meta({ id })]
-      : [
-          z.object({ fn, fnArgs: args, ...POINT_COMMON }).strict().meta({ id: `${id}.fnArgs` }),
-          z.object({ fn, arg: args, ...POINT_COMMON }).strict().meta({ id: `${id}.arg` }),
-        ];
+      ? [z.object({ fn, ...bySpelling(POINT_FIELDS.args.spellings, () => args.optional()), ...POINT_COMMON }).strict().meta({ id })]
+      : POINT_FIELDS.args.spellings.map((key) => z.object({ fn, [key]: args, ...POINT_COMMON }).strict().meta({ id: `${id}.${key}` }));
     objectBranches.set(info.canonical, branches);
   }
   return branches;
@@ -157,15 +159,16 @@ const RefName = z
 /** `- $ref: name`, and `{ fn: ref, arg: name }`: a reusable point of `point_defs`, with its own weight, citation, gate. */
 const refForms: z.ZodType[] = [
   z.object({ $ref: RefName, ...POINT_COMMON }).strict().meta({ id: 'point.$ref', description: 'A point defined once under the header\'s `point_defs`.' }),
-  z.object({ fn: z.enum(['ref', '$ref']), fnArgs: RefName, ...POINT_COMMON }).strict(),
-  z.object({ fn: z.enum(['ref', '$ref']), arg: RefName, ...POINT_COMMON }).strict(),
+  ...POINT_FIELDS.args.spellings.map((key) => z.object({ fn: z.enum(['ref', '$ref']), [key]: RefName, ...POINT_COMMON }).strict()),
 ];
 
 /** `- text: "…"` / `- point: "…"` with weight, citation, gate. */
-const textObjects: z.ZodType[] = [
-  z.object({ text: NonBlank.describe('The criterion the judge grades.'), ...POINT_COMMON }).strict().meta({ id: 'point.text' }),
-  z.object({ point: NonBlank.describe('The criterion the judge grades (alias of `text`).'), ...POINT_COMMON }).strict().meta({ id: 'point.point' }),
-];
+const textObjects: z.ZodType[] = POINT_FIELDS.text.spellings.map((key) =>
+  z
+    .object({ [key]: NonBlank.describe(key === POINT_FIELDS.text.name ? 'The criterion the judge grades.' : `The criterion the judge grades (alias of \`${POINT_FIELDS.text.name}\`).`), ...POINT_COMMON })
+    .strict()
+    .meta({ id: `point.${key}` }),
+);
 
 /** Judge questions whose answers are probabilities (docs/judging.md). */
 const questions: z.ZodType[] = [
@@ -196,7 +199,7 @@ const questions: z.ZodType[] = [
 ];
 
 /** Keys that make a mapping some other point form, so they cannot be a `"criterion": "citation"` pair. */
-const RESERVED_KEYS = ['text', 'point', 'fn', 'fnArgs', 'arg', 'weight', 'multiplier', 'citation', 'gate', 'noul', 'score', 'choice', 'kind'];
+const RESERVED_KEYS = [...POINT_FIELDS.text.spellings, 'fn', ...POINT_FIELDS.args.spellings, ...POINT_FIELDS.weight.spellings, 'citation', 'gate', 'noul', 'score', 'choice', 'kind'];
 
 /** `- "Mentions the deadline": "Source of the rule"`: a criterion with its citation. */
 const criterionWithCitation = z

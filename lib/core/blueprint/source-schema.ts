@@ -14,11 +14,21 @@ import { CorrectNodeSchema } from '../correct/schema';
 import { JudgeModeSchema, RenderAsSchema } from './schema';
 import { CitationMatchSchema } from '../criteria/citations/config';
 import { criteriaBlock, NonBlank, pointDefinition, pointsBlock } from './source-points';
+import { HEADER_FIELDS, PROMPT_FIELDS, type FieldWord } from './vocabulary';
 
 /** Strings and numbers both read as text where the loader uses `String(value)`. */
 const Text = z.union([z.string(), z.number()]);
 const TextList = z.array(Text);
 const nullable = <T extends z.ZodType>(schema: T, description: string) => schema.nullable().optional().describe(description);
+
+/**
+ * One property per spelling of a field (vocabulary.ts), in the parser's order: the canonical one
+ * with `schema`, each alias with the same schema described as its alias, unless `own` gives it
+ * a schema of its own (an alias whose accepted values differ).
+ */
+function spellings(field: FieldWord, schema: z.ZodType, own: Record<string, z.ZodType> = {}): Record<string, z.ZodType> {
+  return Object.fromEntries(field.spellings.map((key) => [key, own[key] ?? (key === field.name ? schema : schema.describe(`Alias of \`${field.name}\`.`))]));
+}
 
 // ── Prompts ────────────────────────────────────────────────────────────────────────────────
 
@@ -178,28 +188,21 @@ function build(): z.ZodType {
   });
 }
 
-const PROMPT_TEXT_KEYS = ['prompt', 'promptText', 'messages'] as const;
+const PROMPT_TEXT_KEYS = [...PROMPT_FIELDS.prompt.spellings, 'messages'] as const;
 
 function promptSchema(): z.ZodType {
   const promptFields = {
     id: nullable(Text, 'Stable prompt id (results are stored by it); without one, Weval\'s hash of the prompt is used.'),
-    prompt: nullable(z.string(), 'The user\'s message (one turn). Use `messages` for a conversation.'),
-    promptText: nullable(z.string(), 'Alias of `prompt`.'),
+    ...spellings(PROMPT_FIELDS.prompt, nullable(z.string(), 'The user\'s message (one turn). Use `messages` for a conversation.')),
     messages: nullable(z.array(Message).min(1), 'A conversation; `- assistant: null` marks a turn the model under test generates.'),
-    ideal: nullable(z.string(), 'An ideal reply, shown to the judge and to readers.'),
-    idealResponse: nullable(z.string(), 'Alias of `ideal`.'),
+    ...spellings(PROMPT_FIELDS.ideal, nullable(z.string(), 'An ideal reply, shown to the judge and to readers.')),
     system: nullable(z.string(), "This prompt's system prompt (null: none), overriding the header's `system`."),
     description: nullable(z.string(), 'What this prompt tests.'),
-    citation: nullable(z.union([z.string(), CitationObject]), "The prompt's source."),
-    reference: nullable(z.union([z.string(), CitationObject]), 'Alias of `citation`.'),
-    weight: PromptWeight.describe("The prompt's weight in the blueprint's mean, 0.1–10 (default 1)."),
-    importance: PromptWeight.describe('Alias of `weight`.'),
-    multiplier: PromptWeight.describe('Alias of `weight`.'),
-    should: nullable(pointsBlock('should'), 'The rubric: what a good reply does.'),
-    points: nullable(pointsBlock('should'), 'Alias of `should`.'),
-    expect: nullable(z.union([pointsBlock('should'), ExpectObject]), 'A list: alias of `should`. A mapping: soev expectation `{ behaviour, nuggets, sources }`.'),
-    expects: nullable(pointsBlock('should'), 'Alias of `should`.'),
-    expectations: nullable(pointsBlock('should'), 'Alias of `should`.'),
+    ...spellings(PROMPT_FIELDS.citation, nullable(z.union([z.string(), CitationObject]), "The prompt's source.")),
+    ...spellings(PROMPT_FIELDS.weight, PromptWeight.describe("The prompt's weight in the blueprint's mean, 0.1–10 (default 1).")),
+    ...spellings(PROMPT_FIELDS.should, nullable(pointsBlock('should'), 'The rubric: what a good reply does.'), {
+      expect: nullable(z.union([pointsBlock('should'), ExpectObject]), 'A list: alias of `should`. A mapping: soev expectation `{ behaviour, nuggets, sources }`.'),
+    }),
     should_not: nullable(pointsBlock('should_not'), 'What a good reply does not do (deprecated; prefer `$not_…` functions or positive criteria).'),
     criteria: nullable(criteriaBlock(), 'soev: this case\'s criteria (`- kind: …`), after its `should` points.'),
     render_as: nullable(RenderAsSchema, 'How replies are shown: markdown (default), html or plaintext.'),
@@ -226,7 +229,7 @@ function promptSchema(): z.ZodType {
   return z
     .object(promptFields)
     .strict()
-    .refine((p) => PROMPT_TEXT_KEYS.some((key) => p[key]), { message: 'a prompt needs `prompt:` (one user turn) or `messages:` (a conversation)' })
+    .refine((p: Record<string, unknown>) => PROMPT_TEXT_KEYS.some((key) => p[key]), { message: 'a prompt needs `prompt:` (one user turn) or `messages:` (a conversation)' })
     .meta({
       id: 'prompt',
       description: 'One prompt: `prompt` or `messages`, and its rubric (`should`, …).',
@@ -236,19 +239,16 @@ function promptSchema(): z.ZodType {
 
 function headerSchema(prompt: z.ZodType): z.ZodType {
   const headerFields = {
-    id: nullable(Text, 'Ignored for storage (the id comes from the file path, as in Weval), kept for reference.'),
-    configId: nullable(Text, 'Alias of `id`.'),
-    title: nullable(Text, "The blueprint's title."),
-    configTitle: nullable(Text, 'Alias of `title`.'),
+    ...spellings(HEADER_FIELDS.id, nullable(Text, 'Ignored for storage (the id comes from the file path, as in Weval), kept for reference.')),
+    ...spellings(HEADER_FIELDS.title, nullable(Text, "The blueprint's title.")),
     description: nullable(Text, 'What the blueprint evaluates (Markdown).'),
     author: nullable(z.union([z.string(), z.object({ name: NonBlank, url: z.string().optional(), image_url: z.string().optional() }).loose()]), 'A name, or `{ name, url, image_url }`.'),
-    reference: nullable(References, 'Alias of `references`.'),
-    references: nullable(References, 'Sources: strings or `{ title, url }`.'),
-    citation: nullable(References, 'Alias of `references`.'),
-    citations: nullable(
-      z.union([References, CitationReading]),
-      'Alias of `references`; or, as `{ mapping | pattern, match }`, how cited source ids are read from each reply (soev CitationMapping).',
-    ),
+    ...spellings(HEADER_FIELDS.references, nullable(References, 'Sources: strings or `{ title, url }`.'), {
+      citations: nullable(
+        z.union([References, CitationReading]),
+        'Alias of `references`; or, as `{ mapping | pattern, match }`, how cited source ids are read from each reply (soev CitationMapping).',
+      ),
+    }),
     defaults: nullable(criteriaBlock(), 'soev: criteria graded on every prompt, before its own.'),
     messages: nullable(z.record(z.string(), NonBlank), "soev: the system's fixed messages by key (behaviour.message, refusal.code)."),
     corpus: nullable(
@@ -257,13 +257,13 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
     ),
     tags: nullable(TextList, 'Tags for leaderboards.'),
     models: nullable(z.array(Model), 'Models to evaluate; default: the platform\'s set.'),
-    system: nullable(z.union([z.string(), z.array(z.string().nullable())]), 'The system prompt of every prompt; a list is a set of variants (null = none).'),
+    ...spellings(HEADER_FIELDS.system, nullable(z.union([z.string(), z.array(z.string().nullable())]), 'The system prompt of every prompt; a list is a set of variants (null = none).'), {
+      systemPrompt: nullable(Text, 'Legacy alias of `system`.'),
+    }),
     systems: nullable(z.array(z.string().nullable()), 'System-prompt variants, each run as its own model variant (null = none).'),
-    systemPrompt: nullable(Text, 'Legacy alias of `system`.'),
     temperature: nullable(z.number(), 'Sampling temperature (default: the provider\'s).'),
     temperatures: nullable(z.array(z.number()), 'Temperature variants; replace `temperature`.'),
-    point_defs: nullable(z.record(z.string(), pointDefinition()), 'Reusable points, used as `- $ref: name`.'),
-    defs: nullable(z.record(z.string(), pointDefinition()), 'Alias of `point_defs`.'),
+    ...spellings(HEADER_FIELDS.point_defs, nullable(z.record(z.string(), pointDefinition()), 'Reusable points, used as `- $ref: name`.')),
     tools: nullable(z.array(Tool), 'Tools the model may call.'),
     toolUse: nullable(
       z
@@ -289,8 +289,7 @@ function headerSchema(prompt: z.ZodType): z.ZodType {
       JudgeModeSchema,
       'Assay: `per-point` (default) asks each judged point in its own judge call; `batched` asks all judged points of a reply in one call per judge (at most 10 questions per call, larger sets split).',
     ),
-    retrieval: nullable(RetrievalBlock, 'Assay: a retrieval blueprint (embedding models scored over a corpus); it has no prompts.'),
-    retrieval_config: nullable(RetrievalBlock, 'Alias of `retrieval`.'),
+    ...spellings(HEADER_FIELDS.retrieval, nullable(RetrievalBlock, 'Assay: a retrieval blueprint (embedding models scored over a corpus); it has no prompts.')),
     // Weval header fields that are kept verbatim without being interpreted.
     embeddingModel: z.unknown().optional(),
     context: z.unknown().optional(),
