@@ -11,7 +11,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 import { z } from 'zod';
-import { PROMPT_MARKER_KEYS } from '../blueprint/documents';
+import { markedAsPrompt, planLayout } from '../blueprint/documents';
 import type { BlueprintIssue } from '../blueprint/errors';
 import type { SourceLoc } from '../blueprint/schema';
 import { SplitSettingsSchema, type SplitSettings } from './settings';
@@ -108,26 +108,29 @@ export function readSplitFile(file: string, text: string, defaultSuite: string):
     if (isMap(suites) && valueOf(first, top, 'prompts') === undefined) return result('project', [], projectSettings(first, top, issue));
   }
 
-  // An Assay/Weval blueprint: the layouts of blueprint/documents.ts, with the same header rule.
-  let header: YAMLMap | null = null;
-  let promptNodes: { doc: Document; node: unknown }[] = [];
-  if (filled.length === 1) {
-    if (isSeq(top)) promptNodes = top.items.map((node) => ({ doc: first, node }));
-    else if (isMap(top)) {
-      const prompts = valueOf(first, top, 'prompts');
-      if (isSeq(prompts)) {
-        header = top;
-        promptNodes = prompts.items.map((node) => ({ doc: first, node }));
-      } else if (!json && looksLikePrompt(first, top)) promptNodes = [{ doc: first, node: top }];
-      else header = top;
-    }
-  } else {
-    const headerFirst = isMap(top) && !looksLikePrompt(first, top);
-    if (headerFirst) header = top as YAMLMap;
-    for (const doc of headerFirst ? filled.slice(1) : filled) {
-      if (isSeq(doc.contents)) promptNodes.push(...doc.contents.items.map((node) => ({ doc, node })));
-      else promptNodes.push({ doc, node: doc.contents });
-    }
+  // An Assay/Weval blueprint: the layout the parser chooses (planLayout, blueprint/documents.ts),
+  // read off this file's `yaml` documents.
+  const prompts = isMap(top) ? valueOf(first, top, 'prompts') : undefined;
+  const plan = planLayout(
+    {
+      kind: isMap(top) ? 'map' : isSeq(top) ? 'seq' : 'scalar',
+      prompt: isMap(top) && looksLikePrompt(first, top),
+      prompts: prompts === undefined ? 'absent' : isSeq(prompts) ? 'seq' : isScalar(prompts) && prompts.value === null ? 'null' : 'other',
+    },
+    filled.length,
+    json ? 'json' : 'yaml',
+  );
+  const headerDoc = plan.header === null ? null : filled[plan.header]!.contents;
+  const header: YAMLMap | null = isMap(headerDoc) ? headerDoc : null;
+  const promptNodes: { doc: Document; node: unknown }[] = [];
+  for (const i of plan.promptDocs) {
+    const doc = filled[i]!;
+    const contents = doc.contents;
+    if (plan.kind === 'prompts-key') {
+      // the header's `prompts:` list (anything else there holds no prompt)
+      if (isSeq(prompts)) promptNodes.push(...prompts.items.map((node) => ({ doc, node })));
+    } else if (isSeq(contents)) promptNodes.push(...contents.items.map((node) => ({ doc, node })));
+    else promptNodes.push({ doc, node: contents });
   }
   const suite = (header && stringOf(first, valueOf(first, header, 'id'))) || defaultSuite;
   const cases = promptNodes.flatMap(({ doc, node }) => reader.items(doc, [node], suite, false));
@@ -208,13 +211,12 @@ class CaseReader {
   }
 }
 
-/** Weval's test (documents.ts): a mapping with any prompt key holding a truthy value. */
+/** The parser's test (markedAsPrompt, blueprint/documents.ts): a mapping with a prompt key holding a truthy value. */
 function looksLikePrompt(doc: Document, map: YAMLMap): boolean {
-  return PROMPT_MARKER_KEYS.some((key) => {
+  return markedAsPrompt((key) => {
     const node = valueOf(doc, map, key);
-    if (node === undefined) return false;
-    if (isScalar(node)) return Boolean(node.value);
-    return true;
+    if (node === undefined) return null;
+    return { truthy: isScalar(node) ? Boolean(node.value) : true, map: isMap(node) };
   });
 }
 
