@@ -1,11 +1,11 @@
 /**
- * What grading a reply's sandbox points in a worker (lib/server/runs/grading-pool.ts) costs over
+ * What grading a reply's sandbox points in a worker (lib/server/runs/grading/grading-pool.ts) costs over
  * grading them on the thread: the round trip (structured clone of the points and reply, the
  * worker's message back per point). One trivial `$js` point, and ten, per reply, warm pool;
  * and the event loop's longest hold while a worker grades a looping point.
  */
 import { budgetedSandbox, createQuickJsSandbox, evaluateDeterministicPoint, SandboxTimeBudget, type Point } from '@/lib/core';
-import { GRADING_POOL_DEFAULTS, GradingPool } from '@/lib/server/runs/grading-pool';
+import { GRADING_POOL_DEFAULTS, GradingPool } from '@/lib/server/runs/grading/grading-pool';
 
 const js = (code: string): Point => ({ kind: 'function', fn: 'js', args: code, text: code, weight: 1 }) as unknown as Point;
 const reply = { content: 'Hello there, friend. '.repeat(50), toolCalls: null };

@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { modeAgreement, type ModeVerdict } from '@/lib/core';
 import { startFakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 import { freshDatabase } from '@/lib/server/db/db.testkit';
-import { judgeRulesFor, runInMode, verdictPairs } from '@/lib/server/runs/judge-modes.testkit';
+import { judgeRulesFor, runInMode, verdictPairs } from '@/lib/server/runs/grading/judge-modes.testkit';
 import { fakeDeps, storeBlueprint } from '@/lib/server/runs/runs.testkit';
 import { benchSkipsWithoutCorpus, corpusFile } from '@/testing/outside-data';
 import { reportFigure } from './targets';

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fakeLlmAdmin } from '@/testing/fakes/llm-server-admin';
 import type { Db } from '@/lib/server/db/client';
-import { executeRun } from '@/lib/server/runs/execute-run';
+import { executeRun } from '@/lib/server/runs/engine/execute-run';
 import { requestRun } from '@/lib/server/runs/request-run';
 import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/runs.testkit';
 

@@ -22,11 +22,11 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { startFakeProcess, startJudgedFake } from './fake-process';
 import { freshDatabase, type TestEngine } from '@/lib/server/db/db.testkit';
 import { resolveModel } from '@/lib/server/providers';
-import { executeRun } from '@/lib/server/runs/execute-run';
-import type { LlmGateway } from '@/lib/server/runs/gateway';
+import { executeRun } from '@/lib/server/runs/engine/execute-run';
+import type { LlmGateway } from '@/lib/server/runs/calls/gateway';
 import { requestRun } from '@/lib/server/runs/request-run';
-import { storeGrading } from '@/lib/server/runs/judge';
-import { COPY_MIN_ROWS, GradingWriter } from '@/lib/server/runs/grading-writer';
+import { storeGrading } from '@/lib/server/runs/grading/judge';
+import { COPY_MIN_ROWS, GradingWriter } from '@/lib/server/db/commands/grading-writer';
 import { fakeDeps, noDispatch, storeBlueprint } from '@/lib/server/runs/runs.testkit';
 import { reportFigure, reportTarget } from './targets';
 

@@ -1,5 +1,5 @@
 /**
- * What a provider call pays for the slots shared across instances (lib/server/runs/provider-slots.ts):
+ * What a provider call pays for the slots shared across instances (lib/server/runs/calls/provider-slots.ts):
  * one take and one give-back per call, uncontended (a free slot at once) and contended (16 takers
  * on 4 slots, each holding its slot 5 ms, as calls on a busy provider), on PostgreSQL and on the
  * embedded PGlite. A provider call takes hundreds of milliseconds to minutes; the target is that
@@ -7,7 +7,7 @@
  * Inngest), with two `SELECT 1` round trips as the floor to read it against.
  */
 import { freshDatabase, type TestEngine } from '@/lib/server/db/db.testkit';
-import { databaseSlots } from '@/lib/server/runs/provider-slots';
+import { databaseSlots } from '@/lib/server/runs/calls/provider-slots';
 import { reportFigure, reportTarget } from './targets';
 
 async function measure(engine: TestEngine): Promise<void> {

@@ -14,7 +14,7 @@ import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { poolOf } from '@/lib/server/db/client';
 import { nearest, type Neighbour, type SearchMethod } from '@/lib/server/db/vectors';
 import { OpenAiEmbeddingClient } from '@/lib/server/providers/embeddings';
-import { embedTexts } from '@/lib/server/runs/embed-texts';
+import { embedTexts } from '@/lib/server/runs/retrieval/embed-texts';
 import { startFakeProcess } from './fake-process';
 import { reportFigure, reportTarget } from './targets';
 

@@ -215,7 +215,7 @@ test('rescoring a finished run from the admin page calls no model and links the 
   const parentId = await option.first().getAttribute('value');
   expect(parentId).toBeTruthy();
   // the run was graded inside next start: its $js point went to the grading worker of the
-  // production bundle (lib/server/runs/grading-pool.ts) and scored, not an error
+  // production bundle (lib/server/runs/grading/grading-pool.ts) and scored, not an error
   await page.goto(`/runs/${parentId}/prompts/hi`);
   const js = page.locator('[data-testid="verdict"][data-kind="function"]').filter({ has: page.getByTestId('point-label').filter({ hasText: '$js' }) });
   await expect(js.first()).toBeVisible();

@@ -55,7 +55,7 @@ describe('test kits stay out of production code', () => {
   });
 
   it('passes production code that imports production code', async () => {
-    const good = "import { z } from 'zod';\nimport type { Db } from '../db/client';\nimport { LlmGateway } from '@/lib/server/runs/gateway';\nexport const parts = [z, LlmGateway];\nexport type D = Db;\n";
+    const good = "import { z } from 'zod';\nimport type { Db } from '../db/client';\nimport { LlmGateway } from '@/lib/server/runs/calls/gateway';\nexport const parts = [z, LlmGateway];\nexport type D = Db;\n";
     expect(await lint('lib/server/github/good.ts', good)).toEqual([]);
   });
 });

@@ -107,7 +107,7 @@ export const OUTSIDE_DATA_SUITES: ReadonlyArray<{ file: string; needs: readonly 
   { file: 'lib/core/points/weval-conformance.test.ts', needs: ['conformance'] },
   { file: 'lib/core/scoring/weval-conformance.test.ts', needs: ['conformance'] },
   { file: 'lib/cli/commands/validate.test.ts', needs: ['corpus'] },
-  { file: 'lib/server/runs/tool-use.db.test.ts', needs: ['corpus'] },
+  { file: 'lib/server/runs/chat/tool-use.db.test.ts', needs: ['corpus'] },
   { file: 'lib/server/github/repository-reader.db.test.ts', needs: ['corpus'] },
 ];
 

@@ -7,8 +7,8 @@
 import { replySourceOf } from '@/lib/core';
 import { writeFile } from 'node:fs/promises';
 import type { Db } from '@/lib/server/db/client';
-import { runResults } from '@/lib/server/runs/results';
-import { runErrors } from '@/lib/server/runs/run-errors';
+import { runResults } from '@/lib/server/runs/chat/results';
+import { runErrors } from '@/lib/server/runs/chat/run-errors';
 import { createRedactor, processSecrets, redactDeep } from '@/lib/server/secret-redactor';
 import { runReport } from './run-report';
 import { getRunJudgeMethods } from '@/lib/server/db/queries/run-judge-methods';

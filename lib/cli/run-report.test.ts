@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunResultsDocument } from '@/lib/server/runs/results';
+import type { RunResultsDocument } from '@/lib/server/runs/chat/results';
 import { judgeReliability } from '@/lib/core';
 import { runReport } from './run-report';
 

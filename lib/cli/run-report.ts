@@ -7,8 +7,8 @@
  * output (what `assay run … > out.txt` keeps), the warnings and errors to standard error (what
  * the person at the terminal must see even when the report goes to a file).
  */
-import type { RunResultsDocument } from '@/lib/server/runs/results';
-import type { RunErrors } from '@/lib/server/runs/run-errors';
+import type { RunResultsDocument } from '@/lib/server/runs/chat/results';
+import type { RunErrors } from '@/lib/server/runs/chat/run-errors';
 import { FEW_PROMPTS, readAlpha } from '@/lib/core';
 import { formatAlpha, tooFewLabel } from '@/lib/views/judge-reliability-view';
 import { formatInterval, formatPercent, formatScore, formatUsd, plural } from '@/lib/views/format';

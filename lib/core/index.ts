@@ -14,7 +14,7 @@ export * from './evidence';
 export * from './search';
 export * from './retrieval';
 export * from './retrieval-runs';
-// The judged kinds: the JudgePort's adapter (lib/server/runs/criterion-judge.ts) reads these.
+// The judged kinds: the JudgePort's adapter (lib/server/runs/grading/criterion-judge.ts) reads these.
 export { JUDGED_KINDS, JudgeUnavailableError, choiceRequest, type JudgeChoice } from './criteria/judged';
 export type { ConversationEvidence, CorpusPort, CriterionEvidence, CriterionKindDef, CriterionServices, CriterionVerdict, JudgePort } from './criteria/types';
 export * from './split';

@@ -28,7 +28,7 @@ import { FALLBACK_CONCURRENCY } from './providers';
 import { requestRun } from './runs/request-run';
 import { requestRescore } from './runs/request-rescore';
 import type { RescorePorts, RunPorts } from './runs/contracts';
-import type { RunDeps } from './runs/deps';
+import type { RunDeps } from './runs/engine/deps';
 import { createRunDeps, inngestConfigured, inngestDispatcher, localDispatcher, runDefaults } from './compose/run-deps';
 import type { WebhookDeps } from './github/webhooks/receive-webhook';
 import type { OAuthConfig } from './auth/github-oauth';

@@ -112,7 +112,7 @@ export function conversation(messages: readonly StoredTurn[]): TurnView[] {
 /**
  * A reply's own conversation before its final answer, each turn marked generated or written.
  * The pipeline sends the blueprint's non-system turns in order, filling each `assistant: null`
- * and appending the final reply (lib/server/runs/generate.ts), so the stored turns line up
+ * and appending the final reply (lib/server/runs/chat/generate.ts), so the stored turns line up
  * with the blueprint's one for one. Empty when the model generated none of them.
  */
 export function replyTurns(blueprint: readonly StoredTurn[], turns: readonly StoredTurn[]): { system: string[]; turns: TurnView[] } {

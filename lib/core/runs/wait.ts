@@ -1,5 +1,5 @@
 /**
- * Why a run is waiting, and until when: the vocabulary the runner stores (lib/server/runs/run-waits.ts,
+ * Why a run is waiting, and until when: the vocabulary the runner stores (lib/server/runs/calls/run-waits.ts,
  * table `run_waits`) and the progress API and pages read back (lib/views/run-wait-view.ts). A run
  * that waits an hour on a provider's `retry-after` otherwise looks stuck: its counters stop while
  * the reason is only in the worker's terminal.

@@ -11,7 +11,7 @@ import type { GitHubServices } from '../github/services';
 import { approvePullRequestAsAdmin, requestSyncAsAdmin, rescoreRunAsAdmin, triggerRunAsAdmin } from './actions';
 import type { RescorePorts } from '../runs/contracts';
 import { startFakeLlm } from '@/testing/fakes/llm-server';
-import { executeRun } from '../runs/execute-run';
+import { executeRun } from '../runs/engine/execute-run';
 import { requestRescore } from '../runs/request-rescore';
 import { fakeDeps } from '../runs/runs.testkit';
 import { TEST_RUN_DEFAULTS } from '../github/github.testkit';

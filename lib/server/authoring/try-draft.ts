@@ -20,7 +20,7 @@ import { enforceRateLimit } from '../auth/rate-limit';
 import type { Principal } from '../auth/principal';
 import type { RunPorts } from '../runs/contracts';
 import { DRAFTS_SOURCE_KEY } from '../runs/draft-visibility';
-import { authorDay, budgetResetsAt, budgetSentence, dayUsedUp } from '../runs/author-budget';
+import { authorDay, budgetResetsAt, budgetSentence, dayUsedUp } from '../runs/calls/author-budget';
 import { readTrySettings, type TryItSettings } from './try-settings';
 import { parseBlueprintBounded } from '../untrusted/parse-bounded';
 

@@ -16,13 +16,13 @@ import { createExternalCallPort } from '../external/services';
 import { inngest } from '../jobs/client';
 import { runExecutionEvent } from '../jobs/functions/run-functions';
 import type { RunDispatcher } from '../runs/contracts';
-import type { RunDeps } from '../runs/deps';
-import { executeRun } from '../runs/execute-run';
-import { LlmGateway } from '../runs/gateway';
-import { databaseSlots } from '../runs/provider-slots';
-import { EmbeddingLimiters } from '../runs/embed-texts';
+import type { RunDeps } from '../runs/engine/deps';
+import { executeRun } from '../runs/engine/execute-run';
+import { LlmGateway } from '../runs/calls/gateway';
+import { databaseSlots } from '../runs/calls/provider-slots';
+import { EmbeddingLimiters } from '../runs/retrieval/embed-texts';
 import { resolveEmbeddingClient } from '../providers/embeddings';
-import { sharedGradingPool } from '../runs/grading-pool';
+import { sharedGradingPool } from '../runs/grading/grading-pool';
 import { sharedUntrustedPool } from '../untrusted/untrusted-pool';
 import type { RunDefaults } from '../runs/request-run';
 
@@ -60,7 +60,7 @@ export async function createRunDeps(
       concurrency: opts.concurrency ?? env.ASSAY_RUN_CONCURRENCY,
       ...(env.ASSAY_PROVIDER_TIMEOUTS ? { timeouts: env.ASSAY_PROVIDER_TIMEOUTS } : {}),
       // Under Inngest any instance runs any step: the per-provider maximum is shared through the
-      // database (runs/provider-slots.ts). One process alone (the in-process runner) needs no more
+      // database (runs/calls/provider-slots.ts). One process alone (the in-process runner) needs no more
       // than its gateway's own limit.
       ...(inngestConfigured(env) ? { sharedSlots: databaseSlots(db) } : {}),
     }),

@@ -64,7 +64,7 @@ export const testPolicy: PullRequestPolicy = {
 /**
  * The platform defaults requestRun needs (judges, default collection), fixed for tests. The judge
  * has a known price: a PR run carries a cost cap, and a capped run refuses a model priced nowhere
- * (runs/unpriced-models.ts).
+ * (runs/calls/unpriced-models.ts).
  */
 export const TEST_RUN_DEFAULTS: RunDefaults = { judges: ['openai:gpt-4o-mini'], defaultCollection: 'CORE', judgeSamples: 3 };
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { route } from './route';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotConfiguredError, NotFoundError, RateLimitedError, UnauthorizedError, UpstreamError } from './errors';
-import { RunConfigError, RunNotFoundError } from '../runs/errors';
+import { RunConfigError, RunNotFoundError } from '../runs/engine/errors';
 import { CustomHttpSpecError } from '../providers/custom-http-spec';
 import { ModelResolutionError, resolveModel } from '../providers/resolve';
 import { readCookie, redirect, serializeCookie } from './responses';

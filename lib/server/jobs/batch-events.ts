@@ -1,5 +1,5 @@
 /**
- * The Inngest events of a run's batch mode (runs/batch-steps.ts), each with its zod schema.
+ * The Inngest events of a run's batch mode (runs/chat/batch-steps.ts), each with its zod schema.
  * Batch rounds run as function runs of their own (one round per run, chained by these events),
  * so a run polled for a day never comes near Inngest's limit of steps per function run; the
  * run's planner hands over to them with `assay/run.batch.requested` and takes the run back

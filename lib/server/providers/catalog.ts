@@ -13,7 +13,7 @@ export interface ProviderLimits {
    * How many calls a worker keeps in flight, unless the run says otherwise (`--concurrency N` /
    * `ASSAY_RUN_CONCURRENCY`, which set every provider's maximum). A maximum, not a fixed number:
    * the gateway halves a provider's limit on a 429 and grows it back by one per window of
-   * successes (AIMD, runs/adaptive-limit.ts), so a maximum above what an account allows costs a
+   * successes (AIMD, runs/calls/adaptive-limit.ts), so a maximum above what an account allows costs a
    * few retried calls, not a failed run. docs/runs.md ("Concurrency") is the reader's copy.
    */
   concurrency: number;

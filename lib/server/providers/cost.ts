@@ -3,7 +3,7 @@
  * current OpenAI, Anthropic and Google families we estimate from list prices, each token class at
  * its own rate; everything else is null (unknown), because a wrong number on a budget is worse than
  * an unknown one: a run capped by `--max-cost` refuses to start with a model priced nowhere
- * (lib/server/runs/unpriced-models.ts), and pages show an unknown cost as unknown, not $0.
+ * (lib/server/runs/calls/unpriced-models.ts), and pages show an unknown cost as unknown, not $0.
  */
 import type { Usage } from './types';
 

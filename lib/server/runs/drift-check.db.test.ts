@@ -14,11 +14,11 @@ import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { getBlueprintPlan, runPromptResults } from '../db/queries/blueprint-plan';
 import { listDriftChecks } from '../db/queries/drift';
 import { getRunDiff } from '../db/queries/run-diff';
-import type { RunDeps } from './deps';
+import type { RunDeps } from './engine/deps';
 import { checkDrift } from './drift-check';
-import { executeRun } from './execute-run';
+import { executeRun } from './engine/execute-run';
 import { requestRun } from './request-run';
-import { finish } from './steps';
+import { finish } from './chat/steps';
 import { scheduleReruns } from '../jobs/functions/schedule-reruns';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 

@@ -20,10 +20,10 @@ import { type Prisma } from '@/generated/prisma/client';
 import type { Db } from '../db/client';
 import { PARSER_VERSION } from '../db/commands/store-blueprint-version';
 import type { RunDispatcher, RunRequest, RequestedRun } from './contracts';
-import { RunConfigError } from './errors';
+import { RunConfigError } from './engine/errors';
 import { requestRetrievalRun } from './retrieval/request';
 import { identicalRun } from './identical-run';
-import { refuseUnpricedUnderCostCap } from './unpriced-models';
+import { refuseUnpricedUnderCostCap } from './calls/unpriced-models';
 
 export interface RunDefaults {
   /** The platform's judge panel (ASSAY_JUDGES). */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
-import { executeRun } from './execute-run';
+import { executeRun } from './engine/execute-run';
 import { requestRun } from './request-run';
 import { requestRescore } from './request-rescore';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseStored, StoredJudgesSchema } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
-import { executeRun } from './execute-run';
+import { executeRun } from './engine/execute-run';
 import { requestRun } from './request-run';
-import { forgetRunContext } from './run-context';
+import { forgetRunContext } from './engine/run-context';
 import { fakeDeps, noDispatch, storeCorpusBlueprint, TEST_DEFAULTS } from './runs.testkit';
 
 let t: TestDatabase;

@@ -8,9 +8,9 @@ import { parseBlueprint, blueprintIdFromPath, createQuickJsSandbox, type Fixture
 import { wevalCopy } from '@/testing/fakes/github-server-corpus';
 import type { Db } from '../db/client';
 import { storeBlueprintVersion } from '../db/commands/store-blueprint-version';
-import type { RunDeps } from './deps';
-import { LlmGateway } from './gateway';
-import { sharedGradingPool, type GradingPool } from './grading-pool';
+import type { RunDeps } from './engine/deps';
+import { LlmGateway } from './calls/gateway';
+import { sharedGradingPool, type GradingPool } from './grading/grading-pool';
 import type { RunDefaults } from './request-run';
 
 /** Stores `text` as blueprint `path` of a test source, with Weval's CORE model collection (a copy in testing/weval-copies). */

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
-import type { RunDeps } from './deps';
+import type { RunDeps } from './engine/deps';
 import { requestRun } from './request-run';
 import { requestRescore } from './request-rescore';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';

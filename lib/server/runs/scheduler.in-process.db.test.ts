@@ -4,7 +4,7 @@
  * process dies and its lease lapses), so it stops before its next call and leaves the run
  * running; the calls on the wire then may be repeated by the resume, at most the concurrency.
  */
-import { executeRun } from './execute-run';
+import { executeRun } from './engine/execute-run';
 import { runSchedulerSuite, SUITE_CONCURRENCY } from './scheduler-suite.testkit';
 
 runSchedulerSuite({

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { parseEnv } from '../env';
-import { executeRun } from './execute-run';
+import { executeRun } from './engine/execute-run';
 import { requestRun } from './request-run';
 import { noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
 import { createRunDeps } from '../compose/run-deps';

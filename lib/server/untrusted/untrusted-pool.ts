@@ -7,7 +7,7 @@
  * what stopped and which bound it passed; that worker is terminated and a fresh one takes its place.
  *
  * Grading a reply's points uses the same pool mechanics (worker-slots.ts) with its own worker
- * (runs/grading-pool.ts): its jobs stream verdicts point by point and carry sandbox budgets, and
+ * (runs/grading/grading-pool.ts): its jobs stream verdicts point by point and carry sandbox budgets, and
  * its workers hold a QuickJS engine, which a parse does not need to load.
  *
  * The worker script is named as `new URL('./untrusted-worker.ts', import.meta.url)` inline, the form

@@ -1,7 +1,7 @@
 /**
  * What batch mode saved a run (the run page, `assay run` and its --json): the lines it
  * imported from provider batches and their discount against the live price (batch_results,
- * written by lib/server/runs/batch-store.ts).
+ * written by lib/server/runs/calls/batch-store.ts).
  */
 import { runModeOf, type RunMode } from '@/lib/core';
 import type { Db } from '../client';

@@ -12,7 +12,7 @@ import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-
 import { getPointVerdicts, getPromptReplies, getRunPrompt } from './run-prompt';
 import { getRunRanking } from './run-ranking';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
-import { executeRun } from '../../runs/execute-run';
+import { executeRun } from '../../runs/engine/execute-run';
 import { requestRescore } from '../../runs/request-rescore';
 import { requestRun } from '../../runs/request-run';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../../runs/runs.testkit';

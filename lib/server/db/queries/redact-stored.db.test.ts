@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
-import { executeRun } from '../../runs/execute-run';
+import { executeRun } from '../../runs/engine/execute-run';
 import { requestRun } from '../../runs/request-run';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../../runs/runs.testkit';
 import { freshDatabase, type TestDatabase } from '../db.testkit';

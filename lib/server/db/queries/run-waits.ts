@@ -1,4 +1,4 @@
-/** Why a run waits (table run_waits, written by lib/server/runs/run-waits.ts), as the run header and the progress poll read it. */
+/** Why a run waits (table run_waits, written by lib/server/runs/calls/run-waits.ts), as the run header and the progress poll read it. */
 import type { Prisma } from '@/generated/prisma/client';
 import { isTerminalRunStatus, RunStatusSchema } from '@/lib/core';
 import { redactStored, storedTextRedactor } from './redact-stored';

@@ -12,9 +12,9 @@ import { blueprintIdFromPath, parseBlueprint } from '@/lib/core';
 import type { Db } from '../client';
 import { storeBlueprintVersion } from '../commands/store-blueprint-version';
 import { resolveEmbeddingClient } from '../../providers/embeddings';
-import type { RunDeps } from '../../runs/deps';
-import { executeRun } from '../../runs/execute-run';
-import { LlmGateway } from '../../runs/gateway';
+import type { RunDeps } from '../../runs/engine/deps';
+import { executeRun } from '../../runs/engine/execute-run';
+import { LlmGateway } from '../../runs/calls/gateway';
 import { requestRun } from '../../runs/request-run';
 import { syncRetrievalFiles } from '../../blueprints/sync-retrieval';
 

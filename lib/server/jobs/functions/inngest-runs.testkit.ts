@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { InngestHarness, type HarnessEvent, type HarnessOptions, type HarnessRun } from '@/testing/inngest/harness';
-import type { RunDeps } from '../../runs/deps';
+import type { RunDeps } from '../../runs/engine/deps';
 import { batchFunctions } from './run-batch';
 import { runExecutionEvent, runFunctions } from './run-functions';
 import { sweepRunsFunction } from './sweep-runs';

@@ -1,5 +1,5 @@
 /**
- * Batch mode under Inngest: the batch steps (runs/batch-steps.ts, the ones the in-process runner
+ * Batch mode under Inngest: the batch steps (runs/chat/batch-steps.ts, the ones the in-process runner
  * loops over) as durable steps, one round per function run, chained by events
  * (jobs/batch-events.ts):
  *
@@ -28,10 +28,10 @@
 import { inngest } from '../client';
 import { runBatchFinished, runBatchRequested } from '../batch-events';
 import { runCancelled } from '../run-unit-events';
-import type { RunDeps } from '../../runs/deps';
-import { collectStep, DEFAULT_BATCH_POLL_MS, noteBatchWait, pollBatches, pollDelayMs, pollsOfNewestBatch } from '../../runs/batch-steps';
-import { takeLease } from '../../runs/lease';
-import { loadRunContext } from '../../runs/run-context';
+import type { RunDeps } from '../../runs/engine/deps';
+import { collectStep, DEFAULT_BATCH_POLL_MS, noteBatchWait, pollBatches, pollDelayMs, pollsOfNewestBatch } from '../../runs/chat/batch-steps';
+import { takeLease } from '../../runs/engine/lease';
+import { loadRunContext } from '../../runs/engine/run-context';
 
 /** Polls one round makes before handing over to the next round (a function run of its own). */
 export const MAX_POLLS_PER_ROUND = 40;
@@ -61,7 +61,7 @@ type Collected = { busy: true } | { busy: false; open: number; budgetStop: strin
 const LEASE_MARGIN_MS = 10 * 60_000;
 
 /**
- * The rounds hold the run's lease (runs/lease.ts) from one step to the next, through the waits:
+ * The rounds hold the run's lease (runs/engine/lease.ts) from one step to the next, through the waits:
  * nothing else works on the run meanwhile (`assay run --resume` finds it busy), the sweeper
  * (sweep-runs.ts) leaves a run with a live lease alone instead of resuming a run that only waits
  * for its batches, and the collect's budget reservation checks it (batch-store.ts). A chain that

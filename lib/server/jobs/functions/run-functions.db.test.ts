@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
-import type { RunDeps } from '../../runs/deps';
+import type { RunDeps } from '../../runs/engine/deps';
 import { requestRun } from '../../runs/request-run';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../../runs/runs.testkit';
 import { runCancelled } from '../run-unit-events';

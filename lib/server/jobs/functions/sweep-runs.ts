@@ -17,7 +17,7 @@
 import { cron } from 'inngest';
 import { inngest } from '../client';
 import type { Db } from '../../db/client';
-import type { RunDeps } from '../../runs/deps';
+import type { RunDeps } from '../../runs/engine/deps';
 import { runExecutionEvent } from './run-functions';
 
 export const SWEEP_BATCH = 200;

@@ -5,7 +5,7 @@
  */
 import { BlueprintSchema, RetrievalRunSettingsSchema, RunSettingsSchema, type RetrievalBlock, type RetrievalRunSettings, type RetrievalData } from '@/lib/core';
 import type { Db } from '../../db/client';
-import { RunConfigError, RunNotFoundError } from '../errors';
+import { RunConfigError, RunNotFoundError } from '../engine/errors';
 import { loadDataset } from '../../db/queries/retrieval-dataset';
 
 export interface RetrievalContext {

@@ -6,7 +6,7 @@
  */
 import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from '../../providers/embeddings';
 import type { Db } from '../../db/client';
-import { BudgetExceededError, LeaseLostError } from '../errors';
+import { BudgetExceededError, LeaseLostError } from '../engine/errors';
 
 export function meteredClient(db: Db, run: { runId: string; leaseHolder?: string; signal?: AbortSignal }, client: EmbeddingClient): EmbeddingClient {
   const holder = run.leaseHolder ?? null;

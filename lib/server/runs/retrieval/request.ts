@@ -9,7 +9,7 @@ import type { Prisma } from '@/generated/prisma/client';
 import type { Db } from '../../db/client';
 import { PARSER_VERSION } from '../../db/commands/store-blueprint-version';
 import type { RequestedRun, RunDispatcher, RunRequest } from '../contracts';
-import { RunConfigError } from '../errors';
+import { RunConfigError } from '../engine/errors';
 import { versionRetrievalData } from '../../db/queries/retrieval-dataset';
 import { identicalRun } from '../identical-run';
 

@@ -1,7 +1,7 @@
 /**
  * A retrieval run's steps: the one engine under both schedulers (the in-process runner,
  * execute.ts, and the Inngest functions over the run's units, runs/units/kinds.ts), as
- * runs/steps.ts is for chat runs. A scheduler decides only when and where a step runs:
+ * runs/chat/steps.ts is for chat runs. A scheduler decides only when and where a step runs:
  *
  *   start → pending → embedBatch (model × documents|queries × batch) × N → scoreModel × models → finish
  *
@@ -32,11 +32,11 @@ import { intervalColumns } from '../../db/stored-interval';
 import { storableText } from '../../db/storable-text';
 import { isUniqueViolation } from '../../db/unique-retry';
 import { loadVectors, nearest, textHash } from '../../db/vectors';
-import type { RunDeps } from '../deps';
-import { budgetSpent } from '../budget';
-import { embedTexts } from '../embed-texts';
-import { BudgetExceededError, LeaseLostError, RunConfigError, RunNotFoundError } from '../errors';
-import { providerOf } from '../steps';
+import type { RunDeps } from '../engine/deps';
+import { budgetSpent } from '../calls/budget';
+import { embedTexts } from './embed-texts';
+import { BudgetExceededError, LeaseLostError, RunConfigError, RunNotFoundError } from '../engine/errors';
+import { providerOf } from '../chat/steps';
 import { forgetRetrievalContext, loadRetrievalContext, type RetrievalContext } from './context';
 import { meteredClient } from './metered-client';
 

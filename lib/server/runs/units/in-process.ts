@@ -11,8 +11,8 @@
  */
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { FinalStatus } from '@/lib/core';
-import type { RunDeps } from '../deps';
-import { BudgetExceededError, LeaseLostError } from '../errors';
+import type { RunDeps } from '../engine/deps';
+import { BudgetExceededError, LeaseLostError } from '../engine/errors';
 import { storableText } from '../../db/storable-text';
 import type { LocalUnit, RunKind, SliceExecution } from './kinds';
 

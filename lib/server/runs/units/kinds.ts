@@ -3,7 +3,7 @@
  * (jobs/functions/run-functions.ts). A kind says how a run starts, what its pending units are
  * (each with at most two concurrency keys, Inngest's limit per function), how one unit is
  * processed and which unit it leads to, and how the run finishes; the steps themselves are the
- * kind's own (runs/steps.ts, runs/retrieval/steps.ts), the same the in-process runner drives.
+ * kind's own (runs/chat/steps.ts, runs/retrieval/steps.ts), the same the in-process runner drives.
  *
  *   chat:       generate (prompt × model, keyed by the model's provider) → judge (the same
  *               prompt × model, keyed by the judge panel's providers); a group with replies and
@@ -15,12 +15,12 @@
  *
  * The in-process scheduler (units/in-process.ts) and the Inngest functions drive the same kinds.
  */
-import { afterBatchGateway } from '../batch-gateway';
-import { runBatchMode } from '../batch-steps';
+import { afterBatchGateway } from '../calls/batch-gateway';
+import { runBatchMode } from '../chat/batch-steps';
 import type { FinalStatus } from '@/lib/core';
-import type { RunDeps } from '../deps';
-import { loadRunContext } from '../run-context';
-import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroupsWithWork, processGroup, start, type PendingWork } from '../steps';
+import type { RunDeps } from '../engine/deps';
+import { loadRunContext } from '../engine/run-context';
+import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroupsWithWork, processGroup, start, type PendingWork } from '../chat/steps';
 import { isRetrievalRun, loadRetrievalContext } from '../retrieval/context';
 import { embedBatch, finishRetrieval, isRetrievalSettled, pendingRetrieval, scoreModel, startRetrieval } from '../retrieval/steps';
 import type { UnitSpec } from './unit-store';

@@ -4,17 +4,17 @@
  * Inngest may execute a step again while its first invocation still runs (a request cut between
  * Inngest and the worker is retried: https://www.inngest.com/docs/guides/handling-idempotency),
  * so the step is not the unit of exclusion: the unit's lease is. It is taken with the database's
- * clock (as the run's lease in ../lease.ts), renewed while the slice works, and every provider
+ * clock (as the run's lease in ../engine/lease.ts), renewed while the slice works, and every provider
  * call re-checks it in the statement that reserves the call (call-ledger.ts), so a second
  * invocation of the same slice waits for the first and then finds the unit settled, making no
  * provider call. The execution's deadline (run_plans.deadline_at) stops the slice's calls as the
  * in-process runner's deadline does.
  */
 import { setMaxListeners } from 'node:events';
-import type { RunDeps } from '../deps';
-import { BudgetExceededError, LeaseLostError } from '../errors';
-import { DEFAULT_RUN_DEADLINE_MS } from '../execute-run';
-import { DEFAULT_LEASE_MS, newHolderId } from '../lease';
+import type { RunDeps } from '../engine/deps';
+import { BudgetExceededError, LeaseLostError } from '../engine/errors';
+import { DEFAULT_RUN_DEADLINE_MS } from '../engine/execute-run';
+import { DEFAULT_LEASE_MS, newHolderId } from '../engine/lease';
 import { kindOfUnit } from './kinds';
 import { releaseUnit, renewUnit, settleUnit, takeUnit } from './unit-store';
 

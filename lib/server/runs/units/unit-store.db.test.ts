@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../../db/db.testkit';
-import { reserveCall } from '../call-ledger';
+import { reserveCall } from '../calls/call-ledger';
 import { storeBlueprint } from '../runs.testkit';
 import { afterUnit, claimFinish, failUnit, openUnits, settleUnit, storePlan, takeUnit, unitId, type UnitSpec } from './unit-store';
 

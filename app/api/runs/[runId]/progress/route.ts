@@ -9,7 +9,7 @@ import { route } from '@/lib/server/http';
 import { authenticate, getDb } from '@/lib/server/platform';
 import { mayViewRun } from '@/lib/server/runs/draft-visibility';
 import { getRunProgress } from '@/lib/server/db/queries/run-progress';
-import { RunNotFoundError } from '@/lib/server/runs/errors';
+import { RunNotFoundError } from '@/lib/server/runs/engine/errors';
 import { progressJson, RunProgressSchema } from '@/lib/views/progress-view';
 import { decodeSegment } from '@/lib/views/urls';
 
