@@ -36,9 +36,11 @@ export async function runUnitsInProcess(deps: RunDeps, runId: string, kind: RunK
   const hooks = opts.report ? { onCell: () => opts.report!() } : {};
 
   await kind.start(deps, runId);
+  // one context for the whole execution: what the run counts in memory (its sandbox budget) spans every unit
+  const opened = await kind.open(deps, runId, exec);
   if (kind.prepare) {
     try {
-      budgetStop = await kind.prepare(deps, runId, exec, hooks);
+      budgetStop = await kind.prepare(deps, runId, opened, hooks);
     } catch (e) {
       caught(e);
     }
@@ -59,7 +61,7 @@ export async function runUnitsInProcess(deps: RunDeps, runId: string, kind: RunK
     await gateOf(unit.keys[0])(async () => {
       if (stopped()) return;
       try {
-        await kind.process(deps, runId, unit, exec, hooks);
+        await kind.process(deps, runId, unit, opened, hooks);
         done = true;
         await opts.report?.();
       } catch (e) {

@@ -19,9 +19,9 @@ import { afterBatchGateway } from '../calls/batch-gateway';
 import { runBatchMode } from '../chat/batch-steps';
 import type { FinalStatus } from '@/lib/core';
 import type { RunDeps } from '../engine/deps';
-import { loadRunContext } from '../engine/run-context';
+import { loadRunContext, type RunContext } from '../engine/run-context';
 import { finish, generateGroup, isSettled, judgeGroup, judgeProvidersOf, pendingGroupsWithWork, processGroup, start, type PendingWork } from '../chat/steps';
-import { isRetrievalRun, loadRetrievalContext } from '../retrieval/context';
+import { isRetrievalRun, loadRetrievalContext, type RetrievalContext } from '../retrieval/context';
 import { embedBatch, finishRetrieval, isRetrievalSettled, pendingRetrieval, scoreModel, startRetrieval } from '../retrieval/steps';
 import type { UnitSpec } from './unit-store';
 
@@ -48,17 +48,24 @@ export interface RunKind {
   /** Marks the run running and gives failures that may pass another chance. */
   start(deps: RunDeps, runId: string): Promise<void>;
   /**
+   * The context of one execution (the run's settings and blueprint, with the lease and deadline
+   * `exec` holds), made once and handed to every unit it processes: what a run counts in memory
+   * while it executes (its sandbox time budget, its corpus read once) is kept per context. The
+   * in-process scheduler opens one for the whole execution; an Inngest slice, one for its unit.
+   */
+  open(deps: RunDeps, runId: string, exec: SliceExecution): Promise<unknown>;
+  /**
    * Work done before the units, in one process (a chat run's batch rounds: under Inngest they are
    * functions of their own, run-batch.ts). Returns why a budget stopped it, or null.
    */
-  prepare?(deps: RunDeps, runId: string, exec: SliceExecution, hooks: UnitHooks): Promise<string | null>;
+  prepare?(deps: RunDeps, runId: string, opened: unknown, hooks: UnitHooks): Promise<string | null>;
   /**
    * The pending units, read once for the whole run. `fused`: for one process, which needs no
    * concurrency key per half of a unit and may keep what the plan read beside each unit.
    */
   plan(deps: RunDeps, runId: string, opts?: { fused?: boolean }): Promise<LocalUnit[]>;
-  /** Processes one unit; throws BudgetExceededError when a call was refused. */
-  process(deps: RunDeps, runId: string, unit: { step: string; data: Record<string, string | number>; local?: unknown }, exec: SliceExecution, hooks?: UnitHooks): Promise<void>;
+  /** Processes one unit in an opened context (`open`); throws BudgetExceededError when a call was refused. */
+  process(deps: RunDeps, runId: string, unit: { step: string; data: Record<string, string | number>; local?: unknown }, opened: unknown, hooks?: UnitHooks): Promise<void>;
   /** How many units one process keeps in flight per concurrency key. */
   inFlight(deps: RunDeps, key: string): number;
   /** The one decision of the run's end (`budgetStop`: why a slice saw the budget or deadline stop it). */
@@ -82,11 +89,12 @@ export const chatKind: RunKind = {
   name: 'chat',
   settled: (deps, runId) => isSettled(deps, runId),
   start: async (deps, runId) => void (await start(deps, runId)),
-  async prepare(deps, runId, exec, hooks) {
-    const ctx = { ...(await loadRunContext(deps.db, runId)), ...exec };
+  open: async (deps, runId, exec): Promise<RunContext> => ({ ...(await loadRunContext(deps.db, runId)), ...exec }),
+  async prepare(deps, runId, opened, hooks) {
+    const ctx = opened as RunContext;
     if (ctx.mode !== 'batch') return null;
     // the batch rounds first (the same steps, calls answered by provider batches); what they leave goes on live
-    return runBatchMode(deps, ctx, { onCell: hooks.onCell, onPoll: hooks.onCell, signal: exec.signal });
+    return runBatchMode(deps, ctx, { onCell: hooks.onCell, onPoll: hooks.onCell, signal: ctx.signal });
   },
   async plan(deps, runId, opts = {}) {
     const ctx = await loadRunContext(deps.db, runId);
@@ -109,8 +117,8 @@ export const chatKind: RunKind = {
       return [{ key: keyOf('generate', group.promptKey, group.modelId), step: 'generate', data, keys: [group.provider], then: judge.key }, judge];
     });
   },
-  async process(deps, runId, unit, exec, hooks = {}) {
-    const ctx = { ...(await loadRunContext(deps.db, runId)), ...exec };
+  async process(deps, runId, unit, opened, hooks = {}) {
+    const ctx = opened as RunContext;
     const group = { promptKey: String(unit.data.promptKey), modelId: String(unit.data.modelId) };
     // after batch rounds a unit's calls a batch already answered are answered by their lines (batch-gateway.ts)
     const d = ctx.mode === 'batch' ? { ...deps, gateway: afterBatchGateway(deps.db, deps.gateway) } : deps;
@@ -145,8 +153,9 @@ export const retrievalKind: RunKind = {
       ...[...new Set([...waiting, ...pending.score])].map(score),
     ];
   },
-  async process(deps, runId, unit, exec) {
-    const ctx = { ...(await loadRetrievalContext(deps.db, runId)), ...exec };
+  open: async (deps, runId, exec): Promise<RetrievalContext> => ({ ...(await loadRetrievalContext(deps.db, runId)), ...exec }),
+  async process(deps, runId, unit, opened) {
+    const ctx = opened as RetrievalContext;
     const modelId = String(unit.data.modelId);
     if (unit.step === 'embed') {
       await embedBatch(deps, ctx, { modelId, kind: unit.data.kind as 'document' | 'query', batchIndex: Number(unit.data.batchIndex) });

@@ -62,7 +62,8 @@ export async function runSlice(deps: RunDeps, unitId: string, opts: { pollMs?: n
   }, Math.max(50, Math.floor(ttlMs / 3)));
   let settled = false;
   try {
-    await kindOfUnit(unit.step).process(deps, unit.runId, unit, { leaseHolder: holder, signal: stop.signal });
+    const kind = kindOfUnit(unit.step);
+    await kind.process(deps, unit.runId, unit, await kind.open(deps, unit.runId, { leaseHolder: holder, signal: stop.signal }));
     await settleUnit(db, unitId); // which also lets the lease go
     settled = true;
     return { status: 'done' };
