@@ -9,6 +9,7 @@ import { wevalCopy } from '@/testing/fakes/github-server-corpus';
 import type { Db } from '../db/client';
 import { storeBlueprintVersion } from '../db/commands/store-blueprint-version';
 import type { RunDeps } from './engine/deps';
+import { executeRun } from './engine/execute-run';
 import { LlmGateway } from './calls/gateway';
 import { sharedGradingPool, type GradingPool } from './grading/grading-pool';
 import type { RunDefaults } from './request-run';
@@ -71,4 +72,28 @@ export function spawnAssay(args: string[], env: Record<string, string>): { child
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : 0))));
   return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/**
+ * An in-process execution killed part-way, as a worker that dies is: once `killNow()` says so, its
+ * lease is taken from it (as when the process dies and its lease lapses), so it stops before its
+ * next provider call and leaves the run running. Fails when the run ended before the kill.
+ */
+export async function runAndKillInProcess(deps: RunDeps, runId: string, killNow: () => boolean, opts: { inFlight?: number } = {}): Promise<void> {
+  const execution = executeRun(deps, runId, opts);
+  let killed = false;
+  const watch = setInterval(() => {
+    if (killed || !killNow()) return;
+    killed = true;
+    // (a Prisma query runs only once it is awaited or then'd)
+    deps.db.$executeRaw`UPDATE runs SET lease_holder = 'killed-worker', lease_expires_at = now() - interval '1 second' WHERE id = ${runId}`.then(
+      () => {},
+      () => {},
+    );
+  }, 2);
+  try {
+    if ((await execution) !== 'busy') throw new Error('the run ended before the kill: give the kill an earlier moment');
+  } finally {
+    clearInterval(watch);
+  }
 }

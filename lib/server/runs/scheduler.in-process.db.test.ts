@@ -6,27 +6,11 @@
  */
 import { executeRun } from './engine/execute-run';
 import { runSchedulerSuite, SUITE_CONCURRENCY } from './scheduler-suite.testkit';
+import { runAndKillInProcess } from './runs.testkit';
 
 runSchedulerSuite({
   name: 'in-process',
   run: (deps, runId) => executeRun(deps, runId),
-  async runAndKill(deps, runId, killNow) {
-    const execution = executeRun(deps, runId);
-    let killed = false;
-    const watch = setInterval(() => {
-      if (killed || !killNow()) return;
-      killed = true;
-      // (a Prisma query runs only once it is awaited or then'd)
-      deps.db.$executeRaw`UPDATE runs SET lease_holder = 'killed-worker', lease_expires_at = now() - interval '1 second' WHERE id = ${runId}`.then(
-        () => {},
-        () => {},
-      );
-    }, 2);
-    try {
-      if ((await execution) !== 'busy') throw new Error('the run ended before the kill: give the kill an earlier moment');
-    } finally {
-      clearInterval(watch);
-    }
-  },
+  runAndKill: (deps, runId, killNow) => runAndKillInProcess(deps, runId, killNow),
   repeatsAfterKill: SUITE_CONCURRENCY * 2,
 });
