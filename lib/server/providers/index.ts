@@ -26,7 +26,6 @@ export {
   FALLBACK_TIMEOUT_MS,
   isProviderName,
   providerLimits,
-  providerOfModel,
   speaksBatch,
   type ProviderApi,
   type ProviderEntry,
