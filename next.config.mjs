@@ -32,6 +32,8 @@ const nextConfig = {
     'ws',
     '@octokit/rest',
     '@octokit/auth-app',
+    // the CLI's and tests' worker bundler (lib/server/bundled-worker.ts): a native binary's driver
+    'esbuild',
   ],
   async headers() {
     return [

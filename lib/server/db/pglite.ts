@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { tsxWorker } from '../tsx-worker';
+import { bundledWorker } from '../bundled-worker';
 import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker';
 
 export interface EmbeddedDatabase {
@@ -24,12 +24,10 @@ export interface EmbeddedDatabase {
 /** A worker running pglite-worker.ts. */
 function startWorker(data: PgliteWorkerData): Worker {
   const script = import.meta.url.replace(/pglite\.ts$/, 'pglite-worker.ts');
+  const tsconfig = import.meta.url.replace(/lib\/server\/db\/pglite\.ts$/, 'tsconfig.json');
   // PGlite's own JavaScript is small and short-lived (protocol buffers pass through it): a young
   // generation of 8 MB instead of V8's default keeps its garbage from adding tens of MB
-  return tsxWorker(script, {
-    workerData: data,
-    resourceLimits: { maxYoungGenerationSizeMb: 8 },
-  });
+  return bundledWorker(script, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } }, tsconfig);
 }
 
 /** The worker's next message; its crash or exit before one is an error saying so. */

@@ -11,10 +11,11 @@
  * its workers hold a QuickJS engine, which a parse does not need to load.
  *
  * The worker script is named as `new URL('./untrusted-worker.ts', import.meta.url)` inline, the form
- * Next's bundler recognises as a worker; from source (tsx, vitest, the CLI) it runs through tsx.
+ * Next's bundler recognises as a worker; from source (tsx, vitest, the CLI) it runs bundled by
+ * esbuild (lib/server/bundled-worker.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { tsxWorker } from '../tsx-worker';
+import { bundledWorker } from '../bundled-worker';
 import type { TaskMessage, UntrustedTaskKind, UntrustedTasks, WorkerAnswer } from './tasks';
 import { boundedResourceLimits, WorkerSlots } from './worker-slots';
 
@@ -92,7 +93,7 @@ class PoolWorker {
     // string edits, not `new URL(…)`: the bundler would take any `new URL(…, import.meta.url)` for an asset
     const tsconfig = import.meta.url.replace(/lib\/server\/untrusted\/untrusted-pool\.ts$/, 'tsconfig.json');
     const entry = import.meta.url.replace(/untrusted-pool\.ts$/, 'untrusted-worker.ts');
-    this.worker = process.env.NEXT_RUNTIME ? new Worker(new URL('./untrusted-worker.ts', import.meta.url), workerOptions) : tsxWorker(entry, workerOptions, tsconfig);
+    this.worker = process.env.NEXT_RUNTIME ? new Worker(new URL('./untrusted-worker.ts', import.meta.url), workerOptions) : bundledWorker(entry, workerOptions, tsconfig);
     let readyResolve!: () => void;
     this.ready = new Promise<void>((resolve) => (readyResolve = resolve));
     this.worker.on('message', (m: WorkerAnswer) => {
