@@ -83,7 +83,10 @@ function clockedFunctions() {
 }
 
 describe(`batch rounds under the strict Inngest harness (${process.env.ASSAY_TEST_DB})`, () => {
-  it('polls a day of batches with 40 imports in function runs far under the step limit, calling nothing live', { timeout: 600_000 }, async () => {
+  // On PostgreSQL only: what it shows is Inngest's step limits over a day of polling (~3,000
+  // steps, each a replay of its function run), not SQL: the rounds' statements run on PGlite in
+  // the other cases here and in runs/chat/batch-mode.db.test.ts.
+  it.skipIf(process.env.ASSAY_TEST_DB === 'pglite')('polls a day of batches with 40 imports in function runs far under the step limit, calling nothing live', { timeout: 600_000 }, async () => {
     const { blueprintId } = await storeBlueprint(t.db, 'a-day-of-batches.yml', LONG);
     // every batch takes 36 minutes: 40 of them one after the other make a day
     fake.setBatch({ delayMs: 36 * 60_000 });
@@ -141,11 +144,11 @@ describe(`batch rounds under the strict Inngest harness (${process.env.ASSAY_TES
     const { runId } = await requestRun(t.db, { blueprintId, trigger: 'manual', judges, mode: 'batch', bypassCache: true }, noDispatch, TEST_DEFAULTS);
     const before = fake.requests().length;
     expect(await inngestRuns({ deps: async () => deps, seed: 5 }).run(runId)).toBe('completed');
-    const verdicts = async (id: string) =>
-      (await t.db.verdict.findMany({ where: { runId: id }, select: { pointIndex: true, score: true, status: true, reply: { select: { promptKey: true, modelId: true, attempt: true } } } }))
-        .map((v) => `${v.reply.promptKey}|${v.reply.modelId}|${v.reply.attempt}|${v.pointIndex}|${v.status}|${v.score}`)
-        .sort();
-    expect(await verdicts(runId)).toEqual(await verdicts(live.runId));
+    const rows = (id: string) => t.db.verdict.findMany({ where: { runId: id }, select: { pointIndex: true, score: true, status: true, detail: true, reply: { select: { promptKey: true, modelId: true, attempt: true, error: true } } } });
+    const verdicts = async (id: string) => (await rows(id)).map((v) => `${v.reply.promptKey}|${v.reply.modelId}|${v.reply.attempt}|${v.pointIndex}|${v.status}|${v.score}`).sort();
+    // where they differ, the error verdicts' own words say why
+    const why = async (id: string) => (await rows(id)).filter((v) => v.status === 'error').map((v) => `${v.reply.modelId}#${v.pointIndex}: ${v.detail} (reply error: ${v.reply.error})`);
+    expect(await verdicts(runId), JSON.stringify({ batch: await why(runId), live: await why(live.runId) }, null, 1)).toEqual(await verdicts(live.runId));
     // every call made once, by batch or live: the OpenAI model's and judge-a's calls add up to the
     // live run's (a batched answer called again live would add one), OpenRouter's are all live
     const batchRun = chatModels(before);

@@ -28,8 +28,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-function pool(memoryMb = GRADING_POOL_DEFAULTS.memoryMb, graceMs = GRADING_POOL_DEFAULTS.graceMs): GradingPool {
-  const p = new GradingPool({ ...GRADING_POOL_DEFAULTS, memoryMb, graceMs });
+function pool(memoryMb = GRADING_POOL_DEFAULTS.memoryMb, graceMs = GRADING_POOL_DEFAULTS.graceMs, floorMs = GRADING_POOL_DEFAULTS.floorMs): GradingPool {
+  const p = new GradingPool({ ...GRADING_POOL_DEFAULTS, memoryMb, graceMs, floorMs });
   pools.push(p);
   return p;
 }
@@ -125,14 +125,14 @@ describe(`grading off the event loop (${process.env.ASSAY_TEST_DB})`, () => {
   }, 90_000);
 
   it('`correct:` checks and function points are graded in the worker too, under its wall-clock limit', async () => {
-    // no sandbox point here: on the thread these would run unbounded; in the worker a 0 ms grace stops them
+    // no sandbox point here: on the thread these would run unbounded; in the worker a 0 ms limit stops them
     const points = Array.from({ length: 100 }, (_, i) => `    - $icontains: "hello ${i}"`);
     const { blueprintId } = await storeBlueprint(
       t.db,
       'plain.yml',
       ['title: Plain', 'models: [openai:model-x]', '---', '- id: plain', '  prompt: Say a lot', '  correct:', '    assertions:', '      - type: jsonpath_regex', '        path: $.said', "        pattern: '^(hello )+$'", '  should:', ...points, ''].join('\n'),
     );
-    const deps = await fakeDeps(t.db, fake.url, { gradingPool: pool(GRADING_POOL_DEFAULTS.memoryMb, 0), concurrency: 1 });
+    const deps = await fakeDeps(t.db, fake.url, { gradingPool: pool(GRADING_POOL_DEFAULTS.memoryMb, 0, 0), concurrency: 1 });
     const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', judges: [] }, noDispatch, TEST_DEFAULTS);
     await executeRun(deps, runId);
     const verdicts = await t.db.verdict.findMany({ where: { runId }, orderBy: { pointIndex: 'asc' }, select: { status: true, detail: true } });

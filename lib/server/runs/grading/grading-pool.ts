@@ -5,18 +5,19 @@
  *
  * Each worker has its own sandbox and a V8 memory limit. A job (one reply's sandbox points)
  * has a hard wall-clock limit: the sandbox time its budgets have left plus a grace for the
- * work around the sandbox. A worker that crashes, runs out of memory or passes that limit is
+ * work around the sandbox, and never less than a floor (a loaded machine's waits are not the
+ * blueprint's). A worker that crashes, runs out of memory or passes that limit is
  * terminated and replaced; the points it had not answered become `error` verdicts saying why,
  * and the run goes on. Workers start lazily and are unref'd: an idle pool keeps no process alive.
  * The pool mechanics (lending, replacing a stopped worker, warming) are the untrusted-work pool's
  * (untrusted/worker-slots.ts); this file holds the grading worker and its job protocol.
  *
  * The worker script is named as `new URL('./grading-worker.ts', import.meta.url)` inline, the
- * form Next's bundler recognises as a worker; from source (tsx, vitest, the CLI) the worker
- * loads the TypeScript through tsx, registered inside it with the project's tsconfig (paths).
+ * form Next's bundler recognises as a worker; from source (tsx, vitest, the CLI) the worker runs
+ * the same TypeScript bundled by esbuild (lib/server/bundled-worker.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { tsxWorker } from '../../tsx-worker';
+import { bundledWorker } from '../../bundled-worker';
 import { boundedResourceLimits, WorkerSlots } from '../../untrusted/worker-slots';
 import { verdictFromOutcome, type Verdict } from '@/lib/core';
 import type { GradingJob, WorkerMessage } from './grading-protocol';
@@ -28,11 +29,19 @@ export interface GradingPoolOptions {
   memoryMb: number;
   /** Added to a job's budgeted sandbox time to make its hard wall-clock limit. */
   graceMs: number;
+  /**
+   * No job is stopped by the wall clock sooner than this. The limit is a backstop: the sandbox
+   * stops code on its own budgets, and the other points are linear-time. On a loaded machine a
+   * worker waits for a core, and a job of plain points (no sandbox budget, so a limit of the grace
+   * alone) was stopped after 2 s with `error` verdicts that were the machine's doing, not the
+   * blueprint's: a `$contains` graded `error` in one run and `pass` in the same run again.
+   */
+  floorMs: number;
   /** A worker that is not ready by then (start-up: tsx, the wasm module) is given up. */
   startupMs: number;
 }
 
-export const GRADING_POOL_DEFAULTS: GradingPoolOptions = { size: 1, memoryMb: 128, graceMs: 2_000, startupMs: 30_000 };
+export const GRADING_POOL_DEFAULTS: GradingPoolOptions = { size: 1, memoryMb: 128, graceMs: 2_000, floorMs: 15_000, startupMs: 30_000 };
 
 export type JobInput = Omit<GradingJob, 'id'>;
 
@@ -91,7 +100,7 @@ class GradingWorker {
     const entry = import.meta.url.replace(/grading-pool\.ts$/, 'grading-worker.ts');
     this.worker = process.env.NEXT_RUNTIME
       ? new Worker(new URL('./grading-worker.ts', import.meta.url), workerOptions)
-      : tsxWorker(entry, workerOptions, tsconfig);
+      : bundledWorker(entry, workerOptions, tsconfig);
     let readyResolve!: () => void;
     this.ready = new Promise<void>((resolve) => (readyResolve = resolve));
     this.failed = new Promise<void>((resolve) => (this.failedResolve = resolve));
@@ -140,7 +149,7 @@ class GradingWorker {
       void this.ready.then(() => {
         if (this.stop !== finish) return;
         clearTimeout(timers.startup);
-        const limitMs = budgetLeft + options.graceMs;
+        const limitMs = Math.max(budgetLeft + options.graceMs, options.floorMs);
         timers.job = setTimeout(() => finish(`grading stopped after ${(limitMs / 1000).toFixed(1)} s, the wall-clock limit for grading these points of the reply`), limitMs);
         lastReport = performance.now();
         this.listener = (m) => {

@@ -108,7 +108,8 @@ async function gradePointsInWorker(pool: GradingPool, deps: RunDeps, ctx: RunCon
 
 /**
  * Points that never run the sandbox spend no sandbox budget: they are sent with empty budgets,
- * so their job's wall-clock limit is the pool's grace alone (GRADING_POOL_DEFAULTS.graceMs).
+ * so their job's wall-clock limit is the pool's floor (GRADING_POOL_DEFAULTS.floorMs): a backstop for
+ * an engine fault, since their patterns and paths are linear-time.
  */
 async function gradePlainPointsInWorker(pool: GradingPool, reply: StoredReply, prompt: Prompt): Promise<Map<number, Verdict | 'needs-judge'>> {
   const points = prompt.points.flatMap((point, index) => (!mayUseSandbox(point) && gradedOffThread(point) ? [{ index, point }] : []));
