@@ -11,7 +11,10 @@ export default defineConfig({
   outputDir: 'test-results',
   timeout: 60_000,
   retries: process.env.CI ? 1 : 0,
-  workers: 1,
+  // Two files at a time: about half of the specs start an app of their own (its start-up, seeding
+  // and the CLI runs they make are mostly waits on other processes), each on its own port and
+  // database, so a second worker fills the first one's waits.
+  workers: Number(process.env.E2E_WORKERS) || 2,
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

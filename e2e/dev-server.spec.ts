@@ -39,7 +39,8 @@ test.describe('npm run dev', () => {
     const consoleLines: string[] = [];
     page.on('console', (m) => consoleLines.push(m.text()));
     const res = await page.goto(app.url, { timeout: 180_000 });
-    expect(res?.status()).toBe(200);
+    // a failing first page says why in the dev server's own words
+    expect(res?.status(), app.log().slice(-4000)).toBe(200);
     await expect(page.getByRole('heading', { level: 1, name: 'Blueprints' })).toBeVisible();
     // the browser's live-reload socket reached the in-process dev server
     await expect.poll(() => consoleLines.some((l) => l.includes('[HMR] connected')), { timeout: 30_000 }).toBe(true);

@@ -11,8 +11,8 @@ import { type AppServer, FAKE_APP_BOT, fakeGitHubEnv, specGitHubApp, startAppSer
 import { FakeGitHub } from '@/testing/fakes/github-server';
 import { hostileBlueprints } from '@/lib/core';
 
-// the admin spec's port: the two specs run one after the other (workers: 1), each with its own server
-const PORT = Number(process.env.E2E_ADMIN_PORT ?? 3110);
+// a port of its own: specs run side by side (two workers), each spec-owned app on its own port
+const PORT = Number(process.env.E2E_PR_VALIDATION_PORT ?? 3115);
 const BASE = `http://127.0.0.1:${PORT}`;
 const WEBHOOK_SECRET = 'e2e-webhook-secret-validation';
 // Assay as a GitHub App, the only way it gets check runs (docs/github.md)
