@@ -109,16 +109,18 @@ describe(`grading off the event loop (${process.env.ASSAY_TEST_DB})`, () => {
         '',
       ].join('\n'),
     );
-    // a small worker heap, so a 12 MB explanation crossing from the sandbox exhausts it
-    const deps = await fakeDeps(t.db, fake.url, { gradingPool: pool(24), concurrency: 1 });
+    // a small worker heap, so a 12 MB explanation crossing from the sandbox exhausts it: its JSON
+    // text and the string parsed from it are 24 MB together, past the 16 MB heap whatever the
+    // worker's own modules take
+    const deps = await fakeDeps(t.db, fake.url, { gradingPool: pool(16), concurrency: 1 });
     const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', judges: [] }, noDispatch, TEST_DEFAULTS);
     expect(await executeRun(deps, runId)).toBe('completed');
     const verdicts = await t.db.verdict.findMany({ where: { runId }, orderBy: [{ promptKey: 'asc' }, { pointIndex: 'asc' }] });
     const byPrompt = (key: string) => verdicts.filter((v) => v.promptKey === key).map((v) => [v.status, v.detail]);
     expect(byPrompt('bomb')).toEqual([
       ['pass', expect.any(String)],
-      ['error', 'grading stopped at this point: the grading worker ran out of its 24 MB of memory'],
-      ['error', 'not graded: the grading worker ran out of its 24 MB of memory at an earlier point of this reply'],
+      ['error', 'grading stopped at this point: the grading worker ran out of its 16 MB of memory'],
+      ['error', 'not graded: the grading worker ran out of its 16 MB of memory at an earlier point of this reply'],
     ]);
     expect(byPrompt('after')).toEqual([['pass', expect.any(String)]]);
     forgetRunContext(runId);
