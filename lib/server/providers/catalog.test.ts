@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BATCH_PROVIDERS } from './batch-types';
-import { FALLBACK_CONCURRENCY, FALLBACK_TIMEOUT_MS, HTTP_MODEL_PROVIDER, isProviderName, PROVIDER_LIMITS, PROVIDER_NAMES, PROVIDERS, providerLimits, speaksBatch, type ProviderEntry } from './catalog';
+import { FALLBACK_CONCURRENCY, FALLBACK_TIMEOUT_MS, HTTP_MODEL_PROVIDER, isProviderName, PROVIDER_LIMITS, PROVIDER_NAMES, PROVIDERS, providerLimits, providerOfModel, speaksBatch, type ProviderEntry } from './catalog';
 import { PROVIDER_CONCURRENCY, providerConcurrency } from './concurrency';
 import { CUSTOM_PROVIDER } from './custom-http';
 import { resolveEmbeddingClient } from './embeddings/resolve';
@@ -106,5 +106,14 @@ function documentedConcurrency(): Record<string, number> {
 describe('docs/runs.md against the records', () => {
   it('shows every provider’s maximum in flight, the HTTP model’s and the fallback', () => {
     expect(documentedConcurrency()).toEqual({ ...PROVIDER_CONCURRENCY, 'any other': FALLBACK_CONCURRENCY });
+  });
+});
+
+describe('the provider a model id names', () => {
+  it('is its prefix, up to the first colon; a model without one is an HTTP model', () => {
+    expect(providerOfModel('openai:gpt-4o-mini')).toBe('openai');
+    expect(providerOfModel('openrouter:meta-llama/llama-3.1-70b-instruct')).toBe('openrouter');
+    expect(providerOfModel('ollama:llama3:8b')).toBe('ollama');
+    expect(providerOfModel('my-bot')).toBe(HTTP_MODEL_PROVIDER.name);
   });
 });

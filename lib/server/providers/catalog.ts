@@ -122,6 +122,11 @@ export function providerLimits(provider: string): ProviderLimits | undefined {
   return provider === HTTP_MODEL_PROVIDER.name ? HTTP_MODEL_PROVIDER : undefined;
 }
 
+/** The provider a model id names (`openai:gpt-4o` → `openai`); a model written without one is an HTTP model. */
+export function providerOfModel(modelId: string): string {
+  return modelId.includes(':') ? modelId.slice(0, modelId.indexOf(':')) : HTTP_MODEL_PROVIDER.name;
+}
+
 /** Every record that carries limits, by name: the providers', then the HTTP model's. */
 export const PROVIDER_LIMITS: ReadonlyArray<readonly [string, ProviderLimits]> = [...Object.entries(PROVIDERS), [HTTP_MODEL_PROVIDER.name, HTTP_MODEL_PROVIDER]];
 

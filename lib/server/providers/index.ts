@@ -26,6 +26,7 @@ export {
   FALLBACK_TIMEOUT_MS,
   isProviderName,
   providerLimits,
+  providerOfModel,
   speaksBatch,
   type ProviderApi,
   type ProviderEntry,

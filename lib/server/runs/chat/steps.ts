@@ -11,7 +11,7 @@
  */
 import { finalStatus, planGenerations, replySourceOf, type FinalStatus, type GenerationCell } from '@/lib/core';
 import type { RunDeps } from '../engine/deps';
-import { RESUMABLE_KINDS } from '../../providers';
+import { providerOfModel, RESUMABLE_KINDS } from '../../providers';
 import { foldVerdictCounts } from '../../db/verdict-counts';
 import { budgetSpent } from '../calls/budget';
 import { checkDrift } from '../drift-check';
@@ -38,13 +38,9 @@ export interface CellGroup {
   judgeProviders: string[];
 }
 
-export function providerOf(modelId: string): string {
-  return modelId.includes(':') ? modelId.slice(0, modelId.indexOf(':')) : 'custom';
-}
-
 /** The providers a run's judge panel calls, sorted and without repeats. */
 export function judgeProvidersOf(ctx: RunContext): string[] {
-  return [...new Set(ctx.settings.judges.map((j) => providerOf(j.model)))].sort();
+  return [...new Set(ctx.settings.judges.map((j) => providerOfModel(j.model)))].sort();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +201,7 @@ export async function pendingGroupsWithWork(deps: RunDeps, ctx: RunContext): Pro
   const entry = ({ promptKey, modelId }: GroupKey) => {
     const k = groupKeyOf({ promptKey, modelId });
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = { group: { promptKey, modelId, provider: providerOf(modelId), judgeProviders }, work: { generate: [], judge: [] } }));
+    if (!g) groups.set(k, (g = { group: { promptKey, modelId, provider: providerOfModel(modelId), judgeProviders }, work: { generate: [], judge: [] } }));
     return g.work;
   };
   for (const c of work.generate) entry(c).generate.push(c);

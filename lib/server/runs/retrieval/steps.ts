@@ -27,7 +27,7 @@ import {
   type RankedDoc,
 } from '@/lib/core';
 import type { Prisma } from '@/generated/prisma/client';
-import { isProviderError, ModelResolutionError } from '../../providers';
+import { isProviderError, ModelResolutionError, providerOfModel } from '../../providers';
 import { intervalColumns } from '../../db/stored-interval';
 import { storableText } from '../../db/storable-text';
 import { isUniqueViolation } from '../../db/unique-retry';
@@ -36,7 +36,6 @@ import type { RunDeps } from '../engine/deps';
 import { budgetSpent } from '../calls/budget';
 import { embedTexts } from './embed-texts';
 import { BudgetExceededError, LeaseLostError, RunConfigError, RunNotFoundError } from '../engine/errors';
-import { providerOf } from '../chat/steps';
 import { forgetRetrievalContext, loadRetrievalContext, type RetrievalContext } from './context';
 import { meteredClient } from './metered-client';
 
@@ -89,7 +88,7 @@ export async function pendingRetrieval(deps: Pick<RunDeps, 'db'>, ctx: Retrieval
   const scoredModels = new Set(scored.map((s) => s.modelId));
   const models = modelId ? [modelId] : ctx.models;
   const units = planEmbedUnits(models, { documents: ctx.data.corpus.length, queries: ctx.data.queries.length }, ctx.settings.batchTexts);
-  const embed = units.filter((u) => !done.has(`${u.modelId}|${u.kind}|${u.batchIndex}`)).map((u) => ({ ...u, provider: providerOf(u.modelId) }));
+  const embed = units.filter((u) => !done.has(`${u.modelId}|${u.kind}|${u.batchIndex}`)).map((u) => ({ ...u, provider: providerOfModel(u.modelId) }));
   const waiting = new Set(embed.map((u) => u.modelId));
   return { embed, score: models.filter((m) => !waiting.has(m) && !failed.has(m) && !scoredModels.has(m)) };
 }
