@@ -86,11 +86,17 @@ export function bundleIfChanged(entry: string, tsconfig: string): { path: string
 }
 
 /**
- * A worker running `moduleUrl` (a file URL as a string) bundled; `tsconfigUrl` gives the paths
- * (`@/…`). Where node_modules cannot be written (an installation read-only to its user), the
- * module runs through tsx as before, slower to start but the same code.
+ * The project's tsconfig.json (its `@/…` paths), found from this file's place in the repository
+ * (string edits, not `new URL(…)`: Next's bundler would take any `new URL(…, import.meta.url)` for an asset).
  */
-export function bundledWorker(moduleUrl: string, options: WorkerOptions, tsconfigUrl: string): Worker {
+const TSCONFIG_URL = import.meta.url.replace(/lib\/server\/bundled-worker\.ts$/, 'tsconfig.json');
+
+/**
+ * A worker running `moduleUrl` (a file URL as a string) bundled. Where node_modules cannot be
+ * written (an installation read-only to its user), the module runs through tsx as before, slower
+ * to start but the same code.
+ */
+export function bundledWorker(moduleUrl: string, options: WorkerOptions, tsconfigUrl = TSCONFIG_URL): Worker {
   let bundle: string;
   try {
     bundle = workerBundle(fileURLToPath(moduleUrl), fileURLToPath(tsconfigUrl));

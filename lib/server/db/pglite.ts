@@ -24,10 +24,9 @@ export interface EmbeddedDatabase {
 /** A worker running pglite-worker.ts. */
 function startWorker(data: PgliteWorkerData): Worker {
   const script = import.meta.url.replace(/pglite\.ts$/, 'pglite-worker.ts');
-  const tsconfig = import.meta.url.replace(/lib\/server\/db\/pglite\.ts$/, 'tsconfig.json');
   // PGlite's own JavaScript is small and short-lived (protocol buffers pass through it): a young
   // generation of 8 MB instead of V8's default keeps its garbage from adding tens of MB
-  return bundledWorker(script, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } }, tsconfig);
+  return bundledWorker(script, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
 }
 
 /** The worker's next message; its crash or exit before one is an error saying so. */

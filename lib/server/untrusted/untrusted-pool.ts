@@ -91,9 +91,8 @@ class PoolWorker {
   constructor(readonly options: UntrustedPoolOptions) {
     const workerOptions = { resourceLimits: boundedResourceLimits(options.memoryMb), stdout: false, stderr: false };
     // string edits, not `new URL(…)`: the bundler would take any `new URL(…, import.meta.url)` for an asset
-    const tsconfig = import.meta.url.replace(/lib\/server\/untrusted\/untrusted-pool\.ts$/, 'tsconfig.json');
     const entry = import.meta.url.replace(/untrusted-pool\.ts$/, 'untrusted-worker.ts');
-    this.worker = process.env.NEXT_RUNTIME ? new Worker(new URL('./untrusted-worker.ts', import.meta.url), workerOptions) : bundledWorker(entry, workerOptions, tsconfig);
+    this.worker = process.env.NEXT_RUNTIME ? new Worker(new URL('./untrusted-worker.ts', import.meta.url), workerOptions) : bundledWorker(entry, workerOptions);
     let readyResolve!: () => void;
     this.ready = new Promise<void>((resolve) => (readyResolve = resolve));
     this.worker.on('message', (m: WorkerAnswer) => {

@@ -96,11 +96,10 @@ class GradingWorker {
   constructor(readonly options: GradingPoolOptions) {
     const workerOptions = { resourceLimits: boundedResourceLimits(options.memoryMb), stdout: false, stderr: false };
     // string edits, not `new URL(…)`: the bundler would take any `new URL(…, import.meta.url)` for an asset
-    const tsconfig = import.meta.url.replace(/lib\/server\/runs\/grading\/grading-pool\.ts$/, 'tsconfig.json');
     const entry = import.meta.url.replace(/grading-pool\.ts$/, 'grading-worker.ts');
     this.worker = process.env.NEXT_RUNTIME
       ? new Worker(new URL('./grading-worker.ts', import.meta.url), workerOptions)
-      : bundledWorker(entry, workerOptions, tsconfig);
+      : bundledWorker(entry, workerOptions);
     let readyResolve!: () => void;
     this.ready = new Promise<void>((resolve) => (readyResolve = resolve));
     this.failed = new Promise<void>((resolve) => (this.failedResolve = resolve));
