@@ -109,18 +109,21 @@ describe(`grading off the event loop (${process.env.ASSAY_TEST_DB})`, () => {
         '',
       ].join('\n'),
     );
-    // a small worker heap, so a 12 MB explanation crossing from the sandbox exhausts it: its JSON
-    // text and the string parsed from it are 24 MB together, past the 16 MB heap whatever the
-    // worker's own modules take
-    const deps = await fakeDeps(t.db, fake.url, { gradingPool: pool(16), concurrency: 1 });
+    // A small worker heap, between what a started worker needs and what the bomb needs on top:
+    // a worker holds 13–16 MB once started (its bundled modules and two QuickJS engines; it cannot
+    // start in 12 MB), and the 12 MB explanation crossing from the sandbox adds ~11 MB (measured:
+    // out of memory up to a 24 MB heap, survived at 26). At 20 MB the bomb surely exhausts it and
+    // the replacement worker has room for the next reply's points (at 16 MB it could itself run
+    // out on a busy machine).
+    const deps = await fakeDeps(t.db, fake.url, { gradingPool: pool(20), concurrency: 1 });
     const { runId } = await requestRun(t.db, { blueprintId, trigger: 'cli', judges: [] }, noDispatch, TEST_DEFAULTS);
     expect(await executeRun(deps, runId)).toBe('completed');
     const verdicts = await t.db.verdict.findMany({ where: { runId }, orderBy: [{ promptKey: 'asc' }, { pointIndex: 'asc' }] });
     const byPrompt = (key: string) => verdicts.filter((v) => v.promptKey === key).map((v) => [v.status, v.detail]);
     expect(byPrompt('bomb')).toEqual([
       ['pass', expect.any(String)],
-      ['error', 'grading stopped at this point: the grading worker ran out of its 16 MB of memory'],
-      ['error', 'not graded: the grading worker ran out of its 16 MB of memory at an earlier point of this reply'],
+      ['error', 'grading stopped at this point: the grading worker ran out of its 20 MB of memory'],
+      ['error', 'not graded: the grading worker ran out of its 20 MB of memory at an earlier point of this reply'],
     ]);
     expect(byPrompt('after')).toEqual([['pass', expect.any(String)]]);
     forgetRunContext(runId);
