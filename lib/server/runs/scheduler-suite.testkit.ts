@@ -1,224 +1,142 @@
 /**
- * The one suite every run scheduler must pass (one shared suite for every adapter, as
- * providers/llm-client-contract.testkit.ts is for the LLM clients): the in-process runner and the Inngest functions each give an adapter, and
- * the same tests run against each, through the real steps, a real database and the fake LLM
- * server (the only test double, at the network boundary). Each test counts what the fake was
- * asked and what the database holds, so a scheduler that repeats a call, loses a reply or
- * decides an end of its own fails here.
+ * The one suite every run scheduler must pass, over every kind of run (one shared suite for every
+ * adapter, as providers/llm-client-contract.testkit.ts is for the LLM clients): the in-process
+ * runner and the Inngest functions each give an adapter (scheduler-kind.testkit.ts), and the same
+ * tests run against each, for a chat run and a retrieval run, through the real steps, a real
+ * database and the fake LLM server (the only test double, at the network boundary). Each test
+ * counts what the fake was asked and what the database holds, so a scheduler that repeats a call,
+ * loses a result or decides an end of its own fails here.
+ *
+ * The in-process runner is the reference: a complete run under any scheduler shows the reader the
+ * same results as the same blueprint run in process.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-server';
+import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
+import { chatSuiteKind, CHAT_JUDGE_RULES } from './chat/scheduler-kind.testkit';
 import type { RunDeps } from './engine/deps';
+import { executeRun } from './engine/execute-run';
 import { requestRun } from './request-run';
-import { requestRescore } from './request-rescore';
-import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from './runs.testkit';
+import { retrievalSuiteKind } from './retrieval/scheduler-kind.testkit';
+import { noDispatch, TEST_DEFAULTS } from './runs.testkit';
+import type { RunRequestExtra, SchedulerAdapter, SuiteContext, SuiteKind } from './scheduler-kind.testkit';
 
-export interface SchedulerAdapter {
-  name: string;
-  /** Executes the run until it ends (or stops) and returns the status the scheduler reports. */
-  run(deps: RunDeps, runId: string): Promise<string>;
-  /**
-   * Executes the run and kills the execution part-way, once `killNow()` says so, as a worker
-   * that dies does: the run is left as it was at that moment (status running), nothing finishes it.
-   */
-  runAndKill(deps: RunDeps, runId: string, killNow: () => boolean): Promise<void>;
-  /** Completed calls a resume may make again: those on the wire at the kill (0 when a kill falls between steps). */
-  repeatsAfterKill: number;
-}
+export { SUITE_CONCURRENCY, type SchedulerAdapter } from './scheduler-kind.testkit';
 
-/** Per provider, in each worker's gateway: the in-flight calls a kill may leave unrecorded. */
-export const SUITE_CONCURRENCY = 2;
+/** Every kind of run the schedulers drive. */
+export const SUITE_KINDS: SuiteKind[] = [chatSuiteKind, retrievalSuiteKind];
 
-const BLUEPRINT = `title: Scheduler suite
-models: [openrouter:model-x, openrouter:model-y, openrouter:model-z]
----
-- id: capital
-  prompt: What is the capital of France?
-  should:
-    - $icontains: fake reply
-    - Names Paris as the capital
-- id: kind
-  prompt: Say something kind.
-  should:
-    - $word_count_between: [1, 50]
-    - Is kind
-- id: count
-  prompt: Count to three.
-  should:
-    - $word_count_between: [1, 50]
-    - Counts to three
-- id: colour
-  prompt: Name a colour.
-  should:
-    - $icontains: colour
-    - Names a colour
-`;
-const PROMPTS = 4;
-const MODELS = 3;
-/** One reply per prompt × model: the fake's reply names the model and the prompt, so no two judge requests are alike. */
-const CELLS = PROMPTS * MODELS;
-/** Each prompt has two points: one function, one judged (one call to a judge that gives log-probabilities). */
-const VERDICTS = CELLS * 2;
+/** The fake's latency between kills; a kill raises it so calls are long enough for the kill to land mid-run. */
+const LATENCY_MS = 5;
+const KILL_LATENCY_MS = 40;
 
-const RULES: RuleInput[] = [
-  { model: 'judge-a', judge: { labels: { E: 1 } } },
-  { model: 'judge-b', judge: { labels: { C: 1 } } },
-];
+/** Provider calls of any kind the fake received (chat completions and embedding requests). */
+const providerCalls = (fake: FakeLlm) => fake.calls() + fake.stats().embeddings.calls;
 
 export function runSchedulerSuite(adapter: SchedulerAdapter): void {
   let t: TestDatabase;
   let fake: FakeLlm;
-  let deps: RunDeps;
-  let blueprintId: string;
-
-  const newRun = async (extra: Partial<Parameters<typeof requestRun>[1]> = {}) =>
-    (await requestRun(t.db, { blueprintId, trigger: 'cli', judges: ['openai:judge-a'], bypassCache: true, ...extra }, noDispatch, TEST_DEFAULTS)).runId;
-  const calls = (model: string) => fake.requests().filter((r) => r.request.model === model).length;
-  const modelCalls = () => fake.requests().filter((r) => r.request.model.startsWith('model-')).length;
-  const run = (runId: string) => t.db.run.findUniqueOrThrow({ where: { id: runId } });
-  const distinctVerdicts = async (runId: string) => (await t.db.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT (reply_id, point_index))::int AS n FROM verdicts WHERE run_id = ${runId}`)[0]!.n;
 
   beforeAll(async () => {
     t = await freshDatabase();
-    fake = await startFakeLlm({ rules: RULES, keepRequests: 10_000, latencyMs: 5 });
-    deps = await fakeDeps(t.db, fake.url, { concurrency: SUITE_CONCURRENCY });
-    ({ blueprintId } = await storeBlueprint(t.db, 'scheduler-suite.yml', BLUEPRINT));
+    fake = await startFakeLlm({ rules: CHAT_JUDGE_RULES, keepRequests: 10_000, latencyMs: LATENCY_MS });
   });
   afterAll(async () => {
     await fake?.close();
     await t?.close();
   });
-  beforeEach(() => fake.reset());
 
-  describe(`scheduler: ${adapter.name} (${process.env.ASSAY_TEST_DB})`, () => {
-    it('completes a run: every cell generated once, graded once, summarised', async () => {
-      const runId = await newRun();
-      expect(await adapter.run(deps, runId)).toBe('completed');
-      expect(await run(runId)).toMatchObject({ status: 'completed', error: null, totalCalls: CELLS, doneCalls: CELLS, errorCalls: 0, doneVerdicts: VERDICTS, providerCalls: CELLS * 2, reservedCalls: 0 });
-      expect(modelCalls()).toBe(CELLS);
-      expect(calls('judge-a')).toBe(CELLS);
-      expect(fake.duplicateCompletedCalls()).toBe(0);
-      expect(await t.db.reply.count({ where: { runId } })).toBe(CELLS);
-      expect(await t.db.attemptScore.count({ where: { runId } })).toBe(CELLS);
-      expect(await t.db.verdict.count({ where: { runId } })).toBe(VERDICTS);
-      expect(await t.db.runCellSummary.count({ where: { runId } })).toBe(PROMPTS * MODELS);
-      const summaries = await t.db.runModelSummary.findMany({ where: { runId } });
-      expect(summaries).toHaveLength(MODELS);
-      expect(summaries.every((s) => s.score !== null)).toBe(true);
-      // Asked again, a settled run is left alone: no call, no second finish.
-      const finishedAt = (await run(runId)).finishedAt;
-      expect(await adapter.run(deps, runId)).toBe('completed');
-      expect(fake.calls()).toBe(CELLS * 2);
-      expect((await run(runId)).finishedAt).toEqual(finishedAt);
-    });
+  for (const kind of SUITE_KINDS) {
+    describe(`scheduler: ${adapter.name} × ${kind.name} run (${process.env.ASSAY_TEST_DB})`, () => {
+      let c: SuiteContext;
+      let deps: RunDeps;
+      /** The results of the complete run of the first test, which every later complete run must match. */
+      let complete: unknown;
 
-    it('resumes after a kill: no completed call repeated beyond those on the wire, every reply stored once', async () => {
-      const runId = await newRun();
-      fake.setLatency(40); // calls long enough for the kill to land mid-run
-      await adapter.runAndKill(deps, runId, () => fake.stats().completed >= 6);
-      fake.setLatency(5);
-      const killed = await run(runId);
-      expect(killed.status).toBe('running');
-      const before = await t.db.reply.findMany({ where: { runId }, select: { id: true, content: true } });
-      expect(before.length).toBeGreaterThan(0);
-      expect(before.length).toBeLessThan(CELLS);
-
-      expect(await adapter.run(deps, runId)).toBe('completed');
-      expect(await run(runId)).toMatchObject({ status: 'completed', doneCalls: CELLS, doneVerdicts: VERDICTS, reservedCalls: 0 });
-      expect(await t.db.reply.count({ where: { runId } })).toBe(CELLS);
-      expect(await t.db.attemptScore.count({ where: { runId } })).toBe(CELLS);
-      expect(await t.db.verdict.count({ where: { runId } })).toBe(VERDICTS);
-      expect(await distinctVerdicts(runId)).toBe(VERDICTS);
-      // What was stored before the kill is kept as it was.
-      const after = new Map((await t.db.reply.findMany({ where: { runId }, select: { id: true, content: true } })).map((r) => [r.id, r.content]));
-      for (const r of before) expect(after.get(r.id)).toBe(r.content);
-      expect(fake.duplicateCompletedCalls()).toBeLessThanOrEqual(adapter.repeatsAfterKill);
-      expect(modelCalls()).toBeLessThanOrEqual(CELLS + adapter.repeatsAfterKill);
-      expect(modelCalls()).toBeGreaterThanOrEqual(CELLS);
-    });
-
-    it('stops at its call budget (budget_exceeded, never a call beyond it), and resumes to completion', async () => {
-      const runId = await newRun({ budget: { maxCalls: 5 } });
-      expect(await adapter.run(deps, runId)).toBe('budget_exceeded');
-      const stopped = await run(runId);
-      expect(stopped).toMatchObject({ status: 'budget_exceeded', providerCalls: 5 });
-      expect(stopped.error).toMatch(/budget/);
-      expect(fake.calls()).toBe(5);
-      expect(stopped.doneCalls).toBeLessThan(CELLS);
-      expect(await t.db.reply.count({ where: { runId } })).toBe(stopped.doneCalls);
-      expect(await t.db.blueprintModelSummary.count({ where: { runId } })).toBe(0);
-
-      await t.db.run.update({ where: { id: runId }, data: { maxCalls: null } });
-      expect(await adapter.run(deps, runId)).toBe('completed');
-      expect(await run(runId)).toMatchObject({ status: 'completed', error: null, doneCalls: CELLS, doneVerdicts: VERDICTS });
-      expect(fake.duplicateCompletedCalls()).toBe(0);
-      expect(modelCalls()).toBe(CELLS);
-    });
-
-    it('rescores: grades the parent’s stored replies with the new judge, calls no model, in a linked run', async () => {
-      const parentId = await newRun();
-      expect(await adapter.run(deps, parentId)).toBe('completed');
-      const { runId } = await requestRescore(t.db, { runId: parentId, judges: ['openai:judge-b'] }, noDispatch, TEST_DEFAULTS);
-      fake.reset();
-      expect(await adapter.run(deps, runId)).toBe('completed');
-      expect(new Set(fake.requests().map((r) => r.request.model))).toEqual(new Set(['judge-b']));
-      expect(calls('judge-b')).toBe(CELLS);
-      expect(await run(runId)).toMatchObject({ trigger: 'rescore', parentRunId: parentId, status: 'completed', doneVerdicts: VERDICTS });
-      expect(await t.db.reply.count({ where: { runId } })).toBe(0);
-      expect(await t.db.attemptScore.count({ where: { runId } })).toBe(CELLS);
-      const verdicts = await t.db.verdict.findMany({ where: { runId }, select: { score: true, kind: true, reply: { select: { runId: true } } } });
-      expect(verdicts).toHaveLength(VERDICTS);
-      expect(verdicts.every((v) => v.reply.runId === parentId)).toBe(true);
-      // judge-b answers C (0.5) where judge-a answered E (1)
-      expect(verdicts.filter((v) => v.kind === 'text').every((v) => v.score === 0.5)).toBe(true);
-    });
-
-    it('a model whose provider always refuses: its cells are error replies, the other model’s are stored, and the run completes', async () => {
-      fake.setRules([{ model: 'model-y', error: { status: 401, message: 'Incorrect API key provided: set OPENROUTER_API_KEY' } }, ...RULES]);
-      const runId = await newRun();
-      expect(await adapter.run(deps, runId)).toBe('completed');
-      const r = await run(runId);
-      expect(r).toMatchObject({ status: 'completed', error: null, doneCalls: CELLS, errorCalls: PROMPTS });
-      expect(calls('model-y')).toBe(PROMPTS); // an auth error is not retried
-      expect(calls('judge-a')).toBe(CELLS - PROMPTS); // a failed reply is not sent to the judges
-      const replies = await t.db.reply.findMany({ where: { runId }, select: { modelId: true, error: true } });
-      expect(replies.filter((x) => x.modelId !== 'openrouter:model-y' && x.error === null)).toHaveLength(CELLS - PROMPTS);
-      expect(replies.filter((x) => x.modelId === 'openrouter:model-y' && /Incorrect API key/.test(x.error ?? ''))).toHaveLength(PROMPTS);
-      const summaries = await t.db.runModelSummary.findMany({ where: { runId }, orderBy: { modelId: 'asc' } });
-      expect(summaries.map((s) => [s.modelId, s.score === null, s.withheldReason])).toEqual([
-        ['openrouter:model-x', false, null],
-        ['openrouter:model-y', true, `every reply failed (${PROMPTS})`],
-        ['openrouter:model-z', false, null],
-      ]);
-    });
-
-    it('every model refused: the run fails with the provider’s message', async () => {
-      fake.setRules([{ model: /model-/, error: { status: 401, message: 'Incorrect API key provided: set OPENROUTER_API_KEY' } }, ...RULES]);
-      const runId = await newRun();
-      expect(await adapter.run(deps, runId)).toBe('failed');
-      const r = await run(runId);
-      expect(r.status).toBe('failed');
-      expect(r.error).toMatch(new RegExp(`^every reply failed \\(${CELLS}\\): ${CELLS} × .*Incorrect API key provided`));
-      expect(calls('judge-a')).toBe(0);
-    });
-
-    it('a defect in one group: the run is failed with its reason, the other groups’ cells are stored', async () => {
-      const runId = await newRun();
-      // A stored reply whose turns break the stored schema: grading it is a defect (not a provider error).
-      await t.db.reply.create({
-        data: { runId, promptKey: 'kind', modelId: 'openrouter:model-y', systemIndex: 0, temperatureIndex: 0, attempt: 0, temperature: null, turns: 42, content: 'hello' },
+      beforeAll(async () => {
+        const made = await kind.setUp(t, fake.url);
+        deps = made.deps;
+        const newRun = async (extra: RunRequestExtra = {}) => (await requestRun(t.db, { blueprintId: made.blueprintId, trigger: 'cli', ...made.request, ...extra }, noDispatch, TEST_DEFAULTS)).runId;
+        c = { t, fake, deps, adapter, newRun };
       });
-      await t.db.run.update({ where: { id: runId }, data: { doneCalls: 1 } });
-      const status = await adapter.run(deps, runId).catch((e: unknown) => `threw: ${(e as Error).message}`);
-      expect(status).toMatch(/^(failed|threw: .*replies\.turns)/);
-      const r = await run(runId);
-      expect(r.status).toBe('failed');
-      expect(r.error).toMatch(/replies\.turns/);
-      // Every other group was generated and graded.
-      expect(await t.db.reply.count({ where: { runId } })).toBe(CELLS);
-      expect(await t.db.attemptScore.count({ where: { runId } })).toBe(CELLS - 1);
-      expect(modelCalls()).toBe(CELLS - 1);
+      beforeEach(async () => {
+        fake.reset();
+        await kind.reset?.(t);
+      });
+      const run = (runId: string) => t.db.run.findUniqueOrThrow({ where: { id: runId } });
+
+      it('completes a run: each unit of work done once, every result stored, the same results as in process', async () => {
+        const runId = await c.newRun();
+        expect(await adapter.run(deps, runId)).toBe('completed');
+        expect(await run(runId)).toMatchObject({ status: 'completed', error: null, ...kind.complete, providerCalls: providerCalls(fake), reservedCalls: 0 });
+        expect(kind.work(fake)).toBe(kind.workOfRun);
+        expect(fake.duplicateCompletedCalls()).toBe(0);
+        await kind.expectComplete(c, runId);
+        complete = await kind.results(c, runId);
+        // Asked again, a settled run is left alone: no call, no second finish.
+        const { finishedAt } = await run(runId);
+        const callsBefore = providerCalls(fake);
+        expect(await adapter.run(deps, runId)).toBe('completed');
+        expect(providerCalls(fake)).toBe(callsBefore);
+        expect((await run(runId)).finishedAt).toEqual(finishedAt);
+        // The reference: the same blueprint run in process shows the same results.
+        const reference = await c.newRun();
+        expect(await executeRun(deps, reference)).toBe('completed');
+        expect(await kind.results(c, reference)).toEqual(complete);
+      });
+
+      it('resumes after a kill: the run left running, then the same results, nothing counted twice, no completed call repeated beyond those on the wire', async () => {
+        const runId = await c.newRun();
+        fake.setLatency(KILL_LATENCY_MS);
+        await adapter.runAndKill(deps, runId, () => kind.killWhen(fake), { oneAtATime: kind.oneAtATime });
+        fake.setLatency(LATENCY_MS);
+        const killed = await run(runId);
+        expect(killed.status).toBe('running');
+        expect(killed.doneCalls).toBeLessThan(kind.complete.doneCalls);
+        const kept = await kind.stored?.(c, runId);
+        if (kept) expect(kept.length).toBeGreaterThan(0); // the kill fell mid-run, not before the first result
+
+        expect(await adapter.run(deps, runId)).toBe('completed');
+        expect(await run(runId)).toMatchObject({ status: 'completed', doneCalls: kind.complete.doneCalls, doneVerdicts: kind.complete.doneVerdicts, reservedCalls: 0 });
+        expect(await kind.results(c, runId)).toEqual(complete);
+        // What was stored before the kill is kept as it was.
+        if (kept) {
+          const now = new Map(await kind.stored!(c, runId));
+          for (const [id, value] of kept) expect(now.get(id)).toEqual(value);
+        }
+        expect(fake.duplicateCompletedCalls()).toBeLessThanOrEqual(adapter.repeatsAfterKill);
+        expect(kind.work(fake)).toBeGreaterThanOrEqual(kind.workOfRun);
+        expect(kind.work(fake)).toBeLessThanOrEqual(kind.workOfRun + adapter.repeatsAfterKill * kind.workPerCall);
+      });
+
+      it('stops at its call budget (budget_exceeded, never a call beyond it, nothing summarised), and a resume finishes it without repeating a call', async () => {
+        const runId = await c.newRun({ budget: { maxCalls: kind.budgetCalls } });
+        expect(await adapter.run(deps, runId)).toBe('budget_exceeded');
+        const stopped = await run(runId);
+        expect(stopped).toMatchObject({ status: 'budget_exceeded', providerCalls: kind.budgetCalls, reservedCalls: 0 });
+        expect(stopped.error).toMatch(/budget/);
+        expect(providerCalls(fake)).toBe(kind.budgetCalls);
+        expect(stopped.doneCalls).toBeLessThan(kind.complete.doneCalls);
+        await kind.expectNothingSummarised(c, runId);
+
+        await t.db.run.update({ where: { id: runId }, data: { maxCalls: null } });
+        expect(await adapter.run(deps, runId)).toBe('completed');
+        expect(await run(runId)).toMatchObject({ status: 'completed', error: null, doneCalls: kind.complete.doneCalls, doneVerdicts: kind.complete.doneVerdicts, reservedCalls: 0 });
+        expect(await kind.results(c, runId)).toEqual(complete);
+        // what the calls before the stop returned was stored: the resume does only the rest
+        expect(fake.duplicateCompletedCalls()).toBe(0);
+        expect(kind.work(fake)).toBe(kind.workOfRun);
+      });
+
+      it('a model whose provider fails every call: its units fail, the other models’ results are those of a complete run', async () => {
+        kind.failOneModel(fake);
+        const runId = await c.newRun();
+        const status = await adapter.run(deps, runId);
+        expect((await run(runId)).errorCalls).toBeGreaterThan(0);
+        await kind.expectOneModelFailed(c, runId, status, complete);
+      });
+
+      kind.ownTests?.(() => c);
     });
-  });
+  }
 }
