@@ -2,7 +2,7 @@
 import { basename, dirname, sep } from 'node:path';
 import { soevSystemSpec, type SoevProject } from '@/lib/core';
 import { loadSoevProject, type LoadedSoevProject } from '@/lib/server/blueprints/soev-project';
-import { folderFiles } from '@/lib/server/blueprints/soev-suites';
+import { folderFiles } from '@/lib/server/blueprints/confined-file';
 import { soevSystemBaseUrl } from '@/lib/server/compose/soev-system';
 import { displayPath } from './files';
 

@@ -9,80 +9,26 @@
  * content). A bundled worker starts on ~0.3 s of CPU; a small `assay run` against the fake
  * provider took 2.7 s instead of 4.3 s (4.0 s of CPU instead of 6.8 s) on a 2-core machine.
  *
- * The bundle is kept in node_modules/.cache/assay-workers/ with the list of the files it was made
- * from (size and modification time); a process that finds every one unchanged uses it as it is,
- * else it bundles again (~0.3 s) and replaces it atomically, so processes starting together never
- * read half a file. Packages stay imports (`packages: 'external'`), resolved from node_modules as
- * before. Only modules that do not read their own location (`import.meta.url`, `__dirname`) may
+ * The bundle is kept in node_modules/.cache/assay-bundles/workers/ (bundle-cache.mjs) with the
+ * list of the files it was made from (size and modification time); a process that finds every one
+ * unchanged uses it as it is, else it bundles again (~0.3 s) and replaces it atomically, so
+ * processes starting together never read half a file. Packages stay imports (`packages:
+ * 'external'`), resolved from node_modules as before. Only modules that do not read their own location (`import.meta.url`, `__dirname`) may
  * be bundled: bundled-worker.test.ts checks the three worker entries.
  */
-import { buildSync, version as esbuildVersion } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { bundleFileIfChanged } from './bundle-cache.mjs';
 import { tsxWorker } from './tsx-worker';
-
-interface Manifest {
-  esbuild: string;
-  inputs: Array<[path: string, size: number, mtimeMs: number]>;
-}
 
 /** Bundles already checked by this process: the entry → the bundle's path. */
 const checked = new Map<string, string>();
 
-function unchanged(manifest: Manifest): boolean {
-  if (manifest.esbuild !== esbuildVersion) return false;
-  for (const [path, size, mtimeMs] of manifest.inputs) {
-    try {
-      const s = statSync(path);
-      if (s.size !== size || s.mtimeMs !== mtimeMs) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
-}
-
 /** The bundle of `entry` (a file path), checked once per process. */
 export function workerBundle(entry: string, tsconfig: string): string {
   let out = checked.get(entry);
-  if (!out) checked.set(entry, (out = bundleIfChanged(entry, tsconfig).path));
+  if (!out) checked.set(entry, (out = bundleFileIfChanged(entry, tsconfig).path));
   return out;
-}
-
-/** The bundle of `entry`, made again when any file it was made from changed (`built` says so). */
-export function bundleIfChanged(entry: string, tsconfig: string): { path: string; built: boolean } {
-  const root = dirname(tsconfig);
-  const dir = join(root, 'node_modules', '.cache', 'assay-workers');
-  const name = `${basename(entry).replace(/\.ts$/, '')}-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}`;
-  const out = join(dir, `${name}.mjs`);
-  const manifestPath = join(dir, `${name}.json`);
-  let fresh = false;
-  try {
-    fresh = unchanged(JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest);
-    if (fresh) statSync(out);
-  } catch {
-    fresh = false;
-  }
-  if (!fresh) {
-    mkdirSync(dir, { recursive: true });
-    const result = buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', tsconfig, metafile: true, write: false, logLevel: 'silent' });
-    const code = result.outputFiles[0]!.contents;
-    const inputs = Object.keys(result.metafile.inputs).map((p): Manifest['inputs'][number] => {
-      const path = join(root, p);
-      const s = statSync(path);
-      return [path, s.size, s.mtimeMs];
-    });
-    // written beside, then renamed: another process reads the old file or the new, never a part
-    const tmp = `.${process.pid}-${Date.now()}`;
-    writeFileSync(out + tmp, code);
-    renameSync(out + tmp, out);
-    writeFileSync(manifestPath + tmp, JSON.stringify({ esbuild: esbuildVersion, inputs } satisfies Manifest));
-    renameSync(manifestPath + tmp, manifestPath);
-  }
-  return { path: out, built: !fresh };
 }
 
 /**

@@ -12,8 +12,9 @@
  * Every error names the file (as the caller wrote it) and, for the size, the limit.
  */
 import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ProjectFiles } from './soev-project';
 
 /** A file refused for where it leads, what it is or its size; `code` tells a caller which. */
 export class ConfinedFileError extends Error {
@@ -71,4 +72,12 @@ export async function readConfinedText(folder: string, path: string, maxBytes: n
   } finally {
     await handle.close();
   }
+}
+
+/** A folder on disk as the project loader's file port: every regular file under it, read confined to it. */
+export function folderFiles(folder: string): ProjectFiles {
+  return {
+    list: async () => (await readdir(folder, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name)).split(sep).join('/')),
+    read: (path, maxBytes) => readConfinedText(folder, path, maxBytes).catch((e: unknown) => (isMissingFile(e) ? null : Promise.reject(e))),
+  };
 }

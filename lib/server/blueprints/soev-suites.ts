@@ -10,21 +10,11 @@
  * the project changed, or with the system at another address, would reuse the old version and
  * call the old system.
  */
-import { readdir } from 'node:fs/promises';
-import { join, posix, relative, sep } from 'node:path';
+import { posix } from 'node:path';
 import { blueprintIdFromPath, sha256Hex } from '@/lib/core';
 import type { Db } from '../db/client';
 import { storeBlueprintVersion } from '../db/commands/store-blueprint-version';
-import { isMissingFile, readConfinedText } from './confined-file';
-import type { LoadedSoevProject, ProjectFiles } from './soev-project';
-
-/** A folder on disk as the project loader's file port: every regular file under it, read confined to it. */
-export function folderFiles(folder: string): ProjectFiles {
-  return {
-    list: async () => (await readdir(folder, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => relative(folder, join(e.parentPath, e.name)).split(sep).join('/')),
-    read: (path, maxBytes) => readConfinedText(folder, path, maxBytes).catch((e: unknown) => (isMissingFile(e) ? null : Promise.reject(e))),
-  };
-}
+import type { LoadedSoevProject } from './soev-project';
 
 export interface StoredSuite {
   suite: string;

@@ -10,7 +10,8 @@ import { blueprintIdFromPath, createQuickJsSandbox, formatIssue, soevSystemSpec 
 import type { Db } from '../client';
 import { besideBlueprint } from '../../blueprints/beside-blueprint';
 import { loadSoevProject } from '../../blueprints/soev-project';
-import { folderFiles, storeSoevSuites } from '../../blueprints/soev-suites';
+import { folderFiles } from '../../blueprints/confined-file';
+import { storeSoevSuites } from '../../blueprints/soev-suites';
 import type { RunDeps } from '../../runs/engine/deps';
 import { executeRun } from '../../runs/engine/execute-run';
 import { LlmGateway } from '../../runs/calls/gateway';

@@ -1,0 +1,149 @@
+// Bundles of the project's TypeScript, made by esbuild and kept in node_modules/.cache/, for the
+// processes that run outside Next: the `assay` command (bin/assay.mjs) and the worker threads it
+// and the tests start (bundled-worker.ts). Plain JavaScript because the command's launcher reads
+// it before any TypeScript can be loaded.
+//
+// A bundle is kept with the list of the files it was made from (size and modification time). A
+// process that finds every one unchanged uses it as it is; else it bundles again and swaps the new
+// bundle in atomically (a file renamed over the old one, or a new directory the manifest then
+// names), so processes starting together never read half a bundle.
+import { build, buildSync, version as esbuildVersion } from 'esbuild';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Bundle directories of the command older than this are removed when a new one is made (a process may still load chunks of the one it started on). */
+const OLD_BUNDLE_MS = 24 * 60 * 60 * 1000;
+
+/** @param {string} root the repository root (where tsconfig.json is) */
+export function bundleCacheDir(root) {
+  return join(root, 'node_modules', '.cache', 'assay-bundles');
+}
+
+/**
+ * @param {string} manifestPath
+ * @returns {{ esbuild: string, out: string, inputs: Array<[string, number, number]> } | null} the manifest when every input is unchanged
+ */
+function freshManifest(manifestPath) {
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (manifest.esbuild !== esbuildVersion) return null;
+    for (const [path, size, mtimeMs] of manifest.inputs) {
+      const s = statSync(path);
+      if (s.size !== size || s.mtimeMs !== mtimeMs) return null;
+    }
+    statSync(manifest.out);
+  } catch {
+    return null;
+  }
+  return manifest;
+}
+
+/** @param {string} root the build's working directory @param {Record<string, unknown>} inputs esbuild's metafile inputs (paths relative to it) */
+function inputList(root, inputs) {
+  return Object.keys(inputs).map((p) => {
+    const path = join(root, p);
+    const s = statSync(path);
+    return /** @type {[string, number, number]} */ ([path, s.size, s.mtimeMs]);
+  });
+}
+
+/** @param {string} path @param {string} text written beside, then renamed over `path` */
+function writeAtomically(path, text) {
+  const tmp = `${path}.${process.pid}-${Date.now()}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/**
+ * One module bundled into one file (a worker thread's entry): packages stay imports, resolved
+ * from node_modules. Only modules that do not read their own location (`import.meta.url`) may be
+ * bundled this way (bundled-worker.test.ts checks the worker entries).
+ * @param {string} entry a .ts file
+ * @param {string} tsconfig the project's tsconfig.json
+ * @returns {{ path: string, built: boolean }}
+ */
+export function bundleFileIfChanged(entry, tsconfig) {
+  const root = dirname(tsconfig);
+  const dir = join(bundleCacheDir(root), 'workers');
+  const name = `${basename(entry).replace(/\.ts$/, '')}-${createHash('sha256').update(entry).digest('hex').slice(0, 12)}`;
+  const out = join(dir, `${name}.mjs`);
+  const manifestPath = join(dir, `${name}.json`);
+  if (freshManifest(manifestPath)) return { path: out, built: false };
+  mkdirSync(dir, { recursive: true });
+  const result = buildSync({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', tsconfig, metafile: true, write: false, logLevel: 'silent' });
+  writeAtomically(out, result.outputFiles[0].contents);
+  writeAtomically(manifestPath, JSON.stringify({ esbuild: esbuildVersion, out, inputs: inputList(root, result.metafile.inputs) }));
+  return { path: out, built: true };
+}
+
+/**
+ * Each module's `import.meta.url` is its source file's URL, as when it runs from source: the
+ * modules that find files beside them (the Prisma client, the worker pools, the demo seeds) find
+ * them where they are, not beside the bundle.
+ * @type {import('esbuild').Plugin}
+ */
+const sourceLocation = {
+  name: 'source-location',
+  setup(b) {
+    b.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const contents = text.includes('import.meta.url') ? text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)) : text;
+      return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+/**
+ * Entry points bundled together, split at every dynamic `import()` so a module (and the packages
+ * it imports) loads only when the code that imports it runs: `assay validate` loads no database
+ * client. Each build goes to a new directory, which the manifest then names.
+ * @param {string} name the bundle's name in the cache
+ * @param {Record<string, string>} entries output name → .ts file
+ * @param {string} tsconfig the project's tsconfig.json
+ * @returns {Promise<{ dir: string, built: boolean }>} the directory holding `<output name>.mjs` for each entry
+ */
+export async function bundleEntriesIfChanged(name, entries, tsconfig) {
+  const root = dirname(tsconfig);
+  const cache = bundleCacheDir(root);
+  const manifestPath = join(cache, `${name}.json`);
+  const fresh = freshManifest(manifestPath);
+  if (fresh) return { dir: fresh.out, built: false };
+  mkdirSync(cache, { recursive: true });
+  const result = await build({
+    entryPoints: entries,
+    absWorkingDir: root,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    tsconfig,
+    metafile: true,
+    write: false,
+    outdir: join(cache, name),
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [sourceLocation],
+    logLevel: 'silent',
+  });
+  const inputs = inputList(root, result.metafile.inputs);
+  const dir = join(cache, `${name}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}-${process.pid}`);
+  const staging = `${dir}.staging`;
+  for (const file of result.outputFiles) {
+    const path = join(staging, file.path.slice(join(cache, name).length + 1));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.contents);
+  }
+  renameSync(staging, dir);
+  writeAtomically(manifestPath, JSON.stringify({ esbuild: esbuildVersion, out: dir, inputs }));
+  for (const other of readdirSync(cache)) {
+    const path = join(cache, other);
+    if (other.startsWith(`${name}-`) && path !== dir && Date.now() - statSync(path).mtimeMs > OLD_BUNDLE_MS) rmSync(path, { recursive: true, force: true });
+  }
+  return { dir, built: true };
+}
