@@ -20,7 +20,7 @@ const BLUEPRINT = `title: Start-up probe
 models: [openai:alpha, openai:beta]
 ---
 ${['one', 'two', 'three', 'four'].map((id) => `- id: ${id}\n  prompt: Say ${id}.\n  should:\n    - $icontains: ${id}\n`).join('')}`;
-const FIXTURES = { version: 1, replies: Object.fromEntries(['one', 'two', 'three', 'four'].map((id) => [id, { default: `I say ${id}.` }])) };
+const FIXTURES = { responses: Object.fromEntries(['one', 'two', 'three', 'four'].map((id) => [id, { default: `I say ${id}.` }])) };
 
 /** Children's CPU seconds so far (user + system of waited-for children), or null off Linux. */
 function childrenCpuS(): number | null {

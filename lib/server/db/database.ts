@@ -36,7 +36,7 @@ export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'ASSAY_DATA_D
   if (env.DATABASE_URL) {
     db = { url: env.DATABASE_URL, mode: 'server', close: async () => {} };
   } else if (env.ASSAY_DATA_DIR.startsWith('memory://')) {
-    const embedded = await startPglite({ dataDir: env.ASSAY_DATA_DIR });
+    const embedded = await startPglite({ dataDir: env.ASSAY_DATA_DIR, migrated: true });
     db = { url: embedded.url, mode: 'embedded', close: () => embedded.stop() };
   } else {
     const lock = lockPath(env.ASSAY_DATA_DIR);
@@ -45,7 +45,7 @@ export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'ASSAY_DATA_D
       db = { url: holder.url, mode: 'shared', close: async () => {} };
     } else {
       mkdirSync(dirname(lock), { recursive: true });
-      const embedded = await startPglite({ dataDir: env.ASSAY_DATA_DIR });
+      const embedded = await startPglite({ dataDir: env.ASSAY_DATA_DIR, migrated: true });
       // the URL holds this start's password: readable by this user only
       writeFileSync(lock, JSON.stringify({ pid: process.pid, url: embedded.url }), { mode: 0o600 });
       chmodSync(lock, 0o600);

@@ -4,10 +4,10 @@
  * 127.0.0.1:5432, a new database per file) or `pglite` (a new in-memory PGlite per file).
  */
 import pg from 'pg';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { migrate, readMigrations } from './migrate';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { migrate } from './migrate';
+import { embeddedSnapshot } from './pglite';
 import { PgliteServer } from './pglite-server';
 import { createPglite } from './pglite-instance';
 import { createDb, poolOf, type Db } from './client';
@@ -79,46 +79,9 @@ export async function freshDatabase(engine: TestEngine = testEngine()): Promise<
   };
 }
 
-/**
- * The PGlite data directory right after `initdb` and every migration, dumped once per set of
- * migrations (and PGlite version) and loaded by each database test file. An empty in-memory
- * PGlite runs initdb in WebAssembly on every start (6 s on an idle 2-core machine, over 20 s
- * under load, measured) and then the migrations; loading the dump is one tar extraction.
- * Kept in node_modules/.cache (gone with every `npm ci`), named by a hash of the PGlite
- * version and each migration's name and checksum, so a changed migration makes a new one.
- */
-async function migratedSnapshot(): Promise<Blob> {
-  const version = JSON.parse(await readFile(join(process.cwd(), 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version as string;
-  const key = createHash('sha256')
-    .update(version)
-    .update(readMigrations().map((m) => `${m.name}:${m.checksum}`).join('\n'))
-    .digest('hex')
-    .slice(0, 16);
-  const dir = join(process.cwd(), 'node_modules/.cache/assay-pglite');
-  const file = join(dir, `migrated-${key}.tar`);
-  try {
-    return new Blob([await readFile(file)]);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  const db = await createPglite('memory://');
-  const server = new PgliteServer(db, { password: 'snapshot' });
-  const port = await server.listen(0);
-  await migrate(`postgresql://postgres:snapshot@127.0.0.1:${port}/postgres`);
-  await server.close();
-  const dump = await db.dumpDataDir('none');
-  await db.close();
-  // written aside and renamed: two workers making it at once each publish a whole file
-  await mkdir(dir, { recursive: true });
-  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-  await rename(partial, file);
-  return dump;
-}
-
-/** As startPglite (lib/server/db/pglite.ts) serves a new in-memory PGlite, but from the migrated snapshot. */
+/** As startPglite({ dataDir: 'memory://', migrated: true }) (pglite.ts) serves a new in-memory PGlite from the migrated snapshot, but in this process. */
 async function startMigratedPglite(): Promise<{ url: string; stop(): Promise<void> }> {
-  const db = await createPglite('memory://', { loadDataDir: await migratedSnapshot() });
+  const db = await createPglite('memory://', { loadDataDir: new Blob([await readFile(await embeddedSnapshot())]) });
   const password = randomBytes(24).toString('base64url');
   const server = new PgliteServer(db, { password });
   const port = await server.listen(0);

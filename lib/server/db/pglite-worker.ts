@@ -1,9 +1,11 @@
 /**
  * The embedded database's worker thread (started by pglite.ts): opens PGlite in its data
  * directory and serves it on a local TCP port, or, in `init` mode, only creates the data
- * directory (PostgreSQL's initdb) and exits, so that initdb's second WebAssembly instance and
- * its copies of the data directory go with this thread instead of staying in the process.
+ * directory (from the migrated snapshot, or PostgreSQL's initdb) and exits, so that the second
+ * WebAssembly instance and its copies of the data directory go with this thread instead of
+ * staying in the process. A serving worker asked to dump writes its database as a tar file.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createPglite } from './pglite-instance';
 import { PgliteServer } from './pglite-server';
@@ -13,7 +15,12 @@ export interface PgliteWorkerData {
   dataDir: string;
   password: string;
   port: number;
+  /** A dump to create the new data directory from (the migrated snapshot, pglite-snapshot.ts). */
+  snapshot?: string;
 }
+
+/** What the host asks of a serving worker: to close, or to dump the database to a file and close. */
+export type PgliteWorkerRequest = 'close' | { type: 'dump'; path: string };
 
 /** What the worker tells its host: started (with its port), closed, or why it could not start. */
 export type PgliteWorkerMessage = { type: 'ready'; port: number } | { type: 'closed' } | { type: 'failed'; message: string; stack?: string };
@@ -21,8 +28,8 @@ export type PgliteWorkerMessage = { type: 'ready'; port: number } | { type: 'clo
 const port = parentPort!;
 const post = (m: PgliteWorkerMessage) => port.postMessage(m);
 
-async function main({ mode, dataDir, password, port: tcpPort }: PgliteWorkerData): Promise<void> {
-  const db = await createPglite(dataDir);
+async function main({ mode, dataDir, password, port: tcpPort, snapshot }: PgliteWorkerData): Promise<void> {
+  const db = await createPglite(dataDir, snapshot ? { loadDataDir: new Blob([readFileSync(snapshot)]) } : {});
   if (mode === 'init') {
     await db.close();
     post({ type: 'closed' });
@@ -30,9 +37,10 @@ async function main({ mode, dataDir, password, port: tcpPort }: PgliteWorkerData
   }
   const server = new PgliteServer(db, { password });
   const listening = await server.listen(tcpPort);
-  port.once('message', () => {
+  port.once('message', (request: PgliteWorkerRequest) => {
     void (async () => {
       await server.close();
+      if (request !== 'close') writeFileSync(request.path, Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer()));
       await db.close();
       post({ type: 'closed' });
       port.close();

@@ -57,6 +57,35 @@ describe.runIf(onPglite)('the embedded database needs this start\'s password', (
     }
   });
 
+  it('a new database starts from the migrated snapshot (every migration recorded before any migrate), an unmigrated one from initdb alone', async () => {
+    const journal = async (url: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ t: string | null }>(`SELECT to_regclass('"_prisma_migrations"')::text AS t`);
+        if (rows[0]!.t === null) return 'no journal';
+        return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL')).rows[0]!.n;
+      } finally {
+        await client.end();
+      }
+    };
+    for (const dataDir of [join(dir, 'from-snapshot'), 'memory://']) {
+      const d = await startPglite({ dataDir, migrated: true });
+      try {
+        expect(await journal(d.url), dataDir).toBe(readMigrations().length);
+      } finally {
+        await d.stop();
+      }
+    }
+    // Prisma's shadow database must start empty: it applies the migrations itself
+    const shadow = await startPglite({ dataDir: join(dir, 'empty') });
+    try {
+      expect(await journal(shadow.url)).toBe('no journal');
+    } finally {
+      await shadow.stop();
+    }
+  });
+
   it('opens a new data directory again once its migrations ran, and its lock file names the start that serves', async () => {
     const dataDir = join(dir, 'fresh');
     const d = await openDatabase({ ASSAY_DATA_DIR: dataDir });

@@ -5,16 +5,18 @@
  * Each start has its own random password (in the URL, which the lock file shares with the CLI).
  *
  * PGlite runs in a worker thread (pglite-worker.ts): its queries run beside the process's own
- * JavaScript rather than between it, and a new data directory is created by a worker of its
- * own that exits afterwards, which gives back initdb's memory (a first start held ~900 MB for
- * good when initdb ran in the process; docs/limits.md has the figures).
+ * JavaScript rather than between it, and a new data directory is created, from the migrated
+ * snapshot (pglite-snapshot.ts), by a worker of its own that exits afterwards, which gives back
+ * the memory creating it took (a first start held ~900 MB for good when initdb ran in the
+ * process; docs/limits.md has the figures).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { bundledWorker } from '../bundled-worker';
-import type { PgliteWorkerData, PgliteWorkerMessage } from './pglite-worker';
+import { migratedSnapshot, type SnapshotMaker } from './pglite-snapshot';
+import type { PgliteWorkerData, PgliteWorkerMessage, PgliteWorkerRequest } from './pglite-worker';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -56,18 +58,45 @@ function nextMessage(worker: Worker, what: string): Promise<PgliteWorkerMessage>
   });
 }
 
-export async function startPglite(opts: { dataDir: string; port?: number }): Promise<EmbeddedDatabase> {
+/** Makes the migrated snapshot in a worker of its own, which takes initdb's memory with it when it exits. */
+const makeSnapshotInWorker: SnapshotMaker = async (migrateAt, path) => {
+  const password = randomBytes(24).toString('base64url');
+  const worker = startWorker({ mode: 'serve', dataDir: 'memory://', password, port: 0 });
+  try {
+    const ready = await nextMessage(worker, 'creating the embedded database');
+    await migrateAt(`postgresql://postgres:${password}@127.0.0.1:${ready.type === 'ready' ? ready.port : 0}/postgres`);
+    const dumped = nextMessage(worker, 'saving the migrated embedded database');
+    worker.postMessage({ type: 'dump', path } satisfies PgliteWorkerRequest);
+    await dumped;
+  } finally {
+    await worker.terminate();
+  }
+};
+
+/** The migrated snapshot's path (pglite-snapshot.ts), made in a worker the first time. */
+export const embeddedSnapshot = (): Promise<string> => migratedSnapshot(makeSnapshotInWorker);
+
+/**
+ * `migrated`: a new data directory starts from the migrated snapshot (the served database and
+ * the CLI's); without it, from initdb alone (Prisma's shadow database, which must start empty).
+ */
+export async function startPglite(opts: { dataDir: string; port?: number; migrated?: boolean }): Promise<EmbeddedDatabase> {
   const password = randomBytes(24).toString('base64url');
   const data = { dataDir: opts.dataDir, password, port: opts.port ?? 0 };
+  let snapshot: string | undefined;
   if (!opts.dataDir.startsWith('memory://')) {
     mkdirSync(opts.dataDir, { recursive: true });
     if (!existsSync(join(opts.dataDir, 'PG_VERSION'))) {
-      const init = startWorker({ ...data, mode: 'init' });
+      if (opts.migrated) snapshot = await embeddedSnapshot();
+      const init = startWorker({ ...data, mode: 'init', ...(snapshot ? { snapshot } : {}) });
       await nextMessage(init, `creating the embedded database in ${opts.dataDir}`);
       await init.terminate();
+      snapshot = undefined; // made: the serving worker opens it as it is
     }
+  } else if (opts.migrated) {
+    snapshot = await embeddedSnapshot();
   }
-  const worker = startWorker({ ...data, mode: 'serve' });
+  const worker = startWorker({ ...data, mode: 'serve', ...(snapshot ? { snapshot } : {}) });
   let ready: PgliteWorkerMessage;
   try {
     ready = await nextMessage(worker, `opening the embedded database in ${opts.dataDir}`);

@@ -100,7 +100,7 @@ describe(`the demo seed (${process.env.ASSAY_TEST_DB})`, () => {
     const view = progressView(progressJson((await getRunProgress(t.db, DEMO_LIVE_RUN))!), now);
     expect(view.statusLabel).toBe('Generating replies');
     expect(view.waits.map((w) => w.modelId).sort()).toEqual(limited);
-    for (const w of view.waits) expect(w.text).toMatch(/ — rate limited, the provider asked to retry at \d\d:\d\d UTC \(in 1 h\); next attempt \d\d:\d\d UTC \(in 1 h\)$/);
+    for (const w of view.waits) expect(w.text).toMatch(/ — rate limited, the provider asked to retry at (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(in 1 h\); next attempt (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(in 1 h\)$/);
     // the estimate counts the hour: it is no longer the few minutes the other models' pace suggests
     expect(view.facts.find((f) => f.label === 'Estimated time left')?.value).toMatch(/^about 1 h \d+ min \(1 h 0 min of it waiting on a provider\)$/);
   });

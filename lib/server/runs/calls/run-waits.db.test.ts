@@ -69,7 +69,7 @@ describe(`why a run waits (${process.env.ASSAY_TEST_DB})`, () => {
     expect(progress.status).toBe('running');
     expect(progress.waits).toHaveLength(1);
     const view = progressView(progress, row.updatedAt);
-    expect(view.waits[0]?.text).toMatch(/^Waiting for openai:model-x — rate limited, the provider asked to retry at \d\d:\d\d UTC \(in 2 s\); next attempt \d\d:\d\d UTC \(in 2 s\)$/);
+    expect(view.waits[0]?.text).toMatch(/^Waiting for openai:model-x — rate limited, the provider asked to retry at (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(in 2 s\); next attempt (?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(in 2 s\)$/);
     expect(view.waits[0]?.detail).toContain('HTTP 429');
     const header = runHeaderView((await getRunHeader(t.db, runId))!, 'prompts', row.updatedAt);
     expect(header.waits.map((w) => w.modelId)).toEqual(['openai:model-x']);
