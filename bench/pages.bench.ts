@@ -10,7 +10,8 @@
  * run's time, and under 500 KB each.
  *
  * ASSAY_BENCH_PG_URL sets the server (default postgresql://postgres@127.0.0.1:5432/postgres);
- * BENCH_SAMPLES the requests per page (default 7). Results also go to bench/results/pages.json.
+ * BENCH_SAMPLES the requests per page (default 7); BENCH_KEEP_DB=1 keeps the database (its URL is
+ * printed) to look into a page's queries afterwards. Results also go to bench/results/pages.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -131,7 +132,8 @@ export async function bench(): Promise<void> {
   } finally {
     await server?.stop();
     await db.$disconnect();
-    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    if (process.env.BENCH_KEEP_DB === '1') console.log(`\nthe database is kept: ${databaseUrl}`);
+    else await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.end();
   }
 }
