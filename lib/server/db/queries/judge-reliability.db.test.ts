@@ -7,11 +7,12 @@
  * leaderboard's sums in SQL give what the loaded verdicts give.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALPHA_MIN_UNITS, judgeReliability, krippendorffAlpha, StoredJudgesSchema } from '@/lib/core';
+import { Prisma } from '@/generated/prisma/client';
+import { ALPHA_MIN_UNITS, judgeReliability, krippendorffAlpha, StoredJudgesSchema, StoredRunJudgeReliabilitySchema } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { seedDemo, type SeededDemo } from '../seed/seed-demo';
-import { getJudgedVerdicts, getModelJudgeReliability, getPooledJudgeReliability, getRunJudgeReliability } from './judge-reliability';
+import { computeRunJudgeReliability, getJudgedVerdicts, getModelJudgeReliability, getPooledJudgeReliability, getRunJudgeReliability } from './judge-reliability';
 import { getLeaderboardRows } from './leaderboard';
 
 let t: TestDatabase;
@@ -29,6 +30,9 @@ afterAll(async () => {
 });
 
 const latestRun = () => demo.everyday.runIds.at(-1)!;
+/** Every number in a JSON-like value to 12 significant digits. */
+const roundDeep = (v: unknown): unknown =>
+  typeof v === 'number' ? Number(v.toPrecision(12)) : Array.isArray(v) ? v.map(roundDeep) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, roundDeep(x)])) : v;
 const JUDGES = ['openai:gpt-4.1-mini#standard', 'openrouter:qwen/qwen-2.5-72b-instruct#prompt-aware'];
 
 describe(`judge reliability queries (${process.env.ASSAY_TEST_DB})`, () => {
@@ -84,6 +88,28 @@ describe(`judge reliability queries (${process.env.ASSAY_TEST_DB})`, () => {
     // gpt-4.1-mini is an OpenAI judge: same family as gpt-4o-mini and gpt-4o, not the others
     expect(mini.selfJudging).toEqual([{ judge: JUDGES[0], modelId: 'openai:gpt-4o-mini', kind: 'same-family' }]);
     expect(r.run.selfJudging.map((s) => s.modelId).sort()).toEqual(['openai:gpt-4o-mini', 'openrouter:openai/gpt-4o']);
+  });
+
+  it('a finished run stores its judge reliability when summarised, exactly what its verdicts give; the pages read the stored figures', async () => {
+    const runId = latestRun();
+    const row = await t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { status: true, judgeReliability: true } });
+    expect(row.status).toBe('completed');
+    const computed = await computeRunJudgeReliability(t.db, runId);
+    expect(computed.run.pairable).toBeGreaterThan(20);
+    // equal to 12 significant digits: a JSON column comes back from Prisma with at most 16 (0.15750000000000003 as 0.1575)
+    expect(roundDeep(StoredRunJudgeReliabilitySchema.parse(row.judgeReliability))).toEqual(roundDeep(computed));
+    expect(roundDeep(await getRunJudgeReliability(t.db, runId))).toEqual(roundDeep(computed));
+    const model = computed.byModel[0]!;
+    expect(roundDeep(await getModelJudgeReliability(t.db, runId, model.modelId))).toEqual(roundDeep(model.reliability));
+    // read, not computed again: a stored figure (here altered on purpose) is what every reader gets
+    const altered = { ...computed, run: { ...computed.run, disagreements: computed.run.disagreements + 1000 } };
+    await t.db.run.update({ where: { id: runId }, data: { judgeReliability: StoredRunJudgeReliabilitySchema.parse(altered) } });
+    try {
+      expect((await getRunJudgeReliability(t.db, runId)).run.disagreements).toBe(computed.run.disagreements + 1000);
+      expect(await getModelJudgeReliability(t.db, runId, 'openai:no-such-model')).toEqual(judgeReliability([]));
+    } finally {
+      await t.db.run.update({ where: { id: runId }, data: { judgeReliability: row.judgeReliability ?? Prisma.DbNull } });
+    }
   });
 
   it('pools each model over the leaderboard’s runs from sums in SQL, exactly as over the loaded verdicts', async () => {

@@ -9,7 +9,7 @@
  * writer's schema narrowed to those fields.
  */
 import { Prisma } from '@/generated/prisma/client';
-import { judgeKey, judgeReliability, krippendorffAlpha, StoredJudgeRecordSchema, type AlphaStats, type JudgeAlpha, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
+import { judgeKey, judgeReliability, krippendorffAlpha, parseStoredOrNull, StoredJudgeRecordSchema, StoredRunJudgeReliabilitySchema, type AlphaStats, type JudgeAlpha, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
 import { z } from 'zod';
 import type { Db } from '../client';
 
@@ -62,14 +62,30 @@ function groupByModel(verdicts: readonly JudgedVerdict[]): RunJudgeReliability['
   return [...groups.keys()].sort().map((modelId) => ({ modelId, reliability: judgeReliability(groups.get(modelId)!) }));
 }
 
-/** The run as a whole and each model in it. */
-export async function getRunJudgeReliability(db: Db, runId: string): Promise<RunJudgeReliability> {
+/** Computed from the run's verdicts (the run as a whole and each model in it): what summarising a finished run stores. */
+export async function computeRunJudgeReliability(db: Db, runId: string): Promise<RunJudgeReliability> {
   const verdicts = await getJudgedVerdicts(db, runId);
   return { run: judgeReliability(verdicts), byModel: groupByModel(verdicts) };
 }
 
-/** One model in a run. */
+/** As stored when the run was summarised (runs.judge_reliability), or null: not finished yet. */
+async function storedRunJudgeReliability(db: Db, runId: string): Promise<RunJudgeReliability | null> {
+  const row = await db.run.findUnique({ where: { id: runId }, select: { judgeReliability: true } });
+  return parseStoredOrNull(StoredRunJudgeReliabilitySchema, row?.judgeReliability, `runs.judge_reliability of run ${runId}`);
+}
+
+/**
+ * The run as a whole and each model in it: a finished run's as stored when it was summarised
+ * (one read, whatever the run's size), a run still going computed from its verdicts so far.
+ */
+export async function getRunJudgeReliability(db: Db, runId: string): Promise<RunJudgeReliability> {
+  return (await storedRunJudgeReliability(db, runId)) ?? computeRunJudgeReliability(db, runId);
+}
+
+/** One model in a run, from the same stored figures (a model with no judged verdict: the empty level). */
 export async function getModelJudgeReliability(db: Db, runId: string, modelId: string): Promise<JudgeReliability> {
+  const stored = await storedRunJudgeReliability(db, runId);
+  if (stored) return stored.byModel.find((m) => m.modelId === modelId)?.reliability ?? judgeReliability([]);
   return judgeReliability(await getJudgedVerdicts(db, runId, { modelId }));
 }
 

@@ -5,7 +5,10 @@
  * requests are alike. Its own tests: a rescore, every model refused, a defect in one group.
  */
 import { expect, it } from 'vitest';
+import { StoredRunJudgeReliabilitySchema } from '@/lib/core';
 import type { RuleInput } from '@/testing/fakes/llm-server';
+import { computeRunJudgeReliability } from '../../db/queries/judge-reliability';
+import { computeRunJudgeMethods } from '../../db/queries/run-judge-methods';
 import { requestRescore } from '../request-rescore';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../runs.testkit';
 import { SUITE_CONCURRENCY, type SuiteContext, type SuiteKind } from '../scheduler-kind.testkit';
@@ -52,11 +55,12 @@ const REFUSED = { status: 401, message: 'Incorrect API key provided: set OPENROU
 const calls = (c: SuiteContext, model: string) => c.fake.requests().filter((r) => r.request.model === model).length;
 const modelCalls = (c: Pick<SuiteContext, 'fake'>) => c.fake.requests().filter((r) => r.request.model.startsWith('model-')).length;
 
-/** The scores a reader sees, per prompt × model and per model. */
+/** The scores a reader sees, per prompt × model and per model, and the judge figures the run stored when it finished. */
 async function results(c: SuiteContext, runId: string) {
   const cells = await c.t.db.runCellSummary.findMany({ where: { runId }, orderBy: [{ promptKey: 'asc' }, { modelId: 'asc' }], select: { promptKey: true, modelId: true, score: true, attempts: true, errorCount: true } });
   const models = await c.t.db.runModelSummary.findMany({ where: { runId }, orderBy: { modelId: 'asc' }, select: { modelId: true, score: true, withheldReason: true } });
-  return { cells, models };
+  const { judgeReliability, judgeMethods } = await c.t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { judgeReliability: true, judgeMethods: true } });
+  return { cells, models, judgeReliability, judgeMethods };
 }
 
 export const chatSuiteKind: SuiteKind = {
@@ -79,7 +83,11 @@ export const chatSuiteKind: SuiteKind = {
     expect(await c.t.db.verdict.count({ where: { runId } })).toBe(VERDICTS);
     const distinct = await c.t.db.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT (reply_id, point_index))::int AS n FROM verdicts WHERE run_id = ${runId}`;
     expect(distinct[0]!.n).toBe(VERDICTS);
-    const { cells, models } = await results(c, runId);
+    const { cells, models, judgeReliability, judgeMethods } = await results(c, runId);
+    // stored when it finished, as its verdicts give them (a resumed run's are computed again when it finishes)
+    expect(judgeReliability).toEqual(StoredRunJudgeReliabilitySchema.parse(await computeRunJudgeReliability(c.t.db, runId)));
+    expect(judgeMethods).toEqual(await computeRunJudgeMethods(c.t.db, runId));
+    expect(judgeMethods).toEqual([{ judge: 'openai:judge-a', approach: 'standard', method: 'logprobs', sampledBecause: null, n: null, count: PROMPTS * MODELS }]);
     expect(cells).toHaveLength(CELLS);
     expect(models).toHaveLength(MODELS);
     expect(models.every((s) => s.score !== null)).toBe(true);

@@ -9,6 +9,7 @@
  * Every step is idempotent: the database is the journal, so a step repeated after a kill, a
  * redelivered event or a retry repeats no stored call and stores nothing twice.
  */
+import { Prisma } from '@/generated/prisma/client';
 import { finalStatus, planGenerations, replySourceOf, type FinalStatus, type GenerationCell } from '@/lib/core';
 import type { RunDeps } from '../engine/deps';
 import { providerOfModel, RESUMABLE_KINDS } from '../../providers';
@@ -98,7 +99,8 @@ export async function forgetTransientReplies(deps: Pick<RunDeps, 'db'>, runId: s
 export async function start(deps: RunDeps, runId: string): Promise<RunContext> {
   const run = await deps.db.run.findUnique({ where: { id: runId }, select: { startedAt: true } });
   if (!run) throw new RunNotFoundError(runId);
-  await deps.db.run.update({ where: { id: runId }, data: { status: 'running', error: null, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
+  // a resumed run's figures change as it goes: its stored judge figures are computed again when it finishes
+  await deps.db.run.update({ where: { id: runId }, data: { status: 'running', error: null, judgeReliability: Prisma.DbNull, judgeMethods: Prisma.DbNull, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
   // a worker that died mid-wait left its note of why it waited (run-waits.ts): this execution has waited for nothing yet
   await deps.db.runWait.deleteMany({ where: { runId } });
   const ctx = await loadRunContext(deps.db, runId);

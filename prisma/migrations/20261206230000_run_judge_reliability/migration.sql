@@ -1,0 +1,5 @@
+-- A finished run's judge reliability (the run and each model) and how its judges were read,
+-- computed once when the run is summarised: the run, blueprint, diff and model pages read them
+-- instead of going through every judged verdict on each request.
+ALTER TABLE "runs" ADD COLUMN "judge_reliability" JSONB;
+ALTER TABLE "runs" ADD COLUMN "judge_methods" JSONB;
