@@ -16,6 +16,7 @@ export {
   StoredQuestionPointSchema,
   StoredJudgeReliabilitySchema,
   StoredJudgeMethodsSchema,
+  StoredRunGroupsSchema,
   JudgeMethodCountSchema,
   type JudgeMethodCount,
   StoredRunJudgeReliabilitySchema,

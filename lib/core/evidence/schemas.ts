@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { CorrectPointSchema, CriterionPointSchema, FunctionPointSchema, MessageSchema, QuestionPointSchema, TextPointSchema } from '../blueprint/schema';
 import { DistributionMethodSchema } from '../judging/distribution';
 import type { JudgeReliability } from '../judging/judge-reliability';
+import { GroupScoreSchema, PassRateSchema } from '../scoring/groups';
 import { ToolCallSchema } from './tool-call';
 
 /** `verdicts.distribution` and each judge's: probability per label, keyed by the question's labels. */
@@ -157,6 +158,13 @@ export type JudgeMethodCount = z.infer<typeof JudgeMethodCountSchema>;
 
 /** `runs.judge_methods`: how a finished run's judges were read, counted once when it is summarised (the run page's judges line, the CLI report). */
 export const StoredJudgeMethodsSchema = z.array(JudgeMethodCountSchema);
+
+/**
+ * `runs.groups`: a finished run's scores per category and per rule of its prompts and its
+ * per-attempt pass rate, per model (lib/core/scoring/groups.ts), computed once when it is
+ * summarised (intervals seeded by the run id) and read by the run and blueprint pages and the CLI.
+ */
+export const StoredRunGroupsSchema = z.array(z.object({ model: z.string(), pass: PassRateSchema, byCategory: z.array(GroupScoreSchema), byRule: z.array(GroupScoreSchema) }));
 
 /** A stored row that does not have the shape its schema says: a defect in the writer, or data from an older one. */
 export class StoredEvidenceError extends Error {

@@ -2,11 +2,12 @@
  * A run's scores per `category` and per `rule` of its prompts, and the per-attempt pass rate,
  * per model (soev's report; lib/core/scoring/groups.ts). For the run page, the blueprint page
  * and `assay run --json`. The intervals are seeded by the run id, so a page shows the same
- * interval on every load.
+ * interval on every load; a finished run's are computed once when it is summarised and stored
+ * (`runs.groups`).
  */
 import { xoroshiro128plus } from 'pure-rand';
 import { z } from 'zod';
-import { attemptPassed, hashSeed, passRate, PromptSchema, scoresByGroup, type GroupedAttempt, type GroupScore, type PassRate } from '@/lib/core';
+import { attemptPassed, hashSeed, parseStoredOrNull, passRate, PromptSchema, scoresByGroup, StoredRunGroupsSchema, type GroupedAttempt, type GroupScore, type PassRate } from '@/lib/core';
 import type { Db } from '../client';
 
 export interface RunGroups {
@@ -17,7 +18,15 @@ export interface RunGroups {
 /** What the groups need of the stored normalised blueprint (versions before `rule` existed read it as null). */
 const GroupFieldsSchema = z.object({ prompts: z.array(PromptSchema.pick({ id: true, weight: true, category: true, rule: true })) });
 
+/** A finished run's as stored when it was summarised (one read, whatever its size); a run still going, computed now. */
 export async function getRunGroups(db: Db, runId: string): Promise<RunGroups> {
+  const row = await db.run.findUnique({ where: { id: runId }, select: { groups: true } });
+  const stored = parseStoredOrNull(StoredRunGroupsSchema, row?.groups, `runs.groups of run ${runId}`);
+  return stored ? { runId, models: stored } : computeRunGroups(db, runId);
+}
+
+/** From every attempt of the run and its verdicts' statuses: what summarising a finished run stores. */
+export async function computeRunGroups(db: Db, runId: string): Promise<RunGroups> {
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { version: { select: { normalized: true } } } });
   const parsed = GroupFieldsSchema.safeParse(run.version.normalized);
   const prompts = new Map((parsed.success ? parsed.data.prompts : []).map((p) => [p.id, p]));

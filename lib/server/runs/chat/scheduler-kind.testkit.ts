@@ -9,6 +9,7 @@ import { StoredRunJudgeReliabilitySchema } from '@/lib/core';
 import type { RuleInput } from '@/testing/fakes/llm-server';
 import { computeRunJudgeReliability } from '../../db/queries/judge-reliability';
 import { computeRunJudgeMethods } from '../../db/queries/run-judge-methods';
+import { computeRunGroups } from '../../db/queries/run-groups';
 import { requestRescore } from '../request-rescore';
 import { fakeDeps, noDispatch, storeBlueprint, TEST_DEFAULTS } from '../runs.testkit';
 import { SUITE_CONCURRENCY, type SuiteContext, type SuiteKind } from '../scheduler-kind.testkit';
@@ -59,8 +60,8 @@ const modelCalls = (c: Pick<SuiteContext, 'fake'>) => c.fake.requests().filter((
 async function results(c: SuiteContext, runId: string) {
   const cells = await c.t.db.runCellSummary.findMany({ where: { runId }, orderBy: [{ promptKey: 'asc' }, { modelId: 'asc' }], select: { promptKey: true, modelId: true, score: true, attempts: true, errorCount: true } });
   const models = await c.t.db.runModelSummary.findMany({ where: { runId }, orderBy: { modelId: 'asc' }, select: { modelId: true, score: true, withheldReason: true } });
-  const { judgeReliability, judgeMethods } = await c.t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { judgeReliability: true, judgeMethods: true } });
-  return { cells, models, judgeReliability, judgeMethods };
+  const { judgeReliability, judgeMethods, groups } = await c.t.db.run.findUniqueOrThrow({ where: { id: runId }, select: { judgeReliability: true, judgeMethods: true, groups: true } });
+  return { cells, models, judgeReliability, judgeMethods, groups };
 }
 
 export const chatSuiteKind: SuiteKind = {
@@ -83,10 +84,11 @@ export const chatSuiteKind: SuiteKind = {
     expect(await c.t.db.verdict.count({ where: { runId } })).toBe(VERDICTS);
     const distinct = await c.t.db.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT (reply_id, point_index))::int AS n FROM verdicts WHERE run_id = ${runId}`;
     expect(distinct[0]!.n).toBe(VERDICTS);
-    const { cells, models, judgeReliability, judgeMethods } = await results(c, runId);
+    const { cells, models, judgeReliability, judgeMethods, groups } = await results(c, runId);
     // stored when it finished, as its verdicts give them (a resumed run's are computed again when it finishes)
     expect(judgeReliability).toEqual(StoredRunJudgeReliabilitySchema.parse(await computeRunJudgeReliability(c.t.db, runId)));
     expect(judgeMethods).toEqual(await computeRunJudgeMethods(c.t.db, runId));
+    expect(groups).toEqual((await computeRunGroups(c.t.db, runId)).models);
     expect(judgeMethods).toEqual([{ judge: 'openai:judge-a', approach: 'standard', method: 'logprobs', sampledBecause: null, n: null, count: PROMPTS * MODELS }]);
     expect(cells).toHaveLength(CELLS);
     expect(models).toHaveLength(MODELS);

@@ -23,12 +23,14 @@ import {
   withheldReason,
   replySourceOf,
   StoredJudgeMethodsSchema,
+  StoredRunGroupsSchema,
   StoredRunJudgeReliabilitySchema,
   type Coverage,
 } from '@/lib/core';
 import type { Db } from '../../db/client';
 import { computeRunJudgeReliability } from '../../db/queries/judge-reliability';
 import { computeRunJudgeMethods } from '../../db/queries/run-judge-methods';
+import { computeRunGroups } from '../../db/queries/run-groups';
 import { runPromptResults } from '../../db/queries/blueprint-plan';
 import { retryOnUniqueViolation } from '../../db/unique-retry';
 import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../../db/stored-interval';
@@ -139,10 +141,11 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   }
 
   // The run's MDE, once: the planner and the drift checks from this run read it (blueprint-plan.ts `runMde`).
-  // Its judge reliability, once: every page that shows it reads it (judge-reliability.ts), none loads the verdicts again.
+  // Its judge reliability, judge methods and group scores, once: every page that shows them reads them, none goes through the verdicts again.
   const judgeReliability = StoredRunJudgeReliabilitySchema.parse(await computeRunJudgeReliability(db, runId));
   const judgeMethods = StoredJudgeMethodsSchema.parse(await computeRunJudgeMethods(db, runId));
-  await db.run.update({ where: { id: runId }, data: { mde: planBlueprint(await runPromptResults(db, runId)).mde, judgeReliability, judgeMethods } });
+  const groups = StoredRunGroupsSchema.parse((await computeRunGroups(db, runId)).models);
+  await db.run.update({ where: { id: runId }, data: { mde: planBlueprint(await runPromptResults(db, runId)).mde, judgeReliability, judgeMethods, groups } });
 
   if (opts.publish ?? (run.status === 'completed' && publishesResults(run))) {
     // A blueprint's leaderboard entry per model is its latest run in which that model scored:
