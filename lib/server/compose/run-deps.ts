@@ -44,6 +44,12 @@ export async function createRunDeps(
     onFinished?: (runId: string) => Promise<void>;
     /** The folder blueprint paths are relative to, for the files they name (`corpus:`); default ASSAY_BLUEPRINTS_DIR. */
     blueprintRoot?: string;
+    /**
+     * Start the untrusted-content workers now (default): a server, whose first draft or pushed
+     * file should not wait for them. A command that runs one blueprint leaves them to start if
+     * and when it needs one, and saves their start-up (two workers) on a 2-core machine.
+     */
+    warmUntrusted?: boolean;
   } = {},
 ): Promise<RunDeps> {
   const providers = providerConfigFromEnv(opts.processEnv ?? process.env);
@@ -51,7 +57,7 @@ export async function createRunDeps(
   // started now, not on the first reply (see `warm`); runs do not wait for it
   void gradingPool.warm();
   // the pool that parses drafts and pushed files, warmed with it so a first request does not pay its start-up
-  void sharedUntrustedPool().warm();
+  if (opts.warmUntrusted ?? true) void sharedUntrustedPool().warm();
   return {
     db,
     gateway: new LlmGateway({
