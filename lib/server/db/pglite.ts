@@ -76,6 +76,16 @@ const makeSnapshotInWorker: SnapshotMaker = async (migrateAt, path) => {
 /** The migrated snapshot's path (pglite-snapshot.ts), made in a worker the first time. */
 export const embeddedSnapshot = (): Promise<string> => migratedSnapshot(makeSnapshotInWorker);
 
+/** The snapshot, or none where node_modules cannot be written: the new directory then starts from initdb and the migrations run on it, as before. */
+async function snapshotIfWritable(): Promise<string | undefined> {
+  try {
+    return await embeddedSnapshot();
+  } catch (e) {
+    if (['EACCES', 'EROFS', 'EPERM'].includes((e as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw e;
+  }
+}
+
 /**
  * `migrated`: a new data directory starts from the migrated snapshot (the served database and
  * the CLI's); without it, from initdb alone (Prisma's shadow database, which must start empty).
@@ -87,14 +97,14 @@ export async function startPglite(opts: { dataDir: string; port?: number; migrat
   if (!opts.dataDir.startsWith('memory://')) {
     mkdirSync(opts.dataDir, { recursive: true });
     if (!existsSync(join(opts.dataDir, 'PG_VERSION'))) {
-      if (opts.migrated) snapshot = await embeddedSnapshot();
+      if (opts.migrated) snapshot = await snapshotIfWritable();
       const init = startWorker({ ...data, mode: 'init', ...(snapshot ? { snapshot } : {}) });
       await nextMessage(init, `creating the embedded database in ${opts.dataDir}`);
       await init.terminate();
       snapshot = undefined; // made: the serving worker opens it as it is
     }
   } else if (opts.migrated) {
-    snapshot = await embeddedSnapshot();
+    snapshot = await snapshotIfWritable();
   }
   const worker = startWorker({ ...data, mode: 'serve', ...(snapshot ? { snapshot } : {}) });
   let ready: PgliteWorkerMessage;
