@@ -13,8 +13,10 @@
  * list of the files it was made from (size and modification time); a process that finds every one
  * unchanged uses it as it is, else it bundles again (~0.3 s) and replaces it atomically, so
  * processes starting together never read half a file. Packages stay imports (`packages:
- * 'external'`), resolved from node_modules as before. Only modules that do not read their own location (`import.meta.url`, `__dirname`) may
- * be bundled: bundled-worker.test.ts checks the three worker entries.
+ * 'external'`), resolved from node_modules as before. Only modules that do not read their own
+ * location (`import.meta.url`, `__dirname`) may be bundled this way (a synchronous build takes no
+ * plugin to keep it, as the command's bundle does): bundled-worker.test.ts checks the three
+ * worker entries.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';

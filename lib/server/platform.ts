@@ -44,6 +44,7 @@ import { trySettingsFromEnv } from './authoring/try-settings';
 import { runFunctions } from './jobs/functions/run-functions';
 import { batchFunctions } from './jobs/functions/run-batch';
 import { sweepRunsFunction } from './jobs/functions/sweep-runs';
+import { sharedUntrustedPool } from './untrusted/untrusted-pool';
 
 export { databaseConfigured, getDb } from './compose/database';
 export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, secureCookies } from './compose/site';
@@ -53,7 +54,13 @@ let runDeps: Promise<RunDeps> | undefined;
 
 /** The run pipeline's dependencies: one instance per process (one gateway, one set of provider limits). */
 export function platformRunDeps(): Promise<RunDeps> {
-  return (runDeps ??= createRunDeps(getDb(), env(), { onFinished: reportFinishedRun }));
+  // The server also warms the pool that parses drafts and pushed files, so its first such request
+  // does not pay for the workers' start-up; a command that runs one blueprint starts them only if
+  // it needs one (two workers' start-up saved on a 2-core machine).
+  return (runDeps ??= createRunDeps(getDb(), env(), { onFinished: reportFinishedRun }).then((deps) => {
+    void sharedUntrustedPool().warm();
+    return deps;
+  }));
 }
 
 /** requestRun with the platform's defaults (a run that cannot be configured throws RunConfigError: a 409 with the reason). */

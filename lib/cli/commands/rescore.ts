@@ -51,7 +51,7 @@ export async function rescoreCommand(argv: string[]): Promise<number> {
 
   return withRunDatabase('rescore', async (db, config) => {
     const versionId = values.blueprint ? await rubricVersion(db, parentId, values.blueprint as string) : undefined;
-    const deps = await createRunDeps(db, config, { warmUntrusted: false });
+    const deps = await createRunDeps(db, config);
     const { runId } = await requestRescore(
       db,
       { runId: parentId, ...(versionId ? { versionId } : {}), ...(judges?.length ? { judges } : {}) },

@@ -182,7 +182,7 @@ export async function runCommand(argv: string[]): Promise<number> {
 
   return withRunDatabase('run', async (db, config) => {
     const fixtures = values.fixtures ? await loadFixtures(values.fixtures as string) : null;
-    const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY, warmUntrusted: false, ...blueprintRootOf(positionals[0]) });
+    const deps = await createRunDeps(db, config, { fixtures, concurrency: int('concurrency') ?? config.ASSAY_RUN_CONCURRENCY, ...blueprintRootOf(positionals[0]) });
     const arg = positionals[0];
     const isProject = !resume && /\.ya?ml$/i.test(arg!) && isSoevProjectText(await readFile(arg!, 'utf8').catch(() => ''), arg!);
     const targets = resume ? [null] : isProject ? await projectBlueprints(db, arg!) : [await blueprintFromArgument(db, arg!)];

@@ -23,7 +23,6 @@ import { databaseSlots } from '../runs/calls/provider-slots';
 import { EmbeddingLimiters } from '../runs/retrieval/embed-texts';
 import { resolveEmbeddingClient } from '../providers/embeddings';
 import { sharedGradingPool } from '../runs/grading/grading-pool';
-import { sharedUntrustedPool } from '../untrusted/untrusted-pool';
 import type { RunDefaults } from '../runs/request-run';
 
 export function runDefaults(env: Env): RunDefaults {
@@ -44,20 +43,12 @@ export async function createRunDeps(
     onFinished?: (runId: string) => Promise<void>;
     /** The folder blueprint paths are relative to, for the files they name (`corpus:`); default ASSAY_BLUEPRINTS_DIR. */
     blueprintRoot?: string;
-    /**
-     * Start the untrusted-content workers now (default): a server, whose first draft or pushed
-     * file should not wait for them. A command that runs one blueprint leaves them to start if
-     * and when it needs one, and saves their start-up (two workers) on a 2-core machine.
-     */
-    warmUntrusted?: boolean;
   } = {},
 ): Promise<RunDeps> {
   const providers = providerConfigFromEnv(opts.processEnv ?? process.env);
   const gradingPool = sharedGradingPool({ size: env.ASSAY_GRADING_WORKERS });
   // started now, not on the first reply (see `warm`); runs do not wait for it
   void gradingPool.warm();
-  // the pool that parses drafts and pushed files, warmed with it so a first request does not pay its start-up
-  if (opts.warmUntrusted ?? true) void sharedUntrustedPool().warm();
   return {
     db,
     gateway: new LlmGateway({
