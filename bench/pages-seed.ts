@@ -70,6 +70,24 @@ async function startFake(): Promise<{ url: string; admin: ReturnType<typeof fake
   return { url: `${origin}/v1`, admin: fakeLlmAdmin(origin), stop: () => child.kill('SIGTERM') };
 }
 
+const promptKeys = (n: number) => Array.from({ length: n }, (_v, i) => `item-${String(i).padStart(4, '0')}`);
+
+/**
+ * The blueprint `bench/<slug>.yml` as an earlier bench left it in a kept database (BENCH_KEEP_DB),
+ * when it has its `runs` completed runs of this shape; null otherwise. A 1,000,000-verdict run
+ * takes many minutes to make, and a page changed since is measured on the same rows.
+ */
+export async function findSeeded(db: Db, opts: { slug: string; prompts: number; models: number; runs: number }): Promise<BenchSeeded | null> {
+  const blueprint = await db.blueprint.findFirst({ where: { path: `bench/${opts.slug}.yml` }, select: { id: true } });
+  if (!blueprint) return null;
+  const runs = await db.run.findMany({ where: { blueprintId: blueprint.id, status: 'completed' }, orderBy: { createdAt: 'asc' }, select: { id: true } });
+  if (runs.length < opts.runs) return null;
+  const runIds = runs.slice(-opts.runs).map((r) => r.id);
+  const verdictsPerRun = await Promise.all(runIds.map((runId) => db.verdict.count({ where: { runId } })));
+  if (verdictsPerRun.some((v) => v !== opts.prompts * opts.models * 10)) return null;
+  return { blueprintId: blueprint.id, runIds, promptKeys: promptKeys(opts.prompts), models: benchModels(opts.models), verdictsPerRun };
+}
+
 /** Stores the blueprint `bench/<slug>.yml` and runs it `runs` times through the pipeline, one week apart. */
 export async function seedBenchBlueprint(db: Db, opts: { slug: string; title: string; prompts: number; models: number; runs: number }): Promise<BenchSeeded> {
   const models = benchModels(opts.models);
@@ -94,5 +112,5 @@ export async function seedBenchBlueprint(db: Db, opts: { slug: string; title: st
   } finally {
     fake.stop();
   }
-  return { blueprintId, runIds, promptKeys: Array.from({ length: opts.prompts }, (_v, i) => `item-${String(i).padStart(4, '0')}`), models, verdictsPerRun };
+  return { blueprintId, runIds, promptKeys: promptKeys(opts.prompts), models, verdictsPerRun };
 }

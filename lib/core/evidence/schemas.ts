@@ -166,6 +166,43 @@ export const StoredJudgeMethodsSchema = z.array(JudgeMethodCountSchema);
  */
 export const StoredRunGroupsSchema = z.array(z.object({ model: z.string(), pass: PassRateSchema, byCategory: z.array(GroupScoreSchema), byRule: z.array(GroupScoreSchema) }));
 
+/** One model in the comparison of two runs (the diff page's row). */
+export const DiffModelRowSchema = z.object({
+  modelId: z.string(),
+  /** Prompts both runs scored for the model (sealed ones included). */
+  paired: z.number().int(),
+  /** Each run's stored score for the model (its run page's); null when withheld or unscored. */
+  olderScore: z.number().nullable(),
+  newerScore: z.number().nullable(),
+  /** Newer − older over the paired prompts, prompt-weighted (driftDifference); > 0: the newer run scored higher. */
+  difference: z.number().nullable(),
+  /** The difference is the stored drift check's between these two runs. */
+  fromDriftCheck: z.boolean(),
+  better: z.number().int(),
+  worse: z.number().int(),
+  same: z.number().int(),
+});
+export type DiffModelRow = z.infer<typeof DiffModelRowSchema>;
+
+/** A visible prompt × model cell that moved between two runs. */
+export const DiffCellRowSchema = z.object({ promptKey: z.string(), modelId: z.string(), scoreA: z.number().nullable(), scoreB: z.number().nullable(), delta: z.number() });
+export type DiffCellRow = z.infer<typeof DiffCellRowSchema>;
+
+/**
+ * `run_diffs.diff`: two finished runs of one blueprint compared, computed once (when the newer is
+ * summarised, or when a reader first compares the pair) and read by the diff page.
+ */
+export const StoredRunDiffSchema = z.object({
+  models: z.array(DiffModelRowSchema),
+  /** The visible cells that moved most, largest change first. */
+  cells: z.array(DiffCellRowSchema),
+  /** Visible prompt × model cells scored the same in both runs (counted, not listed). */
+  unchangedCells: z.number().int(),
+  modelsOnlyInA: z.number().int(),
+  modelsOnlyInB: z.number().int(),
+});
+export type StoredRunDiff = z.infer<typeof StoredRunDiffSchema>;
+
 /** A stored row that does not have the shape its schema says: a defect in the writer, or data from an older one. */
 export class StoredEvidenceError extends Error {
   override name = 'StoredEvidenceError';

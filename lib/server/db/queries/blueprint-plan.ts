@@ -4,7 +4,7 @@
  * model (heatmap cells, weighted by the version's prompt weights), and `planBlueprint` over them.
  * Sealed prompts count: they are scored like any other, and only numbers leave this module.
  */
-import { planBlueprint, type BlueprintPlan, type ModelPrompts, type PlanOptions, type PromptResult } from '@/lib/core';
+import { BlueprintPlanSchema, parseStoredOrNull, planBlueprint, type BlueprintPlan, type ModelPrompts, type PlanOptions, type PromptResult } from '@/lib/core';
 import type { Db } from '../client';
 
 export interface PlannedRun {
@@ -71,6 +71,12 @@ export async function getBlueprintPlan(db: Db, blueprintId: string, options: Pla
   if (!blueprint) return null;
   const run = await latestPlannableRun(db, blueprintId);
   if (!run) return { blueprintId, title: blueprint.title, run: null, plan: null, runMde: null };
+  // at the default α and power, the answer stored when the run was summarised (every pair of models, once)
+  if (Object.keys(options).length === 0) {
+    const stored = await db.run.findUnique({ where: { id: run.runId }, select: { planner: true, mde: true } });
+    const plan = parseStoredOrNull(BlueprintPlanSchema, stored?.planner, `runs.planner of run ${run.runId}`);
+    if (plan) return { blueprintId, title: blueprint.title, run, plan, runMde: stored?.mde ?? null };
+  }
   const results = await runPromptResults(db, run.runId);
   return { blueprintId, title: blueprint.title, run, plan: planBlueprint(results, options), runMde: await runMde(db, run.runId, results) };
 }

@@ -6,20 +6,21 @@
  * prompt (text, key, reply or verdict) comes out of any query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { driftDifference } from '@/lib/core';
+import { driftDifference, planBlueprint } from '@/lib/core';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from '../seed/seed-demo';
 import { getBlueprintDetail } from './blueprint-detail';
-import { runPromptResults } from './blueprint-plan';
+import { getBlueprintPlan, runPromptResults } from './blueprint-plan';
 import { getBlueprintRuns } from './blueprint-runs';
 import { getBlueprintSource } from './blueprint-source';
 import { getLeaderboardRows } from './leaderboard';
 import { getModelProfile } from './model-profile';
 import { listRecentRuns } from './recent-runs';
-import { getRunDiff } from './run-diff';
+import { computeRunDiff, getRunDiff } from './run-diff';
 import { getRunHeader } from './run-header';
-import { getHeatmapPage } from './run-heatmap';
+import { getHeatmapPage, hasPromptSummaries } from './run-heatmap';
+import { forgetFinishedFigures, writePromptSummaries } from '../commands/prompt-summaries';
 import { getRunModelErrors, getRunModelPrompts, getRunModelSummary } from './run-model';
 import { getRunPointsPage } from './run-points';
 import { getRunProgress } from './run-progress';
@@ -96,6 +97,57 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
     expect(JSON.stringify([page1, page3, hardest])).not.toMatch(SEALED);
   });
 
+  it('pages a finished run from its stored prompt rows, as its cells give them; a running run from its cells', async () => {
+    const run = latest();
+    expect(await hasPromptSummaries(t.db, run.id)).toBe(true);
+    expect(await hasPromptSummaries(t.db, DEMO_LIVE_RUN)).toBe(false);
+    const pages = () =>
+      Promise.all([
+        ...(['position', 'hardest', 'easiest'] as const).flatMap((sort) => [1, 2, 3, 4].map((page) => getHeatmapPage(t.db, run, { page, pageSize: 4, sort }))),
+        getRunPointsPage(t.db, run, { page: 2, pageSize: 3 }),
+      ]);
+    const stored = await pages();
+    // the same pages computed from the cells, as for a run whose rows are not written
+    await t.db.runPromptSummary.deleteMany({ where: { runId: run.id } });
+    expect(await hasPromptSummaries(t.db, run.id)).toBe(false);
+    const live = await pages();
+    await writePromptSummaries(t.db, run.id);
+    expect(stored).toEqual(live);
+    expect(stored[0]).toMatchObject({ total: 12, sealedCount: 1 });
+    expect(stored.slice(0, 4).flatMap((p) => p.prompts)).toHaveLength(12);
+  });
+
+  it('reads the planner’s answer (every pair of models) stored when the latest run finished, the one the cells give', async () => {
+    const stored = (await getBlueprintPlan(t.db, demo.everyday.blueprintId))!;
+    expect(stored.run?.runId).toBe(latest().id);
+    const row = await t.db.run.findUniqueOrThrow({ where: { id: latest().id }, select: { planner: true, mde: true } });
+    expect(row.planner).not.toBeNull();
+    const computed = planBlueprint(await runPromptResults(t.db, latest().id));
+    // as stored: Prisma keeps 16 significant digits of a float (see summarise.ts)
+    const rounded = (x: unknown) => JSON.parse(JSON.stringify(x, (_k, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(15)) : v))) as unknown;
+    expect(rounded(stored.plan)).toEqual(rounded(computed));
+    expect(stored.plan?.pairs.length).toBe(10); // five models
+    expect(stored.runMde).toBe(row.mde);
+    expect(stored.plan?.mde).toBe(row.mde);
+    // other options than the defaults are computed from the cells, exactly
+    expect((await getBlueprintPlan(t.db, demo.everyday.blueprintId, { alpha: 0.01 }))!.plan).toEqual(planBlueprint(await runPromptResults(t.db, latest().id), { alpha: 0.01 }));
+  });
+
+  it('stores the comparison of a finished run with the one before it when it finishes, and forgets both when a run is resumed', async () => {
+    const [, a, b] = demo.everyday.runIds as [string, string, string];
+    const versionId = demo.everyday.versionId;
+    const row = await t.db.runDiff.findUnique({ where: { olderRunId_newerRunId: { olderRunId: a, newerRunId: b } } });
+    expect(row).not.toBeNull();
+    expect(await getRunDiff(t.db, { id: a, versionId }, { id: b, versionId })).toEqual(await computeRunDiff(t.db, { id: a, versionId }, { id: b, versionId }));
+    await forgetFinishedFigures(t.db, b);
+    expect(await t.db.runDiff.count({ where: { OR: [{ olderRunId: b }, { newerRunId: b }] } })).toBe(0);
+    expect(await hasPromptSummaries(t.db, b)).toBe(false);
+    await writePromptSummaries(t.db, b);
+    // a pair first read once both runs are finished is stored then
+    await getRunDiff(t.db, { id: a, versionId }, { id: b, versionId });
+    expect(await t.db.runDiff.count({ where: { olderRunId: a, newerRunId: b } })).toBe(1);
+  });
+
   it('reads a prompt, its grid, replies and one point; a sealed prompt reads as missing', async () => {
     const run = latest();
     const p = await getRunPrompt(t.db, run, 'paracetamol-max-dose');
@@ -154,7 +206,7 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
 
   it('diffs two runs of one blueprint by model, listing visible cells only', async () => {
     const [a, , b] = demo.everyday.runIds as [string, string, string];
-    const diff = await getRunDiff(t.db, { id: a, versionId: demo.everyday.versionId }, { id: b, versionId: demo.everyday.versionId }, 100);
+    const diff = await computeRunDiff(t.db, { id: a, versionId: demo.everyday.versionId }, { id: b, versionId: demo.everyday.versionId }, 100);
     expect(diff.models).toHaveLength(5);
     for (const m of diff.models) {
       expect(m.better + m.worse + m.same).toBe(m.paired);

@@ -7,35 +7,19 @@
  * over the two runs' prompt results, weighted by the prompts' weights. Each run's score is its
  * stored `run_model_summaries.score`, the figure its run page shows. Neither is recomputed here
  * another way: a plain mean of the cells would be a third number for the same change.
+ *
+ * Computing it reads every cell of both runs, so it is done once per pair of finished runs and
+ * stored (`run_diffs`): when a run finishes, against the run of its blueprint before it (the pair
+ * the drift check and the run's history follow), and for any other pair the first time a reader
+ * asks; every later read is one row. A run still going is compared afresh on each request.
  */
-import { driftDifference, type ModelPrompts } from '@/lib/core';
+import { driftDifference, parseStored, StoredRunDiffSchema, type DiffCellRow, type DiffModelRow, type ModelPrompts, type StoredRunDiff } from '@/lib/core';
 import type { Db } from '../client';
 import { runPromptResults } from './blueprint-plan';
+import { hasPromptSummaries } from './run-heatmap';
 import { notSealedIn } from './sealed';
 
-export interface DiffModelRow {
-  modelId: string;
-  /** Prompts both runs scored for the model (sealed ones included). */
-  paired: number;
-  /** Each run's stored score for the model (its run page's); null when withheld or unscored. */
-  olderScore: number | null;
-  newerScore: number | null;
-  /** Newer − older over the paired prompts, prompt-weighted (driftDifference); > 0: the newer run scored higher. */
-  difference: number | null;
-  /** The difference is the stored drift check's between these two runs. */
-  fromDriftCheck: boolean;
-  better: number;
-  worse: number;
-  same: number;
-}
-
-export interface DiffCellRow {
-  promptKey: string;
-  modelId: string;
-  scoreA: number | null;
-  scoreB: number | null;
-  delta: number;
-}
+export type { DiffCellRow, DiffModelRow };
 
 /** Scores closer than this count as unchanged (they are means of floats; driftDifference's tie). */
 const SAME = 1e-9;
@@ -82,7 +66,10 @@ async function diffModels(db: Db, a: { id: string }, b: { id: string }): Promise
   });
 }
 
-export async function getRunDiff(db: Db, a: { id: string; versionId: string }, b: { id: string; versionId: string }, limit = 30) {
+type DiffRun = { id: string; versionId: string };
+
+/** The comparison computed from both runs' cells (`limit`: the moved cells listed). */
+export async function computeRunDiff(db: Db, a: DiffRun, b: DiffRun, limit = 30): Promise<StoredRunDiff> {
   const [models, cells, unchanged, onlyA, onlyB] = await Promise.all([
     diffModels(db, a, b),
     // only cells that moved: an unchanged one is counted, not listed as a change of ±0.0
@@ -108,7 +95,25 @@ export async function getRunDiff(db: Db, a: { id: string; versionId: string }, b
       SELECT count(DISTINCT cb.model_id)::int AS n FROM run_model_summaries cb
       WHERE cb.run_id = ${b.id} AND NOT EXISTS (SELECT 1 FROM run_model_summaries ca WHERE ca.run_id = ${a.id} AND ca.model_id = cb.model_id)`,
   ]);
-  /** `unchangedCells`: visible prompt × model cells scored the same in both runs (not listed). */
   return { models, cells, unchangedCells: unchanged[0]?.n ?? 0, modelsOnlyInA: onlyA[0]?.n ?? 0, modelsOnlyInB: onlyB[0]?.n ?? 0 };
 }
-export type RunDiff = Awaited<ReturnType<typeof getRunDiff>>;
+
+/** Computes the comparison of two finished runs (older first) and stores it, replacing an earlier one. */
+export async function storeRunDiff(db: Db, older: DiffRun, newer: DiffRun): Promise<StoredRunDiff> {
+  const diff = StoredRunDiffSchema.parse(await computeRunDiff(db, older, newer));
+  // as JSON text: Prisma's Json input keeps 16 significant digits (0.048749999999999995 came back
+  // 0.04874999999999999), and the stored figure must be the cells' own
+  await db.$executeRaw`
+    INSERT INTO run_diffs (older_run_id, newer_run_id, diff) VALUES (${older.id}, ${newer.id}, ${JSON.stringify(diff)}::jsonb)
+    ON CONFLICT (older_run_id, newer_run_id) DO UPDATE SET diff = EXCLUDED.diff, created_at = now()`;
+  return diff;
+}
+
+/** Two runs (older first) compared: the stored comparison, else computed, and stored when both runs are finished. */
+export async function getRunDiff(db: Db, older: DiffRun, newer: DiffRun): Promise<StoredRunDiff> {
+  const row = await db.runDiff.findUnique({ where: { olderRunId_newerRunId: { olderRunId: older.id, newerRunId: newer.id } }, select: { diff: true } });
+  if (row) return parseStored(StoredRunDiffSchema, row.diff, `run_diffs (${older.id}, ${newer.id}).diff`);
+  const [olderDone, newerDone] = await Promise.all([hasPromptSummaries(db, older.id), hasPromptSummaries(db, newer.id)]);
+  return olderDone && newerDone ? storeRunDiff(db, older, newer) : computeRunDiff(db, older, newer);
+}
+export type RunDiff = StoredRunDiff;

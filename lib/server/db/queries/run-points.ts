@@ -5,7 +5,7 @@
  */
 import { parseStored, pointLabel, StoredPointsSchema } from '@/lib/core';
 import type { Db } from '../client';
-import { SEALED_SPLIT } from './sealed';
+import { getRunPromptPage } from './run-heatmap';
 
 export interface RunPointRow {
   promptKey: string;
@@ -28,13 +28,7 @@ export async function getRunPointsPage(
   run: { id: string; versionId: string },
   opts: { page: number; pageSize: number },
 ): Promise<{ prompts: { promptKey: string; position: number }[]; points: RunPointRow[]; total: number }> {
-  const prompts = await db.$queryRaw<{ promptKey: string; position: number; total: number }[]>`
-    SELECT vp.prompt_key AS "promptKey", vp.position, (count(*) OVER ())::int AS total
-    FROM version_prompts vp
-    WHERE vp.version_id = ${run.versionId} AND vp.split <> ${SEALED_SPLIT}
-      AND EXISTS (SELECT 1 FROM run_cell_summaries c WHERE c.run_id = ${run.id} AND c.prompt_key = vp.prompt_key)
-    ORDER BY vp.position
-    OFFSET ${(opts.page - 1) * opts.pageSize} LIMIT ${opts.pageSize}`;
+  const { prompts, total } = await getRunPromptPage(db, run, { ...opts, sort: 'position' });
   const keys = prompts.map((p) => p.promptKey);
   const [rows, stored] =
     keys.length === 0
@@ -56,5 +50,5 @@ export async function getRunPointsPage(
     const point = byKey.get(r.promptKey)?.[r.pointIndex];
     return { ...r, pointText: point ? pointLabel(point) : r.pointText, mustNot: point?.source === 'should_not' };
   });
-  return { prompts: prompts.map(({ total: _t, ...p }) => p), points, total: prompts[0]?.total ?? 0 };
+  return { prompts: prompts.map((p) => ({ promptKey: p.promptKey, position: p.position })), points, total };
 }

@@ -21,7 +21,8 @@ import { generateCell, toStored } from './generate';
 import { judgeReply } from '../grading/judge';
 import { forgetRunContext, loadRunContext, type RunContext } from '../engine/run-context';
 import { runErrors } from './run-errors';
-import { publishesResults, summariseRun } from './summarise';
+import { publishesResults, storeDiffWithPrevious, summariseRun } from './summarise';
+import { forgetFinishedFigures } from '../../db/commands/prompt-summaries';
 
 export type { FinalStatus } from '@/lib/core';
 
@@ -100,7 +101,9 @@ export async function start(deps: RunDeps, runId: string): Promise<RunContext> {
   const run = await deps.db.run.findUnique({ where: { id: runId }, select: { startedAt: true } });
   if (!run) throw new RunNotFoundError(runId);
   // a resumed run's figures change as it goes: its stored judge figures are computed again when it finishes
-  await deps.db.run.update({ where: { id: runId }, data: { status: 'running', error: null, judgeReliability: Prisma.DbNull, judgeMethods: Prisma.DbNull, groups: Prisma.DbNull, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
+  await deps.db.run.update({ where: { id: runId }, data: { status: 'running', error: null, judgeReliability: Prisma.DbNull, judgeMethods: Prisma.DbNull, groups: Prisma.DbNull, planner: Prisma.DbNull, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
+  // its cells will change: the prompt rows and comparisons made when it last finished are made again when it finishes
+  await forgetFinishedFigures(deps.db, runId);
   // a worker that died mid-wait left its note of why it waited (run-waits.ts): this execution has waited for nothing yet
   await deps.db.runWait.deleteMany({ where: { runId } });
   const ctx = await loadRunContext(deps.db, runId);
@@ -324,6 +327,8 @@ export async function finish(deps: RunDeps, runId: string, opts: { budgetStop?: 
   await deps.db.runWait.deleteMany({ where: { runId } });
   // A completed scheduled run is compared with the previous one of its version (drift-check.ts).
   if (decision.status === 'completed' && run.trigger === 'schedule') await checkDrift(deps.db, runId);
+  // and compared with the run of its blueprint before it, once, after the drift check whose figure the comparison shows (run-diff.ts)
+  await storeDiffWithPrevious(deps.db, runId);
   forgetRunContext(runId); // a long-lived server keeps no finished run in memory
   await deps.onFinished?.(runId);
   return decision.status;

@@ -13,6 +13,7 @@
 import { xoroshiro128plus } from 'pure-rand';
 import {
   addToCoverage,
+  BlueprintPlanSchema,
   BlueprintSchema,
   EMPTY_COVERAGE,
   hashSeed,
@@ -35,6 +36,8 @@ import { runPromptResults } from '../../db/queries/blueprint-plan';
 import { retryOnUniqueViolation } from '../../db/unique-retry';
 import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../../db/stored-interval';
 import { cellData, cellRow } from '../../db/commands/cell-writer';
+import { writePromptSummaries } from '../../db/commands/prompt-summaries';
+import { storeRunDiff } from '../../db/queries/run-diff';
 
 /** The blueprint's `pass_threshold` from a version's stored normalised form (null: none, or a version from before the field). */
 export function passThresholdOf(normalized: unknown): number | null {
@@ -145,7 +148,13 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   const judgeReliability = StoredRunJudgeReliabilitySchema.parse(await computeRunJudgeReliability(db, runId));
   const judgeMethods = StoredJudgeMethodsSchema.parse(await computeRunJudgeMethods(db, runId));
   const groups = StoredRunGroupsSchema.parse((await computeRunGroups(db, runId)).models);
-  await db.run.update({ where: { id: runId }, data: { mde: planBlueprint(await runPromptResults(db, runId)).mde, judgeReliability, judgeMethods, groups } });
+  const plan = BlueprintPlanSchema.parse(planBlueprint(await runPromptResults(db, runId)));
+  // The planner's answer (every pair of models) beside its MDE, through one writer: Prisma's Float
+  // and Json inputs both keep 16 significant digits (0.31255683141538076 is stored
+  // 0.3125568314153808), so the plan's MDE and `mde` (which the drift checks copy) stay one value.
+  await db.run.update({ where: { id: runId }, data: { mde: plan.mde, planner: plan, judgeReliability, judgeMethods, groups } });
+  // its prompts' rows, once: the heatmap and points pages page through them (db/commands/prompt-summaries.ts)
+  await writePromptSummaries(db, runId);
 
   if (opts.publish ?? (run.status === 'completed' && publishesResults(run))) {
     // A blueprint's leaderboard entry per model is its latest run in which that model scored:
@@ -188,6 +197,21 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
       );
     }
   }
+}
+
+/**
+ * A finished run compared with the completed run of its blueprint before it (the pair its history
+ * and drift check follow; other pairs are stored when first read, db/queries/run-diff.ts), once.
+ */
+export async function storeDiffWithPrevious(db: Db, runId: string): Promise<void> {
+  const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, blueprintId: true, versionId: true, createdAt: true } });
+  if (!run) return;
+  const previous = await db.run.findFirst({
+    where: { blueprintId: run.blueprintId, status: 'completed', createdAt: { lt: run.createdAt }, promptSummaries: { some: {} } },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, versionId: true },
+  });
+  if (previous) await storeRunDiff(db, previous, run);
 }
 
 /**

@@ -1,0 +1,32 @@
+/**
+ * A finished run's prompts over their heatmap cells (run_prompt_summaries): position, sealed or
+ * not, the mean of the cell scores and the number of cells. Written once when the run is
+ * summarised, so a heatmap page (by position, hardest or easiest first) and the points page read
+ * one page of rows, not every cell of the run. A prompt this version does not grade (a rescore
+ * of fewer prompts) has no row, as the heatmap lists only the version's prompts.
+ */
+import { SEALED_SPLIT } from '@/lib/core';
+import type { Db } from '../client';
+
+export async function writePromptSummaries(db: Db, runId: string): Promise<void> {
+  await db.$transaction([
+    db.runPromptSummary.deleteMany({ where: { runId } }),
+    db.$executeRaw`
+      INSERT INTO run_prompt_summaries (run_id, prompt_key, position, sealed, mean, cells)
+      SELECT c.run_id, c.prompt_key, vp.position, vp.split = ${SEALED_SPLIT}, avg(c.score), count(*)::int
+      FROM run_cell_summaries c
+      JOIN runs r ON r.id = c.run_id
+      JOIN version_prompts vp ON vp.version_id = r.version_id AND vp.prompt_key = c.prompt_key
+      WHERE c.run_id = ${runId}
+      GROUP BY c.run_id, c.prompt_key, vp.position, vp.split`,
+  ]);
+}
+
+/**
+ * A resumed run's cells change again: its prompt rows and every stored comparison with it are
+ * removed, and made again when it is summarised (readers compute from the cells meanwhile).
+ */
+export async function forgetFinishedFigures(db: Db, runId: string): Promise<void> {
+  await db.$transaction([db.runPromptSummary.deleteMany({ where: { runId } }), db.runDiff.deleteMany({ where: { OR: [{ olderRunId: runId }, { newerRunId: runId }] } })]);
+}
+
