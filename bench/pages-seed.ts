@@ -88,24 +88,34 @@ export async function findSeeded(db: Db, opts: { slug: string; prompts: number; 
   return { blueprintId: blueprint.id, runIds, promptKeys: promptKeys(opts.prompts), models: benchModels(opts.models), verdictsPerRun };
 }
 
-/** Stores the blueprint `bench/<slug>.yml` and runs it `runs` times through the pipeline, one week apart. */
+/**
+ * Stores the blueprint `bench/<slug>.yml` and runs it `runs` times through the pipeline, one week
+ * apart. In a kept database a round already completed is kept, and one that did not finish (the
+ * bench stopped, or a defect stopped the run) is resumed, as `assay run --resume` would.
+ */
 export async function seedBenchBlueprint(db: Db, opts: { slug: string; title: string; prompts: number; models: number; runs: number }): Promise<BenchSeeded> {
   const models = benchModels(opts.models);
-  const { blueprintId } = await storeBlueprint(db, `bench/${opts.slug}.yml`, blueprintYaml(opts.title, opts.prompts, models));
+  const path = `bench/${opts.slug}.yml`;
+  const blueprintId = (await db.blueprint.findFirst({ where: { path }, select: { id: true } }))?.id ?? (await storeBlueprint(db, path, blueprintYaml(opts.title, opts.prompts, models))).blueprintId;
+  const earlier = await db.run.findMany({ where: { blueprintId }, orderBy: { createdAt: 'asc' }, select: { id: true, status: true } });
   const fake = await startFake();
   const runIds: string[] = [];
   const verdictsPerRun: number[] = [];
   try {
     const deps = await fakeDeps(db, fake.url, { concurrency: 32, sandbox: false });
     for (let round = 0; round < opts.runs; round++) {
-      await fake.admin.setRules(rules(models, round));
-      const { runId } = await requestRun(db, { blueprintId, trigger: 'schedule', judges: JUDGES, bypassCache: true }, noDispatch, { judges: JUDGES, defaultCollection: 'CORE', judgeSamples: 3 });
-      const started = Date.now();
-      const status = await executeRun(deps, runId, { inFlight: 128 });
-      if (status !== 'completed') throw new Error(`bench run ${runId} ended ${status}`);
-      // dated a week apart (run timestamps only): the blueprint's history and trend
-      const at = new Date(started - (opts.runs - round) * 7 * 86_400_000);
-      await db.run.update({ where: { id: runId }, data: { createdAt: at, startedAt: at, finishedAt: new Date(at.getTime() + Date.now() - started) } });
+      const made = earlier[round];
+      let runId = made?.id;
+      if (runId === undefined || made?.status !== 'completed') {
+        await fake.admin.setRules(rules(models, round));
+        runId ??= (await requestRun(db, { blueprintId, trigger: 'schedule', judges: JUDGES, bypassCache: true }, noDispatch, { judges: JUDGES, defaultCollection: 'CORE', judgeSamples: 3 })).runId;
+        const started = Date.now();
+        const status = await executeRun(deps, runId, { inFlight: 128 });
+        if (status !== 'completed') throw new Error(`bench run ${runId} ended ${status}`);
+        // dated a week apart (run timestamps only): the blueprint's history and trend
+        const at = new Date(started - (opts.runs - round) * 7 * 86_400_000);
+        await db.run.update({ where: { id: runId }, data: { createdAt: at, startedAt: at, finishedAt: new Date(at.getTime() + Date.now() - started) } });
+      }
       runIds.push(runId);
       verdictsPerRun.push(await db.verdict.count({ where: { runId } }));
     }

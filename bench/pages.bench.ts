@@ -24,6 +24,7 @@ import { createDb } from '@/lib/server/db/client';
 import { migrate } from '@/lib/server/db/migrate';
 import { findSeeded, seedBenchBlueprint, type BenchSeeded } from './pages-seed';
 import { reportTarget } from './targets';
+import { storeDiffWithPrevious, summariseRun } from '@/lib/server/runs/chat/summarise';
 import { measureMedian, type Measurement } from './http-measure';
 import { ensureBuild, startNext } from './next-server';
 
@@ -112,6 +113,14 @@ export async function bench(): Promise<void> {
       seeded.push(s);
       const made = found ? 'found in the kept database' : `made in ${((Date.now() - t) / 1000).toFixed(1)} s`;
       console.log(`${size.slug}: ${s.verdictsPerRun.map((v) => v.toLocaleString('en')).join(' + ')} verdicts, ${made}`);
+    }
+    // runs a kept database holds from before a figure was stored are summarised again, as finishing them does now
+    for (const runId of seeded.flatMap((s) => s.runIds)) {
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { planner: true } });
+      if (run.planner !== null) continue;
+      await summariseRun(db, runId);
+      await storeDiffWithPrevious(db, runId);
+      console.log(`summarised ${runId} again (made before its figures were stored)`);
     }
     await db.$executeRawUnsafe('ANALYZE');
 

@@ -67,12 +67,12 @@ export function scoresByGroup(attempts: readonly GroupedAttempt[], axis: GroupAx
   for (const a of attempts) {
     const key = a[axis];
     if (key === null) continue;
-    byKey.set(key, [...(byKey.get(key) ?? []), a]);
+    (byKey.get(key) ?? byKey.set(key, []).get(key)!).push(a);
   }
   return [...byKey.keys()].sort().map((key) => {
     const group = byKey.get(key)!;
     const byPrompt = new Map<string, GroupedAttempt[]>();
-    for (const a of group) byPrompt.set(a.promptId, [...(byPrompt.get(a.promptId) ?? []), a]);
+    for (const a of group) (byPrompt.get(a.promptId) ?? byPrompt.set(a.promptId, []).get(a.promptId)!).push(a);
     const prompts = [...byPrompt.entries()].sort(([a], [b]) => compareCodeUnits(a, b)).map(([id, list]) => {
       const scored = list.filter((a) => a.score !== null).map((a) => a.score as number);
       return { id, weight: list[0]!.weight, score: scored.length ? scored.reduce((s, x) => s + x, 0) / scored.length : null, attempts: Math.max(1, scored.length) };

@@ -218,7 +218,7 @@ function samplesByModel(prompts: readonly BoardPromptRow[]): Map<string, Map<str
 /** Rows of many models → one aggregate per model, over the rows given (and their prompt scores, if any). */
 export function aggregateByModel(rows: readonly (AggregatedRow & { modelId: string })[], opts: BoardBootstrapOptions & { prompts?: readonly BoardPromptRow[] } = {}): ModelAggregate[] {
   const byModel = new Map<string, AggregatedRow[]>();
-  for (const r of rows) byModel.set(r.modelId, [...(byModel.get(r.modelId) ?? []), r]);
+  for (const r of rows) (byModel.get(r.modelId) ?? byModel.set(r.modelId, []).get(r.modelId)!).push(r);
   const samples = opts.prompts ? samplesByModel(opts.prompts) : null;
   return [...byModel.entries()].map(([id, list]) => aggregateRows(id, list, { ...opts, prompts: samples?.get(id) }));
 }

@@ -39,7 +39,7 @@ export async function previousScheduledRun(db: Db, run: { id: string; blueprintI
 async function servedByModel(db: Db, runId: string): Promise<Map<string, ServedIdentity>> {
   const rows = await db.reply.findMany({ where: { runId, error: null }, select: { modelId: true, servedModel: true, systemFingerprint: true } });
   const by = new Map<string, ServedIdentity[]>();
-  for (const r of rows) by.set(r.modelId, [...(by.get(r.modelId) ?? []), { model: r.servedModel, fingerprint: r.systemFingerprint }]);
+  for (const r of rows) (by.get(r.modelId) ?? by.set(r.modelId, []).get(r.modelId)!).push({ model: r.servedModel, fingerprint: r.systemFingerprint });
   return new Map([...by].map(([m, list]) => [m, typicalServed(list)]));
 }
 

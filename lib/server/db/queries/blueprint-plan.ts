@@ -38,7 +38,8 @@ export async function runPromptResults(db: Db, runId: string): Promise<ModelProm
   for (const c of cells) {
     const weight = weights.get(c.promptKey);
     if (weight === undefined) continue; // a rescore's source may hold prompts its version dropped
-    byModel.set(c.modelId, [...(byModel.get(c.modelId) ?? []), { id: c.promptKey, weight, score: c.score, errors: c.errorCount }]);
+    const prompts = byModel.get(c.modelId) ?? byModel.set(c.modelId, []).get(c.modelId)!;
+    prompts.push({ id: c.promptKey, weight, score: c.score, errors: c.errorCount });
   }
   return [...byModel].map(([modelId, prompts]) => ({ modelId, prompts }));
 }

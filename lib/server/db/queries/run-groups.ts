@@ -30,11 +30,17 @@ export async function computeRunGroups(db: Db, runId: string): Promise<RunGroups
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { version: { select: { normalized: true } } } });
   const parsed = GroupFieldsSchema.safeParse(run.version.normalized);
   const prompts = new Map((parsed.success ? parsed.data.prompts : []).map((p) => [p.id, p]));
-  const rows = await db.attemptScore.findMany({
-    where: { runId },
-    orderBy: [{ modelId: 'asc' }, { promptKey: 'asc' }, { replyId: 'asc' }],
-    select: { promptKey: true, modelId: true, score: true, reply: { select: { error: true, verdicts: { where: { runId }, select: { status: true } } } } },
-  });
+  // One statement whatever the run's size: through Prisma the nested reply → verdicts select sent
+  // every reply id as a bind parameter, over PostgreSQL's 65,535 at 100,000 replies.
+  const rows = await db.$queryRaw<{ promptKey: string; modelId: string; score: number | null; failed: boolean; statuses: string[] }[]>`
+    SELECT a.prompt_key AS "promptKey", a.model_id AS "modelId", a.score, (r.error IS NOT NULL) AS failed,
+           coalesce(array_agg(v.status::text) FILTER (WHERE v.id IS NOT NULL), '{}') AS statuses
+    FROM attempt_scores a
+    JOIN replies r ON r.id = a.reply_id
+    LEFT JOIN verdicts v ON v.run_id = a.run_id AND v.reply_id = a.reply_id
+    WHERE a.run_id = ${runId}
+    GROUP BY a.id, a.prompt_key, a.model_id, a.reply_id, a.score, r.error
+    ORDER BY a.model_id, a.prompt_key, a.reply_id`;
   const byModel = new Map<string, GroupedAttempt[]>();
   for (const r of rows) {
     const p = prompts.get(r.promptKey);
@@ -44,9 +50,11 @@ export async function computeRunGroups(db: Db, runId: string): Promise<RunGroups
       category: p?.category ?? null,
       rule: p?.rule ?? null,
       score: r.score,
-      passed: r.reply.error ? null : attemptPassed(r.reply.verdicts),
+      passed: r.failed ? null : attemptPassed(r.statuses.map((status) => ({ status }))),
     };
-    byModel.set(r.modelId, [...(byModel.get(r.modelId) ?? []), attempt]);
+    const list = byModel.get(r.modelId);
+    if (list) list.push(attempt);
+    else byModel.set(r.modelId, [attempt]);
   }
   const rng = xoroshiro128plus(hashSeed(`${runId}:groups`));
   return {

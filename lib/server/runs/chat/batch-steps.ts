@@ -89,7 +89,7 @@ export async function collectBatchRound(deps: RunDeps, ctx: RunContext, opts: Gr
   // OpenAI takes one model per batch file: one batch per provider and model.
   for (const line of state.pending.values()) {
     const k = `${line.provider}\u0000${line.model}`;
-    byBatch.set(k, [...(byBatch.get(k) ?? []), line]);
+    (byBatch.get(k) ?? byBatch.set(k, []).get(k)!).push(line);
   }
   for (const lines of byBatch.values()) {
     for (let i = 0; i < lines.length && !budgetStop; i += MAX_BATCH_LINES) {

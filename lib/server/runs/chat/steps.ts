@@ -168,16 +168,20 @@ async function pendingWork(deps: RunDeps, ctx: RunContext, group?: GroupKey): Pr
   }
   const plan = planOf(ctx);
   const cells = group ? (plan.byGroup.get(groupKeyOf(group)) ?? []) : plan.cells;
-  const stored = await deps.db.reply.findMany({
-    where: { runId: ctx.runId, ...inGroup },
-    select: { id: true, promptKey: true, modelId: true, systemIndex: true, temperatureIndex: true, attempt: true, attemptScores: { where: { runId: ctx.runId }, select: { id: true }, take: 1 } },
-  });
+  // One statement whatever the run's size: a nested Prisma select of the attempt scores sent every
+  // reply id as a bind parameter, over PostgreSQL's 65,535 once a run held that many replies, so a
+  // run that large could neither finish nor resume.
+  const stored = await deps.db.$queryRaw<{ id: string; promptKey: string; modelId: string; systemIndex: number; temperatureIndex: number; attempt: number; scored: boolean }[]>`
+    SELECT r.id, r.prompt_key AS "promptKey", r.model_id AS "modelId", r.system_index AS "systemIndex", r.temperature_index AS "temperatureIndex", r.attempt,
+           EXISTS (SELECT 1 FROM attempt_scores a WHERE a.run_id = ${ctx.runId} AND a.reply_id = r.id) AS scored
+    FROM replies r
+    WHERE r.run_id = ${ctx.runId}${group ? Prisma.sql` AND r.prompt_key = ${group.promptKey} AND r.model_id = ${group.modelId}` : Prisma.empty}`;
   const byKey = new Map(stored.map((r) => [[r.promptKey, r.modelId, r.systemIndex, r.temperatureIndex, r.attempt].join('|'), r]));
   const work: PendingWork = { generate: [], judge: [] };
   for (const cell of cells) {
     const r = byKey.get(cell.key);
     if (!r) work.generate.push(cell);
-    else if (r.attemptScores.length === 0) work.judge.push({ id: r.id, promptKey: r.promptKey, modelId: r.modelId });
+    else if (!r.scored) work.judge.push({ id: r.id, promptKey: r.promptKey, modelId: r.modelId });
   }
   return work;
 }

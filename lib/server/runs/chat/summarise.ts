@@ -56,7 +56,7 @@ export async function rebuildCells(db: Db, runId: string): Promise<void> {
   const groups = new Map<string, typeof attempts>();
   for (const a of attempts) {
     const key = `${a.promptKey}\u0000${a.modelId}`;
-    groups.set(key, [...(groups.get(key) ?? []), a]);
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(a);
   }
   const rows = [...groups.values()].map((g) => ({ runId, promptKey: g[0]!.promptKey, modelId: g[0]!.modelId, ...cellRow(cellData(g, threshold)) }));
   await db.$transaction([db.runCellSummary.deleteMany({ where: { runId } }), db.runCellSummary.createMany({ data: rows })]);
@@ -101,7 +101,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   const statsBy = new Map(replyStats.map((r) => [r.model_id, r]));
 
   const byModel = new Map<string, typeof cells>();
-  for (const c of cells) byModel.set(c.modelId, [...(byModel.get(c.modelId) ?? []), c]);
+  for (const c of cells) (byModel.get(c.modelId) ?? byModel.set(c.modelId, []).get(c.modelId)!).push(c);
   const rng = xoroshiro128plus(hashSeed(runId));
   for (const [modelId, modelCells] of byModel) {
     const m = modelScore(
