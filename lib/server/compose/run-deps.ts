@@ -13,11 +13,10 @@ import { inngestDevMode } from '../env-inngest';
 import type { Db } from '../db/client';
 import { providerConfigFromEnv } from './provider-config';
 import { createExternalCallPort } from '../external/services';
-import { inngest } from '../jobs/client';
-import { runExecutionEvent } from '../jobs/functions/run-functions';
 import type { RunDispatcher } from '../runs/contracts';
 import type { RunDeps } from '../runs/engine/deps';
 import { executeRun } from '../runs/engine/execute-run';
+import { lazy } from '../providers/lazy-module';
 import { LlmGateway } from '../runs/calls/gateway';
 import { databaseSlots } from '../runs/calls/provider-slots';
 import { EmbeddingLimiters } from '../runs/retrieval/embed-texts';
@@ -83,8 +82,22 @@ export function inngestConfigured(env: Env): boolean {
   return Boolean(env.INNGEST_EVENT_KEY) || inngestDevMode(env.INNGEST_DEV);
 }
 
+/**
+ * The Inngest client and the run event, imported by the first dispatch: a process that never
+ * sends to Inngest (`assay run`, the in-process runner) never loads `inngest` (lazy-module.ts).
+ */
+const inngestRuns = lazy(async () => {
+  const [{ inngest }, { runExecutionEvent }] = await Promise.all([import('../jobs/client'), import('../jobs/functions/run-functions')]);
+  return { inngest, runExecutionEvent };
+});
+
 export function inngestDispatcher(): RunDispatcher {
-  return { dispatch: async (runId) => void (await inngest.send(runExecutionEvent(runId, randomUUID()))) };
+  return {
+    dispatch: async (runId) => {
+      const { inngest, runExecutionEvent } = await inngestRuns();
+      await inngest.send(runExecutionEvent(runId, randomUUID()));
+    },
+  };
 }
 
 /**

@@ -13,14 +13,15 @@ import { ProviderError } from './types';
 
 export class AnthropicBatchApi implements BatchApi {
   // ES private fields, not TypeScript's `private`: the SDK object holds the API key, and a
-  // logged, inspected or serialised adapter must never show it (resolve.test.ts).
-  readonly #sdk: Anthropic;
+  // logged, inspected or serialised adapter must never show it (resolve.test.ts). The client's
+  // own, made by its first call (lazy-module.ts).
+  readonly #sdk: () => Promise<Anthropic>;
   readonly #errors: SdkErrorKinds;
   readonly #secrets: readonly string[];
 
   constructor(
     readonly provider: string,
-    sdk: Anthropic,
+    sdk: () => Promise<Anthropic>,
     errors: SdkErrorKinds,
     secrets: readonly string[],
   ) {
@@ -33,27 +34,28 @@ export class AnthropicBatchApi implements BatchApi {
     return { id: b.id, status: b.processing_status, ended: b.processing_status === 'ended' };
   }
 
-  #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
-    return classifiedSdkCall(fn, this.#errors, this.provider, this.#secrets);
+  async #sdkCall<T>(fn: (sdk: Anthropic) => Promise<T>): Promise<T> {
+    const sdk = await this.#sdk();
+    return classifiedSdkCall(() => fn(sdk), this.#errors, this.provider, this.#secrets);
   }
 
   async submit(lines: readonly BatchLine[], opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
     const requests = lines.map((l) => ({ custom_id: l.customId, params: toAnthropicParams(l.request) }));
-    return this.#state(await this.#sdkCall(() => this.#sdk.messages.batches.create({ requests }, { signal: opts.signal })));
+    return this.#state(await this.#sdkCall((sdk) => sdk.messages.batches.create({ requests }, { signal: opts.signal })));
   }
 
   async retrieve(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.#sdk.messages.batches.retrieve(id, {}, { signal: opts.signal })));
+    return this.#state(await this.#sdkCall((sdk) => sdk.messages.batches.retrieve(id, {}, { signal: opts.signal })));
   }
 
   async cancel(id: string): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.#sdk.messages.batches.cancel(id)));
+    return this.#state(await this.#sdkCall((sdk) => sdk.messages.batches.cancel(id)));
   }
 
   async results(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchLineResult[]> {
     const out: BatchLineResult[] = [];
-    await this.#sdkCall(async () => {
-      for await (const line of await this.#sdk.messages.batches.results(id, {}, { signal: opts.signal })) out.push(this.#line(line));
+    await this.#sdkCall(async (sdk) => {
+      for await (const line of await sdk.messages.batches.results(id, {}, { signal: opts.signal })) out.push(this.#line(line));
     });
     return out;
   }

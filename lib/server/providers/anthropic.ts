@@ -3,7 +3,7 @@
  * the system prompt is a separate field, tool calls and results are content blocks, turns of
  * one role must be merged, `max_tokens` is required, and there are no log-probabilities.
  */
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { servedFrom } from '@/lib/core';
 import { AnthropicBatchApi } from './anthropic-batch';
@@ -16,6 +16,7 @@ import { costUsd } from './cost';
 import { anthropicOutcome } from './reply-outcome';
 import { anthropicUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
+import { isInstance, lazy } from './lazy-module';
 import { anthropicTools, parseArguments } from './tool-calls';
 import { type ChatRequest, type ChatResponse, type LlmClient, type ToolCall } from './types';
 
@@ -108,14 +109,25 @@ export function fromAnthropicMessage(message: Message, ctx: { provider: string; 
   };
 }
 
+/**
+ * The `@anthropic-ai/sdk` package, imported by the first call that needs it (lazy-module.ts). Its
+ * error classes are read with `peek()` once a call failed: an error of the SDK only comes from a
+ * call made through it.
+ */
+export const anthropicSdk = lazy(() => import('@anthropic-ai/sdk'));
+
 /** The Anthropic SDK's errors, for the shared SDK classifier (a connection timeout is a connection error too: test it first). */
 const ANTHROPIC_ERRORS: SdkErrorKinds = {
-  isAbort: (e) => e instanceof APIUserAbortError,
-  isTimeout: (e) => e instanceof APIConnectionTimeoutError,
-  isConnection: (e) => e instanceof APIConnectionError,
+  isAbort: (e) => isInstance(e, anthropicSdk.peek()?.APIUserAbortError),
+  isTimeout: (e) => isInstance(e, anthropicSdk.peek()?.APIConnectionTimeoutError),
+  isConnection: (e) => isInstance(e, anthropicSdk.peek()?.APIConnectionError),
   // codes: `billing_error`, and a 429 whose `details.error_code` is the spend limit, are out of credit, not a rate limit (classify.ts).
-  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.type, e.errorCode] } : null),
+  http: (e) => {
+    const APIError = anthropicSdk.peek()?.APIError;
+    return APIError && e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.type, e.errorCode] } : null;
+  },
 };
+
 
 /** The Anthropic SDK's errors, classified (the client's calls; the contract suite reads documented error bodies through it). */
 export function classifyAnthropicError(e: unknown, provider: string, secrets: readonly string[] = []): unknown {
@@ -124,7 +136,8 @@ export function classifyAnthropicError(e: unknown, provider: string, secrets: re
 
 export class AnthropicClient implements LlmClient {
   readonly provider: string;
-  readonly #sdk: Anthropic;
+  /** Made by the first call (lazy-module.ts), then kept. */
+  readonly #sdk: () => Promise<Anthropic>;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
   /** Message Batches over the same SDK object. */
@@ -135,24 +148,29 @@ export class AnthropicClient implements LlmClient {
     this.#secrets = [opts.apiKey];
     this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     // Everything explicit, so the SDK reads no environment variable or profile file of its own.
-    this.#sdk = new Anthropic({
-      apiKey: opts.apiKey,
-      baseURL: opts.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
-      maxRetries: 0,
-      logLevel: 'off',
-      openTelemetry: false,
+    this.#sdk = lazy(async () => {
+      const { default: Anthropic } = await anthropicSdk();
+      return new Anthropic({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
+        maxRetries: 0,
+        logLevel: 'off',
+        openTelemetry: false,
+      });
     });
     this.batch = speaksBatch(this.provider) ? new AnthropicBatchApi(this.provider, this.#sdk, ANTHROPIC_ERRORS, this.#secrets) : undefined;
   }
 
-  chat(req: ChatRequest): Promise<ChatResponse> {
+  async chat(req: ChatRequest): Promise<ChatResponse> {
+    // Made before the clock starts: the first call's latency and deadline are its request's alone.
+    const sdk = await this.#sdk();
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
     const started = performance.now();
     return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
       let message: Message;
       let headers: Headers;
       try {
-        const { data, response } = await this.#sdk.messages.create(toAnthropicParams(req), { signal, timeout: timeoutMs + 1_000, headers: attemptHeaders(req) }).withResponse();
+        const { data, response } = await sdk.messages.create(toAnthropicParams(req), { signal, timeout: timeoutMs + 1_000, headers: attemptHeaders(req) }).withResponse();
         message = data;
         headers = response.headers;
       } catch (e) {

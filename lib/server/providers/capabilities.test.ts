@@ -3,7 +3,7 @@ import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { CapabilityMemory, fitRequest, knownLimits, refusalOf, UnsupportedParameterError } from './capabilities';
 import { OpenAiCompatibleClient, toOpenAiParams } from './openai-compatible';
 import { ApiError } from '@google/genai';
-import { classifyGeminiError } from './google';
+import { classifyGeminiError, geminiSdk } from './google';
 import type { ProviderError } from './types';
 
 describe('refusalOf: a refused parameter read from the error as the provider sends it', () => {
@@ -125,6 +125,10 @@ describe('OpenAI adapter against the fake’s reasoning profiles', () => {
 });
 
 describe('Gemini adapter', () => {
+  // The adapter imports the SDK on its first call; these errors are made here, without one.
+  beforeAll(async () => {
+    await geminiSdk();
+  });
   it('reads Gemini’s refusal of log-probabilities (400 INVALID_ARGUMENT) as a refused parameter, and other 400s as they were', () => {
     // The body as the Gemini API sends it (GoogleCloudPlatform/generative-ai#1536, mscraftsman/generative-ai#135); @google/genai puts it in ApiError.message.
     const body = (message: string) => JSON.stringify({ error: { code: 400, message, status: 'INVALID_ARGUMENT' } });

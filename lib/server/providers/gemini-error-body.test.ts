@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { durationMs, readGeminiErrorBody } from './gemini-error-body';
 import { ApiError } from '@google/genai';
-import { classifyGeminiError } from './google';
+import { classifyGeminiError, geminiSdk } from './google';
 import type { ProviderError } from './types';
 
 // A 429 as Google sends it (shape of the Gemini API "Troubleshooting" page; details as quoted in
@@ -48,6 +48,10 @@ describe('reading a Gemini error body', () => {
 });
 
 describe('a Gemini 429 classified by the adapter', () => {
+  // The adapter imports the SDK on its first call; these errors are made here, without one.
+  beforeAll(async () => {
+    await geminiSdk();
+  });
   const apiError = (body: string) => new ApiError({ status: 429, message: body });
   it('a per-minute quota is a rate limit, waited out for its RetryInfo delay', () => {
     const e = classifyGeminiError(apiError(LIMITED), 'google', []) as ProviderError;

@@ -1,6 +1,6 @@
 import { ApiError } from '@google/genai';
-import { describe, expect, it } from 'vitest';
-import { classifyGeminiError, fromGeminiResponse, GoogleClient, toGeminiParams } from './google';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { classifyGeminiError, fromGeminiResponse, geminiSdk, GoogleClient, toGeminiParams } from './google';
 
 const ctx = { provider: 'google', model: 'gemini-2.0-flash', latencyMs: 3 };
 
@@ -133,6 +133,10 @@ describe('Gemini response mapping', () => {
 });
 
 describe('Gemini errors and client', () => {
+  // The adapter imports the SDK on its first call; these errors are made here, without one.
+  beforeAll(async () => {
+    await geminiSdk();
+  });
   it('classifies by status, redacting the key', () => {
     const key = 'AIzaSyTOTALLYSECRET123';
     expect(classifyGeminiError(new ApiError({ status: 429, message: 'quota' }), 'google', [key])).toMatchObject({ kind: 'rate_limited', status: 429 });

@@ -4,7 +4,7 @@
  * Gemini offers log-probabilities (`responseLogprobs` + `logprobs: k`) on the models that
  * support them; a reply without them maps to null.
  */
-import { ApiError, GoogleGenAI, type Content, type GenerateContentParameters, type GenerateContentResponse, type Part } from '@google/genai';
+import type { Content, GenerateContentParameters, GenerateContentResponse, GoogleGenAI, Part } from '@google/genai';
 import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import { refusalOf, UnsupportedParameterError } from './capabilities';
@@ -14,6 +14,7 @@ import { geminiOutcome, geminiPromptBlock } from './reply-outcome';
 import { geminiUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, isAbortError, withDeadline } from './deadline';
 import { readGeminiErrorBody } from './gemini-error-body';
+import { lazy } from './lazy-module';
 import { geminiFunctionDeclarations, parseArguments } from './tool-calls';
 import { isProviderError, type ChatRequest, type ChatResponse, type LlmClient, type TokenLogprob, type ToolCall } from './types';
 
@@ -129,6 +130,13 @@ export function fromGeminiResponse(res: GeminiReply, ctx: { provider: string; mo
 }
 
 /**
+ * The `@google/genai` package, imported by the first call that needs it (lazy-module.ts); the
+ * Gemini embeddings adapter uses it through this one too. Its `ApiError` is read with `peek()`
+ * once a call failed: an error of the SDK only comes from a call made through it.
+ */
+export const geminiSdk = lazy(() => import('@google/genai'));
+
+/**
  * The Gemini SDK's errors, for the shared SDK classifier. They carry a status and the body but no
  * headers: a 429's wait is the body's RetryInfo (gemini-error-body.ts), handed on as the
  * `retry-after-ms` it stands for so the limiter waits it out.
@@ -137,7 +145,8 @@ const GEMINI_ERRORS: SdkErrorKinds = {
   isAbort: isAbortError,
   isConnection: (e) => e instanceof TypeError, // undici's "fetch failed"
   http: (e) => {
-    if (!(e instanceof ApiError) || typeof e.status !== 'number') return null;
+    const ApiError = geminiSdk.peek()?.ApiError;
+    if (!ApiError || !(e instanceof ApiError) || typeof e.status !== 'number') return null;
     const body = readGeminiErrorBody(e.message);
     return {
       status: e.status,
@@ -158,7 +167,8 @@ export function classifyGeminiError(e: unknown, provider: string, secrets: reado
 
 export class GoogleClient implements LlmClient {
   readonly provider = 'google';
-  readonly #sdk: GoogleGenAI;
+  /** Made by the first call (lazy-module.ts), then kept. */
+  readonly #sdk: () => Promise<GoogleGenAI>;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
 
@@ -167,16 +177,21 @@ export class GoogleClient implements LlmClient {
     this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     // No retryOptions: the SDK then makes exactly one request (retries are ours). `vertexai: false`
     // explicitly, or GOOGLE_GENAI_USE_VERTEXAI in the environment would switch backends behind our back.
-    this.#sdk = new GoogleGenAI({ apiKey: opts.apiKey, vertexai: false, ...(opts.baseURL ? { httpOptions: { baseUrl: opts.baseURL } } : {}) });
+    this.#sdk = lazy(async () => {
+      const { GoogleGenAI } = await geminiSdk();
+      return new GoogleGenAI({ apiKey: opts.apiKey, vertexai: false, ...(opts.baseURL ? { httpOptions: { baseUrl: opts.baseURL } } : {}) });
+    });
   }
 
-  chat(req: ChatRequest): Promise<ChatResponse> {
+  async chat(req: ChatRequest): Promise<ChatResponse> {
+    // Made before the clock starts: the first call's latency and deadline are its request's alone.
+    const sdk = await this.#sdk();
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
     const started = performance.now();
     return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
       let res: GenerateContentResponse;
       try {
-        res = await this.#sdk.models.generateContent(toGeminiParams(req, { signal, timeoutMs: timeoutMs + 1_000 }));
+        res = await sdk.models.generateContent(toGeminiParams(req, { signal, timeoutMs: timeoutMs + 1_000 }));
       } catch (e) {
         throw classifyGeminiError(e, this.provider, this.#secrets);
       }

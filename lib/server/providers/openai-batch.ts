@@ -4,12 +4,12 @@
  * is created on it; once it is `completed` (or `expired`, `cancelled`, `failed`: all final),
  * its output file holds the answered lines and its error file the failed ones.
  */
-import { toFile, type OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 import type { Batch } from 'openai/resources/batches';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { BatchApi, BatchLine, BatchLineResult, BatchState } from './batch-types';
 import { classifiedSdkCall, httpError, malformedError, redact, type SdkErrorKinds } from './classify';
-import { fromOpenAiCompletion, toOpenAiParams } from './openai-compatible';
+import { fromOpenAiCompletion, openAiSdk, toOpenAiParams } from './openai-compatible';
 import { ProviderError } from './types';
 
 const FINAL: ReadonlySet<Batch['status']> = new Set(['completed', 'expired', 'cancelled', 'failed']);
@@ -47,14 +47,15 @@ export function batchError(provider: string, b: Pick<Batch, 'id' | 'status' | 'e
 
 export class OpenAiBatchApi implements BatchApi {
   // ES private fields, not TypeScript's `private`: the SDK object holds the API key, and a
-  // logged, inspected or serialised adapter must never show it (resolve.test.ts).
-  readonly #sdk: OpenAI;
+  // logged, inspected or serialised adapter must never show it (resolve.test.ts). The client's
+  // own, made by its first call (lazy-module.ts).
+  readonly #sdk: () => Promise<OpenAI>;
   readonly #errors: SdkErrorKinds;
   readonly #secrets: readonly string[];
 
   constructor(
     readonly provider: string,
-    sdk: OpenAI,
+    sdk: () => Promise<OpenAI>,
     errors: SdkErrorKinds,
     secrets: readonly string[],
   ) {
@@ -68,31 +69,33 @@ export class OpenAiBatchApi implements BatchApi {
     return { id: b.id, status: b.status, ended: FINAL.has(b.status), ...(error ? { error } : {}) };
   }
 
-  #sdkCall<T>(fn: () => Promise<T>): Promise<T> {
-    return classifiedSdkCall(fn, this.#errors, this.provider, this.#secrets);
+  async #sdkCall<T>(fn: (sdk: OpenAI) => Promise<T>): Promise<T> {
+    const sdk = await this.#sdk();
+    return classifiedSdkCall(() => fn(sdk), this.#errors, this.provider, this.#secrets);
   }
 
   async submit(lines: readonly BatchLine[], opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
     const jsonl = lines.map((l) => JSON.stringify({ custom_id: l.customId, method: 'POST', url: '/v1/chat/completions', body: toOpenAiParams(l.request) })).join('\n') + '\n';
-    const file = await this.#sdkCall(async () => this.#sdk.files.create({ file: await toFile(Buffer.from(jsonl), 'assay-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }, { signal: opts.signal }));
-    const batch = await this.#sdkCall(() => this.#sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: opts.signal }));
+    const { toFile } = await openAiSdk();
+    const file = await this.#sdkCall(async (sdk) => sdk.files.create({ file: await toFile(Buffer.from(jsonl), 'assay-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }, { signal: opts.signal }));
+    const batch = await this.#sdkCall((sdk) => sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }, { signal: opts.signal }));
     return this.#state(batch);
   }
 
   async retrieve(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.#sdk.batches.retrieve(id, { signal: opts.signal })));
+    return this.#state(await this.#sdkCall((sdk) => sdk.batches.retrieve(id, { signal: opts.signal })));
   }
 
   async cancel(id: string): Promise<BatchState> {
-    return this.#state(await this.#sdkCall(() => this.#sdk.batches.cancel(id)));
+    return this.#state(await this.#sdkCall((sdk) => sdk.batches.cancel(id)));
   }
 
   async results(id: string, opts: { signal?: AbortSignal } = {}): Promise<BatchLineResult[]> {
-    const batch = await this.#sdkCall(() => this.#sdk.batches.retrieve(id, { signal: opts.signal }));
+    const batch = await this.#sdkCall((sdk) => sdk.batches.retrieve(id, { signal: opts.signal }));
     const out: BatchLineResult[] = [];
     for (const fileId of [batch.output_file_id, batch.error_file_id]) {
       if (!fileId) continue;
-      const text = await this.#sdkCall(async () => (await this.#sdk.files.content(fileId, { signal: opts.signal })).text());
+      const text = await this.#sdkCall(async (sdk) => (await sdk.files.content(fileId, { signal: opts.signal })).text());
       for (const raw of text.split('\n')) {
         if (raw.trim() === '') continue;
         const line = JSON.parse(raw) as OutputLine;

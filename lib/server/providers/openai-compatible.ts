@@ -3,7 +3,7 @@
  * Ollama, LM Studio and OpenAI-format systems under test differ only in base URL and key,
  * so they are all this one adapter (see catalog.ts).
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
@@ -15,6 +15,7 @@ import { costUsd } from './cost';
 import { bodyError, choiceError, moderationBlock, openAiOutcome } from './reply-outcome';
 import { openAiUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
+import { isInstance, lazy } from './lazy-module';
 import { nodeHttpFetch } from './node-http-fetch';
 import { OpenAiBatchApi } from './openai-batch';
 import { normaliseToolCalls, openAiTools, stringifyArguments } from './tool-calls';
@@ -110,18 +111,30 @@ export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider
   };
 }
 
+/**
+ * The `openai` package, imported by the first call that needs it (lazy-module.ts); the OpenAI
+ * embeddings and Batch adapters use it through this one too. Its error classes are read with
+ * `peek()` once a call failed: an error of the SDK only comes from a call made through it.
+ */
+export const openAiSdk = lazy(() => import('openai'));
+
 /** The OpenAI SDK's errors, for the shared SDK classifier (the batch adapter's calls). */
 const OPENAI_ERRORS: SdkErrorKinds = {
-  isAbort: (e) => e instanceof APIUserAbortError,
-  isTimeout: (e) => e instanceof APIConnectionTimeoutError,
-  isConnection: (e) => e instanceof APIConnectionError,
-  http: (e) => (e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.code, e.type] } : null),
+  isAbort: (e) => isInstance(e, openAiSdk.peek()?.APIUserAbortError),
+  isTimeout: (e) => isInstance(e, openAiSdk.peek()?.APIConnectionTimeoutError),
+  isConnection: (e) => isInstance(e, openAiSdk.peek()?.APIConnectionError),
+  http: (e) => {
+    const APIError = openAiSdk.peek()?.APIError;
+    return APIError && e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.code, e.type] } : null;
+  },
 };
+
 
 export class OpenAiCompatibleClient implements LlmClient {
   readonly provider: string;
   // Private: the SDK object holds the key, and must not show up in logs or serialised state.
-  readonly #sdk: OpenAI;
+  // Made by the first call (lazy-module.ts), then kept.
+  readonly #sdk: () => Promise<OpenAI>;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
   /** OpenAI's Batch API over the same SDK object (only for providers whose record has `batch`: catalog.ts). */
@@ -133,22 +146,27 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.provider = opts.provider;
     this.#secrets = [opts.apiKey, ...(opts.secrets ?? [])];
     this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#sdk = new OpenAI({
-      apiKey: opts.apiKey,
-      baseURL: opts.baseURL,
-      maxRetries: 0, // retries are ours (retry.ts), so that one policy sees every failure
-      organization: null,
-      project: null,
-      logLevel: 'off',
-      // node:http instead of the global fetch for the JSON calls: a third less CPU per call (node-http-fetch.ts)
-      fetch: nodeHttpFetch,
-      ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
-      ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
+    this.#sdk = lazy(async () => {
+      const { default: OpenAI } = await openAiSdk();
+      return new OpenAI({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL,
+        maxRetries: 0, // retries are ours (retry.ts), so that one policy sees every failure
+        organization: null,
+        project: null,
+        logLevel: 'off',
+        // node:http instead of the global fetch for the JSON calls: a third less CPU per call (node-http-fetch.ts)
+        fetch: nodeHttpFetch,
+        ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
+        ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
+      });
     });
     this.batch = speaksBatch(this.provider) ? new OpenAiBatchApi(this.provider, this.#sdk, OPENAI_ERRORS, this.#secrets) : undefined;
   }
 
-  chat(req: ChatRequest): Promise<ChatResponse> {
+  async chat(req: ChatRequest): Promise<ChatResponse> {
+    // Made before the clock starts: the first call's latency and deadline are its request's alone.
+    const sdk = await this.#sdk();
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
     const started = performance.now();
     return withDeadline({ provider: this.provider, timeoutMs, signal: req.signal }, async (signal) => {
@@ -156,7 +174,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       let headers: Headers;
       const send = (field: 'max_tokens' | 'max_completion_tokens') =>
         // withResponse: the headers say what was served (openai-model, x-request-id).
-        this.#sdk.chat.completions
+        sdk.chat.completions
           .create(toOpenAiParams(req, field), {
             signal,
             // Our deadline fires first; the SDK's is only a backstop.
@@ -172,7 +190,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         } catch (e) {
           // The same cap under the name this model accepts: a spelling, not a capability, so it is
           // remembered by the client for every run, and the refused request was not billed.
-          const refused = this.#classify(e);
+          const refused = this.#classify(e, sdk);
           if (!(isUnsupportedParameter(refused) && refused.refusal.param === 'max_tokens' && field === 'max_tokens' && req.maxTokens !== undefined)) throw e;
           this.#completionTokensModels.add(req.model);
           sent = await send('max_completion_tokens');
@@ -180,26 +198,28 @@ export class OpenAiCompatibleClient implements LlmClient {
         completion = sent.data;
         headers = sent.response.headers;
       } catch (e) {
-        throw this.#classify(e);
+        throw this.#classify(e, sdk);
       }
       return fromOpenAiCompletion(completion, { provider: this.provider, model: req.model, latencyMs: performance.now() - started, headers });
     });
   }
 
-  #classify(e: unknown): unknown {
-    return classifyOpenAiError(e, this.provider, this.#sdk.baseURL, this.#secrets);
+  #classify(e: unknown, sdk: OpenAI): unknown {
+    return classifyOpenAiError(e, this.provider, sdk.baseURL, this.#secrets);
   }
 }
 
 /** The OpenAI SDK's errors, classified (chat and embeddings alike); `baseURL` says where a connection failed. */
 export function classifyOpenAiError(e: unknown, provider: string, baseURL: string, secrets: readonly string[]): unknown {
-  if (e instanceof APIUserAbortError) return e; // withDeadline says whether it was our timer or the caller
-  if (e instanceof APIConnectionTimeoutError) {
+  // Not loaded: no call was made through the SDK, so `e` is none of its errors (see openAiSdk).
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openAiSdk.peek() ?? {};
+  if (isInstance(e, APIUserAbortError)) return e; // withDeadline says whether it was our timer or the caller
+  if (isInstance(e, APIConnectionTimeoutError)) {
     return new ProviderError({ kind: 'timeout', provider, message: `${provider}: request timed out` });
   }
   // Say where: "fetch failed" alone does not tell a user which base URL could not be reached.
-  if (e instanceof APIConnectionError) return networkError(provider, `${errorText(e)} (${baseURL})`, secrets);
-  if (e instanceof APIError && typeof e.status === 'number') {
+  if (isInstance(e, APIConnectionError)) return networkError(provider, `${errorText(e)} (${baseURL})`, secrets);
+  if (APIError && e instanceof APIError && typeof e.status === 'number') {
     // OpenRouter's moderation refusal (a 403 with the flagged reasons) is a block, not a key problem.
     const flagged = moderationBlock(provider, e.status, e.error);
     if (flagged) return flagged;

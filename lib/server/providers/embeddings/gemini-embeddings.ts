@@ -4,12 +4,13 @@
  * Documents and queries get Gemini's retrieval task types. The API reports no token count for
  * embeddings, so usage and cost are null (unknown, not free).
  */
-import { GoogleGenAI, type EmbedContentParameters, type EmbedContentResponse } from '@google/genai';
+import type { EmbedContentParameters, EmbedContentResponse, GoogleGenAI } from '@google/genai';
 import { servedFrom } from '@/lib/core';
 import { bodyFault, malformedError } from '../classify';
 import { DEFAULT_TIMEOUT_MS } from '../deadline';
 import { boundedEmbed } from './bounded-embed';
-import { classifyGeminiError } from '../google';
+import { classifyGeminiError, geminiSdk } from '../google';
+import { lazy } from '../lazy-module';
 import type { EmbeddingClient, EmbeddingRequest, EmbeddingResponse } from './types';
 
 /** batchEmbedContents accepts at most 100 requests (https://ai.google.dev/api/embeddings#method:-models.batchembedcontents). */
@@ -57,7 +58,8 @@ export class GeminiEmbeddingClient implements EmbeddingClient {
   readonly concurrencyKey = 'google';
   readonly maxBatch = GEMINI_MAX_BATCH;
   readonly model: string;
-  readonly #sdk: GoogleGenAI;
+  /** Made by the first call (lazy-module.ts), then kept. */
+  readonly #sdk: () => Promise<GoogleGenAI>;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
 
@@ -65,14 +67,19 @@ export class GeminiEmbeddingClient implements EmbeddingClient {
     this.model = opts.model;
     this.#secrets = [opts.apiKey];
     this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#sdk = new GoogleGenAI({ apiKey: opts.apiKey, vertexai: false, ...(opts.baseURL ? { httpOptions: { baseUrl: opts.baseURL } } : {}) });
+    this.#sdk = lazy(async () => {
+      const { GoogleGenAI } = await geminiSdk();
+      return new GoogleGenAI({ apiKey: opts.apiKey, vertexai: false, ...(opts.baseURL ? { httpOptions: { baseUrl: opts.baseURL } } : {}) });
+    });
   }
 
-  embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
+  async embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
+    // Made before the clock starts: the first call's latency and deadline are its request's alone.
+    const sdk = await this.#sdk();
     return boundedEmbed(this, req, this.#timeoutMs, async ({ signal, timeoutMs, latencyMs }) => {
       let res: EmbedContentResponse;
       try {
-        res = await this.#sdk.models.embedContent(toGeminiEmbedParams(req, { signal, timeoutMs: timeoutMs + 1_000 }));
+        res = await sdk.models.embedContent(toGeminiEmbedParams(req, { signal, timeoutMs: timeoutMs + 1_000 }));
       } catch (e) {
         throw classifyGeminiError(e, this.provider, this.#secrets);
       }

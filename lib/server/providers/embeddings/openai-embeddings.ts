@@ -5,11 +5,12 @@
  * because several compatible servers ignore `encoding_format` and answer float arrays, which the
  * SDK's own implicit decoding would turn into garbage.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { CreateEmbeddingResponse } from 'openai/resources/embeddings';
 import { servedFrom } from '@/lib/core';
 import { bodyFault, malformedError } from '../classify';
-import { classifyOpenAiError } from '../openai-compatible';
+import { lazy } from '../lazy-module';
+import { classifyOpenAiError, openAiSdk } from '../openai-compatible';
 import { ProviderError } from '../types';
 import { boundedEmbed } from './bounded-embed';
 import { openAiEmbeddingLimits, planRequests, type EmbeddingInputLimits } from './openai-limits';
@@ -92,7 +93,8 @@ export class OpenAiEmbeddingClient implements EmbeddingClient {
   readonly model: string;
   readonly maxBatch: number;
   readonly concurrencyKey: string;
-  readonly #sdk: OpenAI;
+  /** Made by the first call (lazy-module.ts), then kept. */
+  readonly #sdk: () => Promise<OpenAI>;
   readonly #secrets: string[];
   readonly #timeoutMs: number;
 
@@ -103,15 +105,18 @@ export class OpenAiEmbeddingClient implements EmbeddingClient {
     this.concurrencyKey = opts.concurrencyKey ?? opts.provider;
     this.#secrets = [opts.apiKey, ...(opts.secrets ?? [])];
     this.#timeoutMs = opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#sdk = new OpenAI({
-      apiKey: opts.apiKey,
-      baseURL: opts.baseURL,
-      maxRetries: 0, // retries are ours (embed-texts.ts, retry.ts)
-      organization: null,
-      project: null,
-      logLevel: 'off',
-      ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
-      ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
+    this.#sdk = lazy(async () => {
+      const { default: OpenAI } = await openAiSdk();
+      return new OpenAI({
+        apiKey: opts.apiKey,
+        baseURL: opts.baseURL,
+        maxRetries: 0, // retries are ours (embed-texts.ts, retry.ts)
+        organization: null,
+        project: null,
+        logLevel: 'off',
+        ...(opts.defaultHeaders ? { defaultHeaders: opts.defaultHeaders } : {}),
+        ...(opts.noRedirects ? { fetchOptions: { redirect: 'manual' as const } } : {}),
+      });
     });
   }
 
@@ -121,23 +126,25 @@ export class OpenAiEmbeddingClient implements EmbeddingClient {
    * the other; an empty input or one over the per-input limit is refused before any request, since
    * OpenAI would refuse the whole request for it (the retrieval loader refuses both at their line first).
    */
-  embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
+  async embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
     const limits = openAiEmbeddingLimits(this.provider, req.model);
     const plan = limits ? planRequests(limits, req.inputs) : { ok: true as const, groups: [req.inputs.map((_, i) => i)] };
-    if (!plan.ok) return Promise.reject(this.#refused(req, limits!, plan.problem));
+    if (!plan.ok) throw this.#refused(req, limits!, plan.problem);
+    // Made before the clock starts: the first call's latency and deadline are its request's alone.
+    const sdk = await this.#sdk();
     return boundedEmbed(this, req, this.#timeoutMs, async ({ signal, timeoutMs, latencyMs }) => {
       const parts: EmbeddingResponse[] = [];
       for (const group of plan.groups) {
         let body: CreateEmbeddingResponse;
         let headers: Headers;
         try {
-          const { data, response } = await this.#sdk.embeddings
+          const { data, response } = await sdk.embeddings
             .create({ model: req.model, input: group.map((i) => req.inputs[i]!), encoding_format: 'base64' }, { signal, timeout: timeoutMs + 1_000 })
             .withResponse();
           body = data;
           headers = response.headers;
         } catch (e) {
-          throw classifyOpenAiError(e, this.provider, this.#sdk.baseURL, this.#secrets);
+          throw classifyOpenAiError(e, this.provider, sdk.baseURL, this.#secrets);
         }
         parts.push(fromOpenAiEmbeddings(body, { provider: this.provider, model: req.model, inputs: group.length, latencyMs: latencyMs(), headers }));
       }
