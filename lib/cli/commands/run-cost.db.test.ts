@@ -139,6 +139,8 @@ describe(`assay run: cost of cached, reasoning and thinking tokens (${process.en
     ]);
     const run = (await getRunHeader(t.db, id))!;
     expect(run.unpricedModels).toEqual([llama]);
+    // found once when the run was summarised, the figure the replies give
+    expect((await t.db.run.findUniqueOrThrow({ where: { id }, select: { unpricedModels: true } })).unpricedModels).toEqual([llama]);
     expect(runHeaderView(run, 'prompts').facts.find((f) => f.label === 'Cost')?.value).toBe(`$0.68 + unknown (no price known for ${llama})`);
     expect(rankingView(id, await getRunRanking(t.db, id), run.unpricedModels).map((x) => [x.modelId, x.cost])).toEqual([
       ['openai:gpt-5', '$0.68'],

@@ -18,6 +18,7 @@ export {
   StoredJudgeMethodsSchema,
   StoredRunGroupsSchema,
   StoredRunDiffSchema,
+  StoredUnpricedModelsSchema,
   DiffModelRowSchema,
   DiffCellRowSchema,
   type DiffModelRow,

@@ -203,6 +203,9 @@ export const StoredRunDiffSchema = z.object({
 });
 export type StoredRunDiff = z.infer<typeof StoredRunDiffSchema>;
 
+/** `runs.unpriced_models`: the models whose calls a finished run could not price, found once when it is summarised (every run page's header). */
+export const StoredUnpricedModelsSchema = z.array(z.string());
+
 /** A stored row that does not have the shape its schema says: a defect in the writer, or data from an older one. */
 export class StoredEvidenceError extends Error {
   override name = 'StoredEvidenceError';

@@ -5,6 +5,7 @@
  * (not called by a rescore, which re-grades stored replies), its judges and its HTTP systems.
  */
 import { z } from 'zod';
+import { parseStoredOrNull, StoredUnpricedModelsSchema } from '@/lib/core';
 import type { Db } from '../client';
 import { unpricedModelIds } from '../../providers';
 
@@ -27,6 +28,14 @@ export function unpricedOfRun(run: { models: unknown; judges: unknown; config: u
  * alone would show the model's cost as $0. A reply that failed, or came from the cache, cost nothing.
  */
 export async function unpricedOfStoredRun(db: Db, run: { id: string; models: unknown; judges: unknown; config: unknown; trigger: string }): Promise<string[]> {
+  // a finished run's, found when it was summarised: a look through every reply, once
+  const row = await db.run.findUnique({ where: { id: run.id }, select: { unpricedModels: true } });
+  const stored = parseStoredOrNull(StoredUnpricedModelsSchema, row?.unpricedModels, `runs.unpriced_models of run ${run.id}`);
+  return stored ?? findUnpricedOfStoredRun(db, run);
+}
+
+/** The same, from the run's replies (a run still going; summarising stores it). */
+export async function findUnpricedOfStoredRun(db: Db, run: { id: string; models: unknown; judges: unknown; config: unknown; trigger: string }): Promise<string[]> {
   const byTable = unpricedOfRun(run);
   // a rescore calls no model: the replies it grades are its parent's (lib/core/runs/reply-source.ts)
   if (run.trigger === 'rescore') return byTable;

@@ -26,6 +26,7 @@ import {
   StoredJudgeMethodsSchema,
   StoredRunGroupsSchema,
   StoredRunJudgeReliabilitySchema,
+  StoredUnpricedModelsSchema,
   type Coverage,
 } from '@/lib/core';
 import type { Db } from '../../db/client';
@@ -37,6 +38,7 @@ import { retryOnUniqueViolation } from '../../db/unique-retry';
 import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../../db/stored-interval';
 import { cellData, cellRow } from '../../db/commands/cell-writer';
 import { writePromptSummaries } from '../../db/commands/prompt-summaries';
+import { findUnpricedOfStoredRun } from '../../db/queries/run-unpriced';
 import { storeRunDiff } from '../../db/queries/run-diff';
 
 /** The blueprint's `pass_threshold` from a version's stored normalised form (null: none, or a version from before the field). */
@@ -78,7 +80,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   if (opts.rebuildCells) await rebuildCells(db, runId);
   const run = await db.run.findUnique({
     where: { id: runId },
-    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, draft: true, createdAt: true, version: { select: { normalized: true, prompts: { select: { promptKey: true, weight: true, points: true } } } } },
+    select: { id: true, status: true, blueprintId: true, parentRunId: true, trigger: true, draft: true, createdAt: true, models: true, judges: true, config: true, version: { select: { normalized: true, prompts: { select: { promptKey: true, weight: true, points: true } } } } },
   });
   if (!run) throw new Error(`no run with id ${runId}`);
   const weights = new Map(run.version.prompts.map((p) => [p.promptKey, p.weight]));
@@ -152,7 +154,9 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   // The planner's answer (every pair of models) beside its MDE, through one writer: Prisma's Float
   // and Json inputs both keep 16 significant digits (0.31255683141538076 is stored
   // 0.3125568314153808), so the plan's MDE and `mde` (which the drift checks copy) stay one value.
-  await db.run.update({ where: { id: runId }, data: { mde: plan.mde, planner: plan, judgeReliability, judgeMethods, groups } });
+  // the models it could not price, once: every run page's header says their cost is unknown
+  const unpricedModels = StoredUnpricedModelsSchema.parse(await findUnpricedOfStoredRun(db, run));
+  await db.run.update({ where: { id: runId }, data: { mde: plan.mde, planner: plan, judgeReliability, judgeMethods, groups, unpricedModels } });
   // its prompts' rows, once: the heatmap and points pages page through them (db/commands/prompt-summaries.ts)
   await writePromptSummaries(db, runId);
 
