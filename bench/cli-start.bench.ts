@@ -1,7 +1,8 @@
 /**
  * What the `assay` command costs around its own work: `assay validate` of one file, and `assay
  * run --fixtures` of a small run (4 prompts × 2 models, fixed replies, function points only) on
- * the PostgreSQL server, the whole process against the run's own recorded time. Each as the
+ * the PostgreSQL server and on an existing embedded data directory, the whole process against the
+ * run's own recorded time. Each as the
  * command runs it (bundled, bin/assay.mjs) and through the sources with tsx (ASSAY_CLI_SOURCE=1),
  * after one warm-up that makes the bundle. Wall time is the median of the repetitions; CPU is the
  * children's user+system time from /proc (Linux). `BENCH_REPEAT` sets the repetitions (default 7).
@@ -33,10 +34,12 @@ function childrenCpuS(): number | null {
   }
 }
 
-function timed(args: string[], env: Record<string, string>): { ms: number; cpuS: number | null; stdout: string } {
+/** `env`'s undefined values are taken out of the command's environment (no DATABASE_URL: the embedded database). */
+function timed(args: string[], env: Record<string, string | undefined>): { ms: number; cpuS: number | null; stdout: string } {
   const cpu0 = childrenCpuS();
   const start = performance.now();
-  const r = spawnSync(process.execPath, ['bin/assay.mjs', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8' });
+  const childEnv = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1', ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+  const r = spawnSync(process.execPath, ['bin/assay.mjs', ...args], { cwd: ROOT, env: childEnv, encoding: 'utf8' });
   const ms = performance.now() - start;
   if (r.status !== 0) throw new Error(`assay ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const cpu1 = childrenCpuS();
@@ -48,7 +51,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-function measure(label: string, repeat: number, args: () => string[], env: Record<string, string>, after?: (stdout: string) => number) {
+function measure(label: string, repeat: number, args: () => string[], env: Record<string, string | undefined>, after?: (stdout: string) => number) {
   timed(args(), env); // warm-up: the bundle made, files in the page cache
   const runs = Array.from({ length: repeat }, () => {
     const r = timed(args(), env);
@@ -81,9 +84,13 @@ export async function bench(): Promise<void> {
     const source = measure('assay validate (one file), sources via tsx', repeat, () => validate, { ASSAY_CLI_SOURCE: '1' });
     const run = measure('assay run --fixtures, bundled', repeat, runArgs, env, ownMs);
     const runSource = measure('assay run --fixtures, sources via tsx', repeat, runArgs, { ...env, ASSAY_CLI_SOURCE: '1' }, ownMs);
+    // the embedded default on an existing data directory (the warm-up run makes it)
+    const embeddedEnv = { DATABASE_URL: undefined, ASSAY_DATA_DIR: join(dir, 'pglite') };
+    const embedded = measure('assay run --fixtures, embedded (existing dir)', repeat, runArgs, embeddedEnv, ownMs);
     reportTarget({ name: 'assay validate of one file (wall)', value: bundled.wall / 1000, unit: 's', atMost: 0.3, note: `through the sources ${(source.wall / 1000).toFixed(2)} s` });
     reportTarget({ name: 'assay run --fixtures, 8 replies, PostgreSQL server (wall)', value: run.wall / 1000, unit: 's', atMost: 1, note: `through the sources ${(runSource.wall / 1000).toFixed(2)} s` });
     reportTarget({ name: "assay run: the process beyond the run's own time (server)", value: run.overhead / 1000, unit: 's', atMost: 1 });
+    reportTarget({ name: "assay run: the process beyond the run's own time (existing embedded dir)", value: embedded.overhead / 1000, unit: 's', atMost: 2, note: `wall ${(embedded.wall / 1000).toFixed(2)} s` });
     if (bundled.cpu !== null) reportFigure({ name: 'assay validate CPU, bundled / sources', value: bundled.cpu / (source.cpu ?? 1), unit: '×', note: `${(bundled.cpu * 1000).toFixed(0)} ms / ${((source.cpu ?? 0) * 1000).toFixed(0)} ms` });
   } finally {
     await t.close();

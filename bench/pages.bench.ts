@@ -116,8 +116,8 @@ export async function bench(): Promise<void> {
     }
     // runs a kept database holds from before a figure was stored are summarised again, as finishing them does now
     for (const runId of seeded.flatMap((s) => s.runIds)) {
-      const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { planner: true } });
-      if (run.planner !== null) continue;
+      const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { planner: true, unpricedModels: true } });
+      if (run.planner !== null && run.unpricedModels !== null) continue;
       await summariseRun(db, runId);
       await storeDiffWithPrevious(db, runId);
       console.log(`summarised ${runId} again (made before its figures were stored)`);

@@ -19,6 +19,8 @@ export {
   StoredRunGroupsSchema,
   StoredRunDiffSchema,
   StoredUnpricedModelsSchema,
+  StoredJudgeStatsSchema,
+  type StoredJudgeStats,
   DiffModelRowSchema,
   DiffCellRowSchema,
   type DiffModelRow,

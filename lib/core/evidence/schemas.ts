@@ -206,6 +206,24 @@ export type StoredRunDiff = z.infer<typeof StoredRunDiffSchema>;
 /** `runs.unpriced_models`: the models whose calls a finished run could not price, found once when it is summarised (every run page's header). */
 export const StoredUnpricedModelsSchema = z.array(z.string());
 
+/**
+ * `run_model_summaries.judge_stats`: one model's judged verdicts in one finished run as sums that
+ * add up exactly over runs (lib/core/judging/alpha.ts AlphaStats), its counts and each judge's
+ * assessments; the leaderboards pool α over their runs from these.
+ */
+export const StoredJudgeStatsSchema = z.object({
+  verdicts: z.number().int().min(0),
+  pairable: z.number().int().min(0),
+  disagreements: z.number().int().min(0),
+  n: z.number().int().min(0),
+  pairs: z.number().int().min(0),
+  sum: z.number(),
+  sumSq: z.number(),
+  within: z.number(),
+  judges: z.array(z.object({ judge: z.string(), approach: z.string().nullable(), assessments: z.number().int().min(0) })),
+});
+export type StoredJudgeStats = z.infer<typeof StoredJudgeStatsSchema>;
+
 /** A stored row that does not have the shape its schema says: a defect in the writer, or data from an older one. */
 export class StoredEvidenceError extends Error {
   override name = 'StoredEvidenceError';

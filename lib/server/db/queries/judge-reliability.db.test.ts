@@ -130,5 +130,17 @@ describe(`judge reliability queries (${process.env.ASSAY_TEST_DB})`, () => {
       expect(p.judges.map((j) => [j.id, j.assessments])).toEqual(expected.judges.map((j) => [j.id, j.assessments]));
     }
     expect(await getPooledJudgeReliability(t.db, [])).toEqual([]);
+    // read from each pair's statistics as stored when its run was summarised: the same as summed now from the verdicts
+    const stored = await t.db.runModelSummary.findMany({ where: { OR: pairs }, select: { runId: true, modelId: true, judgeStats: true } });
+    expect(stored.length).toBe(new Set(pairs.map((p) => `${p.runId} ${p.modelId}`)).size);
+    expect(stored.every((s) => s.judgeStats !== null)).toBe(true);
+    await t.db.runModelSummary.updateMany({ where: { OR: pairs }, data: { judgeStats: Prisma.DbNull } });
+    try {
+      // to rounding: PostgreSQL adds a pair's floats in whichever order its plan reads them
+      expect(roundDeep(await getPooledJudgeReliability(t.db, [...pairs].reverse()))).toEqual(roundDeep(pooled));
+    } finally {
+      // as text, as summarising writes them (Prisma's Json input keeps 16 significant digits)
+      for (const s of stored) await t.db.$executeRaw`UPDATE run_model_summaries SET judge_stats = ${JSON.stringify(s.judgeStats)}::jsonb WHERE run_id = ${s.runId} AND model_id = ${s.modelId}`;
+    }
   });
 });

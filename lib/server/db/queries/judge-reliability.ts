@@ -9,7 +9,20 @@
  * writer's schema narrowed to those fields.
  */
 import { Prisma } from '@/generated/prisma/client';
-import { judgeKey, judgeReliability, krippendorffAlpha, parseStoredOrNull, StoredJudgeRecordSchema, StoredRunJudgeReliabilitySchema, type AlphaStats, type JudgeAlpha, type JudgedVerdict, type JudgeReliability } from '@/lib/core';
+import {
+  judgeKey,
+  judgeReliability,
+  krippendorffAlpha,
+  parseStoredOrNull,
+  StoredJudgeRecordSchema,
+  StoredJudgeStatsSchema,
+  StoredRunJudgeReliabilitySchema,
+  type AlphaStats,
+  type JudgeAlpha,
+  type JudgedVerdict,
+  type JudgeReliability,
+  type StoredJudgeStats,
+} from '@/lib/core';
 import { z } from 'zod';
 import type { Db } from '../client';
 
@@ -101,25 +114,28 @@ export interface PooledModelReliability {
   judges: { id: string; model: string; approach: string | null; assessments: number }[];
 }
 
+type RunModel = { runId: string; modelId: string };
+const pairKey = (p: RunModel) => `${p.runId}\u0000${p.modelId}`;
+const EMPTY_STATS: StoredJudgeStats = { verdicts: 0, pairable: 0, disagreements: 0, n: 0, pairs: 0, sum: 0, sumSq: 0, within: 0, judges: [] };
+
 /**
- * Per model, over the (run, model) pairs a leaderboard ranks it on: the sufficient statistics
- * of interval α summed in SQL (judge-reliability.ts in core says why the sum is exact), so the
- * home page never loads the verdicts. The judge values are read as the numbers the writer
- * stored through StoredJudgeRecordSchema ([0, 1] or null); the db test holds the result to
- * `judgeReliability` over the parsed records.
+ * Each (run, model) pair's judge statistics summed in SQL over its judged verdicts (the core's
+ * judge-reliability.ts says why the sums are exact): what summarising stores per model
+ * (`run_model_summaries.judge_stats`). The judge values are read as the numbers the writer
+ * stored through StoredJudgeRecordSchema ([0, 1] or null). A pair without judged verdicts has
+ * the empty statistics.
  */
-export async function getPooledJudgeReliability(db: Db, pairs: readonly { runId: string; modelId: string }[]): Promise<PooledModelReliability[]> {
-  if (pairs.length === 0) return [];
-  const runIds = pairs.map((p) => p.runId);
-  const modelIds = pairs.map((p) => p.modelId);
+export async function computeJudgeStats(db: Db, pairs: readonly RunModel[]): Promise<Map<string, StoredJudgeStats>> {
+  const out = new Map(pairs.map((p) => [pairKey(p), { ...EMPTY_STATS, judges: [] as StoredJudgeStats['judges'] }]));
+  if (pairs.length === 0) return out;
   const from = Prisma.sql`
     FROM verdicts v
-    JOIN (SELECT DISTINCT * FROM unnest(${runIds}::text[], ${modelIds}::text[]) AS t(run_id, model_id)) p ON p.run_id = v.run_id AND p.model_id = v.model_id`;
+    JOIN (SELECT DISTINCT * FROM unnest(${pairs.map((p) => p.runId)}::text[], ${pairs.map((p) => p.modelId)}::text[]) AS t(run_id, model_id)) p ON p.run_id = v.run_id AND p.model_id = v.model_id`;
   const judged = Prisma.sql`v.judges IS NOT NULL AND jsonb_typeof(v.judges) = 'array'`;
   const [sums, judges] = await Promise.all([
-    db.$queryRaw<{ modelId: string; verdicts: number; pairable: number; disagreements: number; n: number; pairs: number; sum: number; sumSq: number; within: number }[]>`
+    db.$queryRaw<({ runId: string; modelId: string } & Omit<StoredJudgeStats, 'judges'>)[]>`
       WITH u AS (
-        SELECT v.model_id, v.disagreement, s.m, s.sx, s.sxx
+        SELECT v.run_id, v.model_id, v.disagreement, s.m, s.sx, s.sxx
         ${from}
         CROSS JOIN LATERAL (
           SELECT count(x)::int AS m, coalesce(sum(x), 0)::float8 AS sx, coalesce(sum(x * x), 0)::float8 AS sxx
@@ -127,7 +143,7 @@ export async function getPooledJudgeReliability(db: Db, pairs: readonly { runId:
         ) s
         WHERE ${judged}
       )
-      SELECT model_id AS "modelId", count(*)::int AS verdicts,
+      SELECT run_id AS "runId", model_id AS "modelId", count(*)::int AS verdicts,
              (count(*) FILTER (WHERE m >= 2))::int AS pairable,
              (count(*) FILTER (WHERE m >= 2 AND disagreement))::int AS disagreements,
              coalesce(sum(m) FILTER (WHERE m >= 2), 0)::int AS n,
@@ -135,25 +151,65 @@ export async function getPooledJudgeReliability(db: Db, pairs: readonly { runId:
              coalesce(sum(sx) FILTER (WHERE m >= 2), 0)::float8 AS sum,
              coalesce(sum(sxx) FILTER (WHERE m >= 2), 0)::float8 AS "sumSq",
              coalesce(sum(2 * (m * sxx - sx * sx) / (m - 1)) FILTER (WHERE m >= 2), 0)::float8 AS within
-      FROM u GROUP BY model_id ORDER BY model_id`,
-    db.$queryRaw<{ modelId: string; judge: string; approach: string | null; assessments: number }[]>`
-      SELECT v.model_id AS "modelId", e ->> 'judge' AS judge, e ->> 'approach' AS approach,
+      FROM u GROUP BY run_id, model_id`,
+    db.$queryRaw<{ runId: string; modelId: string; judge: string; approach: string | null; assessments: number }[]>`
+      SELECT v.run_id AS "runId", v.model_id AS "modelId", e ->> 'judge' AS judge, e ->> 'approach' AS approach,
              (count(*) FILTER (WHERE jsonb_typeof(e -> 'score') = 'number'))::int AS assessments
       ${from}
       CROSS JOIN LATERAL jsonb_array_elements(v.judges) e
       WHERE ${judged}
-      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      GROUP BY 1, 2, 3, 4`,
   ]);
-  return sums.map((s) => {
-    const stats: AlphaStats = { units: s.pairable, n: s.n, pairs: s.pairs, sum: s.sum, sumSq: s.sumSq, within: s.within };
+  for (const { runId, modelId, ...s } of sums) out.set(pairKey({ runId, modelId }), { ...s, judges: [] });
+  for (const j of judges) out.get(pairKey(j))?.judges.push({ judge: j.judge, approach: j.approach, assessments: j.assessments });
+  return out;
+}
+
+/**
+ * Per model, over the (run, model) pairs a leaderboard ranks it on: each pair's statistics as
+ * stored when its run was summarised (or summed now for a pair stored before they were), added
+ * up over the pairs, so the home page never loads the verdicts. The db test holds the result to
+ * `judgeReliability` over the parsed records.
+ */
+export async function getPooledJudgeReliability(db: Db, pairs: readonly RunModel[]): Promise<PooledModelReliability[]> {
+  if (pairs.length === 0) return [];
+  const unique = [...new Map(pairs.map((p) => [pairKey(p), { runId: p.runId, modelId: p.modelId }])).values()];
+  const rows = await db.$queryRaw<{ runId: string; modelId: string; judgeStats: unknown }[]>`
+    SELECT s.run_id AS "runId", s.model_id AS "modelId", s.judge_stats AS "judgeStats"
+    FROM run_model_summaries s
+    JOIN unnest(${unique.map((p) => p.runId)}::text[], ${unique.map((p) => p.modelId)}::text[]) AS t(run_id, model_id) ON t.run_id = s.run_id AND t.model_id = s.model_id`;
+  const stats = new Map<string, StoredJudgeStats>();
+  for (const r of rows) {
+    const stored = parseStoredOrNull(StoredJudgeStatsSchema, r.judgeStats, `run_model_summaries (${r.runId}, ${r.modelId}).judge_stats`);
+    if (stored) stats.set(pairKey(r), stored);
+  }
+  const missing = unique.filter((p) => !stats.has(pairKey(p)));
+  if (missing.length > 0) for (const [k, s] of await computeJudgeStats(db, missing)) stats.set(k, s);
+  // summed in one order (by run id) whatever order the pairs came in: the same figure on every page
+  const byModel = new Map<string, StoredJudgeStats[]>();
+  for (const p of [...unique].sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0))) {
+    const s = stats.get(pairKey(p));
+    if (s && s.verdicts > 0) (byModel.get(p.modelId) ?? byModel.set(p.modelId, []).get(p.modelId)!).push(s);
+  }
+  return [...byModel.keys()].sort().map((modelId) => {
+    const list = byModel.get(modelId)!;
+    const total = list.reduce((a, s) => ({ ...a, verdicts: a.verdicts + s.verdicts, pairable: a.pairable + s.pairable, disagreements: a.disagreements + s.disagreements, n: a.n + s.n, pairs: a.pairs + s.pairs, sum: a.sum + s.sum, sumSq: a.sumSq + s.sumSq, within: a.within + s.within }), EMPTY_STATS);
+    const judges = new Map<string, { id: string; model: string; approach: string | null; assessments: number }>();
+    for (const j of list.flatMap((s) => s.judges)) {
+      const id = judgeKey({ judge: j.judge, approach: j.approach });
+      const seen = judges.get(id);
+      if (seen) seen.assessments += j.assessments;
+      else judges.set(id, { id, model: j.judge, approach: j.approach, assessments: j.assessments });
+    }
+    const alphaStats: AlphaStats = { units: total.pairable, n: total.n, pairs: total.pairs, sum: total.sum, sumSq: total.sumSq, within: total.within };
     return {
-      modelId: s.modelId,
-      verdicts: s.verdicts,
-      pairable: s.pairable,
-      disagreements: s.disagreements,
-      alpha: krippendorffAlpha(stats),
-      stats,
-      judges: judges.filter((j) => j.modelId === s.modelId).map((j) => ({ id: judgeKey({ judge: j.judge, approach: j.approach }), model: j.judge, approach: j.approach, assessments: j.assessments })),
+      modelId,
+      verdicts: total.verdicts,
+      pairable: total.pairable,
+      disagreements: total.disagreements,
+      alpha: krippendorffAlpha(alphaStats),
+      stats: alphaStats,
+      judges: [...judges.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
     };
   });
 }

@@ -27,10 +27,11 @@ import {
   StoredRunGroupsSchema,
   StoredRunJudgeReliabilitySchema,
   StoredUnpricedModelsSchema,
+  StoredJudgeStatsSchema,
   type Coverage,
 } from '@/lib/core';
 import type { Db } from '../../db/client';
-import { computeRunJudgeReliability } from '../../db/queries/judge-reliability';
+import { computeJudgeStats, computeRunJudgeReliability } from '../../db/queries/judge-reliability';
 import { computeRunJudgeMethods } from '../../db/queries/run-judge-methods';
 import { computeRunGroups } from '../../db/queries/run-groups';
 import { runPromptResults } from '../../db/queries/blueprint-plan';
@@ -143,6 +144,15 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
       withheldReason: withheld,
     };
     await db.runModelSummary.upsert({ where: { runId_modelId: { runId, modelId } }, create: { runId, modelId, ...data }, update: data });
+  }
+
+  // Each model's judge statistics, once: the leaderboards pool α over their runs from these sums
+  // (judge-reliability.ts). As JSON text: Prisma's Json input keeps 16 significant digits, and the
+  // stored sums must be the ones a page would add up from the verdicts.
+  const judgeStats = await computeJudgeStats(db, [...byModel.keys()].map((modelId) => ({ runId, modelId })));
+  for (const [modelId] of byModel) {
+    const stats = StoredJudgeStatsSchema.parse(judgeStats.get(`${runId}\u0000${modelId}`));
+    await db.$executeRaw`UPDATE run_model_summaries SET judge_stats = ${JSON.stringify(stats)}::jsonb WHERE run_id = ${runId} AND model_id = ${modelId}`;
   }
 
   // The run's MDE, once: the planner and the drift checks from this run read it (blueprint-plan.ts `runMde`).
