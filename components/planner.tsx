@@ -89,6 +89,7 @@ export function Planner({ view }: { view: PlannerView }) {
               ))}
             </tbody>
           </table>
+          {view.pairsNote && <p className={`mt-1 ${muted}`}>{view.pairsNote}</p>}
         </details>
       )}
       {view.note && <p className={`text-sm ${muted}`}>{view.note}</p>}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HeatmapSortSchema, RunModelSortSchema } from '@/lib/core';
-import { BlueprintParams, CompareParams, ModelParams, RunModelParams, RunParams } from './params';
+import { BlueprintParams, CompareParams, HEATMAP_MAX_CELLS, HEATMAP_PAGE_SIZE, heatmapPageSize, ModelParams, RunModelParams, RunParams } from './params';
 import { href } from './urls';
 
 describe('the sort parameters', () => {
@@ -29,5 +29,15 @@ describe('comparison parameters', () => {
     expect(BlueprintParams.parse({ page: '2', a: 'm:a', b: 'x'.repeat(301) })).toEqual({ page: 2, a: 'm:a', b: undefined });
     expect(ModelParams.parse({ vs: 'anthropic:claude' })).toEqual({ vs: 'anthropic:claude' });
     expect(ModelParams.parse({})).toEqual({ vs: undefined });
+  });
+});
+
+describe('heatmap page size', () => {
+  it('shows 20 prompts a page up to 20 models, then as many as keep a page within HEATMAP_MAX_CELLS cells, never fewer than 5', () => {
+    expect([1, 5, 20].map(heatmapPageSize)).toEqual([HEATMAP_PAGE_SIZE, HEATMAP_PAGE_SIZE, HEATMAP_PAGE_SIZE]);
+    expect(heatmapPageSize(50)).toBe(8);
+    expect(heatmapPageSize(50) * 50).toBeLessThanOrEqual(HEATMAP_MAX_CELLS);
+    expect(heatmapPageSize(200)).toBe(5);
+    expect(heatmapPageSize(0)).toBe(HEATMAP_PAGE_SIZE);
   });
 });

@@ -39,6 +39,17 @@ export const RunModelParams = z.object({ sort: RunModelSortSchema.catch(DEFAULT_
 export const PointIndex = z.coerce.number().int().min(0).max(10_000);
 
 export const HEATMAP_PAGE_SIZE = 20;
+/**
+ * Cells one heatmap page holds at most: a cell is about 1 KB of the page (its HTML and the same
+ * in the streamed payload), and 20 prompts of a 50-model run made a 1 MB page. A run of more
+ * than 20 models shows fewer prompts a page (never fewer than 5).
+ */
+export const HEATMAP_MAX_CELLS = 400;
+
+/** Prompts a heatmap page shows for a run of `models` models. */
+export function heatmapPageSize(models: number): number {
+  return Math.max(5, Math.min(HEATMAP_PAGE_SIZE, Math.floor(HEATMAP_MAX_CELLS / Math.max(1, models))));
+}
 export const POINTS_PAGE_SIZE = 10;
 export const RUN_MODEL_PAGE_SIZE = 50;
 export const BLUEPRINT_PROMPTS_PAGE_SIZE = 50;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planBlueprint, type PromptResult } from '@/lib/core';
-import { plannerView } from './planner-view';
+import { PLANNER_PAIRS_SHOWN, plannerView } from './planner-view';
 
 const prompts = (scores: number[]): PromptResult[] => scores.map((score, i) => ({ id: `p${i}`, weight: 1, score }));
 const run = { runId: 'r1', finishedAt: new Date('2026-11-29T12:00:00Z') };
@@ -31,6 +31,20 @@ describe('planner view', () => {
     ]);
     expect(v.pairs).toEqual([{ label: 'Model A vs b', paired: '4', rho: '0.95', omega: '11.5', mde: '16.2' }]);
     expect(v.run).toEqual({ href: '/runs/r1', label: 'the run of 2026-11-29 12:00 UTC' });
+  });
+
+  it('lists the pairs hardest to tell apart first, at most PLANNER_PAIRS_SHOWN of them, and says where the rest are', () => {
+    // 30 models: 435 pairs; model i's scores are spread i times as wide, so pairs with wide models have large MDEs
+    const models = Array.from({ length: 30 }, (_v, i) => ({ modelId: `openai:m${i}`, prompts: prompts([0.5 - 0.01 * i, 0.5 + 0.01 * i, 0.5 - 0.005 * i, 0.5 + 0.02 * i]) }));
+    const plan = planBlueprint(models);
+    expect(plan.pairs).toHaveLength(435);
+    const v = plannerView({ blueprintId: 'big', title: 'Big', run, plan, runMde: plan.mde }, new Map());
+    expect(v.pairs).toHaveLength(PLANNER_PAIRS_SHOWN);
+    const largest = [...plan.pairs].sort((a, b) => b.mde - a.mde)[0]!;
+    expect(v.pairs[0]!.mde).toBe((largest.mde * 100).toFixed(1));
+    const shown = v.pairs.map((p) => Number(p.mde));
+    expect(shown).toEqual([...shown].sort((a, b) => b - a));
+    expect(v.pairsNote).toBe(`The ${PLANNER_PAIRS_SHOWN} pairs of 435 hardest to tell apart (largest MDE); \`assay plan big --json\` lists every pair.`);
   });
 
   it('says why there is no plan', () => {

@@ -19,6 +19,12 @@ export function mdeFigure(runId: string, mde: number): FigureAttrs {
   return figureAttrs('mde', { run: runId }, formatMde(mde));
 }
 
+/**
+ * Pairs of models the table lists: 50 models make 1,225 pairs, and a row for each made the
+ * blueprint page 1.4 MB. The pairs hardest to tell apart come first; `assay plan` lists them all.
+ */
+export const PLANNER_PAIRS_SHOWN = 25;
+
 /** The differences (on the 0–1 scale) the table offers: 10, 5, 3 and 2 points. */
 export const PLANNER_DELTAS = [0.1, 0.05, 0.03, 0.02] as const;
 
@@ -33,8 +39,13 @@ export interface PlannerView {
   headline: string;
   basis: { label: string; value: string }[];
   needed: { delta: string; prompts: string; enough: boolean }[];
-  /** `omega` and `mde` in points (the column headers say so); `rho` a plain correlation. */
+  /**
+   * `omega` and `mde` in points (the column headers say so); `rho` a plain correlation. At most
+   * PLANNER_PAIRS_SHOWN, those hardest to tell apart (largest MDE) first.
+   */
   pairs: { label: string; paired: string; rho: string; omega: string; mde: string }[];
+  /** Said when the table leaves pairs out: how many, and where every pair is listed. */
+  pairsNote: string | null;
   note: string | null;
 }
 
@@ -44,7 +55,7 @@ const num = (x: number | null, digits = 3) => (x === null ? '—' : x.toFixed(di
 const points = (x: number | null) => (x === null ? '—' : `${formatScore(x)} points`);
 
 export function plannerView(result: BlueprintPlanResult, names: ReadonlyMap<string, string>): PlannerView {
-  const empty = { run: null, mde: null, mdeValue: null, figure: null, basis: [], needed: [], pairs: [], note: null };
+  const empty = { run: null, mde: null, mdeValue: null, figure: null, basis: [], needed: [], pairs: [], pairsNote: null, note: null };
   if (!result.run || !result.plan) {
     return { ...empty, empty: 'No completed run yet: the planner reads the spread of a run’s scores.', headline: '' };
   }
@@ -72,13 +83,20 @@ export function plannerView(result: BlueprintPlanResult, names: ReadonlyMap<stri
       const n = promptsNeeded(omega2, d, { alpha: plan.alpha, power: plan.power });
       return { delta: `${formatScore(d, 0)} points`, prompts: formatCount(n), enough: n <= plan.prompts };
     }),
-    pairs: plan.pairs.map((p) => ({
+    pairs: [...plan.pairs]
+      .sort((a, b) => b.mde - a.mde)
+      .slice(0, PLANNER_PAIRS_SHOWN)
+      .map((p) => ({
       label: `${modelShortName(p.modelA, names.get(p.modelA))} vs ${modelShortName(p.modelB, names.get(p.modelB))}`,
       paired: formatCount(p.paired),
       rho: num(p.rho, 2),
       omega: formatScore(p.omega),
       mde: formatScore(p.mde),
     })),
+    pairsNote:
+      plan.pairs.length > PLANNER_PAIRS_SHOWN
+        ? `The ${PLANNER_PAIRS_SHOWN} pairs of ${formatCount(plan.pairs.length)} hardest to tell apart (largest MDE); \`assay plan ${result.blueprintId} --json\` lists every pair.`
+        : null,
     note: plan.note,
   };
 }

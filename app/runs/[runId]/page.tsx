@@ -14,7 +14,7 @@ import { getRunPointsPage } from '@/lib/server/db/queries/run-points';
 import { heatmapView } from '@/lib/views/heatmap-view';
 import { pageReadings } from '@/lib/views/how-to-read';
 import { modelReliabilityRows, reliabilityLine } from '@/lib/views/judge-reliability-view';
-import { HEATMAP_PAGE_SIZE, POINTS_PAGE_SIZE, RunParams } from '@/lib/views/params';
+import { heatmapPageSize, POINTS_PAGE_SIZE, RunParams } from '@/lib/views/params';
 import { pointsListView } from '@/lib/views/points-list-view';
 import { RANKING_CAPTION, rankingView, runHeaderView } from '@/lib/views/run-view';
 import { Heatmap } from '@/components/heatmap';
@@ -41,8 +41,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 async function HeatmapSection({ run, page, sort }: { run: Run; page: number; sort: HeatmapSort }) {
-  const [ranking, data] = await Promise.all([loadRunRanking(run.id), getHeatmapPage(getDb(), run, { page, pageSize: HEATMAP_PAGE_SIZE, sort })]);
-  return <Heatmap view={heatmapView(run.id, ranking, data, { page, pageSize: HEATMAP_PAGE_SIZE, sort })} />;
+  const ranking = await loadRunRanking(run.id);
+  // fewer prompts a page when the run has many models: the page's size follows its cells
+  const pageSize = heatmapPageSize(ranking.length);
+  const data = await getHeatmapPage(getDb(), run, { page, pageSize, sort });
+  return <Heatmap view={heatmapView(run.id, ranking, data, { page, pageSize, sort })} />;
 }
 
 async function ModelsSection({ run }: { run: Run }) {
