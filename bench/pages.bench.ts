@@ -20,6 +20,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Prisma } from '@/generated/prisma/client';
 import { createDb } from '@/lib/server/db/client';
 import { migrate } from '@/lib/server/db/migrate';
 import { findSeeded, seedBenchBlueprint, type BenchSeeded } from './pages-seed';
@@ -117,7 +118,8 @@ export async function bench(): Promise<void> {
     // runs a kept database holds from before a figure was stored are summarised again, as finishing them does now
     for (const runId of seeded.flatMap((s) => s.runIds)) {
       const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { planner: true, unpricedModels: true } });
-      if (run.planner !== null && run.unpricedModels !== null) continue;
+      const unstoredJudgeStats = await db.runModelSummary.count({ where: { runId, judgeStats: { equals: Prisma.DbNull } } });
+      if (run.planner !== null && run.unpricedModels !== null && unstoredJudgeStats === 0) continue;
       await summariseRun(db, runId);
       await storeDiffWithPrevious(db, runId);
       console.log(`summarised ${runId} again (made before its figures were stored)`);
