@@ -129,6 +129,8 @@ async function writeRate(): Promise<void> {
     const version = await t.db.blueprint.findUniqueOrThrow({ where: { id: blueprintId }, select: { latestVersionId: true } });
     const run = await t.db.run.create({ data: { identityHash: 'bench', blueprintId, versionId: version.latestVersionId!, trigger: 'cli', models: [], judges: [], config: {} } });
     const client = new pg.Client({ connectionString: t.url });
+    // dropped with the database if a round fails: the failure is the round's, not an unhandled event
+    client.on('error', () => {});
     await client.connect();
     const replyIds = Array.from({ length: REPLIES }, () => randomUUID());
     const values = replyIds.map((id, i) => `('${id}', '${run.id}', 'p${i % 50}', 'm${i % 100}', ${i}, '[]'::jsonb, 'reply text ${i}')`);
@@ -156,7 +158,6 @@ async function writeRate(): Promise<void> {
         reasoning: 'judge-a: The reply covers it.\njudge-b: Mostly covered.',
         judges: [{ judge: 'a', value: 0.8 }, { judge: 'b', value: 0.8 }],
         spread: 0,
-        alpha: null,
         disagreement: false,
       }));
 
@@ -180,12 +181,12 @@ async function writeRate(): Promise<void> {
     const viaArrays = () => throughWriter((id, i) => arraysWriter.write({ runId: run.id, reply: key(id, i), rows: rowsFor(id, i), attempt }));
 
     // A plain COPY of the same rows into the same table (after clearing it).
-    const columns = ['id', 'run_id', 'reply_id', 'prompt_key', 'model_id', 'point_index', 'status', 'score', 'kind', 'point_text', 'weight', 'gate', 'path', 'source', 'distribution', 'method', 'detail', 'reasoning', 'judges', 'spread', 'alpha', 'disagreement'];
+    const columns = ['id', 'run_id', 'reply_id', 'prompt_key', 'model_id', 'point_index', 'status', 'score', 'kind', 'point_text', 'weight', 'gate', 'path', 'source', 'distribution', 'method', 'detail', 'reasoning', 'judges', 'spread', 'disagreement'];
     const esc = (v: unknown) => (v === null || v === undefined ? '\\N' : String(typeof v === 'object' ? JSON.stringify(v) : v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n'));
     function* lines() {
       for (let i = 0; i < replyIds.length; i++) {
         for (const r of rowsFor(replyIds[i]!, i)) {
-          yield `${[r.id, r.runId, r.replyId, r.promptKey, r.modelId, r.pointIndex, r.status, r.score, r.kind, r.pointText, r.weight, r.gate, r.path, r.source, r.distribution, r.method, r.detail, r.reasoning, r.judges, r.spread, r.alpha, r.disagreement].map(esc).join('\t')}\n`;
+          yield `${[r.id, r.runId, r.replyId, r.promptKey, r.modelId, r.pointIndex, r.status, r.score, r.kind, r.pointText, r.weight, r.gate, r.path, r.source, r.distribution, r.method, r.detail, r.reasoning, r.judges, r.spread, r.disagreement].map(esc).join('\t')}\n`;
         }
       }
     }
