@@ -10,13 +10,13 @@ import { AnthropicBatchApi } from './anthropic-batch';
 import { attemptHeaders } from './attempt-header';
 import type { BatchApi } from './batch-types';
 import { speaksBatch } from './catalog';
-import { bodyFault, classifySdkError, malformedError, type SdkErrorKinds } from './classify';
+import { bodyFault, classifySdkError, malformedError } from './classify';
 import { anthropicMaxTokens } from './anthropic-limits';
 import { costUsd } from './cost';
 import { anthropicOutcome } from './reply-outcome';
 import { anthropicUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
-import { isInstance, lazy } from './lazy-module';
+import { lazy, stainlessErrorKinds } from './lazy-module';
 import { anthropicTools, parseArguments } from './tool-calls';
 import { type ChatRequest, type ChatResponse, type LlmClient, type ToolCall } from './types';
 
@@ -116,18 +116,11 @@ export function fromAnthropicMessage(message: Message, ctx: { provider: string; 
  */
 export const anthropicSdk = lazy(() => import('@anthropic-ai/sdk'));
 
-/** The Anthropic SDK's errors, for the shared SDK classifier (a connection timeout is a connection error too: test it first). */
-const ANTHROPIC_ERRORS: SdkErrorKinds = {
-  isAbort: (e) => isInstance(e, anthropicSdk.peek()?.APIUserAbortError),
-  isTimeout: (e) => isInstance(e, anthropicSdk.peek()?.APIConnectionTimeoutError),
-  isConnection: (e) => isInstance(e, anthropicSdk.peek()?.APIConnectionError),
-  // codes: `billing_error`, and a 429 whose `details.error_code` is the spend limit, are out of credit, not a rate limit (classify.ts).
-  http: (e) => {
-    const APIError = anthropicSdk.peek()?.APIError;
-    return APIError && e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.type, e.errorCode] } : null;
-  },
-};
-
+/**
+ * The Anthropic SDK's errors, for the shared SDK classifier. Its codes: `billing_error`, and a 429
+ * whose `details.error_code` is the spend limit, are out of credit, not a rate limit (classify.ts).
+ */
+const ANTHROPIC_ERRORS = stainlessErrorKinds(anthropicSdk, (e) => [e.type, e.errorCode]);
 
 /** The Anthropic SDK's errors, classified (the client's calls; the contract suite reads documented error bodies through it). */
 export function classifyAnthropicError(e: unknown, provider: string, secrets: readonly string[] = []): unknown {

@@ -5,7 +5,7 @@
  */
 import { ProviderError, type ProviderErrorKind } from './types';
 
-type HeaderSource = Headers | Record<string, string | string[] | undefined> | null | undefined;
+export type HeaderSource = Headers | Record<string, string | string[] | undefined> | null | undefined;
 
 function header(headers: HeaderSource, name: string): string | undefined {
   if (!headers) return undefined;

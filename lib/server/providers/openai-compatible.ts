@@ -9,13 +9,13 @@ import { servedFrom } from '@/lib/core';
 import { attemptHeaders } from './attempt-header';
 import type { BatchApi } from './batch-types';
 import { speaksBatch } from './catalog';
-import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply, type SdkErrorKinds } from './classify';
+import { bodyFault, errorText, httpError, malformedError, networkError, unreadableReply } from './classify';
 import { isUnsupportedParameter, knownLimits, refusalOf, UnsupportedParameterError } from './capabilities';
 import { costUsd } from './cost';
 import { bodyError, choiceError, moderationBlock, openAiOutcome } from './reply-outcome';
 import { openAiUsage } from './usage';
 import { DEFAULT_TIMEOUT_MS, withDeadline } from './deadline';
-import { isInstance, lazy } from './lazy-module';
+import { isInstance, lazy, stainlessErrorKinds } from './lazy-module';
 import { nodeHttpFetch } from './node-http-fetch';
 import { OpenAiBatchApi } from './openai-batch';
 import { normaliseToolCalls, openAiTools, stringifyArguments } from './tool-calls';
@@ -119,16 +119,7 @@ export function fromOpenAiCompletion(completion: ChatCompletion, ctx: { provider
 export const openAiSdk = lazy(() => import('openai'));
 
 /** The OpenAI SDK's errors, for the shared SDK classifier (the batch adapter's calls). */
-const OPENAI_ERRORS: SdkErrorKinds = {
-  isAbort: (e) => isInstance(e, openAiSdk.peek()?.APIUserAbortError),
-  isTimeout: (e) => isInstance(e, openAiSdk.peek()?.APIConnectionTimeoutError),
-  isConnection: (e) => isInstance(e, openAiSdk.peek()?.APIConnectionError),
-  http: (e) => {
-    const APIError = openAiSdk.peek()?.APIError;
-    return APIError && e instanceof APIError && typeof e.status === 'number' ? { status: e.status, headers: e.headers, message: e.message, codes: [e.code, e.type] } : null;
-  },
-};
-
+const OPENAI_ERRORS = stainlessErrorKinds(openAiSdk, (e) => [e.code, e.type]);
 
 export class OpenAiCompatibleClient implements LlmClient {
   readonly provider: string;
