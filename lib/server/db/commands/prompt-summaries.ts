@@ -25,12 +25,3 @@ export async function writePromptSummaries(db: Db, runId: string): Promise<void>
     DELETE FROM run_prompt_summaries p
     WHERE p.run_id = ${runId} AND NOT EXISTS (SELECT 1 FROM run_cell_summaries c WHERE c.run_id = p.run_id AND c.prompt_key = p.prompt_key)`;
 }
-
-/**
- * A resumed run's cells change again: its prompt rows and every stored comparison with it are
- * removed, and made again when it is summarised (readers compute from the cells meanwhile).
- */
-export async function forgetFinishedFigures(db: Db, runId: string): Promise<void> {
-  await db.$transaction([db.runPromptSummary.deleteMany({ where: { runId } }), db.runDiff.deleteMany({ where: { OR: [{ olderRunId: runId }, { newerRunId: runId }] } })]);
-}
-

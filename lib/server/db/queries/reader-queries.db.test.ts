@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driftDifference, planBlueprint } from '@/lib/core';
+import { Prisma } from '@/generated/prisma/client';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { DEMO_LIVE_RUN, seedDemo, startDemoLiveRun, type DemoProvider, type SeededDemo } from '../seed/seed-demo';
@@ -20,7 +21,8 @@ import { listRecentRuns } from './recent-runs';
 import { computeRunDiff, getRunDiff } from './run-diff';
 import { getRunHeader } from './run-header';
 import { getHeatmapPage, hasPromptSummaries } from './run-heatmap';
-import { forgetFinishedFigures, writePromptSummaries } from '../commands/prompt-summaries';
+import { forgetFinishedFigures } from '../commands/finished-figures';
+import { writePromptSummaries } from '../commands/prompt-summaries';
 import { getRunModelErrors, getRunModelPrompts, getRunModelSummary } from './run-model';
 import { getRunPointsPage } from './run-points';
 import { getRunProgress } from './run-progress';
@@ -139,9 +141,18 @@ describe(`reader queries (${process.env.ASSAY_TEST_DB})`, () => {
     const row = await t.db.runDiff.findUnique({ where: { olderRunId_newerRunId: { olderRunId: a, newerRunId: b } } });
     expect(row).not.toBeNull();
     expect(await getRunDiff(t.db, { id: a, versionId }, { id: b, versionId })).toEqual(await computeRunDiff(t.db, { id: a, versionId }, { id: b, versionId }));
+    expect(await t.db.runModelSummary.count({ where: { runId: b, judgeStats: { not: Prisma.DbNull } } })).toBeGreaterThan(0);
     await forgetFinishedFigures(t.db, b);
     expect(await t.db.runDiff.count({ where: { OR: [{ olderRunId: b }, { newerRunId: b }] } })).toBe(0);
     expect(await hasPromptSummaries(t.db, b)).toBe(false);
+    // and every figure stored on the run and its models, so a resumed run's pages compute from its cells
+    expect(await t.db.runModelSummary.count({ where: { runId: b, judgeStats: { not: Prisma.DbNull } } })).toBe(0);
+    expect(await t.db.run.findUniqueOrThrow({ where: { id: b }, select: { planner: true, groups: true, judgeReliability: true, unpricedModels: true } })).toEqual({
+      planner: null,
+      groups: null,
+      judgeReliability: null,
+      unpricedModels: null,
+    });
     await writePromptSummaries(t.db, b);
     // a pair first read once both runs are finished is stored then
     await getRunDiff(t.db, { id: a, versionId }, { id: b, versionId });

@@ -22,7 +22,7 @@ import { judgeReply } from '../grading/judge';
 import { forgetRunContext, loadRunContext, type RunContext } from '../engine/run-context';
 import { runErrors } from './run-errors';
 import { publishesResults, storeDiffWithPrevious, summariseRun } from './summarise';
-import { forgetFinishedFigures } from '../../db/commands/prompt-summaries';
+import { forgetFinishedFigures } from '../../db/commands/finished-figures';
 
 export type { FinalStatus } from '@/lib/core';
 
@@ -100,9 +100,8 @@ export async function forgetTransientReplies(deps: Pick<RunDeps, 'db'>, runId: s
 export async function start(deps: RunDeps, runId: string): Promise<RunContext> {
   const run = await deps.db.run.findUnique({ where: { id: runId }, select: { startedAt: true } });
   if (!run) throw new RunNotFoundError(runId);
-  // a resumed run's figures change as it goes: its stored judge figures are computed again when it finishes
-  await deps.db.run.update({ where: { id: runId }, data: { status: 'running', error: null, judgeReliability: Prisma.DbNull, judgeMethods: Prisma.DbNull, groups: Prisma.DbNull, planner: Prisma.DbNull, unpricedModels: Prisma.DbNull, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
-  // its cells will change: the prompt rows and comparisons made when it last finished are made again when it finishes
+  await deps.db.run.update({ where: { id: runId }, data: { status: 'running', error: null, ...(run.startedAt ? {} : { startedAt: new Date() }) } });
+  // a resumed run's cells change as it goes: what was stored when it last finished is made again when it finishes
   await forgetFinishedFigures(deps.db, runId);
   // a worker that died mid-wait left its note of why it waited (run-waits.ts): this execution has waited for nothing yet
   await deps.db.runWait.deleteMany({ where: { runId } });
