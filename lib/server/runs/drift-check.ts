@@ -14,7 +14,7 @@
 import { xoroshiro128plus } from 'pure-rand';
 import { driftTest, hashSeed, servedChanged, typicalServed, DriftMovedListSchema, type DriftTest, type ServedIdentity } from '@/lib/core';
 import type { Db } from '../db/client';
-import { runMde, runPromptResults } from '../db/queries/blueprint-plan';
+import { cachedPromptResults, runMde, type PromptResultsCache } from '../db/queries/blueprint-plan';
 
 export interface DriftCheckResult {
   modelId: string;
@@ -47,15 +47,15 @@ async function servedByModel(db: Db, runId: string): Promise<Map<string, ServedI
  * Computes and stores the drift checks of `runId` when it is a completed scheduled run with a
  * predecessor; returns them (empty otherwise).
  */
-export async function checkDrift(db: Db, runId: string): Promise<DriftCheckResult[]> {
+export async function checkDrift(db: Db, runId: string, cache?: PromptResultsCache): Promise<DriftCheckResult[]> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, blueprintId: true, versionId: true, trigger: true, status: true, createdAt: true } });
   if (!run || run.trigger !== 'schedule' || run.status !== 'completed') return [];
   const fromRunId = await previousScheduledRun(db, run);
   if (!fromRunId) return [];
 
   const [before, after, servedBefore, servedAfter, sealed] = await Promise.all([
-    runPromptResults(db, fromRunId),
-    runPromptResults(db, runId),
+    cachedPromptResults(db, fromRunId, cache),
+    cachedPromptResults(db, runId, cache),
     servedByModel(db, fromRunId),
     servedByModel(db, runId),
     db.versionPrompt.findMany({ where: { versionId: run.versionId, split: 'test' }, select: { promptKey: true } }),

@@ -45,6 +45,24 @@ export async function runPromptResults(db: Db, runId: string): Promise<ModelProm
 }
 
 /**
+ * Runs' prompt results already read, by run id, for work that reads the same runs more than once:
+ * finishing a run summarises it, checks its drift and stores its comparison with the run before,
+ * and each reads every cell of the run (100,000 rows at 1,000,000 verdicts). Only for runs whose
+ * cells no longer change within that work.
+ */
+export type PromptResultsCache = Map<string, Promise<ModelPrompts[]>>;
+
+/** `runPromptResults`, read once per run for the holder of `cache`. */
+export function cachedPromptResults(db: Db, runId: string, cache?: PromptResultsCache): Promise<ModelPrompts[]> {
+  if (!cache) return runPromptResults(db, runId);
+  const known = cache.get(runId);
+  if (known) return known;
+  const read = runPromptResults(db, runId);
+  cache.set(runId, read);
+  return read;
+}
+
+/**
  * A run's minimum detectable effect: `planBlueprint` over its prompt results at the default α
  * and power, stored on the run when it is summarised (summarise.ts), so the planner and every
  * drift check from the run read one figure. A run summarised before the column existed has none

@@ -15,7 +15,7 @@
  */
 import { driftDifference, parseStored, StoredRunDiffSchema, type DiffCellRow, type DiffModelRow, type ModelPrompts, type StoredRunDiff } from '@/lib/core';
 import type { Db } from '../client';
-import { runPromptResults } from './blueprint-plan';
+import { cachedPromptResults, type PromptResultsCache } from './blueprint-plan';
 import { hasPromptSummaries } from './run-heatmap';
 import { notSealedIn } from './sealed';
 
@@ -35,10 +35,10 @@ function reweighted(older: readonly ModelPrompts[], newer: readonly ModelPrompts
 }
 
 /** Each model's change between the runs, and each run's score, for the models both runs have. */
-async function diffModels(db: Db, a: { id: string }, b: { id: string }): Promise<DiffModelRow[]> {
+async function diffModels(db: Db, a: { id: string }, b: { id: string }, cache?: PromptResultsCache): Promise<DiffModelRow[]> {
   const [before, after, checks, summaries] = await Promise.all([
-    runPromptResults(db, a.id),
-    runPromptResults(db, b.id),
+    cachedPromptResults(db, a.id, cache),
+    cachedPromptResults(db, b.id, cache),
     db.driftCheck.findMany({ where: { fromRunId: a.id, toRunId: b.id }, select: { modelId: true, paired: true, difference: true } }),
     db.runModelSummary.findMany({ where: { runId: { in: [a.id, b.id] } }, select: { runId: true, modelId: true, score: true } }),
   ]);
@@ -68,10 +68,10 @@ async function diffModels(db: Db, a: { id: string }, b: { id: string }): Promise
 
 type DiffRun = { id: string; versionId: string };
 
-/** The comparison computed from both runs' cells (`limit`: the moved cells listed). */
-export async function computeRunDiff(db: Db, a: DiffRun, b: DiffRun, limit = 30): Promise<StoredRunDiff> {
+/** The comparison computed from both runs' cells (`limit`: the moved cells listed; `cache`: runs' prompt results already read). */
+export async function computeRunDiff(db: Db, a: DiffRun, b: DiffRun, limit = 30, cache?: PromptResultsCache): Promise<StoredRunDiff> {
   const [models, cells, unchanged, onlyA, onlyB] = await Promise.all([
-    diffModels(db, a, b),
+    diffModels(db, a, b, cache),
     // only cells that moved: an unchanged one is counted, not listed as a change of ±0.0
     db.$queryRaw<DiffCellRow[]>`
       SELECT ca.prompt_key AS "promptKey", ca.model_id AS "modelId", ca.score AS "scoreA", cb.score AS "scoreB",
@@ -99,8 +99,8 @@ export async function computeRunDiff(db: Db, a: DiffRun, b: DiffRun, limit = 30)
 }
 
 /** Computes the comparison of two finished runs (older first) and stores it, replacing an earlier one. */
-export async function storeRunDiff(db: Db, older: DiffRun, newer: DiffRun): Promise<StoredRunDiff> {
-  const diff = StoredRunDiffSchema.parse(await computeRunDiff(db, older, newer));
+export async function storeRunDiff(db: Db, older: DiffRun, newer: DiffRun, cache?: PromptResultsCache): Promise<StoredRunDiff> {
+  const diff = StoredRunDiffSchema.parse(await computeRunDiff(db, older, newer, undefined, cache));
   // as JSON text: Prisma's Json input keeps 16 significant digits (0.048749999999999995 came back
   // 0.04874999999999999), and the stored figure must be the cells' own
   await db.$executeRaw`

@@ -22,6 +22,7 @@ import { judgeReply } from '../grading/judge';
 import { forgetRunContext, loadRunContext, type RunContext } from '../engine/run-context';
 import { runErrors } from './run-errors';
 import { publishesResults, storeDiffWithPrevious, summariseRun } from './summarise';
+import type { PromptResultsCache } from '../../db/queries/blueprint-plan';
 import { forgetFinishedFigures } from '../../db/commands/finished-figures';
 
 export type { FinalStatus } from '@/lib/core';
@@ -323,15 +324,18 @@ export async function finish(deps: RunDeps, runId: string, opts: { budgetStop?: 
   // the counters' pending rows into the run's row before its status is final (verdict-counts.ts reads a final run's row alone)
   await foldVerdictCounts(deps.db, runId);
   const run = await deps.db.run.update({ where: { id: runId }, data: { status: 'summarising' }, select: { trigger: true, draft: true } });
+  // Summarising, the drift check and the comparison with the run before each read every cell of the
+  // run (and the last two the earlier run's): read once here, as none of them changes cells.
+  const cache: PromptResultsCache = new Map();
   // A pull request's run and an author's draft run grade unpublished content: never on the public leaderboard.
-  await summariseRun(deps.db, runId, { publish: decision.status === 'completed' && publishesResults(run) });
+  await summariseRun(deps.db, runId, { publish: decision.status === 'completed' && publishesResults(run), cache });
   await deps.db.run.update({ where: { id: runId }, data: { status: decision.status, error, finishedAt: new Date() } });
   // a finished run waits for nothing (a call that gave up while others waited may have left a note)
   await deps.db.runWait.deleteMany({ where: { runId } });
   // A completed scheduled run is compared with the previous one of its version (drift-check.ts).
-  if (decision.status === 'completed' && run.trigger === 'schedule') await checkDrift(deps.db, runId);
+  if (decision.status === 'completed' && run.trigger === 'schedule') await checkDrift(deps.db, runId, cache);
   // and compared with the run of its blueprint before it, once, after the drift check whose figure the comparison shows (run-diff.ts)
-  await storeDiffWithPrevious(deps.db, runId);
+  await storeDiffWithPrevious(deps.db, runId, cache);
   forgetRunContext(runId); // a long-lived server keeps no finished run in memory
   await deps.onFinished?.(runId);
   return decision.status;

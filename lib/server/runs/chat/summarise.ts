@@ -34,7 +34,7 @@ import type { Db } from '../../db/client';
 import { computeJudgeStats, computeRunJudgeReliability } from '../../db/queries/judge-reliability';
 import { computeRunJudgeMethods } from '../../db/queries/run-judge-methods';
 import { computeRunGroups } from '../../db/queries/run-groups';
-import { runPromptResults } from '../../db/queries/blueprint-plan';
+import { cachedPromptResults, type PromptResultsCache } from '../../db/queries/blueprint-plan';
 import { retryOnUniqueViolation } from '../../db/unique-retry';
 import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../../db/stored-interval';
 import { cellData, cellRow } from '../../db/commands/cell-writer';
@@ -77,7 +77,7 @@ export function publishesResults(run: { trigger: string; draft: boolean }): bool
   return run.trigger !== 'pull_request' && !run.draft;
 }
 
-export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?: boolean; publish?: boolean } = {}): Promise<void> {
+export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?: boolean; publish?: boolean; cache?: PromptResultsCache } = {}): Promise<void> {
   if (opts.rebuildCells) await rebuildCells(db, runId);
   const run = await db.run.findUnique({
     where: { id: runId },
@@ -160,7 +160,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
   const judgeReliability = StoredRunJudgeReliabilitySchema.parse(await computeRunJudgeReliability(db, runId));
   const judgeMethods = StoredJudgeMethodsSchema.parse(await computeRunJudgeMethods(db, runId));
   const groups = StoredRunGroupsSchema.parse((await computeRunGroups(db, runId)).models);
-  const plan = BlueprintPlanSchema.parse(planBlueprint(await runPromptResults(db, runId)));
+  const plan = BlueprintPlanSchema.parse(planBlueprint(await cachedPromptResults(db, runId, opts.cache)));
   // The planner's answer (every pair of models) beside its MDE, through one writer: Prisma's Float
   // and Json inputs both keep 16 significant digits (0.31255683141538076 is stored
   // 0.3125568314153808), so the plan's MDE and `mde` (which the drift checks copy) stay one value.
@@ -217,7 +217,7 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
  * A finished run compared with the completed run of its blueprint before it (the pair its history
  * and drift check follow; other pairs are stored when first read, db/queries/run-diff.ts), once.
  */
-export async function storeDiffWithPrevious(db: Db, runId: string): Promise<void> {
+export async function storeDiffWithPrevious(db: Db, runId: string, cache?: PromptResultsCache): Promise<void> {
   const run = await db.run.findUnique({ where: { id: runId }, select: { id: true, blueprintId: true, versionId: true, createdAt: true } });
   if (!run) return;
   const previous = await db.run.findFirst({
@@ -225,7 +225,7 @@ export async function storeDiffWithPrevious(db: Db, runId: string): Promise<void
     orderBy: { createdAt: 'desc' },
     select: { id: true, versionId: true },
   });
-  if (previous) await storeRunDiff(db, previous, run);
+  if (previous) await storeRunDiff(db, previous, run, cache);
 }
 
 /**
