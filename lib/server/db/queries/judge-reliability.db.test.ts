@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '@/generated/prisma/client';
-import { ALPHA_MIN_UNITS, judgeReliability, krippendorffAlpha, StoredJudgesSchema, StoredRunJudgeReliabilitySchema } from '@/lib/core';
+import { ALPHA_MIN_UNITS, judgeReliability, krippendorffAlpha, StoredJudgeStatsSchema, StoredJudgesSchema, StoredRunJudgeReliabilitySchema } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db.testkit';
+import { exactJson } from '../exact-json';
 import { seedDemo, type SeededDemo } from '../seed/seed-demo';
 import { computeRunJudgeReliability, getJudgedVerdicts, getModelJudgeReliability, getPooledJudgeReliability, getRunJudgeReliability } from './judge-reliability';
 import { getLeaderboardRows } from './leaderboard';
@@ -140,7 +141,7 @@ describe(`judge reliability queries (${process.env.ASSAY_TEST_DB})`, () => {
       expect(roundDeep(await getPooledJudgeReliability(t.db, [...pairs].reverse()))).toEqual(roundDeep(pooled));
     } finally {
       // as text, as summarising writes them (Prisma's Json input keeps 16 significant digits)
-      for (const s of stored) await t.db.$executeRaw`UPDATE run_model_summaries SET judge_stats = ${JSON.stringify(s.judgeStats)}::jsonb WHERE run_id = ${s.runId} AND model_id = ${s.modelId}`;
+      for (const s of stored) await t.db.$executeRaw`UPDATE run_model_summaries SET judge_stats = ${exactJson(StoredJudgeStatsSchema, StoredJudgeStatsSchema.parse(s.judgeStats))} WHERE run_id = ${s.runId} AND model_id = ${s.modelId}`;
     }
   });
 });

@@ -15,6 +15,7 @@
  */
 import { driftDifference, parseStored, StoredRunDiffSchema, type DiffCellRow, type DiffModelRow, type ModelPrompts, type StoredRunDiff } from '@/lib/core';
 import type { Db } from '../client';
+import { exactJson } from '../exact-json';
 import { cachedPromptResults, type PromptResultsCache } from './blueprint-plan';
 import { hasPromptSummaries } from './run-heatmap';
 import { notSealedIn } from './sealed';
@@ -101,10 +102,8 @@ export async function computeRunDiff(db: Db, a: DiffRun, b: DiffRun, limit = 30,
 /** Computes the comparison of two finished runs (older first) and stores it, replacing an earlier one. */
 export async function storeRunDiff(db: Db, older: DiffRun, newer: DiffRun, cache?: PromptResultsCache): Promise<StoredRunDiff> {
   const diff = StoredRunDiffSchema.parse(await computeRunDiff(db, older, newer, undefined, cache));
-  // as JSON text: Prisma's Json input keeps 16 significant digits (0.048749999999999995 came back
-  // 0.04874999999999999), and the stored figure must be the cells' own
   await db.$executeRaw`
-    INSERT INTO run_diffs (older_run_id, newer_run_id, diff) VALUES (${older.id}, ${newer.id}, ${JSON.stringify(diff)}::jsonb)
+    INSERT INTO run_diffs (older_run_id, newer_run_id, diff) VALUES (${older.id}, ${newer.id}, ${exactJson(StoredRunDiffSchema, diff)})
     ON CONFLICT (older_run_id, newer_run_id) DO UPDATE SET diff = EXCLUDED.diff, created_at = now()`;
   return diff;
 }

@@ -11,6 +11,7 @@
  * leaderboard rows of the models that scored.
  */
 import { xoroshiro128plus } from 'pure-rand';
+import { z } from 'zod';
 import {
   addToCoverage,
   BlueprintPlanSchema,
@@ -36,6 +37,7 @@ import { computeRunJudgeMethods } from '../../db/queries/run-judge-methods';
 import { computeRunGroups } from '../../db/queries/run-groups';
 import { cachedPromptResults, type PromptResultsCache } from '../../db/queries/blueprint-plan';
 import { retryOnUniqueViolation } from '../../db/unique-retry';
+import { exactJson } from '../../db/exact-json';
 import { intervalColumns, passCurveColumn, storedModelPassCurve, storedPassCurve } from '../../db/stored-interval';
 import { cellData, cellRow } from '../../db/commands/cell-writer';
 import { writePromptSummaries } from '../../db/commands/prompt-summaries';
@@ -69,6 +71,9 @@ export async function rebuildCells(db: Db, runId: string): Promise<void> {
  * `publish`: the run is complete, so its scores become the blueprint's leaderboard rows
  * (default: when the run's status is `completed`).
  */
+/** Each model's judge statistics in a run, by model id: written in one statement (`jsonb_each`). */
+const JudgeStatsByModelSchema = z.record(z.string(), StoredJudgeStatsSchema);
+
 /**
  * Whether a finished run's scores may reach the public leaderboards: not a pull request's run
  * (unmerged content) nor an author's draft run (seen only by its author and maintainers).
@@ -146,14 +151,18 @@ export async function summariseRun(db: Db, runId: string, opts: { rebuildCells?:
     await db.runModelSummary.upsert({ where: { runId_modelId: { runId, modelId } }, create: { runId, modelId, ...data }, update: data });
   }
 
-  // Each model's judge statistics, once: the leaderboards pool α over their runs from these sums
-  // (judge-reliability.ts). As JSON text: Prisma's Json input keeps 16 significant digits, and the
-  // stored sums must be the ones a page would add up from the verdicts.
+  // Each model's judge statistics, once, in one statement: the leaderboards pool α over their runs
+  // from these sums (judge-reliability.ts), which must be the ones a page would add up from the verdicts.
   const judgeStats = await computeJudgeStats(db, [...byModel.keys()].map((modelId) => ({ runId, modelId })));
-  for (const [modelId] of byModel) {
-    const stats = StoredJudgeStatsSchema.parse(judgeStats.get(`${runId}\u0000${modelId}`));
-    await db.$executeRaw`UPDATE run_model_summaries SET judge_stats = ${JSON.stringify(stats)}::jsonb WHERE run_id = ${runId} AND model_id = ${modelId}`;
+  const statsByModel: z.input<typeof JudgeStatsByModelSchema> = {};
+  for (const modelId of byModel.keys()) {
+    const stats = judgeStats.get(`${runId}\u0000${modelId}`);
+    if (stats) statsByModel[modelId] = stats;
   }
+  await db.$executeRaw`
+    UPDATE run_model_summaries s SET judge_stats = v.stats
+    FROM jsonb_each(${exactJson(JudgeStatsByModelSchema, statsByModel)}) AS v(model_id, stats)
+    WHERE s.run_id = ${runId} AND s.model_id = v.model_id`;
 
   // The run's MDE, once: the planner and the drift checks from this run read it (blueprint-plan.ts `runMde`).
   // Its judge reliability, judge methods and group scores, once: every page that shows them reads them, none goes through the verdicts again.
