@@ -7,12 +7,19 @@
 // process that finds every one unchanged uses it as it is; else it bundles again and swaps the new
 // bundle in atomically (a file renamed over the old one, or a new directory the manifest then
 // names), so processes starting together never read half a bundle.
-import { build, buildSync, version as esbuildVersion } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+/**
+ * esbuild's version, which a kept bundle must have been made with. esbuild itself is loaded only
+ * to bundle: a process whose bundle is fresh (every `assay` command but the first after a change)
+ * never loads it.
+ */
+const esbuildVersion = /** @type {{ version: string }} */ (createRequire(import.meta.url)('esbuild/package.json')).version;
 
 /** Bundle directories of the command older than this are removed when a new one is made (a process may still load chunks of the one it started on). */
 const OLD_BUNDLE_MS = 24 * 60 * 60 * 1000;
@@ -74,6 +81,7 @@ export function bundleFileIfChanged(entry, tsconfig) {
   const manifestPath = join(dir, `${name}.json`);
   if (freshManifest(manifestPath)) return { path: out, built: false };
   mkdirSync(dir, { recursive: true });
+  const { buildSync } = createRequire(import.meta.url)('esbuild');
   const result = buildSync({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', tsconfig, metafile: true, write: false, logLevel: 'silent' });
   writeAtomically(out, result.outputFiles[0].contents);
   writeAtomically(manifestPath, JSON.stringify({ esbuild: esbuildVersion, out, inputs: inputList(root, result.metafile.inputs) }));
@@ -98,6 +106,33 @@ const sourceLocation = {
 };
 
 /**
+ * Packages bundled into the command's own files, not imported from node_modules at run time:
+ * plain JavaScript that never looks for files beside itself. Loaded as hundreds of small modules
+ * (zod alone is 99 files, yaml 73), resolving and linking them was most of `assay validate`'s
+ * start-up. Every other package (the Prisma client, PGlite and QuickJS with their WebAssembly
+ * files, the provider SDKs, esbuild) stays an import.
+ */
+const BUNDLED_PACKAGES = new Set(['zod', 'yaml', 'pure-rand', 'jstat', 'json-p3', 're2js', 'safe-stable-stringify', '@noble/hashes', 'p-limit', 'yocto-queue', 'cli-progress', 'diff']);
+
+/** @param {string} specifier */
+function packageOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** @type {import('esbuild').Plugin} */
+const externalPackages = {
+  name: 'external-packages',
+  setup(b) {
+    // a bare specifier names a package (`@/` is this project's own path alias, tsconfig.json)
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('@/') || args.path.startsWith('node:')) return undefined;
+      return BUNDLED_PACKAGES.has(packageOf(args.path)) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
+
+/**
  * Entry points bundled together, split at every dynamic `import()` so a module (and the packages
  * it imports) loads only when the code that imports it runs: `assay validate` loads no database
  * client. Each build goes to a new directory, which the manifest then names.
@@ -113,6 +148,7 @@ export async function bundleEntriesIfChanged(name, entries, tsconfig) {
   const fresh = freshManifest(manifestPath);
   if (fresh) return { dir: fresh.out, built: false };
   mkdirSync(cache, { recursive: true });
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: entries,
     absWorkingDir: root,
@@ -121,14 +157,15 @@ export async function bundleEntriesIfChanged(name, entries, tsconfig) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
     tsconfig,
     metafile: true,
     write: false,
+    // a bundled CommonJS package's require() of a Node module (esbuild's ESM output has no require)
+    banner: { js: "import { createRequire as __assayCreateRequire } from 'node:module'; const require = __assayCreateRequire(import.meta.url);" },
     outdir: join(cache, name),
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [sourceLocation],
+    plugins: [externalPackages, sourceLocation],
     logLevel: 'silent',
   });
   const inputs = inputList(root, result.metafile.inputs);

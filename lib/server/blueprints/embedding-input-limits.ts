@@ -25,7 +25,11 @@ function textPositions(text: string): { line: number; col: number }[] {
   return out;
 }
 
-export function embeddingLimitIssues(block: Pick<RetrievalBlock, 'models'>, data: Pick<RetrievalData, 'corpus' | 'queries'>, sources: { corpus: Source; queries: Source }): BlueprintIssue[] {
+export async function embeddingLimitIssues(
+  block: Pick<RetrievalBlock, 'models'>,
+  data: Pick<RetrievalData, 'corpus' | 'queries'>,
+  sources: { corpus: Source; queries: Source },
+): Promise<BlueprintIssue[]> {
   const limited = block.models.flatMap((m) => {
     const colon = m.id.indexOf(':');
     const limits = colon > 0 ? openAiEmbeddingLimits(m.id.slice(0, colon), m.id.slice(colon + 1)) : null;
@@ -38,12 +42,12 @@ export function embeddingLimitIssues(block: Pick<RetrievalBlock, 'models'>, data
     ['queries', data.queries],
   ] as const) {
     let positions: { line: number; col: number }[] | null = null;
-    items.forEach((item, i) => {
+    for (const [i, item] of items.entries()) {
       // Whichever model has the lowest limit decides; a text of at most that many UTF-8 bytes has at most that many tokens.
       const bytes = Buffer.byteLength(item.text, 'utf8');
       for (const { id, limits } of limited) {
         if (bytes <= limits.maxInputTokens) continue;
-        const tokens = limits.countTokens(item.text);
+        const tokens = await limits.countTokens(item.text);
         if (tokens <= limits.maxInputTokens) continue;
         positions ??= textPositions(sources[role].text);
         const at = positions[i] ?? { line: 1, col: 1 };
@@ -56,9 +60,9 @@ export function embeddingLimitIssues(block: Pick<RetrievalBlock, 'models'>, data
           message: `the ${role === 'corpus' ? 'document' : 'query'} ${JSON.stringify(item.id)} is ${tokens.toLocaleString('en-US')} tokens long, over the ${limits.maxInputTokens.toLocaleString('en-US')}-token input limit of ${id}`,
           hint: 'Split it into passages of at most that many tokens (and judge the passages in the qrels), or leave that model out; Assay does not truncate texts.',
         });
-        return;
+        break;
       }
-    });
+    }
   }
   return issues;
 }

@@ -85,7 +85,7 @@ export async function loadRetrievalFiles(
   const sources = Object.fromEntries(ROLES.map((role) => [role, { path: full[role], text: texts[role]! }])) as Record<(typeof ROLES)[number], { path: string; text: string }>;
   const parsed = parseRetrievalFiles(sources, limits);
   if (!parsed.ok) return parsed;
-  const tooLong = embeddingLimitIssues(block, parsed.data, sources);
+  const tooLong = await embeddingLimitIssues(block, parsed.data, sources);
   if (tooLong.length > 0) return { ok: false, issues: tooLong };
   return { ok: true, data: parsed.data, contentHash: retrievalContentHash(texts as Record<(typeof ROLES)[number], string>), warnings: parsed.warnings, paths: full };
 }

@@ -30,15 +30,7 @@
  * - if the wasm engine itself fails (a trap, not a guest exception) the module is replaced by a
  *   spare loaded in advance, so one hostile script cannot disable scoring for the process.
  */
-import {
-  newQuickJSWASMModuleFromVariant,
-  newVariant,
-  RELEASE_SYNC,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSRuntime,
-  type QuickJSWASMModule,
-} from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import { SandboxError, type SandboxPort } from '../types';
 
 export interface QuickJsSandboxOptions {
@@ -252,8 +244,13 @@ function runOnce(module: QuickJSWASMModule, code: string, globals: Record<string
 
 const WASM_PAGE = 64 * 1024;
 
-/** A QuickJS module in its own memory, capped at `heapCapBytes`. */
-function loadModule(heapCapBytes: number): Promise<QuickJSWASMModule> {
+/**
+ * A QuickJS module in its own memory, capped at `heapCapBytes`. The package is imported here, by
+ * the first sandbox made, not where this file is imported: lib/core's index exports this file,
+ * and every importer of core (`assay validate` among them) would load QuickJS's four builds.
+ */
+async function loadModule(heapCapBytes: number): Promise<QuickJSWASMModule> {
+  const { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } = await import('quickjs-emscripten');
   const maximum = Math.max(256, Math.ceil(heapCapBytes / WASM_PAGE)); // ≥ the build's 16 MiB initial size
   const wasmMemory = new WebAssembly.Memory({ initial: 256, maximum });
   return newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory }));

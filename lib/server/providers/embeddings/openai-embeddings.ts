@@ -128,7 +128,7 @@ export class OpenAiEmbeddingClient implements EmbeddingClient {
    */
   async embed(req: EmbeddingRequest): Promise<EmbeddingResponse> {
     const limits = openAiEmbeddingLimits(this.provider, req.model);
-    const plan = limits ? planRequests(limits, req.inputs) : { ok: true as const, groups: [req.inputs.map((_, i) => i)] };
+    const plan = limits ? await planRequests(limits, req.inputs) : { ok: true as const, groups: [req.inputs.map((_, i) => i)] };
     if (!plan.ok) throw this.#refused(req, limits!, plan.problem);
     // Made before the clock starts: the first call's latency and deadline are its request's alone.
     const sdk = await this.#sdk();

@@ -22,7 +22,7 @@ const post = async (model: string, input: string[]) => {
 
 describe("the fake enforces OpenAI's documented embedding limits on OpenAI's models", () => {
   it('refuses an empty string, an input over 8,192 tokens and a request over 300,000 tokens, in OpenAI’s error shape', async () => {
-    expect(limits.countTokens(text(8192))).toBe(8192);
+    expect(await limits.countTokens(text(8192))).toBe(8192);
     expect((await post('text-embedding-3-small', ['fine', ''])).body.error).toMatchObject({ type: 'invalid_request_error', message: "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference." });
     const long = await post('text-embedding-3-large', [text(8193)]);
     expect(long.status).toBe(400);
@@ -67,9 +67,9 @@ describe('the OpenAI embeddings adapter keeps within them', () => {
   it('counts nothing when the bytes alone keep every limit, and sends models without published limits unchanged', async () => {
     let counted = 0;
     const spy = { ...limits, countTokens: (t: string) => (counted++, limits.countTokens(t)) };
-    expect(planRequests(spy, ['short', 'texts'])).toEqual({ ok: true, groups: [[0, 1]] });
+    expect(await planRequests(spy, ['short', 'texts'])).toEqual({ ok: true, groups: [[0, 1]] });
     expect(counted).toBe(0);
-    expect(planRequests(spy, [text(8192), text(8192)])).toEqual({ ok: true, groups: [[0, 1]] });
+    expect(await planRequests(spy, [text(8192), text(8192)])).toEqual({ ok: true, groups: [[0, 1]] });
     expect(counted).toBe(2);
     expect(openAiEmbeddingLimits('together', 'text-embedding-3-small')).toBeNull();
     expect((await client('fake-embed-large').embed({ model: 'fake-embed-large', inputs: [text(9000)] })).vectors).toHaveLength(1);

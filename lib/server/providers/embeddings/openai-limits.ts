@@ -7,8 +7,7 @@
  * with tiktoken": text-embedding-3-small, text-embedding-3-large and text-embedding-ada-002).
  * Other OpenAI-compatible servers publish other tokenizers and limits: they get none of these.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import type { Tiktoken } from 'js-tiktoken/lite';
 
 export interface EmbeddingInputLimits {
   /** Most tokens one input may hold. */
@@ -17,17 +16,21 @@ export interface EmbeddingInputLimits {
   maxRequestTokens: number;
   /** The model refuses an empty string. */
   refusesEmpty: true;
-  /** Tokens of a text in the model's tokenizer. */
-  countTokens(text: string): number;
+  /** Tokens of a text in the model's tokenizer (loaded by the first count). */
+  countTokens(text: string): Promise<number>;
 }
 
 const OPENAI_EMBEDDING_MODELS: ReadonlySet<string> = new Set(['text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002']);
 
-let encoder: Tiktoken | null = null;
-/** cl100k_base, built once on first use (its rank table is large). */
-function cl100kTokens(text: string): number {
-  encoder ??= new Tiktoken(cl100k);
-  return encoder.encode(text).length;
+let encoder: Promise<Tiktoken> | null = null;
+/**
+ * cl100k_base, imported and built once, by the first count: its rank table is a 1.7 MB module,
+ * and every `assay` command that reads blueprints would load it at start-up, while only a
+ * retrieval text longer in bytes than a limit is ever counted.
+ */
+async function cl100kTokens(text: string): Promise<number> {
+  encoder ??= Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/cl100k_base')]).then(([{ Tiktoken }, ranks]) => new Tiktoken(ranks.default));
+  return (await encoder).encode(text).length;
 }
 
 /** The limits of an OpenAI embedding model (`provider` openai, native model id), or null when none are published for it. */
@@ -46,14 +49,15 @@ export type RequestPlan =
  * per-input limit). Nothing is counted when the bytes alone show every limit is kept (a token is
  * at least one UTF-8 byte), the usual case for short texts.
  */
-export function planRequests(limits: EmbeddingInputLimits, inputs: readonly string[]): RequestPlan {
+export async function planRequests(limits: EmbeddingInputLimits, inputs: readonly string[]): Promise<RequestPlan> {
   const empty = inputs.findIndex((t) => t === '');
   if (empty >= 0) return { ok: false, problem: { kind: 'empty', index: empty } };
   const bytes = inputs.map((t) => Buffer.byteLength(t, 'utf8'));
   if (bytes.every((b) => b <= limits.maxInputTokens) && bytes.reduce((s, b) => s + b, 0) <= limits.maxRequestTokens) {
     return { ok: true, groups: [inputs.map((_, i) => i)] };
   }
-  const tokens = inputs.map((t) => limits.countTokens(t));
+  const tokens: number[] = [];
+  for (const t of inputs) tokens.push(await limits.countTokens(t));
   const long = tokens.findIndex((n) => n > limits.maxInputTokens);
   if (long >= 0) return { ok: false, problem: { kind: 'too_long', index: long, tokens: tokens[long]! } };
   const groups: number[][] = [];
