@@ -31,13 +31,13 @@ export function bundleCacheDir(root) {
 
 /**
  * @param {string} manifestPath
- * @returns {{ esbuild: string, out: string, inputs: Array<[string, number, number]> } | null} the manifest when every input is unchanged
+ * @returns {{ esbuild: string, maker: string, out: string, inputs: Array<[string, number, number]> } | null} the manifest when every input is unchanged
  */
 function freshManifest(manifestPath) {
   let manifest;
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    if (manifest.esbuild !== esbuildVersion) return null;
+    if (manifest.esbuild !== esbuildVersion || manifest.maker !== MAKER) return null;
     for (const [path, size, mtimeMs] of manifest.inputs) {
       const s = statSync(path);
       if (s.size !== size || s.mtimeMs !== mtimeMs) return null;
@@ -66,8 +66,51 @@ function writeAtomically(path, text) {
 }
 
 /**
- * One module bundled into one file (a worker thread's entry): packages stay imports, resolved
- * from node_modules. Only modules that do not read their own location (`import.meta.url`) may be
+ * Packages bundled into the command's and the worker threads' files, not imported from
+ * node_modules at run time: plain JavaScript that never looks for files beside itself. Loaded as hundreds of small modules
+ * (zod alone is 99 files, yaml 73), resolving and linking them was most of `assay validate`'s
+ * start-up. Every other package (the Prisma client, PGlite and QuickJS with their WebAssembly
+ * files, the provider SDKs, esbuild) stays an import.
+ */
+const BUNDLED_PACKAGES = new Set(['zod', 'yaml', 'pure-rand', 'jstat', 'json-p3', 're2js', 'safe-stable-stringify', '@noble/hashes', 'p-limit', 'cli-progress', 'diff']);
+
+/**
+ * esbuild's options for what stays an import: every package the project depends on but
+ * BUNDLED_PACKAGES (a name in `external` covers its subpaths too). Read from package.json, since
+ * `buildSync` takes no plugins; the bundled packages' own dependencies (yocto-queue under p-limit)
+ * are bundled with them. A folder without a package.json keeps every package an import.
+ * @param {string} root
+ * @returns {{ external: string[] } | { packages: 'external' }}
+ */
+function externalPackages(root) {
+  let pkg;
+  try {
+    pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  } catch (e) {
+    if (/** @type {NodeJS.ErrnoException} */ (e).code === 'ENOENT') return { packages: 'external' };
+    throw e;
+  }
+  return { external: Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !BUNDLED_PACKAGES.has(name)) };
+}
+
+/** A bundled CommonJS package's require() of a Node module: esbuild's ESM output has no `require`. */
+const REQUIRE_BANNER = { js: "import { createRequire as __assayCreateRequire } from 'node:module'; const require = __assayCreateRequire(import.meta.url);" };
+
+/** The settings both kinds of bundle are made with. */
+const COMMON = /** @type {const} */ ({ bundle: true, platform: 'node', format: 'esm', target: 'node20', banner: REQUIRE_BANNER, logLevel: 'silent' });
+
+/**
+ * The settings, hashed into each manifest: a bundle made with other settings (what is bundled,
+ * what stays an import) is made again, though none of its sources changed.
+ */
+const MAKER = createHash('sha256')
+  .update(JSON.stringify({ COMMON, bundled: [...BUNDLED_PACKAGES], split: 'chunks/[name]-[hash]' }))
+  .digest('hex')
+  .slice(0, 12);
+
+/**
+ * One module bundled into one file (a worker thread's entry): packages other than BUNDLED_PACKAGES
+ * stay imports, resolved from node_modules. Only modules that do not read their own location (`import.meta.url`) may be
  * bundled this way (bundled-worker.test.ts checks the worker entries).
  * @param {string} entry a .ts file
  * @param {string} tsconfig the project's tsconfig.json
@@ -82,9 +125,9 @@ export function bundleFileIfChanged(entry, tsconfig) {
   if (freshManifest(manifestPath)) return { path: out, built: false };
   mkdirSync(dir, { recursive: true });
   const { buildSync } = createRequire(import.meta.url)('esbuild');
-  const result = buildSync({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', tsconfig, metafile: true, write: false, logLevel: 'silent' });
+  const result = buildSync({ ...COMMON, entryPoints: [entry], absWorkingDir: root, tsconfig, metafile: true, write: false, ...externalPackages(root) });
   writeAtomically(out, result.outputFiles[0].contents);
-  writeAtomically(manifestPath, JSON.stringify({ esbuild: esbuildVersion, out, inputs: inputList(root, result.metafile.inputs) }));
+  writeAtomically(manifestPath, JSON.stringify({ esbuild: esbuildVersion, maker: MAKER, out, inputs: inputList(root, result.metafile.inputs) }));
   return { path: out, built: true };
 }
 
@@ -101,33 +144,6 @@ const sourceLocation = {
       const text = await readFile(args.path, 'utf8');
       const contents = text.includes('import.meta.url') ? text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)) : text;
       return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
-    });
-  },
-};
-
-/**
- * Packages bundled into the command's own files, not imported from node_modules at run time:
- * plain JavaScript that never looks for files beside itself. Loaded as hundreds of small modules
- * (zod alone is 99 files, yaml 73), resolving and linking them was most of `assay validate`'s
- * start-up. Every other package (the Prisma client, PGlite and QuickJS with their WebAssembly
- * files, the provider SDKs, esbuild) stays an import.
- */
-const BUNDLED_PACKAGES = new Set(['zod', 'yaml', 'pure-rand', 'jstat', 'json-p3', 're2js', 'safe-stable-stringify', '@noble/hashes', 'p-limit', 'yocto-queue', 'cli-progress', 'diff']);
-
-/** @param {string} specifier */
-function packageOf(specifier) {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
-/** @type {import('esbuild').Plugin} */
-const externalPackages = {
-  name: 'external-packages',
-  setup(b) {
-    // a bare specifier names a package (`@/` is this project's own path alias, tsconfig.json)
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('@/') || args.path.startsWith('node:')) return undefined;
-      return BUNDLED_PACKAGES.has(packageOf(args.path)) ? undefined : { path: args.path, external: true };
     });
   },
 };
@@ -150,23 +166,18 @@ export async function bundleEntriesIfChanged(name, entries, tsconfig) {
   mkdirSync(cache, { recursive: true });
   const { build } = await import('esbuild');
   const result = await build({
+    ...COMMON,
     entryPoints: entries,
     absWorkingDir: root,
-    bundle: true,
     splitting: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
     tsconfig,
     metafile: true,
     write: false,
-    // a bundled CommonJS package's require() of a Node module (esbuild's ESM output has no require)
-    banner: { js: "import { createRequire as __assayCreateRequire } from 'node:module'; const require = __assayCreateRequire(import.meta.url);" },
     outdir: join(cache, name),
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [externalPackages, sourceLocation],
-    logLevel: 'silent',
+    ...externalPackages(root),
+    plugins: [sourceLocation],
   });
   const inputs = inputList(root, result.metafile.inputs);
   const dir = join(cache, `${name}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}-${process.pid}`);
@@ -177,7 +188,7 @@ export async function bundleEntriesIfChanged(name, entries, tsconfig) {
     writeFileSync(path, file.contents);
   }
   renameSync(staging, dir);
-  writeAtomically(manifestPath, JSON.stringify({ esbuild: esbuildVersion, out: dir, inputs }));
+  writeAtomically(manifestPath, JSON.stringify({ esbuild: esbuildVersion, maker: MAKER, out: dir, inputs }));
   for (const other of readdirSync(cache)) {
     const path = join(cache, other);
     if (other.startsWith(`${name}-`) && path !== dir && Date.now() - statSync(path).mtimeMs > OLD_BUNDLE_MS) rmSync(path, { recursive: true, force: true });
