@@ -1,6 +1,6 @@
 import type { AttemptView, PromptPageView, ReplyCardView, TurnView } from '@/lib/views/prompt-view';
 import { Markdown } from './markdown';
-import { HeatCell, ScoreChip, link, muted, card } from './ui';
+import { HeatCell, Pagination, ScoreChip, link, muted, card } from './ui';
 import { VerdictItem } from './verdict';
 
 /** A gate failure, said before anything else about the cell. */
@@ -65,7 +65,7 @@ export function PointsGrid({ view }: { view: PromptPageView }) {
   const { grid } = view;
   // #point-N targets the focused reply's verdict when a model is selected, else the grid row
   const anchors = view.selectedModelId === null;
-  return (
+  const table = (
     <div className="relative overflow-x-auto" tabIndex={0} role="region" aria-label="Points by model, scrolls sideways">
       <table className="border-separate border-spacing-0.5 text-sm" data-testid="points-grid">
         <caption className={`mb-2 text-left text-sm ${muted}`}>Each point’s score (0–100) for each model. “err” is an error, never a 0; “n/a” did not apply.</caption>
@@ -124,6 +124,14 @@ export function PointsGrid({ view }: { view: PromptPageView }) {
         </tbody>
       </table>
     </div>
+  );
+  return grid.pagination ? (
+    <div className="space-y-2">
+      {table}
+      <Pagination view={grid.pagination} label="More models in the grid" />
+    </div>
+  ) : (
+    table
   );
 }
 

@@ -31,7 +31,14 @@ export const RunParams = z.object({
   page,
 });
 
-export const PromptParams = z.object({ model: optionalString, compare: page });
+/**
+ * `model`: the focused reply; `compare`: the page of other replies beside it; `grid`: the page of
+ * models the points grid shows (absent: the page holding the focused model, else the first).
+ */
+export const PromptParams = z.object({ model: optionalString, compare: page, grid: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined) });
+
+/** A point's page: `page` of its verdicts, best first. */
+export const PointParams = z.object({ page });
 
 export const RunModelParams = z.object({ sort: RunModelSortSchema.catch(DEFAULT_RUN_MODEL_SORT), page });
 
@@ -50,6 +57,20 @@ export const HEATMAP_MAX_CELLS = 400;
 export function heatmapPageSize(models: number): number {
   return Math.max(5, Math.min(HEATMAP_PAGE_SIZE, Math.floor(HEATMAP_MAX_CELLS / Math.max(1, models))));
 }
+/**
+ * Cells the prompt page's points grid shows at most (a column per model; a row per point and one
+ * for the prompt score). A cell is ~0.75 KB of the page (HTML and the same in the streamed
+ * payload): 50 models × 11 rows made the grid 400 KB of a 590 KB page, beside four replies.
+ */
+export const PROMPT_GRID_MAX_CELLS = 250;
+
+/** Models the points grid of a prompt with `points` points shows a page (never fewer than 5). */
+export function promptGridModels(points: number): number {
+  return Math.max(5, Math.floor(PROMPT_GRID_MAX_CELLS / (points + 1)));
+}
+
+/** Verdicts a point's page lists: each carries its reasoning and judges' answers (50 made a 660 KB page). */
+export const POINT_VERDICTS_PAGE_SIZE = 20;
 export const POINTS_PAGE_SIZE = 10;
 export const RUN_MODEL_PAGE_SIZE = 50;
 export const BLUEPRINT_PROMPTS_PAGE_SIZE = 50;

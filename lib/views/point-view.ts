@@ -3,6 +3,8 @@ import type { PointVerdict, VisiblePrompt } from '@/lib/server/db/queries/run-pr
 import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { formatScore, modelShortName, plural } from './format';
 import { pointHeaders } from './prompt-view';
+import { paginationView, type PaginationView } from './pagination';
+import { POINT_VERDICTS_PAGE_SIZE } from './params';
 import { href } from './urls';
 import { verdictView, type VerdictView } from './verdict-view';
 
@@ -23,10 +25,21 @@ export interface PointPageView {
   code: string | null;
   promptHref: string;
   summary: string;
+  /** This page of the verdicts, best first. */
   entries: PointEntryView[];
+  pagination: PaginationView | null;
 }
 
-export function pointPageView(runId: string, prompt: VisiblePrompt, pointIndex: number, verdicts: PointVerdict[], ranking: RunModelRow[]): PointPageView | null {
+/** `page`: which page of the verdicts (best first, `pageSize` a page) the entries are; the summary counts them all. */
+export function pointPageView(
+  runId: string,
+  prompt: VisiblePrompt,
+  pointIndex: number,
+  verdicts: PointVerdict[],
+  ranking: RunModelRow[],
+  page = 1,
+  pageSize = POINT_VERDICTS_PAGE_SIZE,
+): PointPageView | null {
   const point = pointHeaders(runId, prompt.promptKey, prompt.points)[pointIndex];
   const stored = prompt.points[pointIndex] ?? null;
   if (!point && verdicts.length === 0) return null;
@@ -35,8 +48,11 @@ export function pointPageView(runId: string, prompt: VisiblePrompt, pointIndex: 
   const mean = scored.length ? scored.reduce((a, v) => a + (v.score as number), 0) / scored.length : null;
   const errors = verdicts.filter((v) => v.status === 'error').length;
   const passes = verdicts.filter((v) => v.status === 'pass').length;
+  const pages = Math.max(1, Math.ceil(verdicts.length / pageSize));
+  const shown = Math.min(Math.max(1, page), pages);
   const entries = [...verdicts]
     .sort((a, b) => (b.score ?? -1) - (a.score ?? -1) || a.modelId.localeCompare(b.modelId) || a.reply.attempt - b.reply.attempt)
+    .slice((shown - 1) * pageSize, shown * pageSize)
     .map((v) => ({
       modelId: v.modelId,
       label: names.get(v.modelId) ?? modelShortName(v.modelId),
@@ -61,5 +77,9 @@ export function pointPageView(runId: string, prompt: VisiblePrompt, pointIndex: 
     promptHref: `${href.prompt(runId, prompt.promptKey)}#point-${pointIndex}`,
     summary: `${plural(passes, 'pass', 'passes')} of ${plural(verdicts.length, 'verdict')}; mean ${formatScore(mean)}${errors ? `; ${plural(errors, 'error')}` : ''}.`,
     entries,
+    pagination:
+      verdicts.length > pageSize
+        ? paginationView(shown, pageSize, verdicts.length, 'verdicts', (n) => `${href.point(runId, prompt.promptKey, pointIndex, { page: n })}#verdicts-h`)
+        : null,
   };
 }

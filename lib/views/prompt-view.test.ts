@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PromptReply, RunPrompt } from '@/lib/server/db/queries/run-prompt';
 import type { RunModelRow } from '@/lib/server/db/queries/run-ranking';
 import { parseBlueprint, storedPoint, StoredPointsSchema } from '@/lib/core';
+import { PROMPT_GRID_MAX_CELLS, promptGridModels } from './params';
 import { COMPARE_PAGE_SIZE, conversation, promptPageView, replyCards, replyTurns, toolUseLines } from './prompt-view';
 
 function storedPoints(yaml: string) {
@@ -116,6 +117,31 @@ describe('prompt page view', () => {
     expect(v.comparePagination?.nextHref).toBe('/runs/r1/prompts/p1?model=c%3Athree&compare=2#replies');
     // an unknown model in the URL is ignored, not an error
     expect(promptPageView('r1', data, ranking, { model: 'nope', compare: 99 })).toMatchObject({ selectedModelId: null, compareModelIds: ['e:five', 'f:six'] });
+  });
+
+  it('pages the grid by models when a page would hold too many cells, opening on the focused model’s page', () => {
+    const many = Array.from({ length: 200 }, (_, i) => `m:model-${String(i).padStart(3, '0')}`);
+    const wide: RunPrompt = { ...data, cells: many.map((modelId) => ({ modelId, score: 0.5, attempts: 1, errorCount: 0 })), grid: [] };
+    const wideRanking = many.map((modelId) => ({ ...ranking[0]!, modelId }));
+    const perPage = promptGridModels(wide.prompt.points.length);
+    // two points and the prompt score: three rows of at most PROMPT_GRID_MAX_CELLS cells in all
+    expect(perPage).toBe(Math.floor(PROMPT_GRID_MAX_CELLS / 3));
+    const first = promptPageView('r1', wide, wideRanking, { model: null, compare: 1 });
+    expect(first.grid.columns.map((c) => c.modelId)).toEqual(many.slice(0, perPage));
+    expect(first.grid.totals).toHaveLength(perPage);
+    expect(first.grid.groups.flatMap((g) => g.rows).every((r) => r.cells.length === perPage)).toBe(true);
+    expect(first.grid.pagination).toMatchObject({ page: 1, pages: Math.ceil(200 / perPage), rangeLabel: `Models 1–${perPage} of 200` });
+    expect(first.grid.pagination?.nextHref).toBe('/runs/r1/prompts/p1?grid=2#points-h');
+    // the last model focused: its column is on the page shown, the other replies' pages keep the grid's
+    const last = promptPageView('r1', wide, wideRanking, { model: many[199]!, compare: 1 });
+    expect(last.grid.columns.map((c) => c.modelId)).toContain(many[199]);
+    expect(last.grid.columns.find((c) => c.selected)?.modelId).toBe(many[199]);
+    expect(last.grid.pagination?.previousHref).toBe(`/runs/r1/prompts/p1?model=m%3Amodel-199&grid=${Math.ceil(200 / perPage) - 1}#points-h`);
+    // a page asked for is the page shown, whichever model is focused; past the last, the last
+    expect(promptPageView('r1', wide, wideRanking, { model: many[199]!, compare: 1, grid: 1 }).grid.columns[0]?.modelId).toBe(many[0]);
+    expect(promptPageView('r1', wide, wideRanking, { model: null, compare: 1, grid: 99 }).grid.pagination?.page).toBe(Math.ceil(200 / perPage));
+    // a small run's grid is one page, with no pages to go through
+    expect(promptPageView('r1', data, ranking, { model: null, compare: 1 }).grid.pagination).toBeNull();
   });
 
   it('turns replies into cards, a failed reply into an error and not a score', () => {

@@ -12,6 +12,7 @@ import { figureAttrs, type FigureAttrs } from './figures';
 import { costLabel } from './cost-label';
 import { formatCount, formatDuration, formatScore, modelShortName, plural } from './format';
 import { paginationView, type PaginationView } from './pagination';
+import { promptGridModels } from './params';
 import { href } from './urls';
 import { pathNames, scoreBreakdown, type ScoreBreakdownView } from './score-breakdown';
 import { STATUS_LABEL, verdictView, type VerdictStatus } from './verdict-view';
@@ -69,6 +70,8 @@ export interface PromptPageView {
     /** Rows grouped: gates, required points, then each alternative path (OR). */
     groups: { title: string; note: string; rows: { point: PointHeaderView; cells: GridCellView[] }[] }[];
     totals: GridCellView[];
+    /** The grid's pages of models, when there are more than one page holds (params.ts `promptGridModels`). */
+    pagination: PaginationView | null;
   };
   /** The focused cell's gate failure, said at the top of the page. */
   gateNote: string | null;
@@ -145,7 +148,7 @@ function gridCell(label: string, what: string, score: number | null, status: Ver
   return { text, ariaLabel: `${what} × ${label}: ${said}`, background: colours.background, color: colours.color, href: link };
 }
 
-export function promptPageView(runId: string, data: RunPrompt, ranking: RunModelRow[], opts: { model: string | null; compare: number }): PromptPageView {
+export function promptPageView(runId: string, data: RunPrompt, ranking: RunModelRow[], opts: { model: string | null; compare: number; grid?: number }): PromptPageView {
   const { prompt } = data;
   const key = prompt.promptKey;
   const points = pointHeaders(runId, key, prompt.points);
@@ -159,15 +162,20 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
 
   const verdicts = new Map<string, GridVerdict>(data.grid.map((v) => [`${v.modelId}\u0000${v.pointIndex}`, v]));
   const cells = new Map(data.cells.map((c) => [c.modelId, c]));
-  const columns = models.map((m) => ({ modelId: m, label: label(m), href: href.cell(runId, key, m), selected: m === selected }));
+  // the grid's page of models: the one asked for, else the page holding the focused model
+  const perGridPage = promptGridModels(points.length);
+  const gridPages = Math.max(1, Math.ceil(models.length / perGridPage));
+  const gridPage = Math.min(Math.max(1, opts.grid ?? (selected ? Math.floor(models.indexOf(selected) / perGridPage) + 1 : 1)), gridPages);
+  const gridModels = models.slice((gridPage - 1) * perGridPage, gridPage * perGridPage);
+  const columns = gridModels.map((m) => ({ modelId: m, label: label(m), href: href.cell(runId, key, m), selected: m === selected }));
   const rows = points.map((point) => ({
     point,
-    cells: models.map((m) => {
+    cells: gridModels.map((m) => {
       const v = verdicts.get(`${m}\u0000${point.index}`);
       return gridCell(label(m), `Point ${point.index + 1}`, v?.score ?? null, v ? v.status : null, `${href.prompt(runId, key, { model: m })}#${point.anchor}`);
     }),
   }));
-  const totals = models.map((m) => {
+  const totals = gridModels.map((m) => {
     const c = cells.get(m);
     const g = gridCell(label(m), 'Prompt score', c?.score ?? null, c && c.score === null ? 'error' : c ? 'pass' : null, href.cell(runId, key, m));
     const figure = c ? figureAttrs('score', { run: runId, model: m, prompt: key }, formatScore(c.score)) : undefined;
@@ -178,6 +186,8 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
   const pageSize = selected ? COMPARE_PAGE_SIZE : COMPARE_PAGE_SIZE + 1;
   const pages = Math.max(1, Math.ceil(others.length / pageSize));
   const compare = Math.min(Math.max(1, opts.compare), pages);
+  const gridPagination =
+    models.length > perGridPage ? paginationView(gridPage, perGridPage, models.length, 'models', (n) => `${href.prompt(runId, key, { model: selected, compare, grid: n })}#points-h`) : null;
   const compareModelIds = others.slice((compare - 1) * pageSize, compare * pageSize);
   const message = conversation(prompt.messages);
   const gated = selected ? data.gateFailures.find((g) => g.modelId === selected) : undefined;
@@ -197,7 +207,7 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
     citation: prompt.citation,
     toolUse: toolUseLines(data.tools),
     points,
-    grid: { columns, groups: groupRows(rows), totals },
+    grid: { columns, groups: groupRows(rows), totals, pagination: gridPagination },
     gateNote: gated
       ? `A gate failed for ${label(selected!)}: ${gated.pointIndexes.map((i) => `point ${i + 1} (“${points[i]?.text ?? ''}”)`).join(', ')} did not pass, so ${gated.attempts > 1 ? `${gated.failed} of ${gated.attempts} attempts score` : 'this reply scores'} 0 whatever its other points.`
       : null,
@@ -208,7 +218,7 @@ export function promptPageView(runId: string, data: RunPrompt, ranking: RunModel
     replyModelIds: [...(selected ? [selected] : []), ...compareModelIds],
     comparePagination:
       others.length > pageSize
-        ? paginationView(compare, pageSize, others.length, selected ? 'other models' : 'models', (n) => `${href.prompt(runId, key, { model: selected, compare: n })}#replies`)
+        ? paginationView(compare, pageSize, others.length, selected ? 'other models' : 'models', (n) => `${href.prompt(runId, key, { model: selected, compare: n, ...(opts.grid ? { grid: gridPage } : {}) })}#replies`)
         : null,
     compareModelIds,
   };

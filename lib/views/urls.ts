@@ -48,13 +48,14 @@ export const href = {
       sort: params.sort && params.sort !== DEFAULT_HEATMAP_SORT ? params.sort : null,
       page: params.page && params.page > 1 ? params.page : null,
     })}`,
-  prompt: (runId: string, promptKey: string, params: { model?: string | null; compare?: number } = {}) =>
-    `/runs/${seg(runId)}/prompts/${seg(promptKey)}${query({ model: params.model, compare: params.compare && params.compare > 1 ? params.compare : null })}`,
+  prompt: (runId: string, promptKey: string, params: { model?: string | null; compare?: number; grid?: number } = {}) =>
+    `/runs/${seg(runId)}/prompts/${seg(promptKey)}${query({ model: params.model, compare: params.compare && params.compare > 1 ? params.compare : null, grid: params.grid ?? null })}`,
   /** A prompt × model cell: the prompt page focused on that model's reply. */
   cell: (runId: string, promptKey: string, modelId: string) => `${href.prompt(runId, promptKey, { model: modelId })}#cell`,
   pointAnchor: (runId: string, promptKey: string, pointIndex: number, modelId?: string | null) =>
     `${href.prompt(runId, promptKey, { model: modelId })}#point-${pointIndex}`,
-  point: (runId: string, promptKey: string, pointIndex: number) => `/runs/${seg(runId)}/prompts/${seg(promptKey)}/points/${pointIndex}`,
+  point: (runId: string, promptKey: string, pointIndex: number, params: { page?: number } = {}) =>
+    `/runs/${seg(runId)}/prompts/${seg(promptKey)}/points/${pointIndex}${query({ page: params.page && params.page > 1 ? params.page : null })}`,
   runModel: (runId: string, modelId: string, params: { page?: number; sort?: RunModelSort } = {}) =>
     `/runs/${seg(runId)}/models/${modelPath(modelId)}${query({ sort: params.sort && params.sort !== DEFAULT_RUN_MODEL_SORT ? params.sort : null, page: params.page && params.page > 1 ? params.page : null })}`,
   diff: (runId: string, otherRunId: string) => `/runs/${seg(runId)}/diff/${seg(otherRunId)}`,

@@ -136,6 +136,22 @@ describe(`the pages' view models of real runs of every example (${process.env.AS
     expect(levels.distribution?.map((b) => b.label)).toEqual(['Fabricated', 'Mostly fabricated', 'Mostly grounded', 'Fully grounded']);
   });
 
+  it("pages a point's verdicts best first: the pages together are the whole list, the summary counts them all", async () => {
+    const run = runs.get(EXAMPLES[0]!)!;
+    const { promptKey } = await t.db.versionPrompt.findFirstOrThrow({ where: { versionId: run.versionId }, orderBy: { position: 'asc' }, select: { promptKey: true } });
+    const prompt = (await getRunPrompt(t.db, run, promptKey))!.prompt;
+    const verdicts = await getPointVerdicts(t.db, run, promptKey, 0);
+    const ranking = await getRunRanking(t.db, run.id);
+    expect(verdicts.length).toBeGreaterThanOrEqual(2);
+    const whole = pointPageView(run.id, prompt, 0, verdicts, ranking)!;
+    expect(whole.pagination).toBeNull();
+    const pages = verdicts.map((_, i) => pointPageView(run.id, prompt, 0, verdicts, ranking, i + 1, 1)!);
+    expect(pages.flatMap((p) => p.entries)).toEqual(whole.entries);
+    expect(pages.every((p) => p.summary === whole.summary)).toBe(true);
+    expect(pages[0]!.pagination).toMatchObject({ page: 1, pages: verdicts.length, previousHref: null });
+    expect(pages[0]!.pagination!.nextHref).toMatch(/\/points\/0\?page=2#verdicts-h$/);
+  });
+
   it("shows a rescored run's verdicts beside its parent's replies", async () => {
     const parent = runs.get('weather-tool-call.yml')!;
     const { runId } = await requestRescore(t.db, { runId: parent.id }, noDispatch, TEST_DEFAULTS);

@@ -66,7 +66,7 @@ export default async function PromptPage({ params, searchParams }: Props) {
   const data = await loadPrompt(run.id, run.versionId, decodeSegment(promptKey));
   if (!data) notFound();
   const q = PromptParams.parse(await searchParams);
-  const view = promptPageView(run.id, data, await loadRunRanking(run.id), { model: q.model ?? null, compare: q.compare });
+  const view = promptPageView(run.id, data, await loadRunRanking(run.id), { model: q.model ?? null, compare: q.compare, ...(q.grid ? { grid: q.grid } : {}) });
   return (
     <div className="space-y-8">
       <RunHeader view={runHeaderView(header, 'other')} trail={[{ label: view.heading }]} />

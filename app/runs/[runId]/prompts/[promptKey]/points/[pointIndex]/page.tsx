@@ -3,30 +3,30 @@ import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
 import { getDb } from '@/lib/server/compose/database';
 import { getPointVerdicts, getVisiblePrompt } from '@/lib/server/db/queries/run-prompt';
-import { PointIndex } from '@/lib/views/params';
+import { PointIndex, PointParams } from '@/lib/views/params';
 import { pointPageView } from '@/lib/views/point-view';
 import { runHeaderView } from '@/lib/views/run-view';
 import { decodeSegment, href } from '@/lib/views/urls';
 import { RunHeader } from '@/components/run-header';
 import { SectionBoundary } from '@/components/section-boundary';
 import { TableSkeleton } from '@/components/skeletons';
-import { Section, link, muted } from '@/components/ui';
+import { Pagination, Section, link, muted } from '@/components/ui';
 import { PointLabel, VerdictItem } from '@/components/verdict';
 import { loadRunHeader, loadRunRanking } from '../../../../load';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { params: Promise<{ runId: string; promptKey: string; pointIndex: string }> };
+type Props = { params: Promise<{ runId: string; promptKey: string; pointIndex: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { promptKey, pointIndex } = await params;
   return { title: `Point ${Number(pointIndex) + 1} of ${decodeSegment(promptKey)}` };
 }
 
-async function Verdicts({ run, promptKey, index }: { run: { id: string; versionId: string }; promptKey: string; index: number }) {
+async function Verdicts({ run, promptKey, index, page }: { run: { id: string; versionId: string }; promptKey: string; index: number; page: number }) {
   const db = getDb();
   const [prompt, verdicts, ranking] = await Promise.all([getVisiblePrompt(db, run.versionId, promptKey), getPointVerdicts(db, run, promptKey, index), loadRunRanking(run.id)]);
-  const view = prompt ? pointPageView(run.id, prompt, index, verdicts, ranking) : null;
+  const view = prompt ? pointPageView(run.id, prompt, index, verdicts, ranking, page) : null;
   if (!view) return null;
   return (
     <Section id="verdicts-h" title="Every model’s verdict" description={view.summary}>
@@ -47,11 +47,12 @@ async function Verdicts({ run, promptKey, index }: { run: { id: string; versionI
           />
         ))}
       </ol>
+      {view.pagination && <Pagination view={view.pagination} label="More verdicts" />}
     </Section>
   );
 }
 
-export default async function PointPage({ params }: Props) {
+export default async function PointPage({ params, searchParams }: Props) {
   const { runId, promptKey: keySegment, pointIndex } = await params;
   const index = PointIndex.safeParse(pointIndex);
   const header = await loadRunHeader(runId);
@@ -78,7 +79,7 @@ export default async function PointPage({ params }: Props) {
       </header>
       <SectionBoundary name="verdicts">
         <Suspense fallback={<TableSkeleton label="verdicts" rows={6} />}>
-          <Verdicts run={run} promptKey={promptKey} index={index.data} />
+          <Verdicts run={run} promptKey={promptKey} index={index.data} page={PointParams.parse(await searchParams).page} />
         </Suspense>
       </SectionBoundary>
     </div>
