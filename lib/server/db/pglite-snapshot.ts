@@ -11,9 +11,11 @@
  * publish a whole file.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { extract } from 'tar-stream';
 import { MIGRATIONS_DIR, migrate, readMigrations } from './migrate';
 
 /** The dependency folder the snapshot is cached under, and PGlite's version from it. */
@@ -50,4 +52,49 @@ export function migratedSnapshot(make: SnapshotMaker): Promise<string> {
     }
   })();
   return making;
+}
+
+/**
+ * A new data directory on disk from the snapshot: its files written by Node as they come out of
+ * the tar (PGlite's `dumpDataDir` names them from the data directory's root, "/base/1/…"). It was
+ * a worker opening PGlite with `loadDataDir`, which wrote the same files one by one through the
+ * WebAssembly file system and started PostgreSQL only to stop it: ~2.5 s and a worker's memory
+ * for a 42 MB copy. `PG_VERSION`, which says a directory holds a database (pglite.ts), is written
+ * last, so a copy cut short is made again at the next start rather than opened.
+ */
+export async function extractSnapshot(snapshot: string, dataDir: string): Promise<void> {
+  const root = resolve(dataDir);
+  let version: Buffer | null = null;
+  const made = new Set<string>();
+  const folder = (path: string) => {
+    if (!made.has(path)) mkdirSync(path, { recursive: true });
+    made.add(path);
+  };
+  const entries = extract();
+  const reading = pipeline(createReadStream(snapshot, { highWaterMark: 1 << 20 }), entries);
+  reading.catch(() => undefined); // awaited below; a refused entry ends the loop first and closes the stream early
+  for await (const entry of entries) {
+    const path = resolve(root, `.${entry.header.name.startsWith('/') ? '' : '/'}${entry.header.name}`);
+    const inside = relative(root, path);
+    if (inside.startsWith('..')) throw new Error(`the embedded database snapshot ${snapshot} names a file outside its directory: ${entry.header.name}`);
+    if (entry.header.type === 'directory') folder(path);
+    if (entry.header.type !== 'file') {
+      entry.resume();
+      continue;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    // written at once, synchronously: 1,200 small files through the thread pool took seconds
+    if (inside === 'PG_VERSION') version = Buffer.concat(chunks);
+    else {
+      folder(dirname(path));
+      writeFileSync(path, Buffer.concat(chunks), { mode: 0o600 });
+    }
+  }
+  await reading;
+  if (!version) {
+    rmSync(root, { recursive: true, force: true });
+    throw new Error(`the embedded database snapshot ${snapshot} has no PG_VERSION: remove it and start again to make it anew`);
+  }
+  writeFileSync(join(root, 'PG_VERSION'), version, { mode: 0o600 });
 }

@@ -1,9 +1,10 @@
 /**
  * The embedded database's worker thread (started by pglite.ts): opens PGlite in its data
  * directory and serves it on a local TCP port, or, in `init` mode, only creates the data
- * directory (from the migrated snapshot, or PostgreSQL's initdb) and exits, so that the second
- * WebAssembly instance and its copies of the data directory go with this thread instead of
- * staying in the process. A serving worker asked to dump writes its database as a tar file.
+ * directory with PostgreSQL's initdb and exits, so that the second WebAssembly instance goes with
+ * this thread instead of staying in the process (a directory made from the migrated snapshot is
+ * written out as files, pglite-snapshot.ts). A serving worker of an in-memory database starts
+ * from the snapshot; asked to dump, it writes its database as a tar file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -15,7 +16,7 @@ export interface PgliteWorkerData {
   dataDir: string;
   password: string;
   port: number;
-  /** A dump to create the new data directory from (the migrated snapshot, pglite-snapshot.ts). */
+  /** A dump to start an in-memory database from (the migrated snapshot, pglite-snapshot.ts). */
   snapshot?: string;
 }
 

@@ -4,14 +4,17 @@
  * running server's database through the lock file, which only its user can read.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from './database';
-import { startPglite } from './pglite';
+import { embeddedSnapshot, startPglite } from './pglite';
+import { extractSnapshot } from './pglite-snapshot';
+import { pack as tarPack } from 'tar-stream';
 import { readMigrations } from './migrate';
 
 const onPglite = process.env.ASSAY_TEST_DB === 'pglite';
@@ -84,6 +87,30 @@ describe.runIf(onPglite)('the embedded database needs this start\'s password', (
     } finally {
       await shadow.stop();
     }
+  });
+
+  it('writes the snapshot out as the data directory, PG_VERSION last: a copy cut short is made again, a snapshot naming a file outside it is refused', async () => {
+    const snapshot = await embeddedSnapshot();
+    // a start that stopped mid-copy left files but no PG_VERSION: the next start copies again and serves
+    const cut = join(dir, 'cut-short');
+    mkdirSync(join(cut, 'base'), { recursive: true });
+    writeFileSync(join(cut, 'base', 'half-written'), 'x');
+    const d = await startPglite({ dataDir: cut, migrated: true });
+    try {
+      expect(await connect(d.url)).toBe('ok 1');
+      expect(readFileSync(join(cut, 'PG_VERSION'), 'utf8').trim()).toBe('17');
+    } finally {
+      await d.stop();
+    }
+    expect(statSync(snapshot).size).toBeGreaterThan(0);
+    // a tar whose entry climbs out of the directory writes nothing there
+    const hostile = join(dir, 'hostile.tar');
+    const pack = tarPack();
+    pack.entry({ name: '/../escaped' }, 'x');
+    pack.finalize();
+    await pipeline(pack, createWriteStream(hostile));
+    await expect(extractSnapshot(hostile, join(dir, 'hostile'))).rejects.toThrow(/names a file outside its directory: \/\.\.\/escaped/);
+    expect(existsSync(join(dir, 'escaped'))).toBe(false);
   });
 
   it('opens a new data directory again once its migrations ran, and its lock file names the start that serves', async () => {

@@ -5,17 +5,17 @@
  * Each start has its own random password (in the URL, which the lock file shares with the CLI).
  *
  * PGlite runs in a worker thread (pglite-worker.ts): its queries run beside the process's own
- * JavaScript rather than between it, and a new data directory is created, from the migrated
- * snapshot (pglite-snapshot.ts), by a worker of its own that exits afterwards, which gives back
- * the memory creating it took (a first start held ~900 MB for good when initdb ran in the
- * process; docs/limits.md has the figures).
+ * JavaScript rather than between it. A new data directory is the migrated snapshot
+ * (pglite-snapshot.ts) written out as files; without one, initdb runs in a worker of its own that
+ * exits afterwards, which gives back the memory it took (a first start held ~900 MB for good when
+ * initdb ran in the process; docs/limits.md has the figures).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { bundledWorker } from '../bundled-worker';
-import { migratedSnapshot, type SnapshotMaker } from './pglite-snapshot';
+import { extractSnapshot, migratedSnapshot, type SnapshotMaker } from './pglite-snapshot';
 import type { PgliteWorkerData, PgliteWorkerMessage, PgliteWorkerRequest } from './pglite-worker';
 
 export interface EmbeddedDatabase {
@@ -97,11 +97,15 @@ export async function startPglite(opts: { dataDir: string; port?: number; migrat
   if (!opts.dataDir.startsWith('memory://')) {
     mkdirSync(opts.dataDir, { recursive: true });
     if (!existsSync(join(opts.dataDir, 'PG_VERSION'))) {
-      if (opts.migrated) snapshot = await snapshotIfWritable();
-      const init = startWorker({ ...data, mode: 'init', ...(snapshot ? { snapshot } : {}) });
-      await nextMessage(init, `creating the embedded database in ${opts.dataDir}`);
-      await init.terminate();
-      snapshot = undefined; // made: the serving worker opens it as it is
+      const migrated = opts.migrated ? await snapshotIfWritable() : undefined;
+      if (migrated) await extractSnapshot(migrated, opts.dataDir);
+      else {
+        // initdb (no snapshot: Prisma's shadow database, or node_modules not writable)
+        const init = startWorker({ ...data, mode: 'init' });
+        await nextMessage(init, `creating the embedded database in ${opts.dataDir}`);
+        await init.terminate();
+      }
+      // made: the serving worker opens it as it is
     }
   } else if (opts.migrated) {
     snapshot = await snapshotIfWritable();
