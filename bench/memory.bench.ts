@@ -74,9 +74,9 @@ async function embeddedRun(): Promise<void> {
     // 1. A new data directory, as `npm run db:migrate` or any first command makes it: from the
     //    migrated snapshot (lib/server/db/pglite-snapshot.ts), which a machine makes once per set of
     //    migrations; the warm-up makes it here when there is none, so its cost is shown apart.
-    const warm = await measured('snapshot', [process.execPath, '--import', 'tsx', 'scripts/launch.ts', '--migrate-only'], newcomerEnv(join(dir, 'warm-up'), fake.url));
+    const warm = await measured('snapshot', [process.execPath, 'bin/assay.mjs', 'migrate'], newcomerEnv(join(dir, 'warm-up'), fake.url));
     reportFigure({ name: 'first data dir on this machine (makes the snapshot if none)', value: warm.seconds, unit: 's', note: `peak ${warm.sampler.peakSumHwmMb().toFixed(0)} MB` });
-    const first = await measured('first start', [process.execPath, '--import', 'tsx', 'scripts/launch.ts', '--migrate-only'], env);
+    const first = await measured('first start', [process.execPath, 'bin/assay.mjs', 'migrate'], env);
     console.log(`[first start] a new data directory ready in ${first.seconds.toFixed(1)} s: peak ${first.sampler.peakSumHwmMb().toFixed(0)} MB`);
     reportTarget({ name: 'new data directory ready (process wall)', value: first.seconds, unit: 's', atMost: 3 });
     reportTarget({ name: 'peak RSS, new data directory', value: first.sampler.peakSumHwmMb(), unit: 'MB', atMost: 300 });

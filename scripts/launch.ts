@@ -5,7 +5,8 @@
  * the dev server in this process (scripts/dev-in-process.ts), `next start` as a child.
  *
  *   tsx scripts/launch.ts next dev [next args…]
- *   tsx scripts/launch.ts --migrate-only
+ *
+ * (`npm run db:migrate` is `assay migrate`, lib/cli/commands/migrate.ts.)
  */
 import { leanHeap } from '../lib/server/lean-heap';
 import { spawn } from 'node:child_process';
@@ -53,16 +54,17 @@ function syncInWorker(data: SyncWorkerData): Promise<Extract<SyncWorkerMessage, 
 }
 
 /**
- * A new embedded data directory is created (PostgreSQL's initdb) and migrated by a child process
- * that then exits, before this process opens it. Done here, the memory those two steps used
- * stayed with the launcher for as long as the app ran, although their worker threads had ended
- * (the C allocator keeps a finished thread's pages): ~100 MB on every first start
+ * A new embedded data directory is created and migrated by a child process (`assay migrate`, the
+ * compiled command) that then exits, before this process opens it. Done here, the memory those
+ * steps used stayed with the launcher for as long as the app ran, although their worker threads
+ * had ended (the C allocator keeps a finished thread's pages): ~100 MB on every first start
  * (docs/limits.md, "Memory").
  */
 async function createDataDirApart(config: Env): Promise<void> {
   const dir = config.ASSAY_DATA_DIR;
   if (config.DATABASE_URL || dir.startsWith('memory://') || existsSync(join(dir, 'PG_VERSION'))) return;
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--migrate-only'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const assay = fileURLToPath(new URL('../bin/assay.mjs', import.meta.url));
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', assay, 'migrate'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const code = await new Promise<number>((done) => child.on('exit', (c, s) => done(c ?? (s ? 1 : 0))));
   if (code !== 0) throw new Error(`creating the embedded database in ${dir} failed (its process exited with ${code}; its error is above)`);
 }
@@ -77,16 +79,12 @@ async function main(): Promise<number> {
   leanHeap();
   const config = env();
   const [command, ...given] = process.argv.slice(2);
-  if (command !== '--migrate-only') await createDataDirApart(config);
+  await createDataDirApart(config);
   const database = await openDatabase(config);
   const where = database.mode === 'server' ? 'PostgreSQL server' : `embedded PGlite (${config.ASSAY_DATA_DIR})`;
   console.log(`assay: database ready: ${where}`);
   // `npm run dev -- -p 3001` wins over PORT (an invalid one stops here, before next starts)
   const { port, rest: args } = portFromArgs(given);
-  if (command === '--migrate-only') {
-    await database.close();
-    return 0;
-  }
   if (!config.GITHUB_REPOSITORY) {
     const s = await syncInWorker({ url: database.url, dir: config.ASSAY_BLUEPRINTS_DIR });
     console.log(
@@ -114,7 +112,7 @@ async function main(): Promise<number> {
     console.log(`assay: seeded the demo through the pipeline in ${((Date.now() - started) / 1000).toFixed(1)} s (${fake.calls()} calls to the fake provider): ${runs.join(', ')}`);
     demo = { db, provider, live };
   }
-  if (command !== 'next') throw new Error('usage: launch.ts next <dev|start> [args…] | --migrate-only');
+  if (command !== 'next') throw new Error('usage: launch.ts next <dev|start> [args…]');
   const appEnv = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: '1' };
   const appPort = port ?? config.PORT;
   const inProcess = args[0] === 'dev' ? inProcessOptions(args.slice(1)) : null;

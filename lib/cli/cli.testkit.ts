@@ -15,9 +15,10 @@ export interface CliResult {
 
 /**
  * `node bin/assay.mjs …args` from the repository root, with `stdin` written and closed, and
- * `env` over this process's environment (the database tests pass DATABASE_URL, the fake's URL, keys).
+ * `env` over this process's environment (the database tests pass DATABASE_URL, the fake's URL, keys;
+ * an undefined value takes the variable out).
  */
-export function assay(args: string[], stdin?: string, env: Record<string, string> = {}): Promise<CliResult> {
+export function assay(args: string[], stdin?: string, env: Record<string, string | undefined> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['bin/assay.mjs', ...args], { cwd: REPO_ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';

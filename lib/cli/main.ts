@@ -29,6 +29,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (args) => (await import('./commands/split')).splitCommand(args),
     summary: 'put each case on the dev or test (sealed) side by lineage, stratified, and write split: into the files (--patch prints a diff)',
   },
+  migrate: {
+    run: async (args) => (await import('./commands/migrate')).migrateCommand(args),
+    summary: 'make the database ready (a new embedded data directory created, migrations applied) and stop',
+  },
   plan: {
     run: async (args) => (await import('./commands/plan')).planCommand(args),
     summary: 'the sample-size planner: a blueprint’s minimum detectable difference, and the prompts a chosen one needs',
