@@ -309,6 +309,15 @@ describe(`full-text search (${process.env.ASSAY_TEST_DB})`, () => {
     expect(replies.hits[0]?.snippet).toMatch(/\u27e6Canberra\u27e7/);
     const dates = replies.hits.map((h) => h.runCreatedAt.getTime());
     expect(dates).toEqual([...dates].sort((a, b) => b - a));
+    // every hit once, page after page: each run's matches are read up to the page's end, in one order
+    const all = await searchReplies(t.db, 'Canberra', { limit: 200, offset: 0 });
+    expect(all.hits.length).toBe(Math.min(all.total, 200));
+    expect(all.hits.length).toBeGreaterThan(4);
+    const paged: typeof all.hits = [];
+    for (let offset = 0; offset < all.hits.length; offset += 3) paged.push(...(await searchReplies(t.db, 'Canberra', { limit: 3, offset })).hits);
+    const key = (h: (typeof all.hits)[number]) => `${h.runId} ${h.promptKey} ${h.modelId}`;
+    expect(paged.map(key)).toEqual(all.hits.map(key));
+    expect(new Set(all.hits.map((h) => h.runId)).size).toBeGreaterThan(1);
     const prompts = await searchPrompts(t.db, 'paracetamol', { limit: 5, offset: 0 });
     // the hit opens the blueprint's latest completed run, not the live one
     expect(prompts.hits.map((h) => [h.blueprintId, h.promptKey, h.runId])).toEqual([[demo.everyday.blueprintId, 'paracetamol-max-dose', latest().id]]);
