@@ -67,9 +67,9 @@ function writeAtomically(path, text) {
 
 /**
  * Packages bundled into the command's and the worker threads' files, not imported from
- * node_modules at run time: plain JavaScript that never looks for files beside itself. Loaded as hundreds of small modules
- * (zod alone is 99 files, yaml 73), resolving and linking them was most of `assay validate`'s
- * start-up. Every other package (the Prisma client, PGlite and QuickJS with their WebAssembly
+ * node_modules at run time: plain JavaScript that never looks for files beside itself. Loaded as
+ * hundreds of small modules (zod alone is 99 files, yaml 73), resolving and linking them was most
+ * of `assay validate`'s start-up. Every other package (the Prisma client, PGlite and QuickJS with their WebAssembly
  * files, the provider SDKs, esbuild) stays an import.
  */
 const BUNDLED_PACKAGES = new Set(['zod', 'yaml', 'pure-rand', 'jstat', 'json-p3', 're2js', 'safe-stable-stringify', '@noble/hashes', 'p-limit', 'cli-progress', 'diff']);
@@ -109,9 +109,9 @@ const MAKER = createHash('sha256')
   .slice(0, 12);
 
 /**
- * One module bundled into one file (a worker thread's entry): packages other than BUNDLED_PACKAGES
- * stay imports, resolved from node_modules. Only modules that do not read their own location (`import.meta.url`) may be
- * bundled this way (bundled-worker.test.ts checks the worker entries).
+ * One module bundled into one file (a worker thread's entry): packages other than
+ * BUNDLED_PACKAGES stay imports, resolved from node_modules. Only modules that do not read their
+ * own location (`import.meta.url`) may be bundled this way (bundled-worker.test.ts checks the worker entries).
  * @param {string} entry a .ts file
  * @param {string} tsconfig the project's tsconfig.json
  * @returns {{ path: string, built: boolean }}

@@ -13,8 +13,8 @@
  * list of the files it was made from (size and modification time); a process that finds every one
  * unchanged uses it as it is, else it bundles again (~0.3 s) and replaces it atomically, so
  * processes starting together never read half a file. Packages stay imports, resolved from
- * node_modules, but for the plain-JavaScript ones bundle-cache.mjs bundles in. Only modules that do not read their own
- * location (`import.meta.url`, `__dirname`) may be bundled this way (a synchronous build takes no
+ * node_modules, but for the plain-JavaScript ones bundle-cache.mjs bundles in. Only modules that
+ * do not read their own location (`import.meta.url`, `__dirname`) may be bundled this way (a synchronous build takes no
  * plugin to keep it, as the command's bundle does): bundled-worker.test.ts checks the three
  * worker entries.
  */
