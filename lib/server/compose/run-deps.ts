@@ -1,12 +1,12 @@
 /**
  * Part of the composition root (lib/server/platform.ts and this folder): the run pipeline's
- * real adapters: providers from the environment, the response cache and budget
- * in the database, the wasm sandbox, the maintainer's external services, and the dispatcher
- * (Inngest when configured, otherwise the in-process runner). The app (platform.ts) and the
+ * real adapters: providers from the environment, the response cache and budget in the database,
+ * the grading workers (each with its wasm sandbox), the maintainer's external services, and the
+ * dispatcher (Inngest when configured, otherwise the in-process runner). The app (platform.ts) and the
  * CLI (`assay run`, `assay rescore`) both build the pipeline with these functions.
  */
 import { randomUUID } from 'node:crypto';
-import { createQuickJsSandbox, type FixtureSet } from '@/lib/core';
+import type { FixtureSet } from '@/lib/core';
 import { besideBlueprint } from '../blueprints/beside-blueprint';
 import type { Env } from '../env';
 import { inngestDevMode } from '../env-inngest';
@@ -60,7 +60,9 @@ export async function createRunDeps(
       // than its gateway's own limit.
       ...(inngestConfigured(env) ? { sharedSlots: databaseSlots(db) } : {}),
     }),
-    sandbox: await createQuickJsSandbox(),
+    // sandboxed code runs in the grading pool's workers, each with its own sandbox: none on this
+    // thread (it was two QuickJS modules loaded at every start, ~100 ms of `assay run` and their memory)
+    sandbox: null,
     gradingPool,
     sandboxBudget: { perReplyMs: env.ASSAY_SANDBOX_REPLY_SECONDS * 1000, perRunMs: env.ASSAY_SANDBOX_RUN_SECONDS * 1000 },
     external: env.ASSAY_EXTERNAL_SERVICES ? createExternalCallPort(env.ASSAY_EXTERNAL_SERVICES) : null,

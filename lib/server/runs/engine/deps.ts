@@ -11,9 +11,13 @@ export interface RunDeps {
   db: Db;
   /** Only `call` is used by the steps: batch mode hands them a round's gateway (batch-gateway.ts) with the live one behind it. */
   gateway: CallGateway;
-  /** For `$js` and string `tool_args_match`; null leaves those points as error verdicts. */
+  /**
+   * For `$js` and string `tool_args_match` graded on this thread, when there is no grading pool;
+   * null then leaves those points as error verdicts. With a pool it is not used: its workers hold
+   * a sandbox each.
+   */
   sandbox: SandboxPort | null;
-  /** Where points that may use the sandbox are graded, off this thread; null or absent: on it, with `sandbox`. */
+  /** Where every `correct:` and function point is graded, off this thread, each worker with its own sandbox; null or absent: on it, with `sandbox`. */
   gradingPool?: GradingPool | null;
   /** Total sandbox time per reply and per run (default SANDBOX_BUDGET_DEFAULTS; a run's `maxSandboxMs` can lower the latter). */
   sandboxBudget?: Pick<SandboxBudgetLimits, 'perReplyMs' | 'perRunMs'>;

@@ -95,14 +95,10 @@ const EXTERNAL_FUNCTIONS = new Set(['call', 'factcheck']);
  * run code in the sandbox under the reply's and the run's sandbox budgets (what the worker spent
  * is charged to both here, so budgets span replies and resumes as on the thread), and the other
  * `correct:` and function points, whose patterns and paths are the blueprint's own: even bounded,
- * their evaluation must not hold the thread that answers pages. Without a sandbox configured,
- * sandbox points stay here (they give `error` without one) and the rest still go to the worker.
+ * their evaluation must not hold the thread that answers pages. Each worker has its own sandbox.
  */
 async function gradePointsInWorker(pool: GradingPool, deps: RunDeps, ctx: RunContext, reply: StoredReply, prompt: Prompt): Promise<Map<number, Verdict | 'needs-judge'>> {
-  const [sandboxed, plain] = await Promise.all([
-    deps.sandbox ? gradeSandboxPointsInWorker(pool, deps, ctx, reply, prompt) : new Map<number, Verdict | 'needs-judge'>(),
-    gradePlainPointsInWorker(pool, reply, prompt),
-  ]);
+  const [sandboxed, plain] = await Promise.all([gradeSandboxPointsInWorker(pool, deps, ctx, reply, prompt), gradePlainPointsInWorker(pool, reply, prompt)]);
   return new Map([...sandboxed, ...plain]);
 }
 
