@@ -87,12 +87,12 @@ export function plannerView(result: BlueprintPlanResult, names: ReadonlyMap<stri
       .sort((a, b) => b.mde - a.mde)
       .slice(0, PLANNER_PAIRS_SHOWN)
       .map((p) => ({
-      label: `${modelShortName(p.modelA, names.get(p.modelA))} vs ${modelShortName(p.modelB, names.get(p.modelB))}`,
-      paired: formatCount(p.paired),
-      rho: num(p.rho, 2),
-      omega: formatScore(p.omega),
-      mde: formatScore(p.mde),
-    })),
+        label: `${modelShortName(p.modelA, names.get(p.modelA))} vs ${modelShortName(p.modelB, names.get(p.modelB))}`,
+        paired: formatCount(p.paired),
+        rho: num(p.rho, 2),
+        omega: formatScore(p.omega),
+        mde: formatScore(p.mde),
+      })),
     pairsNote:
       plan.pairs.length > PLANNER_PAIRS_SHOWN
         ? `The ${PLANNER_PAIRS_SHOWN} pairs of ${formatCount(plan.pairs.length)} hardest to tell apart (largest MDE); \`assay plan ${result.blueprintId} --json\` lists every pair.`

@@ -13,7 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar-stream';
 import { MIGRATIONS_DIR, migrate, readMigrations } from './migrate';
@@ -76,7 +76,7 @@ export async function extractSnapshot(snapshot: string, dataDir: string): Promis
   for await (const entry of entries) {
     const path = resolve(root, `.${entry.header.name.startsWith('/') ? '' : '/'}${entry.header.name}`);
     const inside = relative(root, path);
-    if (inside.startsWith('..')) throw new Error(`the embedded database snapshot ${snapshot} names a file outside its directory: ${entry.header.name}`);
+    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) throw new Error(`the embedded database snapshot ${snapshot} names a file outside its directory: ${entry.header.name}`);
     if (entry.header.type === 'directory') folder(path);
     if (entry.header.type !== 'file') {
       entry.resume();

@@ -10,6 +10,8 @@
  */
 import { Prisma } from '@/generated/prisma/client';
 import {
+  addAlphaStats,
+  EMPTY_ALPHA_STATS,
   judgeKey,
   judgeReliability,
   krippendorffAlpha,
@@ -193,7 +195,8 @@ export async function getPooledJudgeReliability(db: Db, pairs: readonly RunModel
   }
   return [...byModel.keys()].sort().map((modelId) => {
     const list = byModel.get(modelId)!;
-    const total = list.reduce((a, s) => ({ ...a, verdicts: a.verdicts + s.verdicts, pairable: a.pairable + s.pairable, disagreements: a.disagreements + s.disagreements, n: a.n + s.n, pairs: a.pairs + s.pairs, sum: a.sum + s.sum, sumSq: a.sumSq + s.sumSq, within: a.within + s.within }), EMPTY_STATS);
+    const alphaStats = list.map((s): AlphaStats => ({ units: s.pairable, n: s.n, pairs: s.pairs, sum: s.sum, sumSq: s.sumSq, within: s.within })).reduce(addAlphaStats, EMPTY_ALPHA_STATS);
+    const count = (field: 'verdicts' | 'disagreements') => list.reduce((n, s) => n + s[field], 0);
     const judges = new Map<string, { id: string; model: string; approach: string | null; assessments: number }>();
     for (const j of list.flatMap((s) => s.judges)) {
       const id = judgeKey({ judge: j.judge, approach: j.approach });
@@ -201,12 +204,11 @@ export async function getPooledJudgeReliability(db: Db, pairs: readonly RunModel
       if (seen) seen.assessments += j.assessments;
       else judges.set(id, { id, model: j.judge, approach: j.approach, assessments: j.assessments });
     }
-    const alphaStats: AlphaStats = { units: total.pairable, n: total.n, pairs: total.pairs, sum: total.sum, sumSq: total.sumSq, within: total.within };
     return {
       modelId,
-      verdicts: total.verdicts,
-      pairable: total.pairable,
-      disagreements: total.disagreements,
+      verdicts: count('verdicts'),
+      pairable: alphaStats.units,
+      disagreements: count('disagreements'),
       alpha: krippendorffAlpha(alphaStats),
       stats: alphaStats,
       judges: [...judges.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
