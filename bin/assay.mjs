@@ -11,8 +11,18 @@
 // the peak of the memory bench's embedded run (575–605 MB against 470–490 MB, for the same CPU:
 // docs/limits.md, "Memory"). `env -S` splits the line (Linux coreutils ≥ 8.30, macOS).
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bundleEntriesIfChanged } from '../lib/server/bundle-cache.mjs';
+
+// A command is a short process: V8 re-compiles a WebAssembly function with its optimising
+// compiler once it has run a budget of code, in background threads. The database client's query
+// planner (Prisma's query compiler, WebAssembly) reaches the default budget within a small run, and
+// those compiles took ~0.25 s of a 1 s `assay run --fixtures` on two cores (bench/cli-start.bench.ts,
+// measured with and without: 1.04 s against 0.80 s) for code the process then barely used. A budget
+// 33× the default still optimises what a long run keeps calling (the flag is read as a module is
+// instantiated, so it can be set here, before any is; a flag on the command line wins).
+if (!process.execArgv.some((a) => a.startsWith('--wasm-tiering-budget'))) setFlagsFromString('--wasm-tiering-budget=60000000');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsconfig = join(root, 'tsconfig.json');

@@ -15,9 +15,18 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   },
   check: { run: async (args) => (await import('./commands/check')).checkCommand(args), summary: 'grade one point against one reply (or a JSONL stream of them)' },
   schema: { run: async (args) => (await import('./commands/schema')).schemaCommand(args), summary: 'print the JSON Schema of the blueprint format, for editors' },
-  run: { run: async (args) => (await import('./commands/run')).runCommand(args), summary: 'run a blueprint against models, storing every reply and verdict (--resume continues one)' },
+  run: {
+    run: async (args) => {
+      await gradingEarly(args);
+      return (await import('./commands/run')).runCommand(args);
+    },
+    summary: 'run a blueprint against models, storing every reply and verdict (--resume continues one)',
+  },
   rescore: {
-    run: async (args) => (await import('./commands/rescore')).rescoreCommand(args),
+    run: async (args) => {
+      await gradingEarly(args);
+      return (await import('./commands/rescore')).rescoreCommand(args);
+    },
     summary: 're-grade a stored run with other judges or a changed rubric, calling no model (a new, linked run)',
   },
   sync: { run: async (args) => (await import('./commands/sync')).syncCommand(args), summary: 'store the blueprints of the configured source in the database' },
@@ -38,6 +47,12 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     summary: 'the sample-size planner: a blueprint’s minimum detectable difference, and the prompts a chosen one needs',
   },
 };
+
+/** The grading worker starts loading now, beside the command's own modules (compose/early-grading.ts); not for `--help`. */
+async function gradingEarly(args: string[]): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) return;
+  (await import('@/lib/server/compose/early-grading')).startGradingPoolEarly();
+}
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));

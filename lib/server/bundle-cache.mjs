@@ -51,7 +51,8 @@ function freshManifest(manifestPath) {
 
 /** @param {string} root the build's working directory @param {Record<string, unknown>} inputs esbuild's metafile inputs (paths relative to it) */
 function inputList(root, inputs) {
-  return Object.keys(inputs).map((p) => {
+  // a plugin's modules (`require-commonjs:pg`) are made from no file
+  return Object.keys(inputs).filter((p) => !p.startsWith('require-commonjs:')).map((p) => {
     const path = join(root, p);
     const s = statSync(path);
     return /** @type {[string, number, number]} */ ([path, s.size, s.mtimeMs]);
@@ -104,7 +105,7 @@ const COMMON = /** @type {const} */ ({ bundle: true, platform: 'node', format: '
  * what stays an import) is made again, though none of its sources changed.
  */
 const MAKER = createHash('sha256')
-  .update(JSON.stringify({ COMMON, bundled: [...BUNDLED_PACKAGES], split: 'chunks/[name]-[hash]' }))
+  .update(JSON.stringify({ COMMON, bundled: [...BUNDLED_PACKAGES], split: 'chunks/[name]-[hash]', commonJs: 'required' }))
   .digest('hex')
   .slice(0, 12);
 
@@ -149,6 +150,97 @@ const sourceLocation = {
 };
 
 /**
+ * @param {string} file a package's file, as `require` resolves it
+ * @returns {boolean} whether Node loads it as CommonJS (.cjs, or .js in a package not of "type": "module")
+ */
+function isCommonJsFile(file) {
+  if (file.endsWith('.cjs')) return true;
+  if (!file.endsWith('.js')) return false;
+  return packageOf(file)?.json.type !== 'module';
+}
+
+/** @param {string} file @returns {{ dir: string, json: any } | null} the nearest package.json above `file` and its folder */
+function packageOf(file) {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      return { dir, json: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) };
+    } catch (e) {
+      if (/** @type {NodeJS.ErrnoException} */ (e).code !== 'ENOENT') throw e;
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether an external import of `specifier` from `resolveDir` can be a `require()` of the same
+ * file: what `require` finds is CommonJS, and the package's `exports` (if any) send Node's
+ * `import` to that same file, not to an ES module build of its own.
+ * @param {string} specifier @param {string} resolveDir
+ */
+export function onlyCommonJs(specifier, resolveDir) {
+  let file;
+  try {
+    file = createRequire(join(resolveDir, 'index.js')).resolve(specifier);
+  } catch {
+    return false;
+  }
+  if (!isCommonJsFile(file)) return false;
+  const pkg = packageOf(file);
+  if (!pkg || pkg.json.exports === undefined) return true; // no exports: `import` finds `main`, as `require` does
+  const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const subpath = `.${specifier.slice(name.length)}`;
+  const imported = exportsTarget(pkg.json.exports, subpath, ['node', 'import', 'node-addons', 'default']);
+  const required = exportsTarget(pkg.json.exports, subpath, ['node', 'require', 'node-addons', 'default']);
+  return imported !== null && imported === required;
+}
+
+/**
+ * The file a package's `exports` map `subpath` to under Node's `conditions` (conditions are
+ * tried in the map's own order, as Node does); null for what this reading does not cover
+ * (patterns with `*`, arrays), which then stays an import.
+ * @param {unknown} exports @param {string} subpath @param {string[]} conditions
+ * @returns {string | null}
+ */
+export function exportsTarget(exports, subpath, conditions) {
+  const isSubpathMap = typeof exports === 'object' && exports !== null && !Array.isArray(exports) && Object.keys(exports).some((k) => k.startsWith('.'));
+  let target = isSubpathMap ? /** @type {Record<string, unknown>} */ (exports)[subpath] : subpath === '.' ? exports : undefined;
+  while (target !== undefined) {
+    if (typeof target === 'string') return target;
+    if (typeof target !== 'object' || target === null || Array.isArray(target)) return null;
+    const entry = Object.entries(target).find(([condition]) => conditions.includes(condition));
+    target = entry?.[1];
+  }
+  return null;
+}
+
+/**
+ * An `import` of a CommonJS package from ES module code makes Node scan the package's whole
+ * source for the names it exports (cjs-module-lexer) and wrap it as a module; a `require()` of it
+ * does neither. For the Prisma client's runtime (one large CommonJS file) that was ~75 ms of every
+ * `assay` command that opens the database (bench/cli-start.bench.ts: `assay run --fixtures` 0.78 s
+ * against 0.70 s). Such imports become `require()`s of the same file (esbuild's interop gives the
+ * importing code the same names); packages that ship an ES module build stay imports.
+ * @type {import('esbuild').Plugin}
+ */
+const requireCommonJs = {
+  name: 'require-commonjs',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.namespace === 'require-commonjs') return { path: args.path, external: true };
+      if (args.kind !== 'import-statement' || args.path.startsWith('node:') || isBundled(args.path) || !onlyCommonJs(args.path, args.resolveDir)) return undefined;
+      return { path: args.path, namespace: 'require-commonjs' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'require-commonjs' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
+/** @param {string} specifier */
+function isBundled(specifier) {
+  const parts = specifier.split('/');
+  return BUNDLED_PACKAGES.has(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+}
+
+/**
  * Entry points bundled together, split at every dynamic `import()` so a module (and the packages
  * it imports) loads only when the code that imports it runs: `assay validate` loads no database
  * client. Each build goes to a new directory, which the manifest then names.
@@ -177,7 +269,7 @@ export async function bundleEntriesIfChanged(name, entries, tsconfig) {
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
     ...externalPackages(root),
-    plugins: [sourceLocation],
+    plugins: [sourceLocation, requireCommonJs],
   });
   const inputs = inputList(root, result.metafile.inputs);
   const dir = join(cache, `${name}-${createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 12)}-${process.pid}`);
