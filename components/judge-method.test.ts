@@ -86,6 +86,7 @@ describe('the run page’s judges line says how each judge was read', () => {
       statusTone: 'ok',
       working: false,
       progressHref: '/runs/r1/progress',
+      downloads: [],
       facts: [],
       tabs: [],
       diffChoices: [],

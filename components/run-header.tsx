@@ -85,6 +85,22 @@ export function RunHeader({ view, trail = [], main = false }: { view: RunHeaderV
       )}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <Tabs label="Run views" tabs={view.tabs} />
+        {view.downloads.length > 0 && (
+          <details className="text-sm" data-testid="run-downloads">
+            <summary className={`cursor-pointer ${link}`}>Download data</summary>
+            <ul className="mt-1 space-y-1">
+              {view.downloads.map((d) => (
+                <li key={d.href}>
+                  {/* a file, not a page: no client-side navigation or prefetch */}
+                  <a href={d.href} download className={link}>
+                    {d.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+            <p className={`mt-1 text-xs ${muted}`}>Sealed prompts are left out. The columns are described in docs/exports.md.</p>
+          </details>
+        )}
         {view.diffChoices.length > 0 && (
           <details className="text-sm">
             <summary className={`cursor-pointer ${link}`}>Compare with another run</summary>

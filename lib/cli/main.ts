@@ -29,6 +29,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     },
     summary: 're-grade a stored run with other judges or a changed rubric, calling no model (a new, linked run)',
   },
+  export: {
+    run: async (args) => (await import('./commands/export')).exportCommand(args),
+    summary: "write a run's verdicts, replies or attempt scores as JSONL or CSV, or as Inspect eval logs (streamed: any size)",
+  },
   sync: { run: async (args) => (await import('./commands/sync')).syncCommand(args), summary: 'store the blueprints of the configured source in the database' },
   retrieval: {
     run: async (args) => (await import('./commands/retrieval')).retrievalCommand(args),

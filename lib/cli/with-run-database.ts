@@ -8,17 +8,7 @@
 import type { Env } from '@/lib/server/env';
 import type { Db } from '@/lib/server/db/client';
 import { openCommandDatabase } from '@/lib/server/compose/database';
-import { AppError } from '@/lib/server/http/errors';
-
-/**
- * The CLI's one mapping of domain errors to exit codes and messages: an AppError is the user's
- * to fix, so it is one line and exit 1 (2 is for usage errors, 3 for a run another worker
- * holds); anything else is a bug and is rethrown, for main's stack trace. Null: not ours to map.
- */
-export function commandFailure(command: string, e: unknown): { exitCode: number; message: string } | null {
-  if (e instanceof AppError) return { exitCode: 1, message: `assay ${command}: ${e.message}` };
-  return null;
-}
+import { commandFailure } from './command-failure';
 
 export async function withRunDatabase(command: string, work: (db: Db, config: Env) => Promise<number>): Promise<number> {
   const database = await openCommandDatabase();

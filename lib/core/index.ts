@@ -18,5 +18,6 @@ export * from './retrieval-runs';
 export { JUDGED_KINDS, JudgeUnavailableError, choiceRequest, type JudgeChoice } from './criteria/judged';
 export type { ConversationEvidence, CorpusPort, CriterionEvidence, CriterionKindDef, CriterionServices, CriterionVerdict, JudgePort } from './criteria/types';
 export * from './split';
+export * from './exports';
 export * from './authoring';
 export { alternatives, compileJsonPath, compileLinear, escapeRegExp, fragment, literal, pattern, selectJsonPath, sourceOf, withFlags, type Fragment } from './untrusted';

@@ -68,7 +68,15 @@ export interface RunHeaderView {
   draftBanner: string | null;
   /** What a working run waits for and until when (run-wait-view.ts): why its counts stand still. */
   waits: RunWaitView[];
+  /** The run's records as files (a chat run's verdicts, replies and attempt scores; none for a retrieval run). */
+  downloads: { label: string; href: string }[];
 }
+
+const DOWNLOADS = [
+  { table: 'verdicts', what: 'Verdicts (one row per point graded, with the judges)' },
+  { table: 'replies', what: 'Replies (every reply and its conversation)' },
+  { table: 'attempts', what: "Attempt scores (each reply's score)" },
+] as const;
 
 const pct = (x: number | null) => (x === null ? '' : ` (${Math.round(x * 100)}%)`);
 
@@ -165,6 +173,12 @@ export function runHeaderView(h: RunHeader, current: RunView | 'progress' | 'oth
     rescores: h.rescores.map((r) => ({ label: `Run of ${formatDateTime(r.createdAt)} (${runStatus(r.status).label.toLowerCase()})`, href: href.run(r.id) })),
     // the progress page's live section says them, kept current by its polling
     waits: s.working && current !== 'progress' ? runWaitsView(h.waits.map(runWaitJson), now) : [],
+    downloads: retrieval
+      ? []
+      : DOWNLOADS.flatMap(({ table, what }) => [
+          { label: `${what}, CSV`, href: href.runExport(h.id, { table, format: 'csv' }) },
+          { label: `${what}, JSONL`, href: href.runExport(h.id, { table, format: 'jsonl' }) },
+        ]),
   };
 }
 

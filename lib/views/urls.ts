@@ -60,6 +60,9 @@ export const href = {
     `/runs/${seg(runId)}/models/${modelPath(modelId)}${query({ sort: params.sort && params.sort !== DEFAULT_RUN_MODEL_SORT ? params.sort : null, page: params.page && params.page > 1 ? params.page : null })}`,
   diff: (runId: string, otherRunId: string) => `/runs/${seg(runId)}/diff/${seg(otherRunId)}`,
   progress: (runId: string) => `/runs/${seg(runId)}/progress`,
+  /** A run's records as a file (lib/server/exports/download.ts; the columns: docs/exports.md). */
+  runExport: (runId: string, file: { table: 'replies' | 'verdicts' | 'attempts'; format: 'csv' | 'jsonl'; gzip?: boolean }) =>
+    `/api/runs/${seg(runId)}/export${query({ table: file.table, format: file.format, gzip: file.gzip ? '1' : null })}`,
   /** A retrieval run's drill-down of one query (every model's ranking of it, or one model's). */
   retrievalQuery: (runId: string, queryId: string, params: { model?: string | null } = {}) => `/runs/${seg(runId)}/queries/${seg(queryId)}${query({ model: params.model })}`,
   progressApi: (runId: string) => `/api/runs/${seg(runId)}/progress`,

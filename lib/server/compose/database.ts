@@ -4,7 +4,7 @@
  * PGlite when DATABASE_URL is unset, always closed after the command).
  */
 import { databaseUrl, env, type Env } from '../env';
-import { createDb, sharedDb, type Db } from '../db/client';
+import { closeDb, createDb, sharedDb, type Db } from '../db/client';
 import { openDatabase } from '../db/database';
 
 /** Whether this server process was given a database (launch.ts always passes DATABASE_URL to next). */
@@ -32,7 +32,7 @@ export async function openCommandDatabase(): Promise<CommandDatabase> {
     db,
     config,
     async close() {
-      await db.$disconnect();
+      await closeDb(db);
       await database.close();
     },
   };

@@ -19,6 +19,10 @@ type WithPool = Db & { [POOL]?: pg.Pool };
 
 export function createDb(connectionString: string): Db {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle connection the server ends (a restart, a dropped database, a network cut) is an
+  // 'error' on the pool, which node-postgres says to handle: unhandled, it ends the process. The
+  // pool has already dropped it; the next query opens another.
+  pool.on('error', (e) => console.error(`assay: an idle database connection was closed by the server (${e.message}); the next query opens a new one`));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as WithPool;
   Object.defineProperty(db, POOL, { value: pool, enumerable: false });
   return db;
@@ -29,6 +33,17 @@ export function poolOf(db: Db): pg.Pool {
   const pool = (db as WithPool)[POOL];
   if (!pool) throw new Error('this database client was not made by createDb');
   return pool;
+}
+
+/**
+ * Closes the client and its pool. Prisma ends the pool only when it opened a connection itself:
+ * a command that read through the pool alone (`assay export`) kept the pool's idle connection,
+ * and with it the process, for its 10 s idle timeout after the work was done.
+ */
+export async function closeDb(db: Db): Promise<void> {
+  await db.$disconnect();
+  const pool = poolOf(db);
+  if (!pool.ending && !pool.ended) await pool.end();
 }
 
 const globalForDb = globalThis as unknown as { assayDb?: { url: string; db: Db } };

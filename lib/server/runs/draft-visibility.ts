@@ -5,10 +5,17 @@
  */
 import type { Role } from '@/generated/prisma/client';
 import type { Db } from '../db/client';
+import type { Principal } from '../auth/principal';
 
 export interface Viewer {
   id: string;
   role: Role;
+}
+
+/** The viewer a request's principal is (the admin token counts as an admin); null for a reader who is not signed in. */
+export function viewerOf(principal: Principal | null): Viewer | null {
+  if (!principal) return null;
+  return principal.kind === 'user' ? principal.user : { id: '~admin', role: 'admin' };
 }
 
 export function mayViewRun(run: { draft: boolean; createdById: string | null }, viewer: Viewer | null): boolean {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { route } from '@/lib/server/http';
 import { authenticate, getDb } from '@/lib/server/platform';
-import { mayViewRun } from '@/lib/server/runs/draft-visibility';
+import { mayViewRun, viewerOf } from '@/lib/server/runs/draft-visibility';
 import { getRunProgress } from '@/lib/server/db/queries/run-progress';
 import { RunNotFoundError } from '@/lib/server/runs/engine/errors';
 import { progressJson, RunProgressSchema } from '@/lib/views/progress-view';
@@ -20,7 +20,7 @@ const Params = z.object({ runId: z.string().transform(decodeSegment).pipe(z.stri
 export const GET = route({ params: Params, response: RunProgressSchema, headers: { 'cache-control': 'no-store' }, authenticate }, async ({ params, principal }) => {
   const row = await getRunProgress(getDb(), params.runId);
   // a draft (try-it) run exists only for its author and maintainers (the admin token is a maintainer)
-  const viewer = principal?.kind === 'user' ? principal.user : principal ? { id: '~admin', role: 'admin' as const } : null;
+  const viewer = viewerOf(principal);
   if (!row || !mayViewRun(row, viewer)) throw new RunNotFoundError(params.runId);
   return progressJson(row);
 });

@@ -1,0 +1,11 @@
+import { AppError } from '@/lib/server/http/errors';
+
+/**
+ * The CLI's one mapping of domain errors to exit codes and messages: an AppError is the user's
+ * to fix, so it is one line and exit 1 (2 is for usage errors, 3 for a run another worker
+ * holds); anything else is a bug and is rethrown, for main's stack trace. Null: not ours to map.
+ */
+export function commandFailure(command: string, e: unknown): { exitCode: number; message: string } | null {
+  if (e instanceof AppError) return { exitCode: 1, message: `assay ${command}: ${e.message}` };
+  return null;
+}

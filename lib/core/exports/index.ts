@@ -1,0 +1,2 @@
+export * from './export-tables';
+export { exportDictionaryMarkdown, DICTIONARY_START, DICTIONARY_END } from './dictionary';
