@@ -33,6 +33,49 @@ export async function triggerRunAsAdmin(db: Db, runs: RunPorts, principal: Princ
   return runs.requestRun(db, { blueprintId, trigger: 'manual', ...(p.kind === 'user' ? { createdById: p.user.id } : {}) }, runs.dispatcher);
 }
 
+/** A run a maintainer asks for through the API (`POST /api/v1/runs`): the blueprint and what to change of its defaults. */
+export interface MaintainerRunRequest {
+  blueprintId: string;
+  /** Default: the blueprint's latest version. */
+  versionId?: string;
+  models?: string[];
+  judges?: string[];
+  repeats?: number;
+  budget?: { maxCalls?: number; maxCostUsd?: number };
+}
+
+/**
+ * Runs a blueprint on a maintainer's request from a script. Unlike the admin page's "run now",
+ * it is idempotent on the run's identity, as a scheduled run is: asking again for the same
+ * blueprint version, models, judges and settings while that run is under way or done answers
+ * that run (`deduplicated`), so a retried request never pays twice.
+ */
+export async function requestRunAsMaintainer(db: Db, runs: RunPorts, principal: Principal | null, req: MaintainerRunRequest): Promise<RequestedRun> {
+  const p = await authorise(db, principal);
+  const blueprint = await db.blueprint.findUnique({ where: { id: req.blueprintId }, select: { removedAt: true, latestVersion: { select: { valid: true } } } });
+  if (!blueprint || blueprint.removedAt) throw new NotFoundError(`No blueprint ${req.blueprintId} at the source's head; sync first if it was just added.`);
+  const valid = req.versionId
+    ? (await db.blueprintVersion.findFirst({ where: { id: req.versionId, blueprintId: req.blueprintId }, select: { valid: true } }))?.valid
+    : blueprint.latestVersion?.valid;
+  if (valid === undefined) throw new NotFoundError(`Blueprint ${req.blueprintId} has no version ${req.versionId}.`);
+  if (!valid) throw new NotFoundError(`That version of blueprint ${req.blueprintId} has errors; fix them before running it.`);
+  return runs.requestRun(
+    db,
+    {
+      blueprintId: req.blueprintId,
+      ...(req.versionId ? { versionId: req.versionId } : {}),
+      ...(req.models ? { models: req.models } : {}),
+      ...(req.judges ? { judges: req.judges } : {}),
+      ...(req.repeats ? { repeats: req.repeats } : {}),
+      ...(req.budget ? { budget: req.budget } : {}),
+      trigger: 'manual',
+      skipIfIdentical: true,
+      ...(p.kind === 'user' ? { createdById: p.user.id } : {}),
+    },
+    runs.dispatcher,
+  );
+}
+
 export async function approvePullRequestAsAdmin(s: GitHubServices, principal: Principal | null, number: number): Promise<ApprovalOutcome> {
   const p = await authorise(s.db, principal);
   const gh = requireGitHub(s);

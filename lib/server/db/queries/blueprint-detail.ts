@@ -54,3 +54,13 @@ export type BlueprintDetail = NonNullable<Awaited<ReturnType<typeof getBlueprint
 export async function blueprintExists(db: Db, id: string): Promise<{ id: string; title: string } | null> {
   return db.blueprint.findUnique({ where: { id }, select: { id: true, title: true } });
 }
+
+/** A blueprint's stored versions, newest first (one per distinct content), without their text. */
+export async function getBlueprintVersions(db: Db, blueprintId: string, opts: { limit?: number } = {}) {
+  return db.blueprintVersion.findMany({
+    where: { blueprintId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    take: opts.limit ?? 100,
+    select: { id: true, contentHash: true, sourceCommit: true, path: true, valid: true, promptCount: true, createdAt: true },
+  });
+}

@@ -14,9 +14,15 @@ export interface BlueprintListItem {
   updatedAt: Date;
 }
 
-export async function listBlueprints(db: Db, opts: { tag?: string; limit?: number } = {}): Promise<BlueprintListItem[]> {
+/**
+ * `after`: the last item of the previous page (its title and id), for keyset paging in the list's
+ * own order (the public API's cursor): the page starts strictly after it, so an item is never
+ * listed twice and an item added meanwhile elsewhere in the order never shifts the rest.
+ */
+export async function listBlueprints(db: Db, opts: { tag?: string; limit?: number; after?: { title: string; id: string } } = {}): Promise<BlueprintListItem[]> {
+  const after = opts.after ? { OR: [{ title: { gt: opts.after.title } }, { title: opts.after.title, id: { gt: opts.after.id } }] } : {};
   const rows = await db.blueprint.findMany({
-    where: { removedAt: null, ...(opts.tag ? { tags: { has: opts.tag } } : {}) },
+    where: { removedAt: null, ...(opts.tag ? { tags: { has: opts.tag } } : {}), ...after },
     orderBy: [{ title: 'asc' }, { id: 'asc' }],
     take: opts.limit ?? 500,
     select: {

@@ -16,6 +16,9 @@ export async function getBlueprintRuns(db: Db, blueprintId: string, opts: { limi
       id: true,
       status: true,
       trigger: true,
+      // the public API leaves draft (try-it) runs out; the page shows them to their author
+      draft: true,
+      versionId: true,
       sourceCommit: true,
       ...runListRowSelect,
       costUsd: true,

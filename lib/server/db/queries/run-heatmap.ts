@@ -97,16 +97,20 @@ async function livePromptPage(db: Db, run: { id: string; versionId: string }, so
   return { prompts: prompts.map(({ total: _t, ...p }) => p), total, sealedCount: sealed?.n ?? 0 };
 }
 
-/** A page of the run's visible prompts in the given order, their total and the sealed prompts' count. */
-export async function getRunPromptPage(db: Db, run: { id: string; versionId: string }, opts: { page: number; pageSize: number; sort: HeatmapSort }) {
-  const offset = (opts.page - 1) * opts.pageSize;
+/**
+ * A page of the run's visible prompts in the given order, their total and the sealed prompts' count.
+ * `offset` (prompts to skip) overrides `page` for a reader that pages by position, not by page number
+ * (the public API's cursor).
+ */
+export async function getRunPromptPage(db: Db, run: { id: string; versionId: string }, opts: { page: number; pageSize: number; sort: HeatmapSort; offset?: number }) {
+  const offset = opts.offset ?? (opts.page - 1) * opts.pageSize;
   return (await hasPromptSummaries(db, run.id)) ? storedPromptPage(db, run, opts.sort, offset, opts.pageSize) : livePromptPage(db, run, opts.sort, offset, opts.pageSize);
 }
 
 export async function getHeatmapPage(
   db: Db,
   run: { id: string; versionId: string },
-  opts: { page: number; pageSize: number; sort: HeatmapSort },
+  opts: { page: number; pageSize: number; sort: HeatmapSort; offset?: number },
 ): Promise<HeatmapPage> {
   const { prompts, total, sealedCount } = await getRunPromptPage(db, run, opts);
   const keys = prompts.map((p) => p.promptKey);
