@@ -124,6 +124,7 @@ describe(`/api/v1 on a real run (${process.env.ASSAY_TEST_DB})`, () => {
       [
         '/api/v1/blueprints',
         '/api/v1/blueprints/{id}',
+        '/api/v1/drift',
         '/api/v1/leaderboard',
         '/api/v1/models/{modelId}',
         '/api/v1/openapi.json',

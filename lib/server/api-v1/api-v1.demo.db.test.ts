@@ -30,7 +30,7 @@ async function walk<T>(path: string, limit: number): Promise<T[]> {
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const a = await get(`${path}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const a = await get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(a.status, path).toBe(200);
     const page = a.body as { items: T[]; next_cursor: string | null };
     items.push(...page.items);
@@ -88,6 +88,15 @@ describe(`/api/v1 on the demo (${process.env.ASSAY_TEST_DB})`, () => {
       const place = (model.body as { boards: { tag: string | null; ranked: boolean; rank: number | null; score: number | null }[] }).boards.find((p) => p.tag === null);
       expect(place, m.model_id).toMatchObject({ ranked: m.ranked, rank: m.rank, score: (m as { score: number | null }).score });
     }
+
+    // the drift checks, every one and the flagged ones, with the stored figures, in the page's order
+    const checks = await walk<{ id: string; flagged: boolean; difference: number | null; ci_low: number | null; mde: number | null; moved: { prompt_key: string }[] }>('/api/v1/drift?all=true', 2);
+    const storedChecks = await t.db.driftCheck.findMany({ select: { id: true, flagged: true, difference: true, ciLow: true, mde: true } });
+    expect(storedChecks.length, 'the demo has drift checks').toBeGreaterThan(0);
+    expect(new Map(checks.map((c) => [c.id, [c.flagged, c.difference, c.ci_low, c.mde]]))).toEqual(new Map(storedChecks.map((c) => [c.id, [c.flagged, c.difference, c.ciLow, c.mde]])));
+    expect(checks).toHaveLength(storedChecks.length);
+    const flagged = await walk<{ id: string }>('/api/v1/drift', 1);
+    expect(flagged.map((c) => c.id).sort()).toEqual(storedChecks.filter((c) => c.flagged).map((c) => c.id).sort());
 
     const everything = seen.map((a) => JSON.stringify(a.body)).join('\n');
     for (const key of Object.values(demo).flatMap((d) => d.sealedKeys)) expect(everything).not.toContain(`"${key}"`);

@@ -30,3 +30,6 @@ export const BlueprintCursor = z.object({ title: z.string(), id: z.string() });
 
 /** A run's prompts are listed by position: the next page starts after `offset` prompts. */
 export const PromptCursor = z.object({ offset: z.number().int().nonnegative() });
+
+/** Drift checks are listed newest change first: the next page starts after `offset` checks. */
+export const DriftCursor = z.object({ offset: z.number().int().nonnegative() });

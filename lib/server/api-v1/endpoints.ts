@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { runFreshness, type Freshness } from './caching';
-import { BlueprintParams, LeaderboardQuery, ModelParams, PageQuery, RunPairParams, RunParams } from './params';
-import { BlueprintAnswer, BlueprintListAnswer, LeaderboardAnswer, ModelAnswer, RunAnswer, RunComparisonAnswer, RunPromptsAnswer } from './schemas';
+import { BlueprintParams, DriftQuery, LeaderboardQuery, ModelParams, PageQuery, RunPairParams, RunParams } from './params';
+import { BlueprintAnswer, BlueprintListAnswer, DriftListAnswer, LeaderboardAnswer, ModelAnswer, RunAnswer, RunComparisonAnswer, RunPromptsAnswer } from './schemas';
 
 export interface Endpoint<P, Q, R> {
   /** The path as the OpenAPI document writes it (`{name}` for a path parameter). */
@@ -101,6 +101,17 @@ export const ENDPOINTS = {
     }),
     response: ModelAnswer,
     freshness: () => 'listing',
+  }),
+  drift: endpoint({
+    path: '/api/v1/drift',
+    operationId: 'listDriftChecks',
+    summary: 'Drift checks',
+    description:
+      'The stored checks of each model between consecutive scheduled runs of a blueprint version, as the drift page lists them: newest change first, the flagged ones only unless `all=true`, filtered by blueprint or model, a page at a time. Each check’s change, interval, MDE and verdict are the stored ones.',
+    query: DriftQuery,
+    response: DriftListAnswer,
+    freshness: () => 'listing',
+    paged: true,
   }),
   openapi: endpoint({
     path: '/api/v1/openapi.json',

@@ -34,7 +34,7 @@ describe('the OpenAPI document', () => {
     for (const e of Object.values(ENDPOINTS)) {
       const op = doc.paths[e.path]!.get!;
       const query = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
-      if ('paged' in e && e.paged) expect(query, e.path).toEqual(['limit', 'cursor']);
+      if ('paged' in e && e.paged) expect(query.slice(0, 2), e.path).toEqual(['limit', 'cursor']);
       const schema = (op.responses['200'] as { content: { 'application/json': { schema: object } } }).content['application/json'].schema;
       expect(() => ajv.compile(schema), e.path).not.toThrow();
     }

@@ -42,3 +42,9 @@ export const PageQuery = z.object({
 export const LeaderboardQuery = z.object({
   tag: z.string().min(1).max(100).optional().describe('A tag: the board of the blueprints carrying it. Leave out for the overall board.'),
 });
+
+export const DriftQuery = PageQuery.extend({
+  blueprint_id: z.string().min(1).max(200).optional().describe('Only this blueprint’s checks.'),
+  model_id: z.string().min(1).max(200).optional().describe('Only this model’s checks.'),
+  all: z.enum(['true', 'false']).default('false').transform((v) => v === 'true').describe('`true`: every check, not only the flagged ones.'),
+});

@@ -296,3 +296,37 @@ export const ModelAnswer = z.object({
 export const ErrorAnswer = z.object({
   error: z.object({ code: z.string(), message: z.string().describe('What went wrong and how to fix the request.'), details: z.unknown().optional() }),
 });
+
+// ───────────── drift checks ─────────────
+
+export const DriftCheckSchema = z.strictObject({
+  id: z.string(),
+  blueprint_id: z.string(),
+  blueprint_title: z.string(),
+  model_id: z.string(),
+  from_run_id: z.string().describe('The earlier scheduled run.'),
+  from_run_at: Timestamp,
+  to_run_id: z.string().describe('The later scheduled run, of the same blueprint version.'),
+  to_run_at: Timestamp,
+  paired: Count.describe('Prompts both runs scored, the difference rests on (sealed ones included, never named).'),
+  difference: z.number().nullable().describe('Mean score change over the paired prompts (later − earlier), on the 0–1 scale.'),
+  ci_low: z.number().nullable(),
+  ci_high: z.number().nullable(),
+  mde: z.number().nullable().describe('The blueprint’s minimum detectable effect the change is held against.'),
+  flagged: z.boolean().describe('The 95% interval excludes zero and reaches the MDE.'),
+  reason: z.string().describe('Why the check is (or is not) flagged, in words.'),
+  served_model_before: z.string().nullable(),
+  served_model_after: z.string().nullable(),
+  fingerprint_before: z.string().nullable(),
+  fingerprint_after: z.string().nullable(),
+  served_changed: z.boolean().describe('The provider reported another model or fingerprint between the runs.'),
+  moved: z.array(z.strictObject({ prompt_key: z.string(), before: z.number(), after: z.number(), delta: z.number() })).describe('The visible prompts that moved most.'),
+  created_at: Timestamp,
+});
+
+export const DriftListAnswer = z.strictObject({
+  total: Count.describe('Drift checks stored, whatever the filters.'),
+  flagged: Count.describe('Of those, the flagged ones.'),
+  items: z.array(DriftCheckSchema),
+  ...PageFields,
+});

@@ -48,7 +48,8 @@ export interface DriftList {
   models: string[];
 }
 
-export async function listDriftChecks(db: Db, filters: DriftFilters = {}, limit = 100): Promise<DriftList> {
+/** `offset`: checks to skip in the list's order (the public API's cursor pages through it). */
+export async function listDriftChecks(db: Db, filters: DriftFilters = {}, limit = 100, offset = 0): Promise<DriftList> {
   const where = {
     ...(filters.blueprintId ? { blueprintId: filters.blueprintId } : {}),
     ...(filters.modelId ? { modelId: filters.modelId } : {}),
@@ -58,8 +59,10 @@ export async function listDriftChecks(db: Db, filters: DriftFilters = {}, limit 
     db.driftCheck.findMany({
       where,
       // newest change first (the later run's date), flagged checks before the others of the same runs
-      orderBy: [{ toRun: { createdAt: 'desc' } }, { flagged: 'desc' }, { modelId: 'asc' }],
+      // the id last: a total order, so pages of the list never repeat or skip a check
+      orderBy: [{ toRun: { createdAt: 'desc' } }, { flagged: 'desc' }, { modelId: 'asc' }, { id: 'asc' }],
       take: limit,
+      skip: offset,
       include: { blueprint: { select: { title: true } }, fromRun: { select: { createdAt: true } }, toRun: { select: { createdAt: true } } },
     }),
     db.driftCheck.count(),
