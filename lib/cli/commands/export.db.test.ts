@@ -168,6 +168,23 @@ describe(`assay export (${process.env.ASSAY_TEST_DB})`, () => {
     }
   });
 
+  it("exports a rescore: its verdicts, and as its replies the parent run's it re-graded", { timeout: 60_000 }, async () => {
+    const r = await assay(['rescore', runId, '--judges', 'openai:judge'], { ASSAY_LLM_BASE_URL: fake.url });
+    expect(r.code, r.stderr).toBe(0);
+    const childId = /assay: rescore (\S+) of run/.exec(r.stderr)![1]!;
+    const lines = async (table: string) => {
+      const out = await assay(['export', childId, '--table', table]);
+      expect(out.code, out.stderr).toBe(0);
+      return out.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const parentReplies = (await readFile(join(dir, 'replies.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(await lines('replies')).toEqual(parentReplies);
+    const verdicts = await lines('verdicts');
+    expect(verdicts).toHaveLength(await storedCount('verdicts'));
+    expect(new Set(verdicts.map((v) => v.run_id))).toEqual(new Set([childId]));
+    expect(new Set(verdicts.map((v) => v.reply_id))).toEqual(new Set(parentReplies.map((p) => p.reply_id)));
+  });
+
   it('says what is wrong with its arguments (exit 2) before opening any database', async () => {
     const bad = await runAssay(['export', runId, '--format', 'xlsx'], undefined, { DATABASE_URL: 'postgresql://nobody@127.0.0.1:1/none' });
     expect(bad.code).toBe(2);

@@ -17,7 +17,7 @@ const when = (what: string) => z.string().describe(`${what} (ISO 8601, UTC)`);
 
 /** Columns every table starts with: the cell and attempt a row belongs to. */
 const cell = {
-  run_id: z.string().describe('The run'),
+  run_id: z.string().describe('The run (in replies: the run that made the reply; a rescore re-grades its parent run\'s replies)'),
   reply_id: z.string().describe('The reply (one model answering one prompt once): joins the three tables'),
   prompt_key: z.string().describe("The prompt's id in the blueprint"),
   model_id: z.string().describe('The model as the blueprint names it (provider:model, with #variant)'),

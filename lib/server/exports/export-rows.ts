@@ -13,12 +13,23 @@ import { EXPORT_TABLES, type ExportRow, type ExportTable } from '@/lib/core';
 import { redactStored, storedTextRedactor } from '../db/queries/redact-stored';
 import { notSealedInText } from '../db/queries/sealed-sql';
 
+/** The run an export reads: its version (for the sealed prompts) and the run whose replies it grades. */
+export interface ExportedRun {
+  id: string;
+  versionId: string;
+  replyRunId: string;
+}
+
 /** Rows fetched per round trip: large enough that the cursor's round trips cost little, small enough to stay a few MB. */
 export const EXPORT_BATCH_ROWS = 250;
 
 const CELL = 'r.system_index, r.temperature_index, r.attempt';
 
-/** Each table's statement ($1 the run, $2 its version): its select list's names are the table's columns (export-tables.ts), in order. */
+/**
+ * Each table's statement ($1 the run, $2 its version): its select list's names are the table's
+ * columns (export-tables.ts), in order. A rescore's replies are its parent run's (it re-grades
+ * them, calling no model): its replies table reads them there ($1 is then the parent).
+ */
 function statement(table: ExportTable): string {
   switch (table) {
     case 'replies':
@@ -56,7 +67,7 @@ function shaped<T extends ExportTable>(columns: readonly string[], raw: Record<s
  * The rows of `table` for the run, batch by batch. Stopping early (a download cancelled, an
  * output that failed) ends the transaction and gives the connection back.
  */
-export async function* exportRows<T extends ExportTable>(pool: pg.Pool, run: { id: string; versionId: string }, table: T, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Array<ExportRow<T>>> {
+export async function* exportRows<T extends ExportTable>(pool: pg.Pool, run: ExportedRun, table: T, batchRows = EXPORT_BATCH_ROWS): AsyncGenerator<Array<ExportRow<T>>> {
   const columns = Object.keys(EXPORT_TABLES[table].shape);
   const redact = storedTextRedactor();
   const client = await pool.connect();
@@ -68,7 +79,7 @@ export async function* exportRows<T extends ExportTable>(pool: pg.Pool, run: { i
   client.on('error', onError);
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${statement(table)}`, [run.id, run.versionId]);
+    await client.query(`DECLARE export_rows NO SCROLL CURSOR FOR ${statement(table)}`, [table === 'replies' ? run.replyRunId : run.id, run.versionId]);
     // One batch ahead: the database reads the next batch while the consumer encodes this one
     // (CSV encoding is ~40% of an export's time), for one batch more in memory.
     const fetchBatch = (): Promise<pg.QueryResult<Record<string, unknown>>> => {

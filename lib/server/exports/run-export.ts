@@ -12,10 +12,10 @@
 import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { stringify as stringifySync } from 'csv-stringify/sync';
-import { EXPORT_TABLES, exportColumns, type ExportFormat, type ExportTable } from '@/lib/core';
+import { EXPORT_TABLES, exportColumns, replySourceOf, type ExportFormat, type ExportTable } from '@/lib/core';
 import type pg from 'pg';
 import { RunNotFoundError } from '../runs/engine/errors';
-import { exportRows } from './export-rows';
+import { exportRows, type ExportedRun } from './export-rows';
 
 export interface RunExportOptions {
   table: ExportTable;
@@ -36,9 +36,7 @@ export interface RunExportFile {
   readonly rowCount: () => number;
 }
 
-export interface ExportableRun {
-  id: string;
-  versionId: string;
+export interface ExportableRun extends ExportedRun {
   draft: boolean;
   createdById: string | null;
 }
@@ -50,8 +48,12 @@ export interface ExportableRun {
  * within 100 MB (bench/export.bench.ts).
  */
 export async function exportableRun(pool: pg.Pool, runId: string): Promise<ExportableRun | null> {
-  const { rows } = await pool.query<ExportableRun>('SELECT id, version_id AS "versionId", draft, created_by_id AS "createdById" FROM runs WHERE id = $1', [runId]);
-  return rows[0] ?? null;
+  const { rows } = await pool.query<Omit<ExportableRun, 'replyRunId'> & { trigger: string; parentRunId: string | null }>(
+    'SELECT id, version_id AS "versionId", draft, created_by_id AS "createdById", trigger, parent_run_id AS "parentRunId" FROM runs WHERE id = $1',
+    [runId],
+  );
+  const run = rows[0];
+  return run ? { id: run.id, versionId: run.versionId, draft: run.draft, createdById: run.createdById, replyRunId: replySourceOf(run) } : null;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function openRunExport(pool: pg.Pool, runId: string, options: RunEx
   return runExportFile(pool, run, options);
 }
 
-export function runExportFile(pool: pg.Pool, run: { id: string; versionId: string }, options: RunExportOptions): RunExportFile {
+export function runExportFile(pool: pg.Pool, run: ExportedRun, options: RunExportOptions): RunExportFile {
   const columns = Object.keys(EXPORT_TABLES[options.table].shape);
   const json = exportColumns(options.table).filter((c) => c.type === 'json').map((c) => c.name);
   let count = 0;

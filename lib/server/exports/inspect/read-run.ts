@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import { parseStored, replySourceOf, SEALED_SPLIT } from '@/lib/core';
 import type { Db } from '../../db/client';
+import { ConflictError } from '../../http/errors';
+import { RunNotFoundError } from '../../runs/engine/errors';
 import { redactStored, storedTextRedactor } from '../../db/queries/redact-stored';
 import { storedInterval } from '../../db/stored-interval';
 import type { ModelForExport, RunForExport } from './log-header';
@@ -19,7 +21,10 @@ const StoredRunModelsSchema = z.array(z.string().min(1));
 /** Replies per page: with their verdicts, a page stays a few megabytes even for long replies. */
 export const REPLY_PAGE = 200;
 
-export class RunNotExportableError extends Error {}
+/** A run that is not a chat run (a retrieval run has no prompts, replies or verdicts to log): the user's to see, one line (409). */
+export class RunNotExportableError extends ConflictError {
+  override name = 'RunNotExportableError';
+}
 
 export interface ExportSource {
   run: RunForExport;
@@ -34,7 +39,7 @@ export async function readRunHeader(db: Db, runId: string): Promise<ExportSource
     where: { id: runId },
     include: { blueprint: { select: { id: true, title: true, description: true, path: true, tags: true, source: { select: { kind: true, owner: true, repo: true } } } }, version: { select: { id: true, contentHash: true } } },
   });
-  if (!run) throw new RunNotExportableError(`no run with id "${runId}": list runs with \`assay runs\` or copy the id from the run's page`);
+  if (!run) throw new RunNotFoundError(runId);
   if (run.kind !== 'chat') throw new RunNotExportableError(`run ${runId} is a ${run.kind} run; only chat runs (prompts, replies, verdicts) export as Inspect logs`);
   const sealedKeys = (await db.versionPrompt.findMany({ where: { versionId: run.versionId, split: SEALED_SPLIT }, select: { promptKey: true } })).map((p) => p.promptKey);
   const redact = storedTextRedactor();

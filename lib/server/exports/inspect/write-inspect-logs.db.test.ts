@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '@/lib/server/db/db.testkit';
 import { spawnAssay } from '@/lib/server/runs/runs.testkit';
+import { RunNotFoundError } from '@/lib/server/runs/engine/errors';
 import { writeInspectLogs } from './write-inspect-logs';
 import { readReplyPages, readRunHeader } from './read-run';
 import { evalLogValidator } from './schema.testkit';
@@ -152,6 +153,6 @@ describe(`writeInspectLogs (${process.env.ASSAY_TEST_DB})`, () => {
   });
 
   it('says how to find a run id when there is no such run', async () => {
-    await expect(writeInspectLogs(t.db, 'no-such-run', join(dir, 'none'))).rejects.toThrow(/no run with id "no-such-run"/);
+    await expect(writeInspectLogs(t.db, 'no-such-run', join(dir, 'none'))).rejects.toThrow(RunNotFoundError);
   });
 });
