@@ -19,5 +19,6 @@ export { JUDGED_KINDS, JudgeUnavailableError, choiceRequest, type JudgeChoice } 
 export type { ConversationEvidence, CorpusPort, CriterionEvidence, CriterionKindDef, CriterionServices, CriterionVerdict, JudgePort } from './criteria/types';
 export * from './split';
 export * from './exports';
+export * from './human';
 export * from './authoring';
 export { alternatives, compileJsonPath, compileLinear, escapeRegExp, fragment, literal, pattern, selectJsonPath, sourceOf, withFlags, type Fragment } from './untrusted';

@@ -1,0 +1,77 @@
+/**
+ * How well a judge agrees with people, on the items both answered: weighted Cohen's κ on the
+ * answer options (ordinal: the judge's chosen option against the reviewer's), the judge's bias
+ * (mean of judge − human value, with its interval), and calibration: the judge's probability
+ * that a point holds against how often people said it does, bin by bin, and the expected
+ * calibration error (the bins' weighted mean gap; Guo et al., ICML 2017). People's agreement with
+ * each other is Krippendorff's α over reviewers (judging/alpha.ts), the ceiling a judge is read
+ * against.
+ */
+import { z } from 'zod';
+import { tCritical } from '../scoring/distributions';
+
+/** κ weights for ordinal options: a near miss counts partly (linear) or mostly (quadratic). */
+export type KappaWeights = 'linear' | 'quadratic';
+
+/**
+ * Weighted κ of two raters over `k` ordered options (0 … k−1), from paired answers. 1 is
+ * perfect agreement, 0 what chance gives from each rater's own mix of answers; null when chance
+ * agreement is already total (both always gave the same one answer).
+ */
+export function weightedKappa(pairs: ReadonlyArray<readonly [number, number]>, k: number, weights: KappaWeights = 'quadratic'): number | null {
+  if (pairs.length === 0 || k < 2) return null;
+  const w = (i: number, j: number) => {
+    const d = Math.abs(i - j) / (k - 1);
+    return weights === 'linear' ? d : d * d;
+  };
+  const n = pairs.length;
+  const rowTotals = new Array<number>(k).fill(0);
+  const colTotals = new Array<number>(k).fill(0);
+  let observed = 0;
+  for (const [a, b] of pairs) {
+    if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b < 0 || a >= k || b >= k) throw new RangeError(`answers are options 0…${k - 1}; got (${a}, ${b})`);
+    rowTotals[a]!++;
+    colTotals[b]!++;
+    observed += w(a, b);
+  }
+  let expected = 0;
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) expected += (rowTotals[i]! * colTotals[j]! * w(i, j)) / n;
+  return expected === 0 ? null : 1 - observed / expected;
+}
+
+export const JudgeBiasSchema = z.object({ mean: z.number(), low: z.number(), high: z.number(), n: z.number().int() });
+export type JudgeBias = z.infer<typeof JudgeBiasSchema>;
+
+/** Mean of judge − human over the labelled items, with a t interval; null under two items. */
+export function judgeBias(items: ReadonlyArray<{ judge: number; human: number }>, level = 0.95): JudgeBias | null {
+  const n = items.length;
+  if (n < 2) return null;
+  const d = items.map((i) => i.judge - i.human);
+  const mean = d.reduce((a, b) => a + b, 0) / n;
+  const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1));
+  const half = (tCritical(level, n - 1) * sd) / Math.sqrt(n);
+  return { mean, low: mean - half, high: mean + half, n };
+}
+
+export const CalibrationSchema = z.object({
+  bins: z.array(z.object({ from: z.number(), to: z.number(), n: z.number().int(), meanProbability: z.number().nullable(), observed: z.number().nullable() })),
+  /** Expected calibration error: Σ (n_b / N) |observed_b − meanProbability_b|. */
+  ece: z.number().nullable(),
+  n: z.number().int(),
+});
+export type Calibration = z.infer<typeof CalibrationSchema>;
+
+/** Equal-width bins of the judge's probability against people's yes (1) / no (0). */
+export function calibration(items: ReadonlyArray<{ probability: number; outcome: 0 | 1 }>, binCount = 10): Calibration {
+  const bins = Array.from({ length: binCount }, (_v, b) => ({ from: b / binCount, to: (b + 1) / binCount, n: 0, sumP: 0, sumY: 0 }));
+  for (const { probability, outcome } of items) {
+    if (!(probability >= 0 && probability <= 1)) throw new RangeError(`a probability is 0–1; got ${probability}`);
+    const bin = bins[Math.min(binCount - 1, Math.floor(probability * binCount))]!;
+    bin.n++;
+    bin.sumP += probability;
+    bin.sumY += outcome;
+  }
+  const n = items.length;
+  const ece = n === 0 ? null : bins.reduce((acc, b) => acc + (b.n === 0 ? 0 : (b.n / n) * Math.abs(b.sumY / b.n - b.sumP / b.n)), 0);
+  return { bins: bins.map((b) => ({ from: b.from, to: b.to, n: b.n, meanProbability: b.n ? b.sumP / b.n : null, observed: b.n ? b.sumY / b.n : null })), ece, n };
+}

@@ -1,0 +1,3 @@
+export * from './prediction-powered';
+export * from './bradley-terry';
+export * from './agreement';
