@@ -4,7 +4,7 @@
  * results table, the leaderboard of embedding models, and the per-query drill-down. Decided
  * once here; the components only render.
  */
-import { roundHalfUp, type Interval, type LadderStatus } from '@/lib/core';
+import { rankRetrievalModels, roundHalfUp, type Interval, type LadderStatus } from '@/lib/core';
 import type { RetrievalBoardRow } from '@/lib/server/db/queries/retrieval-leaderboard';
 import type { RetrievalQueryDetail } from '@/lib/server/db/queries/retrieval-query';
 import type { RetrievalModelResults, RetrievalRunResults } from '@/lib/server/db/queries/retrieval-results';
@@ -162,17 +162,10 @@ export interface RetrievalBoardView {
 export function retrievalBoardView(rows: readonly RetrievalBoardRow[], tag: string | null): RetrievalBoardView {
   const kept = rows.filter((r) => tag === null || r.tags.includes(tag));
   const columns = [...new Map(kept.map((r) => [r.blueprintId, { blueprintId: r.blueprintId, title: r.blueprintTitle, metric: r.metric, href: href.blueprint(r.blueprintId) }])).values()].sort((a, b) => a.title.localeCompare(b.title));
-  const byModel = new Map<string, RetrievalBoardRow[]>();
-  for (const r of kept) byModel.set(r.modelId, [...(byModel.get(r.modelId) ?? []), r]);
-  const scored = [...byModel].map(([modelId, mine]) => {
-    const values = mine.flatMap((r) => (r.value === null ? [] : [r.value]));
-    return { modelId, mine, mean: values.length ? values.reduce((a, b) => a + b, 0) / values.length : null };
-  });
-  scored.sort((a, b) => (b.mean ?? -1) - (a.mean ?? -1) || a.modelId.localeCompare(b.modelId));
-  const entries = scored.map((s, i): RetrievalBoardEntryView => {
-    const firstTied = scored.findIndex((o) => formatMetric(o.mean) === formatMetric(s.mean));
+  const scored = rankRetrievalModels(rows, tag).map((m) => ({ modelId: m.modelId, mine: m.rows, mean: m.mean, rank: m.rank }));
+  const entries = scored.map((s): RetrievalBoardEntryView => {
     return {
-      rank: (firstTied >= 0 ? firstTied : i) + 1,
+      rank: s.rank,
       modelId: s.modelId,
       modelHref: href.model(s.modelId),
       mean: formatMetric(s.mean),

@@ -30,3 +30,4 @@ export {
   type StoredRelevantRanks,
   type StoredRanking,
 } from './results';
+export { rankRetrievalModels, type RankedRetrievalModel, type RetrievalBoardInput } from './board';

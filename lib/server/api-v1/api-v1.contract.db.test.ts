@@ -128,6 +128,7 @@ describe(`/api/v1 on a real run (${process.env.ASSAY_TEST_DB})`, () => {
         '/api/v1/leaderboard',
         '/api/v1/models/{modelId}',
         '/api/v1/openapi.json',
+        '/api/v1/retrieval/leaderboard',
         '/api/v1/runs',
         '/api/v1/runs/{runId}',
         '/api/v1/runs/{runId}/prompts',

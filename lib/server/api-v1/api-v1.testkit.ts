@@ -27,6 +27,7 @@ function resolve(pathname: string): Resolved {
   if (seg[0] === 'runs' && seg.length === 2) return { template: '/api/v1/runs/{runId}', load: () => import('@/app/api/v1/runs/[runId]/route'), params: { runId: seg[1] } };
   if (seg[0] === 'runs' && seg.length === 3 && seg[2] === 'prompts') return { template: '/api/v1/runs/{runId}/prompts', load: () => import('@/app/api/v1/runs/[runId]/prompts/route'), params: { runId: seg[1] } };
   if (seg[0] === 'runs' && seg.length === 4 && seg[2] === 'compare') return { template: '/api/v1/runs/{runId}/compare/{otherRunId}', load: () => import('@/app/api/v1/runs/[runId]/compare/[otherRunId]/route'), params: { runId: seg[1], otherRunId: seg[3] } };
+  if (seg[0] === 'retrieval' && seg[1] === 'leaderboard' && seg.length === 2) return { template: '/api/v1/retrieval/leaderboard', load: () => import('@/app/api/v1/retrieval/leaderboard/route'), params: {} };
   if (seg[0] === 'drift' && seg.length === 1) return { template: '/api/v1/drift', load: () => import('@/app/api/v1/drift/route'), params: {} };
   if (seg[0] === 'models' && seg.length >= 2) return { template: '/api/v1/models/{modelId}', load: () => import('@/app/api/v1/models/[...modelId]/route'), params: { modelId: seg.slice(1) } };
   throw new Error(`no /api/v1 route for ${pathname}`);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { runFreshness, type Freshness } from './caching';
 import { BlueprintParams, DriftQuery, LeaderboardQuery, ModelParams, PageQuery, RunPairParams, RunParams } from './params';
-import { BlueprintAnswer, BlueprintListAnswer, DriftListAnswer, LeaderboardAnswer, ModelAnswer, RunAnswer, RunComparisonAnswer, RunPromptsAnswer } from './schemas';
+import { BlueprintAnswer, BlueprintListAnswer, DriftListAnswer, LeaderboardAnswer, ModelAnswer, RetrievalBoardAnswer, RunAnswer, RunComparisonAnswer, RunPromptsAnswer } from './schemas';
 
 export interface Endpoint<P, Q, R> {
   /** The path as the OpenAPI document writes it (`{name}` for a path parameter). */
@@ -38,6 +38,16 @@ export const ENDPOINTS = {
       'The overall board (or one tag’s) as the home page shows it: each model’s mean score over the live blueprints, its interval, rank and statistically tied band. Read from the stored board, so the figures are the page’s.',
     query: LeaderboardQuery,
     response: LeaderboardAnswer,
+    freshness: () => 'listing',
+  }),
+  retrievalLeaderboard: endpoint({
+    path: '/api/v1/retrieval/leaderboard',
+    operationId: 'getRetrievalLeaderboard',
+    summary: 'The retrieval leaderboard',
+    description:
+      'Embedding models on the retrieval blueprints, as the home page’s retrieval board shows them: each blueprint’s primary metric from its latest completed run, with its stored interval over queries and the model’s status; models ordered by the mean over the blueprints they were scored on. `?tag=` for one tag’s blueprints.',
+    query: LeaderboardQuery,
+    response: RetrievalBoardAnswer,
     freshness: () => 'listing',
   }),
   blueprints: endpoint({

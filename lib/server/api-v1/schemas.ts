@@ -330,3 +330,30 @@ export const DriftListAnswer = z.strictObject({
   items: z.array(DriftCheckSchema),
   ...PageFields,
 });
+
+// ───────────── the retrieval leaderboard ─────────────
+
+export const RetrievalBoardAnswer = z
+  .object({
+    tag: z.string().nullable(),
+    models: z.array(
+      z.object({
+        model_id: z.string(),
+        rank: z.number().int().positive(),
+        mean: z.number().nullable().describe('Mean of the primary metrics over the blueprints with a value; the board’s order.'),
+        results: z.array(
+          z.object({
+            blueprint_id: z.string(),
+            blueprint_title: z.string(),
+            run_id: z.string().describe('The blueprint’s latest completed run that scored the model.'),
+            metric: z.string().describe('The blueprint’s primary metric (trec_eval’s name).'),
+            value: z.number().nullable().describe('0–1.'),
+            interval: IntervalSchema.nullable().describe('Over queries, as stored.'),
+            model_status: z.enum(['pass', 'warn', 'fail']).nullable().describe('The model’s status on that run over every metric the blueprint sets a minimum for.'),
+            finished_at: Timestamp.nullable(),
+          }),
+        ),
+      }),
+    ),
+  })
+  .describe('Embedding models on the retrieval blueprints, as the home page’s retrieval board shows them.');

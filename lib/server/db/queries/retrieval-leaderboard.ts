@@ -1,7 +1,7 @@
 /**
  * The retrieval leaderboard's rows: for every retrieval blueprint still in its source and every
  * embedding model, the primary metric of the latest completed run that scored the model (pull
- * request runs grade unmerged content and never count), with its interval, and the model's status
+ * request runs grade unmerged content and never count, nor do draft try-it runs), with its interval, and the model's status
  * on that run as stored when it was scored (the run page's figure, not the primary metric's own).
  * Apart from the chat leaderboard: embedding models are ranked on retrieval metrics only.
  */
@@ -35,7 +35,7 @@ export async function getRetrievalBoard(db: Db): Promise<RetrievalBoardRow[]> {
     FROM retrieval_metric_results m
     JOIN runs r ON r.id = m.run_id
     JOIN blueprints b ON b.id = r.blueprint_id
-    WHERE m."primary" AND r.kind = 'retrieval' AND r.status = 'completed' AND r.trigger <> 'pull_request' AND b.removed_at IS NULL
+    WHERE m."primary" AND r.kind = 'retrieval' AND r.status = 'completed' AND r.trigger <> 'pull_request' AND NOT r.draft AND b.removed_at IS NULL
     ORDER BY r.blueprint_id, m.model_id, r.finished_at DESC NULLS LAST, r.created_at DESC`;
   return rows.map((r) => ({
     blueprintId: r.blueprintId,
