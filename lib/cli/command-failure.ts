@@ -9,3 +9,21 @@ export function commandFailure(command: string, e: unknown): { exitCode: number;
   if (e instanceof AppError) return { exitCode: 1, message: `assay ${command}: ${e.message}` };
   return null;
 }
+
+/**
+ * The frame of a command that opens a database: `work` on what `open` gives, always closed
+ * after, and a domain error printed as the command's own one-line error (commandFailure).
+ */
+export async function withOpened<T extends { close(): Promise<void> }>(command: string, open: () => Promise<T>, work: (opened: T) => Promise<number>): Promise<number> {
+  const opened = await open();
+  try {
+    return await work(opened);
+  } catch (e) {
+    const failure = commandFailure(command, e);
+    if (!failure) throw e;
+    console.error(failure.message);
+    return failure.exitCode;
+  } finally {
+    await opened.close();
+  }
+}

@@ -5,18 +5,8 @@
  */
 import type pg from 'pg';
 import { openCommandPool } from '@/lib/server/compose/command-pool';
-import { commandFailure } from './command-failure';
+import { withOpened } from './command-failure';
 
-export async function withCommandPool(command: string, work: (pool: pg.Pool) => Promise<number>): Promise<number> {
-  const database = await openCommandPool();
-  try {
-    return await work(database.pool);
-  } catch (e) {
-    const failure = commandFailure(command, e);
-    if (!failure) throw e;
-    console.error(failure.message);
-    return failure.exitCode;
-  } finally {
-    await database.close();
-  }
+export function withCommandPool(command: string, work: (pool: pg.Pool) => Promise<number>): Promise<number> {
+  return withOpened(command, openCommandPool, (database) => work(database.pool));
 }

@@ -8,18 +8,8 @@
 import type { Env } from '@/lib/server/env';
 import type { Db } from '@/lib/server/db/client';
 import { openCommandDatabase } from '@/lib/server/compose/database';
-import { commandFailure } from './command-failure';
+import { withOpened } from './command-failure';
 
-export async function withRunDatabase(command: string, work: (db: Db, config: Env) => Promise<number>): Promise<number> {
-  const database = await openCommandDatabase();
-  try {
-    return await work(database.db, database.config);
-  } catch (e) {
-    const failure = commandFailure(command, e);
-    if (!failure) throw e;
-    console.error(failure.message);
-    return failure.exitCode;
-  } finally {
-    await database.close();
-  }
+export function withRunDatabase(command: string, work: (db: Db, config: Env) => Promise<number>): Promise<number> {
+  return withOpened(command, openCommandDatabase, (database) => work(database.db, database.config));
 }

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { env, type Env } from '../env';
 import { openDatabase } from '../db/database';
+import { survivesIdleConnectionErrors } from '../db/pool-errors';
 
 export interface CommandPool {
   pool: pg.Pool;
@@ -17,9 +18,7 @@ export interface CommandPool {
 export async function openCommandPool(): Promise<CommandPool> {
   const config = env();
   const database = await openDatabase(config);
-  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  // as db/client.ts: an idle connection the server ends is dropped, not the process
-  pool.on('error', (e) => console.error(`assay: an idle database connection was closed by the server (${e.message}); the next query opens a new one`));
+  const pool = survivesIdleConnectionErrors(new pg.Pool({ connectionString: database.url, max: 2 }));
   return {
     pool,
     config,

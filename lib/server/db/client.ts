@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@/generated/prisma/client';
+import { survivesIdleConnectionErrors } from './pool-errors';
 
 export type Db = PrismaClient;
 
@@ -18,11 +19,7 @@ const POOL = Symbol.for('assay.db.pool');
 type WithPool = Db & { [POOL]?: pg.Pool };
 
 export function createDb(connectionString: string): Db {
-  const pool = new pg.Pool({ connectionString, max: 10 });
-  // An idle connection the server ends (a restart, a dropped database, a network cut) is an
-  // 'error' on the pool, which node-postgres says to handle: unhandled, it ends the process. The
-  // pool has already dropped it; the next query opens another.
-  pool.on('error', (e) => console.error(`assay: an idle database connection was closed by the server (${e.message}); the next query opens a new one`));
+  const pool = survivesIdleConnectionErrors(new pg.Pool({ connectionString, max: 10 }));
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as WithPool;
   Object.defineProperty(db, POOL, { value: pool, enumerable: false });
   return db;
