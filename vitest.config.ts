@@ -33,6 +33,8 @@ const PGLITE_FILES = [
   'lib/server/http/**/*.db.test.ts',
   // exports read through a server-side cursor on a connection of their own: PGlite's socket must carry it too
   'lib/server/exports/**/*.db.test.ts',
+  // the review queue is used on the embedded database by default (npm run dev)
+  'lib/server/human/**/*.db.test.ts',
   'lib/cli/commands/run.db.test.ts',
 ];
 

@@ -40,6 +40,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/author" prefetch={false} className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Write a blueprint
             </Link>{' '}
+            <Link href="/review" prefetch={false} className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Review
+            </Link>{' '}
             <Link href="/admin" prefetch={false} className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Admin
             </Link>{' '}

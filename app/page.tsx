@@ -25,10 +25,37 @@ import { SearchForm } from '@/components/search-form';
 import { SectionBoundary } from '@/components/section-boundary';
 import { CardsSkeleton, TableSkeleton } from '@/components/skeletons';
 import { Section, muted } from '@/components/ui';
+import { humanFiguresKey } from '@/lib/core';
+import { readHumanFigures } from '@/lib/server/db/queries/human-figures';
+import { judgedCheckLine, pairwiseBoardView } from '@/lib/views/human-figures-view';
+import { JudgedCheckLine } from '@/components/human/judged-check-line';
+import { PairwiseBoard } from '@/components/human/pairwise-board';
+import { BoardTabs } from '@/components/board-tabs';
 
 export const dynamic = 'force-dynamic';
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+type Board = 'rubric' | 'people';
+
+const boardTabs = (board: Board) => [
+  { label: 'Rubric scores', href: `${href.home()}#leaderboard-h`, active: board === 'rubric' },
+  { label: 'People’s preferences', href: href.peopleBoard(), active: board === 'people' },
+];
+
+/** People's Bradley–Terry ranking from their pairwise preferences, as stored when the preferences last changed. */
+async function PeopleBoard() {
+  const db = getDb();
+  const stored = (await readHumanFigures(db, [humanFiguresKey.pairs])).get(humanFiguresKey.pairs);
+  const figures = stored?.kind === 'pairwise' ? stored : null;
+  const names = await getModelNames(db, figures?.ranking.models.map((m) => m.model) ?? []);
+  return (
+    <Section id="leaderboard-h" title="Leaderboard: people’s preferences">
+      <BoardTabs tabs={boardTabs('people')} />
+      <PairwiseBoard view={pairwiseBoardView(figures, names)} />
+    </Section>
+  );
+}
 
 async function Leaderboards({ tag }: { tag: string | null }) {
   const db = getDb();
@@ -36,16 +63,21 @@ async function Leaderboards({ tag }: { tag: string | null }) {
   // the board as stored (made once from these rows; the model page and /compare read the same)
   const key = tag === null ? ({ kind: 'all' } as const) : ({ kind: 'tag', tag } as const);
   // the judges' α of each model over the runs this board ranks it on: one pooled query for every model
-  const [boards, names, judges] = await Promise.all([
+  const [boards, names, judges, human] = await Promise.all([
     boardsFor(db, [key], rows, { minCoverage: leaderboardMinCoverage() }),
     getModelNames(db, [...new Set(rows.map((r) => r.modelId))]),
     getPooledJudgeReliability(db, rows.filter((r) => tag === null || r.tags.includes(tag)).map((r) => ({ runId: r.runId, modelId: r.modelId }))),
+    // the judges checked against people over every blueprint people labelled (the methodology page's figures)
+    readHumanFigures(db, [humanFiguresKey.all]),
   ]);
+  const checked = human.get(humanFiguresKey.all);
   const board = leaderboardView(rows, names, tag, { board: boards.get(boardKeyName(key)), judges });
   const compare = compareView({ rows, prompts: [] }, names, { kind: 'board', tag }, {}, { action: '/compare', hidden: tag ? { tag } : {} });
   return (
     <Section id="leaderboard-h" title={board.title}>
+      <BoardTabs tabs={boardTabs('rubric')} />
       <TagChips tags={tagChips(rows, tag)} overallHref={href.home()} overallActive={tag === null} />
+      <JudgedCheckLine view={judgedCheckLine(checked?.kind === 'calibration' ? checked : null)} />
       <LeaderboardTable view={board} />
       {board.entries.length > 1 && <CompareForm view={compare} />}
     </Section>
@@ -84,7 +116,7 @@ async function Blueprints() {
 }
 
 export default async function HomePage({ searchParams }: Props) {
-  const { tag } = HomeParams.parse(await searchParams);
+  const { tag, board } = HomeParams.parse(await searchParams);
   return (
     <div className="space-y-10">
       <section className="space-y-3">
@@ -97,7 +129,7 @@ export default async function HomePage({ searchParams }: Props) {
       </section>
       <SectionBoundary name="leaderboard">
         <Suspense fallback={<TableSkeleton label="leaderboard" rows={6} />}>
-          <Leaderboards tag={tag ?? null} />
+          {board === 'people' ? <PeopleBoard /> : <Leaderboards tag={tag ?? null} />}
         </Suspense>
       </SectionBoundary>
       <SectionBoundary name="retrieval leaderboard">

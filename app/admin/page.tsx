@@ -10,6 +10,9 @@ import { tryDeps } from '@/lib/server/platform';
 import { TrySettings } from '@/components/admin/try-settings';
 import { Banner, PostButton } from '@/components/ui';
 import { Costs, Jobs, PullRequests, RescoreRun, SyncStatus, TriggerRun } from '@/components/admin/sections';
+import { reviewOverview } from '@/lib/server/db/queries/review-overview';
+import { adminReviewView } from '@/lib/views/human-figures-view';
+import { AdminReview } from '@/components/human/admin-review';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Admin', robots: { index: false } };
@@ -41,6 +44,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   }
   const view = adminView(await adminOverview(getDb()), new Date());
   const tryIt = await readTrySettings(getDb(), tryDeps().defaults);
+  const review = adminReviewView(await reviewOverview(getDb(), new Date()), new Date());
   return (
     <div className="space-y-10">
       {header}
@@ -51,6 +55,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       <TriggerRun view={view} />
       <RescoreRun view={view} />
       <TrySettings view={tryIt} />
+      <AdminReview view={review} />
       <Jobs view={view} />
       <Costs view={view} />
     </div>

@@ -4,7 +4,9 @@
  * keeps it); its warnings and errors go to standard error. With `--json -` standard output is
  * the JSON document alone, for a pipe to parse, and the report goes to standard error instead.
  */
-import { replySourceOf } from '@/lib/core';
+import { humanFiguresKey, replySourceOf } from '@/lib/core';
+import { readHumanFigures } from '@/lib/server/db/queries/human-figures';
+import { judgedCheckLine } from '@/lib/views/human-figures-view';
 import { writeFile } from 'node:fs/promises';
 import type { Db } from '@/lib/server/db/client';
 import { runResults } from '@/lib/server/runs/chat/results';
@@ -18,12 +20,19 @@ import { retrievalReport } from './retrieval-report';
 export async function reportRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {
   if ((await db.run.findUniqueOrThrow({ where: { id: runId }, select: { kind: true } })).kind === 'retrieval') return reportRetrievalRun(db, runId, publicUrl, json);
   const doc = await runResults(db, runId);
-  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true, parentRunId: true } });
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { trigger: true, parentRunId: true, blueprintId: true } });
   const errors = await runErrors(db, runId, { replyRunId: replySourceOf({ id: runId, ...run }) });
-  const report = runReport(doc, errors, publicUrl, await getRunJudgeMethods(db, runId));
+  const report = runReport(doc, errors, publicUrl, await getRunJudgeMethods(db, runId), await humanCheck(db, run.blueprintId));
   printReport(report, json);
   await writeJson(doc, json);
   return report.exitCode;
+}
+
+/** The blueprint's judges checked against people, as stored; null where no one has labelled its verdicts. */
+async function humanCheck(db: Db, blueprintId: string) {
+  const key = humanFiguresKey.blueprint(blueprintId);
+  const figures = (await readHumanFigures(db, [key])).get(key);
+  return judgedCheckLine(figures?.kind === 'calibration' ? figures : null);
 }
 
 async function reportRetrievalRun(db: Db, runId: string, publicUrl: string, json: string | undefined): Promise<number> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResultsDocument } from '@/lib/server/runs/chat/results';
-import { judgeReliability } from '@/lib/core';
+import { judgeReliability, type CalibrationFigures } from '@/lib/core';
+import { judgedCheckLine } from '@/lib/views/human-figures-view';
 import { runReport } from './run-report';
 
 const cov = { judgedVerdicts: 2, judgedScored: 2, deterministicVerdicts: 2, deterministicScored: 2 };
@@ -18,8 +19,21 @@ const doc = (run: Partial<RunResultsDocument['run']>): RunResultsDocument => ({
   results: [],
 });
 const none = { replies: [], verdicts: [] };
+const noCalibration = { bins: [], ece: null, n: 0 };
+const humanFigures: CalibrationFigures = {
+  kind: 'calibration', blueprintId: 'bp', labels: 12, items: 10, reviewers: 2, humanAlpha: { value: null, low: null, high: null, items: 0 },
+  rows: [{ rater: 'panel', kind: 'panel', items: 10, labels: 12, alpha: { value: 0.81, low: 0.7, high: 0.9 }, kappa: { value: 0.7, low: 0.5, high: 0.8 }, bias: null, calibration: noCalibration }],
+  models: [], level: 0.95, resamples: 1000, seed: 1,
+};
 
 describe('the end-of-run report', () => {
+  it('says how far the judges agree with people where people labelled this blueprint, and nothing where not', () => {
+    const check = judgedCheckLine(humanFigures);
+    const r = runReport(doc({}), none, 'http://assay.example/', [], check);
+    expect(r.lines).toContain('people: judges checked against 12 human labels: α 0.81 [0.70–0.90] (http://assay.example/blueprints/bp#human-calibration)');
+    expect(runReport(doc({}), none, 'http://assay.example/').lines.join('\n')).not.toMatch(/people:|human label/);
+  });
+
   it('says what batch mode saved, and nothing about batches for a live run', () => {
     const batch = runReport(doc({ costUsd: 0.5, batch: { mode: 'batch', lines: 36, batches: 2, savedUsd: 0.5 } }), none, 'http://assay.example/');
     expect(batch.lines).toContain('  batch mode: 36 calls in 2 provider batches, saved $0.50 against live prices');

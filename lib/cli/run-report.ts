@@ -17,6 +17,7 @@ import { coverageText } from '@/lib/views/run-view';
 import { costLabel } from '@/lib/views/cost-label';
 import { runJudgeMethods, runMixedMethodsNote } from '@/lib/views/judge-method-view';
 import type { JudgeMethodCount } from '@/lib/server/db/queries/run-judge-methods';
+import type { JudgedCheckLineView } from '@/lib/views/human-figures-view';
 
 // An interval over fewer prompts than FEW_PROMPTS is flagged as rough (lib/core sample-size.ts, as the pages say it).
 export { FEW_PROMPTS };
@@ -62,7 +63,8 @@ function groupLines(groups: RunResultsDocument['run']['groups']): string[] {
 }
 
 /** `judgeMethods`: how each judge's answers were read (run-judge-methods.ts); none: nothing said about it. */
-export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl: string, judgeMethods: readonly JudgeMethodCount[] = []): RunReport {
+/** `humanCheck`: the blueprint's judges checked against people (judgedCheckLine), where people have labelled. */
+export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl: string, judgeMethods: readonly JudgeMethodCount[] = [], humanCheck: JudgedCheckLineView | null = null): RunReport {
   const r = doc.run;
   const lines: string[] = [];
   lines.push(`assay: run ${r.id} ${r.status}${r.error ? `: ${r.error}` : ''}`);
@@ -117,6 +119,7 @@ export function runReport(doc: RunResultsDocument, errors: RunErrors, publicUrl:
   for (const [judge, how] of runJudgeMethods(judgeMethods)) lines.push(`  ${judge}: ${how}`);
   const mixed = runMixedMethodsNote(judgeMethods);
   if (mixed) lines.push(`note: ${mixed}`);
+  if (humanCheck) lines.push(`people: ${humanCheck.text} (${publicUrl.replace(/\/+$/, '')}${humanCheck.href})`);
   lines.push(`see ${publicUrl.replace(/\/+$/, '')}/runs/${encodeURIComponent(r.id)}`);
   const ok = r.status === 'completed' && allFailed.length === 0 && anyScore;
   return { lines, warnings, exitCode: ok ? 0 : 1 };

@@ -8,7 +8,8 @@ import { DEFAULT_HEATMAP_SORT, DEFAULT_RUN_MODEL_SORT, HeatmapSortSchema, RunMod
 const page = z.coerce.number().int().min(1).max(100_000).catch(1);
 const optionalString = z.string().min(1).max(500).optional().catch(undefined);
 
-export const HomeParams = z.object({ tag: optionalString });
+/** `board`: the rubric leaderboard (default) or people's pairwise ranking. */
+export const HomeParams = z.object({ tag: optionalString, board: z.enum(['rubric', 'people']).optional().catch(undefined) });
 
 /** A retrieval query's page: one model's ranking (`?model=`), or every model's. */
 export const QueryParams = z.object({ model: optionalString });

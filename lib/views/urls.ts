@@ -38,6 +38,12 @@ export type RunView = 'prompts' | 'models' | 'points';
 
 export const href = {
   home: (tag?: string | null) => `/${query({ tag })}`,
+  /** The leaderboard of people's pairwise preferences (the home page's second board). */
+  peopleBoard: () => `/${query({ board: 'people' })}#leaderboard-h`,
+  /** A blueprint's "Judges checked against people" section. */
+  blueprintCalibration: (id: string) => `/blueprints/${seg(id)}#human-calibration`,
+  review: (blueprintId?: string) => (blueprintId ? `/review/${seg(blueprintId)}` : '/review'),
+  reviewPairs: (blueprintId: string) => `/review/${seg(blueprintId)}/pairs`,
   blueprint: (id: string, params: { page?: number } = {}) => `/blueprints/${seg(id)}${query({ page: params.page && params.page > 1 ? params.page : null })}`,
   blueprintSource: (id: string) => `/blueprints/${seg(id)}/source`,
   /** The browser editor, starting from a copy of that blueprint's source (sealed prompts taken out). */

@@ -33,12 +33,35 @@ import { SectionBoundary } from '@/components/section-boundary';
 import { ChartSkeleton, TableSkeleton, TextSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
 import { ComparisonSection } from '../../compare/comparison-section';
+import { humanFiguresKey } from '@/lib/core';
+import { readHumanFigures } from '@/lib/server/db/queries/human-figures';
+import { calibrationView, judgedCheckLine } from '@/lib/views/human-figures-view';
+import { CalibrationSection } from '@/components/human/calibration-section';
+import { JudgedCheckLine } from '@/components/human/judged-check-line';
 
 export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const loadRuns = cache(async (id: string) => getBlueprintRuns(getDb(), id, { limit: 30 }));
+
+/** The figures made from people's labels on this blueprint, as stored when the labels last changed. */
+const loadHumanFigures = cache(async (id: string) => {
+  const figures = (await readHumanFigures(getDb(), [humanFiguresKey.blueprint(id)])).get(humanFiguresKey.blueprint(id));
+  return figures?.kind === 'calibration' ? figures : null;
+});
+
+/** Beside the judged scores: how far the judges agree with people here, when people have labelled. */
+async function HumanCheck({ id }: { id: string }) {
+  return <JudgedCheckLine view={judgedCheckLine(await loadHumanFigures(id))} />;
+}
+
+/** Judges checked against people: agreement, bias, calibration, and scores that include the judges' error. */
+async function HumanCalibration({ id }: { id: string }) {
+  const figures = await loadHumanFigures(id);
+  const names = await getModelNames(getDb(), figures?.models.map((m) => m.modelId) ?? []);
+  return <CalibrationSection view={calibrationView(figures, names)} />;
+}
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { id } = await params;
@@ -122,6 +145,7 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
       <Section id="ranking-h" title="Latest results">
         <SectionBoundary name="latest results">
           <Suspense fallback={<TableSkeleton label="latest results" />}>
+            <HumanCheck id={id} />
             <Runs id={id} part="ranking" />
           </Suspense>
         </SectionBoundary>
@@ -151,6 +175,11 @@ export default async function BlueprintPage({ params, searchParams }: Props) {
       <SectionBoundary name="judge panel">
         <Suspense fallback={<TableSkeleton label="judge panel" rows={2} />}>
           <Judges id={id} />
+        </Suspense>
+      </SectionBoundary>
+      <SectionBoundary name="judges checked against people">
+        <Suspense fallback={<TableSkeleton label="judges checked against people" rows={3} />}>
+          <HumanCalibration id={id} />
         </Suspense>
       </SectionBoundary>
       <Section id="planner-h" title="How small a difference can it see?" description="The sample-size planner, from the latest run’s spread of scores.">

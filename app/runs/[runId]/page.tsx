@@ -24,6 +24,10 @@ import { PassAtKSection } from '@/components/pass-at-k';
 import { PointsList } from '@/components/points-list';
 import { RankingTable } from '@/components/ranking-table';
 import { RunHeader } from '@/components/run-header';
+import { humanFiguresKey } from '@/lib/core';
+import { readHumanFigures } from '@/lib/server/db/queries/human-figures';
+import { judgedCheckLine } from '@/lib/views/human-figures-view';
+import { JudgedCheckLine } from '@/components/human/judged-check-line';
 import { SectionBoundary } from '@/components/section-boundary';
 import { HeatmapSkeleton, TableSkeleton } from '@/components/skeletons';
 import { Section } from '@/components/ui';
@@ -54,11 +58,19 @@ async function ModelsSection({ run }: { run: Run }) {
 }
 
 /** Judge reliability of the run (every view) and, under the models view, of each model. */
-async function JudgesSection({ run, perModel }: { run: Run; perModel: boolean }) {
+async function JudgesSection({ run, perModel, blueprintId }: { run: Run; perModel: boolean; blueprintId: string }) {
   const db = getDb();
-  const r = await loadRunJudges(run.id);
+  const [r, human] = await Promise.all([loadRunJudges(run.id), perModel ? null : readHumanFigures(db, [humanFiguresKey.blueprint(blueprintId)])]);
   const names = await getModelNames(db, r.byModel.map((m) => m.modelId));
-  return perModel ? <JudgeReliabilityByModel rows={modelReliabilityRows(run.id, r.byModel, names)} /> : <JudgeReliabilityLine view={reliabilityLine(r.run, { run: run.id }, names)} label="Judges in this run" />;
+  if (perModel) return <JudgeReliabilityByModel rows={modelReliabilityRows(run.id, r.byModel, names)} />;
+  // the blueprint's judges checked against people, where people have labelled its verdicts
+  const figures = human?.get(humanFiguresKey.blueprint(blueprintId));
+  return (
+    <>
+      <JudgeReliabilityLine view={reliabilityLine(r.run, { run: run.id }, names)} label="Judges in this run" />
+      <JudgedCheckLine view={judgedCheckLine(figures?.kind === 'calibration' ? figures : null)} />
+    </>
+  );
 }
 
 async function PassAtK({ runId }: { runId: string }) {
@@ -101,7 +113,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       <HowToRead items={pageReadings('run')} />
       <SectionBoundary name="judge reliability">
         <Suspense fallback={null}>
-          <JudgesSection run={run} perModel={false} />
+          <JudgesSection run={run} perModel={false} blueprintId={header.blueprint.id} />
         </Suspense>
       </SectionBoundary>
       {q.view === 'prompts' && (
@@ -132,7 +144,7 @@ export default async function RunPage({ params, searchParams }: Props) {
       {q.view === 'models' && (
         <SectionBoundary name="judge reliability by model">
           <Suspense fallback={<TableSkeleton label="judge reliability" />}>
-            <JudgesSection run={run} perModel />
+            <JudgesSection run={run} perModel blueprintId={header.blueprint.id} />
           </Suspense>
         </SectionBoundary>
       )}

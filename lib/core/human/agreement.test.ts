@@ -17,6 +17,13 @@ describe('judge-versus-people agreement', () => {
     // expected (2·3·.5 + 2·1·1 + 1·1·.5 + 1·1·.5 + 2·1·1 + 2·3·.5) / 5 = 11 / 5
     expect(weightedKappa([[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]], 3, 'linear')).toBeCloseTo(1 - 1 / 2.2, 12);
     expect(weightedKappa([[1, 1], [1, 1]], 3)).toBeNull();
+    // nominal (unweighted Cohen's κ): observed agreement p_o = 3/5 (the three diagonal pairs);
+    // chance p_e = Σ r_i c_i / n² = (2·1 + 1·3 + 2·1) / 25 = 7/25; κ = (p_o − p_e)/(1 − p_e) = (15/25 − 7/25)/(18/25) = 8/18
+    expect(weightedKappa([[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]], 3, 'nominal')).toBeCloseTo(8 / 18, 12);
+    // nominal ignores the order: swapping the meaning of options 0 and 2 changes nothing, where quadratic would
+    const relabelled: Array<[number, number]> = [[2, 2], [2, 1], [1, 1], [0, 1], [0, 0], [2, 0]];
+    const original: Array<[number, number]> = [[0, 0], [0, 1], [1, 1], [2, 1], [2, 2], [0, 2]];
+    expect(weightedKappa(relabelled, 3, 'nominal')).toBeCloseTo(weightedKappa(original, 3, 'nominal')!, 12);
     expect(() => weightedKappa([[0, 3]], 3)).toThrow(/options 0…2/);
   });
 
@@ -48,5 +55,17 @@ describe('judge-versus-people agreement', () => {
     // |0 − .05|·1/5 + |0 − .15|·1/5 + |2/3 − .9567|·3/5
     expect(c.ece).toBeCloseTo(0.05 / 5 + 0.15 / 5 + (3 / 5) * Math.abs(2 / 3 - (0.95 + 0.92 + 1) / 3), 12);
     expect(calibration([]).ece).toBeNull();
+  });
+
+  it('calibration: an outcome may be people\'s mean answer, and a bin observes the mean outcome', () => {
+    // bin 6 holds p = .62 (2 of 3 said yes: .667) and p = .68 (1 of 2: .5): observed (2/3 + 1/2)/2 = 7/12
+    const c = calibration([
+      { probability: 0.62, outcome: 2 / 3 },
+      { probability: 0.68, outcome: 0.5 },
+    ]);
+    expect(c.bins[6]).toMatchObject({ n: 2 });
+    expect(c.bins[6]!.observed).toBeCloseTo(7 / 12, 12);
+    expect(c.ece).toBeCloseTo(Math.abs(7 / 12 - 0.65), 12);
+    expect(() => calibration([{ probability: 0.5, outcome: 1.5 }])).toThrow(/0–1/);
   });
 });

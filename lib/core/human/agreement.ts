@@ -10,17 +10,21 @@
 import { z } from 'zod';
 import { tCritical } from '../scoring/distributions';
 
-/** κ weights for ordinal options: a near miss counts partly (linear) or mostly (quadratic). */
-export type KappaWeights = 'linear' | 'quadratic';
+/**
+ * κ weights: for ordered options a near miss counts partly (linear) or mostly (quadratic); for
+ * unordered options (a choice) every miss is a full miss (nominal: unweighted Cohen's κ).
+ */
+export type KappaWeights = 'linear' | 'quadratic' | 'nominal';
 
 /**
- * Weighted κ of two raters over `k` ordered options (0 … k−1), from paired answers. 1 is
- * perfect agreement, 0 what chance gives from each rater's own mix of answers; null when chance
- * agreement is already total (both always gave the same one answer).
+ * Weighted κ of two raters over `k` options (0 … k−1, in order unless weighted 'nominal'), from
+ * paired answers. 1 is perfect agreement, 0 what chance gives from each rater's own mix of
+ * answers; null when chance agreement is already total (both always gave the same one answer).
  */
 export function weightedKappa(pairs: ReadonlyArray<readonly [number, number]>, k: number, weights: KappaWeights = 'quadratic'): number | null {
   if (pairs.length === 0 || k < 2) return null;
   const w = (i: number, j: number) => {
+    if (weights === 'nominal') return i === j ? 0 : 1;
     const d = Math.abs(i - j) / (k - 1);
     return weights === 'linear' ? d : d * d;
   };
@@ -61,11 +65,16 @@ export const CalibrationSchema = z.object({
 });
 export type Calibration = z.infer<typeof CalibrationSchema>;
 
-/** Equal-width bins of the judge's probability against people's yes (1) / no (0). */
-export function calibration(items: ReadonlyArray<{ probability: number; outcome: 0 | 1 }>, binCount = 10): Calibration {
+/**
+ * Equal-width bins of the judge's probability against what people said: an outcome is 1 (yes),
+ * 0 (no), or in between when several people labelled the item (their mean: 2 of 3 saying yes is
+ * 0.667). A bin's observed rate is the mean outcome of its items.
+ */
+export function calibration(items: ReadonlyArray<{ probability: number; outcome: number }>, binCount = 10): Calibration {
   const bins = Array.from({ length: binCount }, (_v, b) => ({ from: b / binCount, to: (b + 1) / binCount, n: 0, sumP: 0, sumY: 0 }));
   for (const { probability, outcome } of items) {
     if (!(probability >= 0 && probability <= 1)) throw new RangeError(`a probability is 0–1; got ${probability}`);
+    if (!(outcome >= 0 && outcome <= 1)) throw new RangeError(`an outcome is people's mean answer, 0–1; got ${outcome}`);
     const bin = bins[Math.min(binCount - 1, Math.floor(probability * binCount))]!;
     bin.n++;
     bin.sumP += probability;

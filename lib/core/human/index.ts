@@ -2,3 +2,8 @@ export * from './prediction-powered';
 export * from './bradley-terry';
 export * from './agreement';
 export * from './review-design';
+export * from './stored';
+export * from './calibration-figures';
+export * from './pairwise-figures';
+export * from './choose-pairs';
+export * from './rank-correlation';

@@ -16,12 +16,12 @@ export const OAUTH_STATE_COOKIE = 'assay_oauth_state';
 export const SIGN_IN_RETURN_COOKIE = 'assay_sign_in_return';
 
 /**
- * The page to land on after signing in: the admin area, or the author workspace an author signed
- * in from (to try a draft); anything else is `/admin`, since an open redirect would let any site
+ * The page to land on after signing in: the admin area, the author workspace an author signed
+ * in from (to try a draft), or the review queue a reviewer signed in from; anything else is `/admin`, since an open redirect would let any site
  * bounce users through ours. Quotes and angle brackets are refused: the path goes into HTML.
  */
 export function signInReturnPath(asked: string | null | undefined): string {
-  return asked && /^\/(?:admin|author)(?:[/?][^\\\s"'<>]*)?$/.test(asked) ? asked : '/admin';
+  return asked && /^\/(?:admin|author|review)(?:[/?][^\\\s"'<>]*)?$/.test(asked) ? asked : '/admin';
 }
 
 export interface OAuthConfig {
