@@ -12,11 +12,13 @@ export async function register(): Promise<void> {
   // every log line of the server passes the secret redactor (provider keys, tokens, exposed variables)
   const { createRedactor, processSecrets, redactConsole } = await import('./lib/server/secret-redactor');
   redactConsole(console as never, createRedactor(processSecrets()));
-  const { checkConfiguration, databaseConfigured, resumeGitHubJobs, resumeInterruptedRuns } = await import('./lib/server/platform');
+  const { checkConfiguration, databaseConfigured, refreshFiguresFromPeople, resumeGitHubJobs, resumeInterruptedRuns } = await import('./lib/server/platform');
   // a bad configuration stops the start here, with every bad variable named (lib/server/env.ts)
   checkConfiguration();
   if (!databaseConfigured()) return;
   await resumeInterruptedRuns().catch((e: unknown) => console.error('assay: could not resume interrupted runs:', e));
   // GitHub jobs that failed or were interrupted (in-process mode) run again instead of being dropped
   await resumeGitHubJobs().catch((e: unknown) => console.error('assay: could not resume GitHub jobs:', e));
+  // figures from people's labels that a stopped process left unmade catch up, without holding the start
+  refreshFiguresFromPeople();
 }

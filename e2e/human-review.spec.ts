@@ -262,6 +262,12 @@ function quadraticKappaByHand(pairs: Array<[number, number]>): number {
 
 const fixed2 = (x: number) => x.toFixed(2);
 
+/** How many labels the stored figures of `key` rest on (null: none stored yet). */
+async function storedLabels(key: string): Promise<number | null> {
+  const row = await store.db.humanFigures.findUnique({ where: { key }, select: { body: true } });
+  return row ? (row.body as { labels: number }).labels : null;
+}
+
 test('the blueprint page shows calibration figures computed from exactly those labels', async ({ page }, info) => {
   const labels = await store.db.reviewLabel.findMany({ where: { action: 'label', undoneAt: null, removedAt: null }, include: { item: true } });
   expect(labels).toHaveLength(LABELS_EACH * REVIEWERS.length);
@@ -288,6 +294,8 @@ test('the blueprint page shows calibration figures computed from exactly those l
   }
   const ece = [...bins.values()].reduce((acc, xs) => acc + (xs.length / ids.length) * Math.abs(mean(xs.map((x) => x.y)) - mean(xs.map((x) => x.p))), 0);
 
+  // an answer is stored at once and its figures follow it: wait until they rest on every label
+  await expect.poll(() => storedLabels(`blueprint:${blueprintId}`), { timeout: 30_000 }).toBe(labels.length);
   await page.goto(`/blueprints/${encodeURIComponent(blueprintId)}`);
   const section = page.getByTestId('human-calibration');
   await expect(section).toBeVisible();
@@ -323,6 +331,7 @@ test('the blueprint page shows calibration figures computed from exactly those l
 test('people’s pairwise preferences make a ranking of their own beside the rubric board', async ({ page }, info) => {
   const live = await store.db.pairLabel.count({ where: { action: 'label', undoneAt: null, removedAt: null } });
   expect(live).toBe(PAIRS_EACH * REVIEWERS.length);
+  await expect.poll(() => storedLabels('pairs'), { timeout: 30_000 }).toBe(live);
   await page.goto('/?board=people');
   const board = page.getByTestId('pairwise-board');
   await expect(board).toBeVisible();

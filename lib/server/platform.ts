@@ -45,6 +45,7 @@ import { runFunctions } from './jobs/functions/run-functions';
 import { batchFunctions } from './jobs/functions/run-batch';
 import { sweepRunsFunction } from './jobs/functions/sweep-runs';
 import { sharedUntrustedPool } from './untrusted/untrusted-pool';
+import { refreshHumanFigures } from './human/figures';
 
 export { databaseConfigured, getDb } from './compose/database';
 export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, secureCookies } from './compose/site';
@@ -231,6 +232,14 @@ export function githubFunctions() {
     pullRequestApproveFunction(githubServices),
     scheduleRerunsFunction(githubServices, config.ASSAY_RERUN_CRON, rerunPolicy()),
   ];
+}
+
+/**
+ * At start: the figures made from people's labels are made again in the background (an answer
+ * stored just before a stop may not have reached them), never holding the start.
+ */
+export function refreshFiguresFromPeople(): void {
+  refreshHumanFigures(getDb()).catch((e: unknown) => console.error('assay: could not make the figures from people’s labels again:', e));
 }
 
 /**

@@ -147,11 +147,16 @@ export async function finishOAuth(
   if (!me.ok || !user.success) throw new UpstreamError(`GitHub did not say who signed in (HTTP ${me.status}).`);
   const login = user.data.login;
   const promote = c.maintainerLogins.some((l) => l.toLowerCase() === login.toLowerCase());
-  const row = await db.user.upsert({
-    where: { githubLogin: login },
-    create: { githubLogin: login, name: user.data.name ?? null, role: promote ? 'maintainer' : 'reader' },
-    update: { name: user.data.name ?? null },
-  });
+  // GitHub logins are case-insensitive: a user a maintainer named before they first signed in (a
+  // reviewer grant) may be spelt in another case; that user is this one, now spelt as GitHub does
+  const known = await db.user.findFirst({ where: { githubLogin: { equals: login, mode: 'insensitive' } }, orderBy: { createdAt: 'asc' }, select: { id: true } });
+  const row = known
+    ? await db.user.update({ where: { id: known.id }, data: { githubLogin: login, name: user.data.name ?? null } })
+    : await db.user.upsert({
+        where: { githubLogin: login },
+        create: { githubLogin: login, name: user.data.name ?? null, role: promote ? 'maintainer' : 'reader' },
+        update: { name: user.data.name ?? null },
+      });
   // promotion only raises a reader/author; it never lowers an admin
   if (promote && (row.role === 'reader' || row.role === 'author')) await db.user.update({ where: { id: row.id }, data: { role: 'maintainer' } });
   const session = await createSession(db, row.id);

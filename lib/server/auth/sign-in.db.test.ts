@@ -102,6 +102,15 @@ describe(`sign-in with GitHub against the fake OAuth server (${process.env.ASSAY
     expect(() => requireActor({ kind: 'user', user: randy! })).toThrow(ForbiddenError);
   });
 
+  it('is the user a maintainer named before their first sign-in, whatever the case of the name (GitHub logins ignore case)', async () => {
+    const named = await t.db.user.create({ data: { githubLogin: 'Rosa', role: 'reader' } });
+    const start = startOAuth(oauth);
+    const r = await authorizeAs('rosa', start.location);
+    const s = await finishOAuth(t.db, oauth, { ...r, expectedState: start.state, clientAddress: '203.0.113.1' });
+    expect(await sessionUser(t.db, s.token)).toMatchObject({ id: named.id, githubLogin: 'rosa' });
+    expect(await t.db.user.count({ where: { githubLogin: { equals: 'rosa', mode: 'insensitive' } } })).toBe(1);
+  });
+
   it('keeps the role from the users table: an admin promoted there stays admin', async () => {
     await t.db.user.update({ where: { githubLogin: 'randy' }, data: { role: 'admin' } });
     const start = startOAuth(oauth);

@@ -12,7 +12,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../http/errors';
 import type { ReviewUser } from './grants';
 import { enforceReviewLimits, REVIEW_LIMITS, type ReviewLimits } from './limits';
 import { requireReviewer, shownReviewItem } from './queue';
-import { recomputeHumanFigures } from './figures';
+import { scheduleHumanFiguresAfterAnswer } from './figures';
 
 export interface AnswerShape<A extends string> {
   action: ReviewAction;
@@ -70,7 +70,7 @@ export async function answerReviewItem(db: Db, input: ReviewItemAnswer, limits: 
     });
     return row.id;
   });
-  await recomputeHumanFigures(db, [item.blueprintId]);
+  scheduleHumanFiguresAfterAnswer(db, [item.blueprintId]);
   return { labelId, itemId: item.id, blueprintId: item.blueprintId };
 }
 
@@ -87,6 +87,6 @@ export async function undoLastReview(db: Db, input: { user: ReviewUser; blueprin
   });
   if (!last) return null;
   const { count } = await db.reviewLabel.updateMany({ where: { id: last.id, undoneAt: null }, data: { undoneAt: now } });
-  if (count > 0) await recomputeHumanFigures(db, [input.blueprintId]);
+  if (count > 0) scheduleHumanFiguresAfterAnswer(db, [input.blueprintId]);
   return { itemId: last.itemId };
 }

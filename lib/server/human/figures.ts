@@ -158,6 +158,64 @@ async function store(db: Db, key: string, figures: HumanFigures | null): Promise
   await db.humanFigures.upsert({ where: { key }, create: { key, body }, update: { body, computedAt: new Date() } });
 }
 
+interface Scheduled {
+  pending: Set<string>;
+  running: Promise<void> | null;
+}
+const scheduled = new WeakMap<Db, Scheduled>();
+
+/**
+ * Makes the figures of `blueprintIds` again, after the answer that changed them: an answer is
+ * stored and answered at once, and its figures follow (at 1,000 labels a recompute takes about a
+ * second: `npm run bench -- human-figures`). Answers that land while a recompute runs are
+ * gathered into one more round, so a quick reviewer causes one recompute per round, not one per
+ * key. Resolves when the figures of every blueprint asked for so far are made; a failure is
+ * reported to the caller and the blueprints it did not finish are made in the next round.
+ */
+export function scheduleHumanFigures(db: Db, blueprintIds: readonly string[]): Promise<void> {
+  const state = scheduled.get(db) ?? { pending: new Set<string>(), running: null };
+  scheduled.set(db, state);
+  for (const id of blueprintIds) state.pending.add(id);
+  state.running ??= (async () => {
+    try {
+      while (state.pending.size > 0) {
+        const round = [...state.pending];
+        state.pending.clear();
+        try {
+          await recomputeHumanFigures(db, round);
+        } catch (e) {
+          for (const id of round) state.pending.add(id);
+          throw e;
+        }
+      }
+    } finally {
+      state.running = null;
+    }
+  })();
+  return state.running;
+}
+
+/** The same, for a request that has already answered: a failure is logged, and the next answer or the next start makes the figures again. */
+export function scheduleHumanFiguresAfterAnswer(db: Db, blueprintIds: readonly string[]): void {
+  scheduleHumanFigures(db, blueprintIds).catch((e: unknown) => console.error(`assay: the figures from people's labels could not be made again: ${e instanceof Error ? e.message : String(e)}`));
+}
+
+/** Resolves once no recompute is running or waiting for this database (tests, and the app's shutdown). */
+export async function humanFiguresSettled(db: Db): Promise<void> {
+  for (let state = scheduled.get(db); state?.running; state = scheduled.get(db)) await state.running.catch(() => undefined);
+}
+
+/**
+ * At start: the figures of every blueprint people labelled are made again, so figures a process
+ * stopped before making (it stored an answer, then ended) catch up with the labels.
+ */
+export async function refreshHumanFigures(db: Db): Promise<void> {
+  const blueprints = await db.reviewItem.findMany({ distinct: ['blueprintId'], select: { blueprintId: true } });
+  const pairs = await db.pairItem.findMany({ distinct: ['blueprintId'], select: { blueprintId: true } });
+  const ids = [...new Set([...blueprints, ...pairs].map((b) => b.blueprintId))];
+  if (ids.length > 0) await scheduleHumanFigures(db, ids);
+}
+
 /** Makes again the figures of `blueprintIds`, of every blueprint together, and of the pairs. */
 export async function recomputeHumanFigures(db: Db, blueprintIds: readonly string[]): Promise<void> {
   // a bounded number of rounds: each round's figures are whole, and the last one made from the labels as they stand

@@ -13,6 +13,6 @@ export { nextPair, shownPair, shownSwapped } from './pair-queue';
 export { answerPair, undoLastPair, type PairAnswerInput } from './pair-answers';
 export { PairAnswerSchema, preferredModel, type PairAnswer } from './preference';
 export { removeReviewerLabels } from './removal';
-export { HUMAN_FIGURES_SEED, recomputeHumanFigures } from './figures';
+export { HUMAN_FIGURES_SEED, humanFiguresSettled, recomputeHumanFigures, refreshHumanFigures, scheduleHumanFigures } from './figures';
 export { adminNotice, formAnswer, queueBlueprintOf, reviewAdminActor, reviewerOf } from './http';
 export { BlueprintIdField, checkbox, optionalInt, optionalText, ReviewAnswerBody, ReviewQueueKindSchema } from './route-schemas';

@@ -13,7 +13,7 @@ import { enforceReviewLimits, REVIEW_LIMITS, type ReviewLimits } from './limits'
 import { shownPair } from './pair-queue';
 import { PairAnswerSchema, type PairAnswer } from './preference';
 import { requireReviewer } from './queue';
-import { recomputeHumanFigures } from './figures';
+import { scheduleHumanFiguresAfterAnswer } from './figures';
 
 export interface PairAnswerInput extends AnswerShape<string> {
   user: ReviewUser;
@@ -49,7 +49,7 @@ export async function answerPair(db: Db, input: PairAnswerInput, limits: ReviewL
     });
     return row.id;
   });
-  await recomputeHumanFigures(db, [pair.blueprintId]);
+  scheduleHumanFiguresAfterAnswer(db, [pair.blueprintId]);
   return { labelId, pairId: pair.id, blueprintId: pair.blueprintId };
 }
 
@@ -63,6 +63,6 @@ export async function undoLastPair(db: Db, input: { user: ReviewUser; blueprintI
   });
   if (!last) return null;
   const { count } = await db.pairLabel.updateMany({ where: { id: last.id, undoneAt: null }, data: { undoneAt: now } });
-  if (count > 0) await recomputeHumanFigures(db, [input.blueprintId]);
+  if (count > 0) scheduleHumanFiguresAfterAnswer(db, [input.blueprintId]);
   return { pairId: last.pairId };
 }

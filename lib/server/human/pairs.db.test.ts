@@ -9,6 +9,7 @@ import { humanFiguresKey, ShownPairSchema, StoredPairDesignSchema } from '@/lib/
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { readHumanFigures } from '../db/queries/human-figures';
+import { humanFiguresSettled } from './figures';
 import { ConflictError, ForbiddenError } from '../http/errors';
 import { makeUser, REVIEW_MODELS, REVIEW_RULES, runReviewBlueprint, SEALED_KEYS, type ReviewRun } from './human.testkit';
 import { answerPair, drawPairs, grantReviewer, nextPair, preferredModel, shownSwapped, undoLastPair } from './index';
@@ -117,6 +118,7 @@ describe(`pairs of replies (${process.env.ASSAY_TEST_DB})`, () => {
     const preferences = await pairPreferences(t.db);
     expect(preferences.map((p) => p.preferred)).toEqual(expected);
     expect(preferences.every((p) => p.modelA === pair.modelA && p.modelB === pair.modelB)).toBe(true);
+    await humanFiguresSettled(t.db);
     const figures = (await readHumanFigures(t.db, [humanFiguresKey.pairs])).get(humanFiguresKey.pairs);
     expect(figures).toMatchObject({ kind: 'pairwise', labels: 3, reviewers: 3, blueprints: [run.blueprintId] });
   });
@@ -125,6 +127,7 @@ describe(`pairs of replies (${process.env.ASSAY_TEST_DB})`, () => {
     const pair = await t.db.pairItem.findFirstOrThrow({ where: { position: 0 } });
     expect(await undoLastPair(t.db, { user: reviewers[2]!, blueprintId: run.blueprintId })).toEqual({ pairId: pair.id });
     expect((await nextPair(t.db, { user: reviewers[2]!, blueprintId: run.blueprintId }))?.pairId).toBe(pair.id);
+    await humanFiguresSettled(t.db);
     expect((await readHumanFigures(t.db, [humanFiguresKey.pairs])).get(humanFiguresKey.pairs)).toMatchObject({ labels: 2 });
     await answerPair(t.db, { user: reviewers[2]!, pairId: pair.id, action: 'skip' });
     expect((await nextPair(t.db, { user: reviewers[2]!, blueprintId: run.blueprintId }))?.pairId).not.toBe(pair.id);

@@ -9,6 +9,7 @@ import { humanFiguresKey } from '@/lib/core';
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { readHumanFigures } from '../db/queries/human-figures';
+import { humanFiguresSettled, refreshHumanFigures, scheduleHumanFigures } from './figures';
 import { reviewOverview } from '../db/queries/review-overview';
 import { NotFoundError } from '../http/errors';
 import { makeUser, REVIEW_MODELS, REVIEW_RULES, runReviewBlueprint, type ReviewRun } from './human.testkit';
@@ -70,12 +71,23 @@ describe(`the review overview and removing a reviewer's labels (${process.env.AS
     expect(tomorrow.reviewers.find((r) => r.login === 'ann')).toMatchObject({ today: 0, last7Days: 8 });
   });
 
+  it('makes the same figures again however the recomputes are asked for: at once, several together, or at start', async () => {
+    await humanFiguresSettled(t.db);
+    const stored = await readHumanFigures(t.db, KEYS());
+    expect(stored.size).toBe(3);
+    await t.db.humanFigures.deleteMany();
+    await Promise.all([scheduleHumanFigures(t.db, [run.blueprintId]), scheduleHumanFigures(t.db, [run.blueprintId]), refreshHumanFigures(t.db)]);
+    expect(await readHumanFigures(t.db, KEYS())).toEqual(stored);
+  });
+
   it('recomputes the figures without the removed labels, and deletes them when none is left', async () => {
+    await humanFiguresSettled(t.db);
     const before = await readHumanFigures(t.db, KEYS());
     expect(before.get(humanFiguresKey.blueprint(run.blueprintId))).toMatchObject({ kind: 'calibration', labels: 12, reviewers: 2 });
     expect(before.get(humanFiguresKey.pairs)).toMatchObject({ kind: 'pairwise', labels: 2, reviewers: 2 });
 
     expect(await removeReviewerLabels(t.db, { login: 'BEN', by: 'mia' })).toEqual({ labels: 6, pairs: 1 });
+    await humanFiguresSettled(t.db);
     const after = await readHumanFigures(t.db, KEYS());
     expect(after.get(humanFiguresKey.blueprint(run.blueprintId))).toMatchObject({ labels: 6, reviewers: 1 });
     expect(after.get(humanFiguresKey.all)).toMatchObject({ labels: 6, reviewers: 1 });
@@ -91,6 +103,7 @@ describe(`the review overview and removing a reviewer's labels (${process.env.AS
     // removing again removes nothing more
     expect(await removeReviewerLabels(t.db, { login: 'ben', by: 'mia' })).toEqual({ labels: 0, pairs: 0 });
     expect(await removeReviewerLabels(t.db, { login: 'ann', by: 'mia' })).toEqual({ labels: 7, pairs: 1 });
+    await humanFiguresSettled(t.db);
     expect((await readHumanFigures(t.db, KEYS())).size).toBe(0);
     expect(await t.db.humanFigures.count()).toBe(0);
     await expect(removeReviewerLabels(t.db, { login: 'nobody-here', by: 'mia' })).rejects.toThrow(NotFoundError);

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db/client';
 import { NotFoundError } from '../http/errors';
-import { recomputeHumanFigures } from './figures';
+import { scheduleHumanFigures } from './figures';
 
 /** `labels`: the reviewer's answers on verdicts removed (labels, skips and flags); `pairs`: their answers on pairs. */
 export async function removeReviewerLabels(db: Db, input: { login: string; by: string }, now = new Date()): Promise<{ labels: number; pairs: number }> {
@@ -22,6 +22,6 @@ export async function removeReviewerLabels(db: Db, input: { login: string; by: s
     db.pairLabel.updateMany({ where: live, data: { removedAt: now, removedBy: input.by } }),
   ]);
   const affected = [...new Set([...items.map((l) => l.item.blueprintId), ...pairs.map((l) => l.pair.blueprintId)])];
-  if (affected.length > 0) await recomputeHumanFigures(db, affected);
+  if (affected.length > 0) await scheduleHumanFigures(db, affected);
   return { labels: labels.count, pairs: pairLabels.count };
 }

@@ -22,6 +22,7 @@ import {
 import { startFakeLlm, type FakeLlm } from '@/testing/fakes/llm-server';
 import { freshDatabase, type TestDatabase } from '../db/db.testkit';
 import { readHumanFigures } from '../db/queries/human-figures';
+import { humanFiguresSettled } from './figures';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError } from '../http/errors';
 import { JUDGE_REASONINGS, makeUser, REVIEW_MODELS, REVIEW_RULES, runReviewBlueprint, SEALED_KEYS, type ReviewRun } from './human.testkit';
 import { answerReviewItem, drawReviewItems, grantReviewer, mayReview, nextReviewItem, reviewableBlueprints, revokeReviewer, undoLastReview } from './index';
@@ -128,6 +129,7 @@ describe(`the queue (${process.env.ASSAY_TEST_DB})`, () => {
     // and the same reviewer cannot answer twice
     await expect(answerReviewItem(t.db, { user: users.rita!, itemId: first.id, action: 'skip' })).rejects.toThrow(ConflictError);
 
+    await humanFiguresSettled(t.db);
     const figures = await readHumanFigures(t.db, [humanFiguresKey.blueprint(run.blueprintId), humanFiguresKey.all]);
     const mine = figures.get(humanFiguresKey.blueprint(run.blueprintId));
     expect(mine).toMatchObject({ kind: 'calibration', blueprintId: run.blueprintId, labels: 2, items: 1, reviewers: 2 });
@@ -191,6 +193,7 @@ describe(`the queue (${process.env.ASSAY_TEST_DB})`, () => {
     // rita's label on the first item is her latest live answer now that the skip and flag are undone
     expect(await undoLastReview(t.db, { user: users.rita!, blueprintId: run.blueprintId })).toEqual({ itemId: first.id });
     expect((await nextReviewItem(t.db, { user: users.rex!, blueprintId: run.blueprintId }))?.itemId).toBe(first.id);
+    await humanFiguresSettled(t.db);
     const figures = await readHumanFigures(t.db, [humanFiguresKey.blueprint(run.blueprintId)]);
     expect(figures.get(humanFiguresKey.blueprint(run.blueprintId))).toMatchObject({ labels: 2 }); // ravi's and rosa's
   });
