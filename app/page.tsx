@@ -50,7 +50,7 @@ async function PeopleBoard() {
   const figures = stored?.kind === 'pairwise' ? stored : null;
   const names = await getModelNames(db, figures?.ranking.models.map((m) => m.model) ?? []);
   return (
-    <Section id="leaderboard-h" title="Leaderboard: people’s preferences">
+    <Section id="leaderboard-h" title="Leaderboard">
       <BoardTabs tabs={boardTabs('people')} />
       <PairwiseBoard view={pairwiseBoardView(figures, names)} />
     </Section>

@@ -71,6 +71,8 @@ const RULES: RuleInput[] = [
       ),
     ),
   ),
+  // the sealed prompt's reply (the fake's default) and criterion
+  { name: 'judge-sealed', system: JUDGE, judge: { labels: { C: 0.6, D: 0.4 }, reasoning: 'judge-a reasoning.' } },
 ];
 
 let llm: FakeLlm;

@@ -57,6 +57,9 @@ export const EnvSchema = z.object({
   ASSAY_LEADERBOARD_MIN_COVERAGE: optionalString
     .pipe(z.coerce.number<string | undefined>({ error: 'must be a number between 0 and 1, e.g. 0.5' }).min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1 (a share, not a percentage)').optional())
     .transform((v) => v ?? 0.5),
+  /** How many answers (labels and pair preferences together) one reviewer may give a minute, and a UTC day (docs/human-review.md). */
+  ASSAY_REVIEW_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  ASSAY_REVIEW_PER_DAY: z.coerce.number().int().positive().default(400),
   /** GitHub blueprint repository as `owner/repo`; unset means the local folder. */
   GITHUB_REPOSITORY: optionalString.pipe(
     z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must look like owner/repo').optional(),

@@ -48,7 +48,7 @@ import { sharedUntrustedPool } from './untrusted/untrusted-pool';
 import { refreshHumanFigures } from './human/figures';
 
 export { databaseConfigured, getDb } from './compose/database';
-export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, secureCookies } from './compose/site';
+export { adminToken, githubSignInOffered, leaderboardMinCoverage, publicUrl, reviewLimits, secureCookies } from './compose/site';
 
 let services: GitHubServices | undefined;
 let runDeps: Promise<RunDeps> | undefined;

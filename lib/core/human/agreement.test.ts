@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibration, judgeBias, weightedKappa } from './agreement';
+import { calibration, judgeBias, kappaWeightMatrix, weightedKappa, weightedKappaFromTallies } from './agreement';
 
 describe('judge-versus-people agreement', () => {
   it('weighted κ: 1 when identical, 0 for independent answers, and a hand-computed table', () => {
@@ -25,6 +25,21 @@ describe('judge-versus-people agreement', () => {
     const original: Array<[number, number]> = [[0, 0], [0, 1], [1, 1], [2, 1], [2, 2], [0, 2]];
     expect(weightedKappa(relabelled, 3, 'nominal')).toBeCloseTo(weightedKappa(original, 3, 'nominal')!, 12);
     expect(() => weightedKappa([[0, 3]], 3)).toThrow(/options 0…2/);
+  });
+
+  it('weighted κ from tallies: the same κ as from the pairs, and the weights it reads', () => {
+    // quadratic over 3 options: 0, .25, 1 by distance; nominal: 1 off the diagonal; linear over 4: thirds
+    expect(kappaWeightMatrix(3)).toEqual([0, 0.25, 1, 0.25, 0, 0.25, 1, 0.25, 0]);
+    expect(kappaWeightMatrix(3, 'nominal')).toEqual([0, 1, 1, 1, 0, 1, 1, 1, 0]);
+    expect(kappaWeightMatrix(4, 'linear').slice(0, 4)).toEqual([0, 1 / 3, 2 / 3, 1]);
+    // the hand-computed table above: rows 2,1,2; columns 1,3,1; observed Σw = .5
+    const w = kappaWeightMatrix(3);
+    expect(weightedKappaFromTallies({ n: 5, rowTotals: [2, 1, 2], colTotals: [1, 3, 1], observed: 0.5 }, 3, w)).toBe(weightedKappa([[0, 0], [0, 1], [1, 1], [2, 1], [2, 2]], 3));
+    expect(weightedKappaFromTallies({ n: 5, rowTotals: [2, 1, 2], colTotals: [1, 3, 1], observed: 0.5 }, 3, w)).toBeCloseTo(1 - 0.5 / 1.5, 12);
+    // no pairs, one option, or one answer throughout: no κ
+    expect(weightedKappaFromTallies({ n: 0, rowTotals: [0, 0, 0], colTotals: [0, 0, 0], observed: 0 }, 3, w)).toBeNull();
+    expect(weightedKappaFromTallies({ n: 2, rowTotals: [2], colTotals: [2], observed: 0 }, 1, [0])).toBeNull();
+    expect(weightedKappaFromTallies({ n: 2, rowTotals: [0, 2, 0], colTotals: [0, 2, 0], observed: 0 }, 3, w)).toBeNull();
   });
 
   it('bias: the mean of judge − human with a t interval', () => {

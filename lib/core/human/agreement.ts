@@ -17,18 +17,61 @@ import { tCritical } from '../scoring/distributions';
 export type KappaWeights = 'linear' | 'quadratic' | 'nominal';
 
 /**
+ * The disagreement weights of `k` options, row-major (`w[i·k + j]` for the first rater's option i
+ * against the second's j): 0 on the diagonal; for ordered options the distance |i − j| / (k − 1)
+ * (linear) or its square (quadratic); 1 off the diagonal for unordered ones (nominal).
+ */
+export function kappaWeightMatrix(k: number, weights: KappaWeights = 'quadratic'): number[] {
+  const w = new Array<number>(k * k);
+  for (let i = 0; i < k; i++)
+    for (let j = 0; j < k; j++) {
+      if (weights === 'nominal') w[i * k + j] = i === j ? 0 : 1;
+      else {
+        const d = Math.abs(i - j) / (k - 1);
+        w[i * k + j] = weights === 'linear' ? d : d * d;
+      }
+    }
+  return w;
+}
+
+/**
+ * What weighted κ rests on, tallied from paired answers: the number of pairs, how often each
+ * rater gave each option (`rowTotals` the first rater, `colTotals` the second, each of length
+ * k), and `observed`, the pairs' disagreement weights summed in the order the pairs came.
+ * Tallies let a bootstrap add up precomputed pairs per resample instead of building them again.
+ * `observed` is a running sum rather than Σ count_ij·w_ij over a k×k table: with weights such as
+ * quadratic over 4 options (1/9, 4/9) the two round differently in the last bits, and the running
+ * sum is what κ over the pairs has always been.
+ */
+export interface KappaTallies {
+  n: number;
+  rowTotals: ArrayLike<number>;
+  colTotals: ArrayLike<number>;
+  observed: number;
+}
+
+/**
+ * Weighted κ from its tallies over `k` options with the weights of `kappaWeightMatrix(k, …)`:
+ * 1 − observed / expected, expected the disagreement chance gives from each rater's own mix of
+ * answers (Σ r_i c_j w_ij / n). Null without pairs, under two options, or when chance agreement
+ * is already total (both raters always gave the same one answer).
+ */
+export function weightedKappaFromTallies(tallies: KappaTallies, k: number, weightMatrix: ArrayLike<number>): number | null {
+  const { n, rowTotals, colTotals, observed } = tallies;
+  if (n === 0 || k < 2) return null;
+  let expected = 0;
+  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) expected += (rowTotals[i]! * colTotals[j]! * weightMatrix[i * k + j]!) / n;
+  return expected === 0 ? null : 1 - observed / expected;
+}
+
+/**
  * Weighted κ of two raters over `k` options (0 … k−1, in order unless weighted 'nominal'), from
  * paired answers. 1 is perfect agreement, 0 what chance gives from each rater's own mix of
  * answers; null when chance agreement is already total (both always gave the same one answer).
  */
 export function weightedKappa(pairs: ReadonlyArray<readonly [number, number]>, k: number, weights: KappaWeights = 'quadratic'): number | null {
   if (pairs.length === 0 || k < 2) return null;
-  const w = (i: number, j: number) => {
-    if (weights === 'nominal') return i === j ? 0 : 1;
-    const d = Math.abs(i - j) / (k - 1);
-    return weights === 'linear' ? d : d * d;
-  };
-  const n = pairs.length;
+  const w = kappaWeightMatrix(k, weights);
   const rowTotals = new Array<number>(k).fill(0);
   const colTotals = new Array<number>(k).fill(0);
   let observed = 0;
@@ -36,11 +79,9 @@ export function weightedKappa(pairs: ReadonlyArray<readonly [number, number]>, k
     if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b < 0 || a >= k || b >= k) throw new RangeError(`answers are options 0…${k - 1}; got (${a}, ${b})`);
     rowTotals[a]!++;
     colTotals[b]!++;
-    observed += w(a, b);
+    observed += w[a * k + b]!;
   }
-  let expected = 0;
-  for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) expected += (rowTotals[i]! * colTotals[j]! * w(i, j)) / n;
-  return expected === 0 ? null : 1 - observed / expected;
+  return weightedKappaFromTallies({ n: pairs.length, rowTotals, colTotals, observed }, k, w);
 }
 
 export const JudgeBiasSchema = z.object({ mean: z.number(), low: z.number(), high: z.number(), n: z.number().int() });

@@ -1,7 +1,12 @@
+import { xoroshiro128plus } from 'pure-rand';
 import { describe, expect, it } from 'vitest';
-import { ALPHA_MIN_UNITS } from '../judging/alpha';
+import { ALPHA_MIN_UNITS, krippendorffAlpha, type AlphaMatrix } from '../judging/alpha';
+import { judgeOptions } from '../judging/prompt';
 import type { JudgeQuestion } from '../judging/questions';
+import { questionValue, type LabelDistribution } from '../judging/values';
+import { bootstrapStatistics, percentileInterval } from '../scoring/bootstrap';
 import { tCritical } from '../scoring/distributions';
+import { weightedKappa, type KappaWeights } from './agreement';
 import { calibrationFigures, type PopulationVerdict, type LabelledVerdict } from './calibration-figures';
 import { predictionPoweredMean } from './prediction-powered';
 import { CalibrationFiguresSchema } from './stored';
@@ -168,6 +173,114 @@ describe('calibration figures on a choice question', () => {
     const f = calibrationFigures({ blueprintId: null, labelled: [...noulCase(), ...labelled], population: [], seed: 1, resamples: 100 });
     // the noul items' κ is .5 over 20 labels, the choice items' 7/11 over 4
     expect(f.rows[0]!.kappa.value).toBeCloseTo((20 * 0.5 + 4 * (7 / 11)) / 24, 12);
+  });
+});
+
+/**
+ * The bootstraps straight from their definition: each resample's items built, α over their
+ * matrix, κ per group over their pairs (the groups in the order first drawn), each statistic
+ * bootstrapped on its own. The figures must be these to the last bit: the module computes the
+ * same sums in the same order without building the resamples.
+ */
+describe('α and κ intervals, against the statistics recomputed over every resample', () => {
+  const score4: JudgeQuestion = { type: 'score', question: 'How complete?', levels: ['none', 'some', 'most', 'all'] };
+  const questions: JudgeQuestion[] = [noul, choice, score4];
+  let s = 7;
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  // judges never say "does not apply" (so the panel and j1 rate the same items); people sometimes do
+  const answer = (q: JudgeQuestion): LabelDistribution => {
+    const labels = judgeOptions(q)
+      .map((o) => o.label)
+      .filter((l) => l !== 'n_a');
+    const top = labels[Math.floor(rand() * labels.length)]!;
+    const next = labels[Math.floor(rand() * labels.length)]!;
+    return top === next ? { [top]: 1 } : { [top]: 0.75, [next]: 0.25 };
+  };
+  const labelled: LabelledVerdict[] = Array.from({ length: 40 }, (_v, i) => {
+    const question = questions[i % 3]!;
+    const labels = judgeOptions(question).map((o) => o.label);
+    return verdict(`v${i}`, {
+      question,
+      panel: { distribution: answer(question) },
+      judges: [
+        { judge: 'j1', distribution: answer(question) },
+        { judge: 'j2', distribution: i % 7 === 0 ? null : answer(question) },
+      ],
+      labels: Array.from({ length: 1 + (i % 3) }, (_l, r) => ({ reviewerId: `r${r}`, answer: labels[Math.floor(rand() * labels.length)]! })),
+    });
+  });
+  const seed = 5;
+  const resamples = 200;
+  const f = calibrationFigures({ blueprintId: null, labelled, population: [], seed, resamples });
+
+  const valueOf = (q: JudgeQuestion, d: LabelDistribution | null) => {
+    const o = d === null ? null : questionValue(q, d);
+    return o !== null && 'applicable' in o && o.applicable ? o.value : null;
+  };
+  const humansOf = (v: LabelledVerdict) =>
+    v.labels.flatMap((l) => {
+      const value = valueOf(v.question, { [l.answer]: 1 });
+      const option = judgeOptions(v.question).findIndex((o) => o.label === l.answer);
+      return value === null ? [] : [{ value, option }];
+    });
+  const interval = (n: number, statistic: (xs: readonly number[]) => number | null) => {
+    const value = statistic(Array.from({ length: n }, (_v, i) => i));
+    if (value === null) return { value: null, low: null, high: null };
+    const stats = bootstrapStatistics(n, (idx) => statistic(idx) ?? Number.NaN, xoroshiro128plus(seed), resamples).filter(Number.isFinite);
+    const { low, high } = percentileInterval(stats, 0.95, { n, clusters: n });
+    return { value, low, high };
+  };
+  const alpha = (matrix: AlphaMatrix) => {
+    const a = krippendorffAlpha(matrix);
+    return a.kind === 'alpha' ? a.value : null;
+  };
+  const row = (distributionOf: (v: LabelledVerdict) => LabelDistribution | null) => {
+    const items = labelled.flatMap((v) => {
+      const d = distributionOf(v);
+      const rater = valueOf(v.question, d);
+      const humans = humansOf(v);
+      if (rater === null || d === null || humans.length === 0) return [];
+      const options = judgeOptions(v.question).map((o) => o.label);
+      const option = options.reduce((best, o, k) => ((d[o] ?? 0) > (d[options[best]!] ?? 0) ? k : best), 0);
+      const humanMean = humans.reduce((a, h) => a + h.value, 0) / humans.length;
+      const weights: KappaWeights = v.question.type === 'choice' ? 'nominal' : 'quadratic';
+      return [{ rater, humanMean, pairs: humans.map((h) => [option, h.option] as const), group: `${weights}:${options.length}`, k: options.length, weights }];
+    });
+    const kappa = (idx: readonly number[]) => {
+      const groups = new Map<string, { k: number; weights: KappaWeights; pairs: Array<readonly [number, number]> }>();
+      for (const i of idx) {
+        const item = items[i]!;
+        const g = groups.get(item.group) ?? { k: item.k, weights: item.weights, pairs: [] };
+        g.pairs.push(...item.pairs);
+        groups.set(item.group, g);
+      }
+      let weighted = 0;
+      let labels = 0;
+      for (const g of groups.values()) {
+        const k = weightedKappa(g.pairs, g.k, g.weights);
+        if (k === null) continue;
+        weighted += k * g.pairs.length;
+        labels += g.pairs.length;
+      }
+      return labels === 0 ? null : weighted / labels;
+    };
+    return {
+      items: items.length,
+      alpha: interval(items.length, (idx) => alpha(idx.map((i) => [items[i]!.rater, items[i]!.humanMean]))),
+      kappa: interval(items.length, kappa),
+    };
+  };
+
+  it('are those of every resample built and measured, to the last bit', () => {
+    const expected = [row((v) => v.panel.distribution), row((v) => v.judges[0]!.distribution), row((v) => v.judges[1]!.distribution)];
+    // the panel and j1 rate the same items (one pass of draws serves both), j2 fewer; every group of κ is met
+    const [panel, j1, j2] = expected.map((r) => r.items);
+    expect(j1).toBe(panel);
+    expect(j2).toBeLessThan(panel!);
+    expect(f.rows.map((r) => ({ items: r.items, alpha: r.alpha, kappa: r.kappa }))).toEqual(expected);
+    for (const r of f.rows) expect([r.alpha.low, r.kappa.low]).not.toContain(null);
+    const multiply = labelled.map(humansOf).filter((h) => h.length >= 2);
+    expect(f.humanAlpha).toEqual({ ...interval(multiply.length, (idx) => alpha(idx.map((i) => multiply[i]!.map((h) => h.value)))), items: multiply.length });
   });
 });
 

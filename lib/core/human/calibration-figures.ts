@@ -34,12 +34,12 @@
  * the same figures.
  */
 import { xoroshiro128plus, type RandomGenerator } from 'pure-rand';
-import { krippendorffAlpha, type AlphaMatrix } from '../judging/alpha';
+import { krippendorffAlpha, unitAlphaStats } from '../judging/alpha';
 import { judgeOptions } from '../judging/prompt';
 import type { JudgeQuestion } from '../judging/questions';
 import { questionValue, type LabelDistribution } from '../judging/values';
 import { bootstrapStatistics, checkBootstrapOptions, percentileInterval } from '../scoring/bootstrap';
-import { calibration, judgeBias, weightedKappa, type KappaWeights } from './agreement';
+import { calibration, judgeBias, kappaWeightMatrix, weightedKappaFromTallies, type KappaWeights } from './agreement';
 import { predictionPoweredMean, type PpiItem } from './prediction-powered';
 import type { AgreementRow, CalibrationFigures, IntervalFigure, ModelPpi } from './stored';
 
@@ -83,8 +83,8 @@ interface ReadLabel {
   option: number;
 }
 
-function readLabels(v: LabelledVerdict): ReadLabel[] {
-  const options = judgeOptions(v.question).map((o) => o.label);
+/** People's labels on a verdict, read against the judge's options (their labels, in the order the judge saw them). */
+function readLabels(v: LabelledVerdict, options: readonly string[]): ReadLabel[] {
   const read: ReadLabel[] = [];
   for (const l of v.labels) {
     const value = valueOf(v.question, { [l.answer]: 1 });
@@ -95,11 +95,10 @@ function readLabels(v: LabelledVerdict): ReadLabel[] {
 }
 
 /** The option a rater found most likely; a tie goes to the first in the order the judge saw them. */
-function mostLikelyOption(question: JudgeQuestion, distribution: LabelDistribution): number {
-  const options = judgeOptions(question);
+function mostLikelyOption(options: readonly string[], distribution: LabelDistribution): number {
   let best = 0;
   options.forEach((o, i) => {
-    if ((distribution[o.label] ?? 0) > (distribution[options[best]!.label] ?? 0)) best = i;
+    if ((distribution[o] ?? 0) > (distribution[options[best]!] ?? 0)) best = i;
   });
   return best;
 }
@@ -117,89 +116,245 @@ interface RatedItem {
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-function alphaOf(matrix: AlphaMatrix): number | null {
-  const a = krippendorffAlpha(matrix);
-  return a.kind === 'alpha' ? a.value : null;
-}
+/**
+ * α's and κ's bootstraps draw items by index and compute each resample's statistic from what was
+ * worked out once per item, without building the resample: α adds up the items' unit statistics,
+ * κ their pairs' tallies. Sums run in the order the indices were drawn, as they would over the
+ * resampled items themselves, so every figure is that of the statistic over the resample, to the
+ * last bit.
+ */
+type IndexStatistic = (indices: readonly number[]) => number | null;
 
 /**
- * κ over items that may mix questions: questions with different numbers of options (or ordered
- * and unordered ones) cannot share one agreement table, so κ is computed per group and the
- * groups' κ averaged, each weighted by its number of labels. A group whose κ is undefined (every
- * answer the same) is left out of the mean.
+ * Krippendorff's α over units drawn by index: each unit's statistics (judging/alpha.ts,
+ * unitAlphaStats), computed once, summed per draw; α from the sum is α over the drawn units'
+ * matrix (missing and non-finite values left out, as alphaStatsOf does).
  */
-function pooledKappa(items: readonly RatedItem[]): number | null {
-  const groups = new Map<string, { k: number; weights: KappaWeights; pairs: Array<readonly [number, number]> }>();
-  for (const item of items) {
-    const key = `${item.kappaGroup.weights}:${item.kappaGroup.k}`;
-    const group = groups.get(key) ?? { ...item.kappaGroup, pairs: [] };
-    group.pairs.push(...item.pairs);
-    groups.set(key, group);
-  }
-  let weighted = 0;
-  let labels = 0;
-  for (const g of groups.values()) {
-    const kappa = weightedKappa(g.pairs, g.k, g.weights);
-    if (kappa === null) continue;
-    weighted += kappa * g.pairs.length;
-    labels += g.pairs.length;
-  }
-  return labels === 0 ? null : weighted / labels;
-}
-
-/** A statistic over items with its percentile bootstrap interval; resamples where it is undefined are left out. */
-function bootstrapped<T>(items: readonly T[], statistic: (items: readonly T[]) => number | null, rng: RandomGenerator, resamples: number, level: number): IntervalFigure {
-  if (items.length < 2) return NO_FIGURE;
-  const value = statistic(items);
-  if (value === null) return NO_FIGURE;
-  const stats = bootstrapStatistics(items.length, (idx) => statistic(idx.map((i) => items[i]!)) ?? Number.NaN, rng, resamples).filter(Number.isFinite);
-  if (stats.length === 0) return { value, low: null, high: null };
-  const { low, high } = percentileInterval(stats, level, { n: items.length, clusters: items.length });
-  return { value, low, high };
-}
-
-function agreementRow(rater: string, kind: AgreementRow['kind'], items: readonly RatedItem[], rng: RandomGenerator, resamples: number, level: number): AgreementRow {
-  return {
-    rater,
-    kind,
-    items: items.length,
-    labels: items.reduce((a, i) => a + i.humans.length, 0),
-    alpha: bootstrapped(items, (xs) => alphaOf(xs.map((i) => [i.rater, i.humanMean])), rng, resamples, level),
-    kappa: bootstrapped(items, pooledKappa, rng, resamples, level),
-    bias: judgeBias(items.map((i) => ({ judge: i.rater, human: i.humanMean })), level),
-    calibration: calibration(items.map((i) => ({ probability: i.rater, outcome: i.humanMean }))),
+function alphaStatistic(units: readonly (readonly number[])[]): IndexStatistic {
+  // per unit, side by side: pairable (0 or 1), values, pairs, Σx, Σx², within
+  const unitStats = new Float64Array(units.length * 6);
+  units.forEach((u, i) => {
+    const s = unitAlphaStats(u.filter((v) => Number.isFinite(v)));
+    unitStats.set([s.units, s.n, s.pairs, s.sum, s.sumSq, s.within], i * 6);
+  });
+  return (indices) => {
+    const stats = unitStats;
+    let pairable = 0;
+    let values = 0;
+    let pairs = 0;
+    let sum = 0;
+    let sumSq = 0;
+    let within = 0;
+    for (let d = 0; d < indices.length; d++) {
+      const at = indices[d]! * 6;
+      pairable += stats[at]!;
+      values += stats[at + 1]!;
+      pairs += stats[at + 2]!;
+      sum += stats[at + 3]!;
+      sumSq += stats[at + 4]!;
+      within += stats[at + 5]!;
+    }
+    const a = krippendorffAlpha({ units: pairable, n: values, pairs, sum, sumSq, within });
+    return a.kind === 'alpha' ? a.value : null;
   };
 }
 
-function ratedItem(v: LabelledVerdict, humans: readonly ReadLabel[], distribution: LabelDistribution | null): RatedItem | null {
+/**
+ * κ over items drawn by index, items that may mix questions: questions with different numbers of
+ * options (or ordered and unordered ones) cannot share one agreement table, so κ is computed per
+ * group and the groups' κ averaged, each weighted by its number of labels (in the order the
+ * groups were first drawn). A group whose κ is undefined (every answer the same) is left out of
+ * the mean.
+ *
+ * Worked out once: each item's group and its pairs (rater's option, person's option), each pair
+ * as where it counts in its group's row and column totals and its disagreement weight. Per draw
+ * each group's tallies (agreement.ts, KappaTallies) are added up pair by pair, in the order the
+ * drawn items' pairs come, and κ read from them (weightedKappaFromTallies, as weightedKappa does).
+ */
+function pooledKappaStatistic(items: readonly RatedItem[]): IndexStatistic {
+  const groupOf = new Map<string, number>();
+  const groups: Array<{ k: number; w: number[]; offset: number }> = [];
+  let totalsLength = 0;
+  const itemGroup = new Int32Array(items.length);
+  const pairStart = new Int32Array(items.length + 1);
+  const pairCount = items.reduce((a, i) => a + i.pairs.length, 0);
+  const pairRow = new Int32Array(pairCount);
+  const pairCol = new Int32Array(pairCount);
+  const pairWeight = new Float64Array(pairCount);
+  let p = 0;
+  items.forEach((item, i) => {
+    const { k, weights } = item.kappaGroup;
+    const key = `${weights}:${k}`;
+    let g = groupOf.get(key);
+    if (g === undefined) {
+      g = groups.length;
+      groupOf.set(key, g);
+      groups.push({ k, w: kappaWeightMatrix(k, weights), offset: totalsLength });
+      totalsLength += k;
+    }
+    const group = groups[g]!;
+    itemGroup[i] = g;
+    pairStart[i] = p;
+    for (const [a, b] of item.pairs) {
+      pairRow[p] = group.offset + a;
+      pairCol[p] = group.offset + b;
+      pairWeight[p] = group.w[a * k + b]!;
+      p++;
+    }
+  });
+  pairStart[items.length] = p;
+
+  // every group's tallies, side by side; each group reads its own stretch of the totals
+  const rowTotals = new Float64Array(totalsLength);
+  const colTotals = new Float64Array(totalsLength);
+  const observed = new Float64Array(groups.length);
+  const labels = new Float64Array(groups.length);
+  const tallies = groups.map((g) => ({ rowTotals: rowTotals.subarray(g.offset, g.offset + g.k), colTotals: colTotals.subarray(g.offset, g.offset + g.k), n: 0, observed: 0 }));
+  const drawnGroups = new Int32Array(groups.length);
+  return (indices) => {
+    // the arrays as locals: the loop below is the hot path, and reads them without going back to the closure
+    const rows = rowTotals;
+    const cols = colTotals;
+    const disagreement = observed;
+    const counts = labels;
+    const itemGroups = itemGroup;
+    const starts = pairStart;
+    const pairRows = pairRow;
+    const pairCols = pairCol;
+    const pairWeights = pairWeight;
+    rows.fill(0);
+    cols.fill(0);
+    disagreement.fill(0);
+    counts.fill(0);
+    let drawnCount = 0;
+    for (let d = 0; d < indices.length; d++) {
+      const i = indices[d]!;
+      const g = itemGroups[i]!;
+      if (counts[g] === 0) drawnGroups[drawnCount++] = g;
+      const start = starts[i]!;
+      const end = starts[i + 1]!;
+      let o = disagreement[g]!;
+      for (let q = start; q < end; q++) {
+        rows[pairRows[q]!]!++;
+        cols[pairCols[q]!]!++;
+        o += pairWeights[q]!;
+      }
+      disagreement[g] = o;
+      counts[g]! += end - start;
+    }
+    let weighted = 0;
+    let pooled = 0;
+    for (let c = 0; c < drawnCount; c++) {
+      const g = drawnGroups[c]!;
+      const t = tallies[g]!;
+      t.n = counts[g]!;
+      t.observed = disagreement[g]!;
+      const kappa = weightedKappaFromTallies(t, groups[g]!.k, groups[g]!.w);
+      if (kappa === null) continue;
+      weighted += kappa * t.n;
+      pooled += t.n;
+    }
+    return pooled === 0 ? null : weighted / pooled;
+  };
+}
+
+/**
+ * Statistics over items with their percentile bootstrap intervals (resamples where a statistic is
+ * undefined are left out); no interval under two items, no figure where the statistic over all
+ * items is undefined.
+ *
+ * bootstrapStatistics clones the generator and never moves it on, so every bootstrap over `n`
+ * items draws the same indices: the statistics over the same number of items (a row's α and κ,
+ * and rows over the same items) are computed from one pass of draws, each exactly as a
+ * bootstrap of its own would compute it.
+ */
+function bootstrapped(figures: ReadonlyArray<{ n: number; statistic: IndexStatistic }>, rng: RandomGenerator, resamples: number, level: number): IntervalFigure[] {
+  const out = figures.map((): IntervalFigure => NO_FIGURE);
+  const byCount = new Map<number, Array<{ at: number; value: number; stats: number[] }>>();
+  figures.forEach(({ n, statistic }, at) => {
+    if (n < 2) return;
+    const value = statistic(Array.from({ length: n }, (_v, i) => i));
+    if (value === null) return;
+    const same = byCount.get(n) ?? [];
+    same.push({ at, value, stats: [] });
+    byCount.set(n, same);
+  });
+  for (const [n, same] of byCount) {
+    bootstrapStatistics(
+      n,
+      (idx) => {
+        for (const f of same) {
+          const v = figures[f.at]!.statistic(idx);
+          if (v !== null && Number.isFinite(v)) f.stats.push(v);
+        }
+        return 0;
+      },
+      rng,
+      resamples,
+    );
+    for (const { at, value, stats } of same) {
+      if (stats.length === 0) out[at] = { value, low: null, high: null };
+      else {
+        const { low, high } = percentileInterval(stats, level, { n, clusters: n });
+        out[at] = { value, low, high };
+      }
+    }
+  }
+  return out;
+}
+
+/** A rater's row, but for α and κ: the statistics whose bootstraps are still to run. */
+function agreementRow(rater: string, kind: AgreementRow['kind'], items: readonly RatedItem[], level: number) {
+  return {
+    row: {
+      rater,
+      kind,
+      items: items.length,
+      labels: items.reduce((a, i) => a + i.humans.length, 0),
+      bias: judgeBias(items.map((i) => ({ judge: i.rater, human: i.humanMean })), level),
+      calibration: calibration(items.map((i) => ({ probability: i.rater, outcome: i.humanMean }))),
+    },
+    alpha: { n: items.length, statistic: alphaStatistic(items.map((i) => [i.rater, i.humanMean])) },
+    kappa: { n: items.length, statistic: pooledKappaStatistic(items) },
+  };
+}
+
+function ratedItem(v: LabelledVerdict, options: readonly string[], humans: readonly ReadLabel[], distribution: LabelDistribution | null): RatedItem | null {
   const rater = valueOf(v.question, distribution);
   if (rater === null || distribution === null || humans.length === 0) return null;
-  const option = mostLikelyOption(v.question, distribution);
+  const option = mostLikelyOption(options, distribution);
   return {
     rater,
     humans: humans.map((h) => h.value),
     humanMean: mean(humans.map((h) => h.value)),
     pairs: humans.map((h) => [option, h.option] as const),
-    kappaGroup: { k: judgeOptions(v.question).length, weights: v.question.type === 'choice' ? 'nominal' : 'quadratic' },
+    kappaGroup: { k: options.length, weights: v.question.type === 'choice' ? 'nominal' : 'quadratic' },
   };
 }
 
 function modelScores(labelled: readonly LabelledVerdict[], humanMeans: ReadonlyMap<string, number>, population: readonly PopulationVerdict[], level: number): ModelPpi[] {
+  // what a labelled verdict adds to its model's items: people's value facing the score, and its inclusion probability
   const byVerdict = new Map(labelled.map((v) => [v.verdictId, v]));
-  const byModel = new Map<string, { modelId: string; runId: string; items: PpiItem[] }>();
-  for (const p of population) {
-    const key = JSON.stringify([p.runId, p.modelId]);
-    const model = byModel.get(key) ?? { modelId: p.modelId, runId: p.runId, items: [] };
-    const v = byVerdict.get(p.verdictId);
-    const human = humanMeans.get(p.verdictId);
-    model.items.push({
-      judge: p.score,
-      human: v === undefined || human === undefined ? null : v.inverted ? 1 - human : human,
-      inclusion: v?.inclusion ?? 1,
-    });
-    byModel.set(key, model);
+  const labelledItem = new Map<string, { human: number | null; inclusion: number }>();
+  for (const [id, v] of byVerdict) {
+    const human = humanMeans.get(id);
+    labelledItem.set(id, { human: human === undefined ? null : v.inverted ? 1 - human : human, inclusion: v.inclusion });
   }
-  return [...byModel.values()]
+  const byRun = new Map<string, Map<string, { modelId: string; runId: string; items: PpiItem[] }>>();
+  const models: Array<{ modelId: string; runId: string; items: PpiItem[] }> = [];
+  for (const p of population) {
+    let runModels = byRun.get(p.runId);
+    if (runModels === undefined) byRun.set(p.runId, (runModels = new Map()));
+    let model = runModels.get(p.modelId);
+    if (model === undefined) {
+      model = { modelId: p.modelId, runId: p.runId, items: [] };
+      runModels.set(p.modelId, model);
+      models.push(model);
+    }
+    const l = labelledItem.get(p.verdictId);
+    model.items.push({ judge: p.score, human: l?.human ?? null, inclusion: l?.inclusion ?? 1 });
+  }
+  return models
     .sort((a, b) => a.modelId.localeCompare(b.modelId) || a.runId.localeCompare(b.runId))
     .map((m) => ({ modelId: m.modelId, runId: m.runId, ppi: predictionPoweredMean(m.items, { level }) }));
 }
@@ -214,18 +369,22 @@ export function calibrationFigures(input: {
 }): CalibrationFigures {
   const { resamples, level } = checkBootstrapOptions({ resamples: input.resamples, level: input.level });
   const rng = xoroshiro128plus(input.seed);
-  const read = input.labelled.map((v) => ({ verdict: v, humans: readLabels(v) }));
+  const read = input.labelled.map((v) => {
+    const options = judgeOptions(v.question).map((o) => o.label);
+    return { verdict: v, options, humans: readLabels(v, options) };
+  });
 
   const judgeIds = [...new Set(input.labelled.flatMap((v) => v.judges.map((j) => j.judge)))];
   const rowItems = (distributionOf: (v: LabelledVerdict) => LabelDistribution | null) =>
-    read.map(({ verdict, humans }) => ratedItem(verdict, humans, distributionOf(verdict))).filter((i): i is RatedItem => i !== null);
-  const rows = [
-    agreementRow('panel', 'panel', rowItems((v) => v.panel.distribution), rng, resamples, level),
-    ...judgeIds.map((id) => agreementRow(id, 'judge', rowItems((v) => v.judges.find((j) => j.judge === id)?.distribution ?? null), rng, resamples, level)),
+    read.map(({ verdict, options, humans }) => ratedItem(verdict, options, humans, distributionOf(verdict))).filter((i): i is RatedItem => i !== null);
+  const pending = [
+    agreementRow('panel', 'panel', rowItems((v) => v.panel.distribution), level),
+    ...judgeIds.map((id) => agreementRow(id, 'judge', rowItems((v) => v.judges.find((j) => j.judge === id)?.distribution ?? null), level)),
   ];
-
   const multiply = read.filter((r) => r.humans.length >= 2).map((r) => r.humans.map((h) => h.value));
-  const humanAlpha = { ...bootstrapped(multiply, alphaOf, rng, resamples, level), items: multiply.length };
+  const figures = bootstrapped([...pending.flatMap((r) => [r.alpha, r.kappa]), { n: multiply.length, statistic: alphaStatistic(multiply) }], rng, resamples, level);
+  const rows: AgreementRow[] = pending.map(({ row: { bias, calibration, ...counts } }, r) => ({ ...counts, alpha: figures[2 * r]!, kappa: figures[2 * r + 1]!, bias, calibration }));
+  const humanAlpha = { ...figures[figures.length - 1]!, items: multiply.length };
 
   const humanMeans = new Map(read.filter((r) => r.humans.length > 0).map((r) => [r.verdict.verdictId, mean(r.humans.map((h) => h.value))]));
   return {

@@ -40,6 +40,11 @@ export function signInSettings() {
   };
 }
 
+/** How much one reviewer may answer a minute and a day. */
+export function reviewLimits(): { perMinute: number; perDay: number } {
+  return { perMinute: env().ASSAY_REVIEW_PER_MINUTE, perDay: env().ASSAY_REVIEW_PER_DAY };
+}
+
 /** The share of a blueprint's prompts a model must have answered to count on the leaderboard. */
 export function leaderboardMinCoverage(): number {
   return env().ASSAY_LEADERBOARD_MIN_COVERAGE;

@@ -166,10 +166,10 @@ const scheduled = new WeakMap<Db, Scheduled>();
 
 /**
  * Makes the figures of `blueprintIds` again, after the answer that changed them: an answer is
- * stored and answered at once, and its figures follow (at 1,000 labels a recompute takes about a
- * second: `npm run bench -- human-figures`). Answers that land while a recompute runs are
- * gathered into one more round, so a quick reviewer causes one recompute per round, not one per
- * key. Resolves when the figures of every blueprint asked for so far are made; a failure is
+ * stored and answered at once, and its figures follow (at 1,000 labels a recompute takes about
+ * a third of a second: `npm run bench -- human-figures`). Answers that land while a recompute
+ * runs are gathered into one more round, so a quick reviewer causes one recompute per round, not
+ * one per answer. Resolves when the figures of every blueprint asked for so far are made; a failure is
  * reported to the caller and the blueprints it did not finish are made in the next round.
  */
 export function scheduleHumanFigures(db: Db, blueprintIds: readonly string[]): Promise<void> {

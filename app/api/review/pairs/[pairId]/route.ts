@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isFormPost, route } from '@/lib/server/http';
 import { answerPair, formAnswer, queueBlueprintOf, ReviewAnswerBody, reviewerOf } from '@/lib/server/human';
-import { authenticate, getDb } from '@/lib/server/platform';
+import { authenticate, getDb, reviewLimits } from '@/lib/server/platform';
 import { reviewHref } from '@/lib/views/review-view';
 
 export const dynamic = 'force-dynamic';
@@ -16,7 +16,7 @@ export const POST = route(
     formErrorsTo: reviewHref.home,
   },
   async ({ principal, params, body, request }) => {
-    const work = () => answerPair(getDb(), { user: principal, pairId: params.pairId, ...body });
+    const work = () => answerPair(getDb(), { user: principal, pairId: params.pairId, ...body }, reviewLimits());
     if (!isFormPost(request)) return work();
     const blueprintId = await queueBlueprintOf(getDb(), 'pairs', params.pairId);
     return formAnswer(blueprintId ? reviewHref.pairs(blueprintId) : reviewHref.home, work);
