@@ -190,7 +190,7 @@ test('a maintainer approves a pull request from the admin page; the results comm
 
 test('a maintainer can run any blueprint and see jobs and costs', async ({ page }) => {
   await signInWithToken(page, ADMIN_TOKEN);
-  await page.getByRole('combobox', { name: 'Blueprint' }).selectOption('e2e__greetings');
+  await page.getByRole('combobox', { name: 'Blueprint', exact: true }).selectOption('e2e__greetings');
   await page.getByRole('button', { name: 'Run now' }).click();
   await expect(page.getByTestId('notice-banner')).toContainText('of e2e__greetings requested.');
   const runs = page.getByRole('table', { name: 'Recent runs' });
