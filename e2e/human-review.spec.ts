@@ -18,6 +18,7 @@ import { startFakeLlm, type FakeLlm, type RuleInput } from '@/testing/fakes/llm-
 import { runAssay, startAppServer, type AppServer } from './app-server';
 import { signIn } from './author-kit';
 import { screenshot } from './demo';
+import { formatSigned } from '@/lib/views/human-figures-view';
 
 const PORT = Number(process.env.E2E_REVIEW_PORT ?? 3170);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -310,7 +311,8 @@ test('the blueprint page shows calibration figures computed from exactly those l
   await expect(cells.nth(1)).toHaveText(new RegExp(`^${labels.length}\\b`));
   await expect(cells.nth(2).getByTestId('human-alpha')).toHaveText(`α ${fixed2(alpha)}`);
   await expect(cells.nth(3)).toContainText(fixed2(kappa));
-  await expect(cells.nth(4)).toContainText(`${bias >= 0 ? '+' : '−'}${fixed2(Math.abs(bias))}`);
+  // signed as the page writes it ("+0.06", "−0.03", "±0.00" when it rounds to nothing)
+  await expect(cells.nth(4)).toContainText(formatSigned(bias));
   await expect(cells.nth(5)).toContainText(fixed2(ece));
   // people with each other: the ceiling
   await expect(section.getByTestId('human-agreement-people').getByTestId('human-alpha')).toHaveText(`α ${fixed2(humanAlpha)}`);
