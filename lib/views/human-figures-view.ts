@@ -14,6 +14,7 @@
  * the run's score (they cover judged points only): `score|run=<id>|model=<id>|metric=judge-only`
  * and `metric=prediction-powered`. People's ranking is its own board: `rank|board=pairs|model=<id>`.
  */
+import type { ReviewOverview } from '@/lib/server/db/queries/review-overview';
 import { ALPHA_MIN_UNITS, bandLabel, DEFAULT_REVIEW_DESIGN, type CalibrationFigures, type IntervalFigure, type ModelPpi, type PairwiseFigures } from '@/lib/core';
 import { figureAttrs, type FigureAttrs, type FigureScope } from './figures';
 import { ago } from './admin-view';
@@ -384,15 +385,8 @@ export function pairwiseBoardView(figures: PairwiseFigures | null, names: Readon
   };
 }
 
-/**
- * What the admin page's review section reads (lib/server/db/queries/review-overview.ts): per
- * blueprint, the review queue's size and progress; per reviewer, what they answered and how often
- * another reviewer gave the same answer on the same item.
- */
-export interface ReviewOverviewInput {
-  blueprints: ReadonlyArray<{ blueprintId: string; title: string; items: number; itemsComplete: number; labels: number; flags: number; pairs: number; pairsComplete: number; pairLabels: number; judgedVerdicts: number }>;
-  reviewers: ReadonlyArray<{ login: string; scopes: readonly string[]; labels: number; pairLabels: number; today: number; last7Days: number; lastAt: Date | null; agreement: number | null; removed: number }>;
-}
+/** What the admin page's review section reads: the query's own result type. */
+export type ReviewOverviewInput = ReviewOverview;
 
 export interface AdminReviewView {
   blueprints: Array<{
